@@ -1,0 +1,1053 @@
+"""The game of Montana (RULES.md sections 2-10) as one state machine.
+
+Exactly one decision is pending at a time (`Pending`); `legal_actions` lists what the
+awaited player may do and `apply` checks the action against that list before it
+changes anything. Steps with only one possible outcome are carried out by the game
+itself, and the wheel's spin is a chance step drawn from the game's own generator and
+logged as `spin N`, so a record of setup + log replays to the identical state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from itertools import combinations_with_replacement
+from typing import Any
+
+from . import board, data
+from .actions import Action, IllegalAction, NotYourTurn, parse_action, sort_colours
+from .board import Field, Hex, Placement
+from .state import (
+    Auction,
+    Event,
+    HarvestPlace,
+    Pending,
+    Player,
+    Result,
+    Standing,
+    Supply,
+)
+
+SCHEMA_VERSION = 1
+
+_MULTISETS: dict[int, list[tuple[str, ...]]] = {
+    k: list(combinations_with_replacement(data.COLOURS, k)) for k in range(1, 9)
+}
+_TAKE_ACTIONS = [Action("take", combo) for combo in _MULTISETS[2]]
+_CITY_GOODS_ACTIONS = [
+    Action("goods", tuple(sorted(c, key=data.GOODS.index)))
+    for c in combinations_with_replacement(data.CITY_GOODS, 3)
+]
+
+
+def _count(combo: tuple[str, ...]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for item in combo:
+        counts[item] = counts.get(item, 0) + 1
+    return counts
+
+
+def _affordable(combo: tuple[str, ...], have: dict[str, int]) -> bool:
+    return all(have[item] >= n for item, n in _count(combo).items())
+
+
+def _describe_cost(cost: dict[str, int]) -> str:
+    return " + ".join(f"{n} {good}" for good, n in cost.items())
+
+
+class Game:
+    """A game of Montana. Build it with `Game.new`, `Game.from_dict` or `Game.replay`."""
+
+    def __init__(self) -> None:
+        # every attribute is set by _setup or from_dict
+        self.seed = 0
+        self.start_field = ""
+        self.players: list[Player] = []
+        self.supply = Supply()
+        self.box: dict[str, int] = {}
+        self.tiles: list[Placement] = []
+        self.fields: dict[str, Field] = {}
+        self.bank: list[list[str]] = []
+        self.harvest: dict[str, list[HarvestPlace]] = {}
+        self.representatives: list[tuple[int, int] | None] = []
+        self.auction: Auction | None = None
+        self.wheel: int | None = None
+        self.turn = 0
+        self.turn_number = 0
+        self.builds_done = 0
+        self.pending = Pending("over", None)
+        self.setup_queue: list[int] = []
+        self.final_round = False
+        self.log: list[tuple[str, str]] = []
+        self.rng = random.Random()
+        self._auto_chance = True
+        self._by_hex: dict[Hex, Field] = {}
+        self._legal_cache: tuple[int, int, list[Action], frozenset[Action]] | None = None
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(
+        cls, player_ids: Sequence[str], *, seed: int, start_field: str | None = None
+    ) -> Game:
+        """A new game: landscape dealt from `seed`, setup spins made (RULES.md 2)."""
+        game = cls._setup(player_ids, seed, start_field)
+        game._resolve_chance([])
+        return game
+
+    @classmethod
+    def _setup(
+        cls, player_ids: Sequence[str], seed: int, start_field: str | None
+    ) -> Game:
+        ids = list(player_ids)
+        if not 2 <= len(ids) <= 4:
+            raise ValueError(f"Montana is for 2 to 4 players, not {len(ids)}")
+        if len(set(ids)) != len(ids):
+            raise ValueError("player ids must be distinct")
+        if any(not isinstance(i, str) or not i or " " in i for i in ids):
+            raise ValueError("player ids must be non-empty strings without spaces")
+        n = len(ids)
+        game = cls()
+        game.seed = seed
+        game.rng = random.Random(seed)
+        game.tiles = board.deal_tiles(n, game.rng)
+        game.fields = board.build_fields(game.tiles)
+        if start_field is None:
+            start_field = board.default_start_field(game.fields)
+        start_field = start_field.upper()
+        if start_field not in game.fields or game.fields[start_field].kind != "plain":
+            raise ValueError(f"the start tile must go on a buildable field, not '{start_field}'")
+        game.start_field = start_field
+        start = game.fields[start_field]
+        start.start = True
+        start.cow = False  # the start tile covers the cow symbol: that cow stays in the supply
+        game._index_board()
+
+        cows_on_board = sum(1 for f in game.fields.values() if f.cow)
+        game.supply = Supply(
+            goods=dict(data.SUPPLY_GOODS[n]),
+            workers={c: data.WORKERS_PER_COLOUR for c in data.COLOURS},
+            cows=data.COWS_TOTAL - cows_on_board - n * data.START_COWS,
+        )
+        game.box = {g: data.GOODS_TOTAL[g] - data.SUPPLY_GOODS[n][g] for g in data.GOODS}
+        game.players = []
+        for seat, pid in enumerate(ids):
+            player = Player(
+                id=pid,
+                coins=data.START_COINS[seat],
+                cows=data.START_COWS,
+                canteens=0,
+                settlements_left=data.SETTLEMENTS[n],
+            )
+            for good, count in data.START_GOODS.items():
+                player.goods[good] += count
+                game.box[good] -= count
+            game.players.append(player)
+        game.bank = [[] for _ in data.BANK]
+        game.harvest = {area: [HarvestPlace() for _ in data.HARVEST_PLACES[area]] for area in data.AREAS}
+        game.representatives = [None] * n
+        game.setup_queue = [seat for seat in range(n) for _ in range(data.SETUP_SPINS)]
+        game.pending = Pending("spin", game.setup_queue[0], context="setup")
+        game.turn = game.setup_queue[0]
+        return game
+
+    def _index_board(self) -> None:
+        self._by_hex = {f.hex: f for f in self.fields.values()}
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def player_ids(self) -> list[str]:
+        return [p.id for p in self.players]
+
+    @property
+    def version(self) -> int:
+        """Bumped by every accepted action (the log's length)."""
+        return len(self.log)
+
+    @property
+    def is_over(self) -> bool:
+        return self.pending.kind == "over"
+
+    @property
+    def awaiting(self) -> str | None:
+        seat = self.pending.seat
+        return None if seat is None else self.players[seat].id
+
+    @property
+    def turn_player(self) -> str:
+        return self.players[self.turn].id
+
+    @property
+    def in_setup(self) -> bool:
+        return bool(self.setup_queue)
+
+    @property
+    def last_seat(self) -> int:
+        """The seat just before the start player, whose turn ends the final round."""
+        return len(self.players) - 1
+
+    def seat_of(self, player_id: str) -> int:
+        for seat, player in enumerate(self.players):
+            if player.id == player_id:
+                return seat
+        raise IllegalAction(f"'{player_id}' is not playing in this game")
+
+    def player(self, player_id: str) -> Player:
+        return self.players[self.seat_of(player_id)]
+
+    def city_grid(self) -> dict[tuple[int, int], str]:
+        """(row, column) -> id of the representative standing there."""
+        return {
+            pos: self.players[seat].id
+            for seat, pos in enumerate(self.representatives)
+            if pos is not None
+        }
+
+    def legal_actions(self, player_id: str) -> list[Action]:
+        """What `player_id` may do now (empty when they are not awaited)."""
+        if self.pending.seat is None or self.awaiting != player_id:
+            return []
+        return list(self._legal()[0])
+
+    def _legal(self) -> tuple[list[Action], frozenset[Action]]:
+        seat = self.pending.seat
+        assert seat is not None
+        key = (len(self.log), seat)
+        if self._legal_cache is None or self._legal_cache[:2] != key:
+            actions = list(self._enumerate(seat))
+            self._legal_cache = (*key, actions, frozenset(actions))
+        return self._legal_cache[2], self._legal_cache[3]
+
+    def _enumerate(self, seat: int) -> Iterator[Action]:
+        kind = self.pending.kind
+        player = self.players[seat]
+        if kind == "spin":
+            return  # chance: never a player's choice
+        if kind == "take":
+            yield from _TAKE_ACTIONS
+        elif kind == "advance":
+            for steps in range(min(data.MAX_ADVANCE, player.goods["grain"]) + 1):
+                yield Action("advance", (str(steps),))
+        elif kind == "return":
+            excess = player.worker_count - data.MAX_WORKERS
+            for combo in _MULTISETS[excess]:
+                if _affordable(combo, player.workers):
+                    yield Action("return", combo)
+        elif kind == "main":
+            yield Action("recruit")
+            yield from self._bank_actions(player)
+            yield from self._harvest_actions(player)
+            yield from self._city_actions(seat)
+            yield from self._build_actions(player)
+        elif kind == "extra":
+            for combo in self._box_options(player, self.pending.area):
+                yield Action("extra", combo)
+            yield Action("noextra")
+        elif kind == "bid":
+            for row, col in self._open_spaces(seat, player.goods["pumpkin"]):
+                yield Action("place", (str(row), str(col)))
+            yield Action("pass")
+        elif kind == "reward":
+            yield from self._reward_actions(player, self.pending.row)
+        elif kind == "build":
+            yield from self._build_actions(player)
+            yield Action("stop")
+        elif kind == "end":
+            yield Action("canteen")
+            yield Action("end")
+        if self._may_trade(seat):
+            yield from self._trade_actions(player)
+
+    def _may_trade(self, seat: int) -> bool:
+        # RULES.md 7.2: only in your own turn, also while answering your own auction
+        return (
+            not self.in_setup
+            and seat == self.turn
+            and self.players[seat].cows > 0
+            and self.pending.kind not in ("spin", "over")
+        )
+
+    def _trade_actions(self, player: Player) -> Iterator[Action]:
+        for good in data.TRADE_GOODS:
+            yield Action("trade", (good,))
+        yield Action("trade", ("coins",))
+        for colour in data.COLOURS:
+            yield Action("trade", ("worker", colour))
+
+    def _bank_actions(self, player: Player) -> Iterator[Action]:
+        for index, (needed, _coins) in enumerate(data.BANK):
+            if self.bank[index]:
+                continue
+            for combo in _MULTISETS[needed]:
+                if _affordable(combo, player.workers):
+                    yield Action("bank", (str(index + 1), *combo))
+
+    def _box_options(self, player: Player, area: str) -> Iterator[tuple[str, ...]]:
+        """Workers the player may put on one box of `area` (RULES.md 6.2)."""
+        colour = data.AREA_COLOUR[area]
+        if player.workers[colour] >= data.LARGE_BOX_SINGLE:
+            yield (colour,) * data.LARGE_BOX_SINGLE
+        for combo in _MULTISETS[data.BOX_ANY_COLOUR]:
+            if _affordable(combo, player.workers):
+                yield combo
+
+    def _harvest_actions(self, player: Player) -> Iterator[Action]:
+        for area in data.AREAS:
+            for index, (coins, _goods) in enumerate(data.HARVEST_PLACES[area]):
+                if self.harvest[area][index].large or player.coins < coins:
+                    continue
+                for combo in self._box_options(player, area):
+                    yield Action("harvest", (area, str(index + 1), *combo))
+
+    def _pumpkins_after_free_pumpkin(self, seat: int) -> int:
+        """The active player's pumpkins once the city's free pumpkin is taken (6.3.1)."""
+        player = self.players[seat]
+        if self.supply.goods["pumpkin"] >= 1:
+            return player.goods["pumpkin"] + 1
+        if player.goods["pumpkin"] >= 1:
+            return player.goods["pumpkin"]  # returns one to the shortage, takes one back
+        others = any(p.goods["pumpkin"] for p in self.players)
+        return 1 if others else 0
+
+    def _open_spaces(self, seat: int, pumpkins: int) -> Iterator[tuple[int, int]]:
+        """City spaces `seat` may take now (RULES.md 6.3.1-6.3.3)."""
+        occupied: dict[int, int] = {}
+        for other, pos in enumerate(self.representatives):
+            if pos is not None and other != seat:
+                occupied[pos[0]] = max(occupied.get(pos[0], 0), pos[1])
+        for row in range(1, data.CITY_ROWS + 1):
+            for col, cost in enumerate(data.CITY_COSTS, start=1):
+                if cost <= pumpkins and col > occupied.get(row, 0):
+                    yield (row, col)
+
+    def _city_actions(self, seat: int) -> Iterator[Action]:
+        pumpkins = self._pumpkins_after_free_pumpkin(seat)
+        for row, col in self._open_spaces(seat, pumpkins):
+            yield Action("city", (str(row), str(col)))
+
+    def _reward_actions(self, player: Player, row: int) -> Iterator[Action]:
+        reward = data.CITY_REWARDS[row]
+        if reward["goods"]:
+            yield from _CITY_GOODS_ACTIONS
+            return
+        for count in range(reward["upgrades"] + 1):
+            for combo in combinations_with_replacement(tuple(data.UPGRADES), count):
+                if _affordable(combo, player.goods):
+                    yield Action("upgrade", combo)
+
+    def buildable_fields(self, player_id: str) -> list[str]:
+        """Labels of the fields `player_id` could build on now, ignoring whose turn it is."""
+        return [a.args[0] for a in self._build_actions(self.player(player_id))]
+
+    def _build_actions(self, player: Player) -> Iterator[Action]:
+        if player.settlements_left <= 0 or (self.pending.kind == "build" and self.builds_done >= data.BUILDS_PER_ACTION):
+            return
+        for f in self._frontier():
+            if all(player.goods[g] >= n for g, n in f.cost.items()):
+                yield Action("build", (f.label,))
+
+    def _frontier(self) -> list[Field]:
+        """Empty buildable fields touching the start tile or a settlement (7.1.1)."""
+        result: dict[str, Field] = {}
+        for f in self.fields.values():
+            if f.start or f.settlements:
+                for h in board.neighbours(f.hex):
+                    n = self._by_hex.get(h)
+                    if n is not None and n.buildable and not n.settlements:
+                        result[n.label] = n
+        return [result[label] for label in sorted(result)]
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, player_id: str, action: Action | str) -> list[Event]:
+        """Check and carry out `action` for `player_id`; the game's chance steps follow."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        if action.verb == "spin":
+            raise IllegalAction("the wheel is spun by the game, not by a player: choose 'recruit'")
+        events = self._apply_checked(player_id, action)
+        self._resolve_chance(events)
+        return events
+
+    def _apply_checked(self, player_id: str, action: Action) -> list[Event]:
+        if self.is_over:
+            raise IllegalAction("the game is over: no more moves")
+        if player_id not in self.player_ids:
+            raise NotYourTurn(f"'{player_id}' is not playing in this game")
+        seat = self.pending.seat
+        assert seat is not None
+        if self.players[seat].id != player_id:
+            raise NotYourTurn(f"it is not your move: the game is waiting for {self.players[seat].id}")
+        if action.verb != "spin":
+            legal, legal_set = self._legal()
+            if action not in legal_set:
+                raise IllegalAction(self._explain(seat, action, legal))
+        elif self.pending.kind != "spin":
+            raise IllegalAction("the wheel is not being spun now")
+        events: list[Event] = []
+        self.log.append((player_id, str(action)))
+        self._legal_cache = None
+        self._execute(seat, action, events)
+        return events
+
+    def _resolve_chance(self, events: list[Event]) -> None:
+        while self._auto_chance and self.pending.kind == "spin":
+            seat = self.pending.seat
+            assert seat is not None
+            segment = self.rng.randint(1, len(data.WHEEL))
+            events.extend(self._apply_checked(self.players[seat].id, Action("spin", (str(segment),))))
+
+    def _execute(self, seat: int, action: Action, events: list[Event]) -> None:
+        verb, args = action.verb, action.args
+        player = self.players[seat]
+        if verb == "trade":
+            self._trade(seat, args, events)
+        elif verb == "spin":
+            if not self._auto_chance:
+                self.rng.randint(1, len(data.WHEEL))  # keep the generator where the original was
+            self._spin(seat, int(args[0]), events)
+        elif verb == "take":
+            self._take_segment(seat, args, events)
+            self._after_segment(seat, self.pending.context, events)
+        elif verb == "recruit":
+            events.append(Event("recruit", player.id))
+            self.pending = Pending("spin", seat, context="recruit")
+        elif verb == "advance":
+            self._advance(seat, int(args[0]), events)
+        elif verb == "return":
+            for colour in args:
+                player.workers[colour] -= 1
+                self.supply.workers[colour] += 1
+            events.append(Event("return", player.id, {"workers": list(args)}))
+            resume = self.pending.resume
+            if resume is None:
+                self._main_done(seat, events)
+            else:
+                self.pending = resume
+        elif verb == "bank":
+            index = int(args[0]) - 1
+            self._put_workers(player, self.bank[index], args[1:])
+            coins = data.BANK[index][1]
+            player.coins += coins
+            events.append(Event("bank", player.id, {"space": index + 1, "workers": list(args[1:]), "coins": coins}))
+            self._main_done(seat, events)
+        elif verb == "harvest":
+            self._harvest(seat, args[0], int(args[1]), args[2:], events)
+        elif verb == "extra":
+            area, place = self.pending.area, self.pending.place
+            self._put_workers(player, self.harvest[area][place - 1].small, args)
+            good = data.AREA_GOOD[area]
+            got = self._take(seat, "goods", good, data.SMALL_BOX_YIELD, events)
+            events.append(Event("extra", player.id, {"area": area, "place": place, "workers": list(args), "goods": {good: got}}))
+            self._main_done(seat, events)
+        elif verb == "noextra":
+            self._main_done(seat, events)
+        elif verb == "city":
+            got = self._take(seat, "goods", "pumpkin", 1, events)
+            row, col = int(args[0]), int(args[1])
+            self.representatives[seat] = (row, col)
+            events.append(Event("city", player.id, {"row": row, "column": col, "free_pumpkin": got}))
+            n = len(self.players)
+            self.auction = Auction(active=seat, queue=[(seat + k) % n for k in range(1, n)])
+            self._auction_next(events)
+        elif verb == "place":
+            self._bid_place(seat, int(args[0]), int(args[1]), events)
+        elif verb == "pass":
+            self._bid_pass(seat, events)
+        elif verb in ("upgrade", "goods"):
+            self._reward(seat, self.pending.row, verb, args, events)
+        elif verb == "build":
+            self._build(seat, args[0], events)
+        elif verb == "stop":
+            self._stop_building(seat, events)
+        elif verb == "canteen":
+            player.canteens -= 1
+            events.append(Event("canteen", player.id, {"canteens_left": player.canteens}))
+            self._start_turn(seat, events)
+        elif verb == "end":
+            self._end_turn(seat, events)
+        else:  # pragma: no cover - legal_actions only lists the verbs above
+            raise AssertionError(verb)
+
+    # --- shared mechanics
+
+    def _take(self, seat: int, pool: str, name: str, count: int, events: list[Event]) -> int:
+        """Take `count` of a good or worker colour under the shortage rule (RULES.md 4)."""
+        supply = self.supply.goods if pool == "goods" else self.supply.workers
+        returned: dict[str, int] = {}
+        while supply[name] < count:
+            holders = [p for p in self.players if (p.goods if pool == "goods" else p.workers)[name] > 0]
+            if not holders:
+                break
+            for holder in holders:
+                (holder.goods if pool == "goods" else holder.workers)[name] -= 1
+                supply[name] += 1
+                returned[holder.id] = returned.get(holder.id, 0) + 1
+        if returned:
+            events.append(
+                Event("shortage", self.players[seat].id, {"pool": pool, "name": name, "needed": count, "returned": returned})
+            )
+        got = min(count, supply[name])
+        supply[name] -= got
+        (self.players[seat].goods if pool == "goods" else self.players[seat].workers)[name] += got
+        return got
+
+    def _put_workers(self, player: Player, box: list[str], colours: tuple[str, ...]) -> None:
+        for colour in colours:
+            player.workers[colour] -= 1
+            box.append(colour)
+
+    def _give_workers(self, seat: int, colours: tuple[str, ...], events: list[Event]) -> dict[str, int]:
+        got: dict[str, int] = {}
+        for colour, count in _count(colours).items():
+            got[colour] = self._take(seat, "workers", colour, count, events)
+        return got
+
+    # --- setup and recruiting (RULES.md 2.7 and 5)
+
+    def _spin(self, seat: int, segment: int, events: list[Event]) -> None:
+        self.wheel = segment
+        shown = data.WHEEL[segment - 1]
+        events.append(Event("spin", self.players[seat].id, {"segment": segment, "shows": list(shown)}))
+        context = self.pending.context
+        if data.WILD in shown:
+            self.pending = Pending("take", seat, context=context)
+            return
+        self._take_segment(seat, sort_colours(shown), events)
+        self._after_segment(seat, context, events)
+
+    def _take_segment(self, seat: int, colours: tuple[str, ...], events: list[Event]) -> None:
+        got = self._give_workers(seat, colours, events)
+        events.append(Event("workers", self.players[seat].id, {"workers": got}))
+
+    def _after_segment(self, seat: int, context: str, events: list[Event]) -> None:
+        if context == "setup":
+            self.setup_queue.pop(0)
+            if self.setup_queue:
+                self.turn = self.setup_queue[0]
+                self.pending = Pending("spin", self.setup_queue[0], context="setup")
+            else:
+                self._start_turn(0, events)
+        elif context == "recruit":
+            player = self.players[seat]
+            if player.goods["grain"] > 0 or player.cows > 0:
+                self.pending = Pending("advance", seat)
+            else:
+                self._recruit_done(seat, events)
+        else:
+            self._recruit_done(seat, events)
+
+    def _advance(self, seat: int, steps: int, events: list[Event]) -> None:
+        if steps == 0:
+            self._recruit_done(seat, events)
+            return
+        player = self.players[seat]
+        player.goods["grain"] -= steps
+        self.supply.goods["grain"] += steps
+        assert self.wheel is not None
+        self.wheel = (self.wheel - 1 + steps) % len(data.WHEEL) + 1
+        shown = data.WHEEL[self.wheel - 1]
+        events.append(Event("advance", player.id, {"steps": steps, "grain": steps, "segment": self.wheel, "shows": list(shown)}))
+        if data.WILD in shown:
+            self.pending = Pending("take", seat, context="advance")
+            return
+        self._take_segment(seat, sort_colours(shown), events)
+        self._recruit_done(seat, events)
+
+    def _recruit_done(self, seat: int, events: list[Event]) -> None:
+        if self.players[seat].worker_count > data.MAX_WORKERS:
+            self.pending = Pending("return", seat)
+        else:
+            self._main_done(seat, events)
+
+    # --- work (RULES.md 6)
+
+    def _harvest(self, seat: int, area: str, place: int, colours: tuple[str, ...], events: list[Event]) -> None:
+        player = self.players[seat]
+        coins, amount = data.HARVEST_PLACES[area][place - 1]
+        self._put_workers(player, self.harvest[area][place - 1].large, colours)
+        player.coins -= coins
+        good = data.AREA_GOOD[area]
+        got = self._take(seat, "goods", good, amount, events)
+        events.append(
+            Event("harvest", player.id, {"area": area, "place": place, "workers": list(colours), "coins": coins, "goods": {good: got}})
+        )
+        if any(True for _ in self._box_options(player, area)):
+            self.pending = Pending("extra", seat, area=area, place=place)
+        else:
+            self._main_done(seat, events)
+
+    def _bid_place(self, seat: int, row: int, col: int, events: list[Event]) -> None:
+        auction = self.auction
+        assert auction is not None
+        self._leave_bid_queue(seat)
+        overtaken = [
+            other
+            for other, pos in enumerate(self.representatives)
+            if pos is not None and pos[0] == row and other != seat
+        ]
+        self.representatives[seat] = (row, col)
+        player = self.players[seat]
+        events.append(Event("place", player.id, {"row": row, "column": col}))
+        for other in overtaken:
+            self.representatives[other] = None
+            auction.displaced = other
+            events.append(Event("overtaken", self.players[other].id, {"by": player.id, "row": row}))
+        self._auction_next(events)
+
+    def _bid_pass(self, seat: int, events: list[Event]) -> None:
+        self._leave_bid_queue(seat)
+        self.representatives[seat] = None
+        events.append(Event("pass", self.players[seat].id))
+        self._auction_next(events)
+
+    def _leave_bid_queue(self, seat: int) -> None:
+        auction = self.auction
+        assert auction is not None
+        if auction.displaced == seat:
+            auction.displaced = None
+        elif auction.queue and auction.queue[0] == seat:
+            auction.queue.pop(0)
+
+    def _auction_next(self, events: list[Event]) -> None:
+        auction = self.auction
+        assert auction is not None
+        if auction.displaced is not None:
+            self.pending = Pending("bid", auction.displaced)
+            return
+        if auction.queue:
+            self.pending = Pending("bid", auction.queue[0])
+            return
+        n = len(self.players)
+        order = [(auction.active + k) % n for k in range(n)]
+        auction.payers = [seat for seat in order if self.representatives[seat] is not None]
+        events.append(
+            Event(
+                "auction_end",
+                self.players[auction.active].id,
+                {"city": {self.players[s].id: list(self.representatives[s] or ()) for s in auction.payers}},
+            )
+        )
+        self._next_payer(events)
+
+    def _next_payer(self, events: list[Event]) -> None:
+        auction = self.auction
+        assert auction is not None
+        while auction.payers:
+            seat = auction.payers[0]
+            pos = self.representatives[seat]
+            assert pos is not None
+            row, col = pos
+            player = self.players[seat]
+            cost = data.CITY_COSTS[col - 1]
+            player.goods["pumpkin"] -= cost
+            self.supply.goods["pumpkin"] += cost
+            events.append(Event("pay", player.id, {"row": row, "column": col, "pumpkins": cost}))
+            self.pending = Pending("reward", seat, row=row)
+            options = list(self._reward_actions(player, row))
+            if len(options) > 1:
+                return
+            self._reward(seat, row, options[0].verb, options[0].args, events)
+            # _reward moved on to the next payer already
+            return
+        active = auction.active
+        self.auction = None
+        self.representatives = [None] * len(self.players)
+        self._main_done(active, events)
+
+    def _reward(self, seat: int, row: int, verb: str, args: tuple[str, ...], events: list[Event]) -> None:
+        """Pay nothing more, take the row's reward as declared (RULES.md 6.3.4-5)."""
+        player = self.players[seat]
+        reward = data.CITY_REWARDS[row]
+        gained: dict[str, int] = {}
+        if reward["cows"]:
+            cows = min(reward["cows"], self.supply.cows)  # our ruling: no cow left, none received
+            self.supply.cows -= cows
+            player.cows += cows
+            gained["cows"] = cows
+        if reward["coins"]:
+            player.coins += reward["coins"]
+            gained["coins"] = reward["coins"]
+        if verb == "goods":
+            for good, count in _count(args).items():
+                gained[good] = self._take(seat, "goods", good, count, events)
+        else:
+            for small in args:
+                player.goods[small] -= 1
+                self.supply.goods[small] += 1
+            for small, count in _count(args).items():
+                large = data.UPGRADES[small]
+                gained[large] = self._take(seat, "goods", large, count, events)
+        events.append(Event("reward", player.id, {"row": row, "upgraded": list(args) if verb == "upgrade" else [], "gained": gained}))
+        auction = self.auction
+        assert auction is not None
+        auction.payers.pop(0)
+        self._next_payer(events)
+
+    # --- building (RULES.md 7.1)
+
+    def _build(self, seat: int, label: str, events: list[Event]) -> None:
+        player = self.players[seat]
+        f = self.fields[label]
+        for good, count in f.cost.items():
+            player.goods[good] -= count
+            self.supply.goods[good] += count
+        self._place_settlement(player, f)
+        bonuses: list[str] = []
+        if f.double and player.settlements_left > 0:
+            self._place_settlement(player, f)
+            bonuses.append("double")
+        for axis in data.LINE_AXES:
+            if self._line_length(f, axis, player.id) == data.LINE_BONUS_LENGTH and player.settlements_left > 0:
+                self._place_settlement(player, f)
+                bonuses.append("line")
+        gained: dict[str, int] = {}
+        if f.cow:
+            f.cow = False
+            player.cows += 1
+            gained["cows"] = 1
+        for h in board.neighbours(f.hex):
+            lake = self._by_hex.get(h)
+            if lake is not None and lake.canteen:
+                lake.canteen = False
+                player.canteens += 1
+                gained["canteens"] = gained.get("canteens", 0) + 1
+        self.builds_done += 1
+        events.append(
+            Event(
+                "build",
+                player.id,
+                {
+                    "field": label,
+                    "paid": dict(f.cost),
+                    "settlements": 1 + len(bonuses),
+                    "bonuses": bonuses,
+                    "gained": gained,
+                    "build_number": self.builds_done,
+                },
+            )
+        )
+        if player.settlements_left == 0 and not self.final_round:
+            self.final_round = True
+            events.append(Event("final_round", player.id))
+        if self.builds_done >= data.BUILDS_PER_ACTION or player.settlements_left == 0:
+            self._stop_building(seat, events)
+            return
+        self.pending = Pending("build", seat)
+        if player.cows == 0 and not any(True for _ in self._build_actions(player)):
+            self._stop_building(seat, events)
+
+    def _place_settlement(self, player: Player, f: Field) -> None:
+        player.settlements_left -= 1
+        f.settlements.append(player.id)
+
+    def _line_length(self, f: Field, axis: tuple[int, int], player_id: str) -> int:
+        length = 1
+        for sign in (1, -1):
+            q, r = f.q, f.r
+            while True:
+                q, r = q + sign * axis[0], r + sign * axis[1]
+                other = self._by_hex.get((q, r))
+                if other is None or player_id not in other.settlements:
+                    break
+                length += 1
+        return length
+
+    def _stop_building(self, seat: int, events: list[Event]) -> None:
+        coins = data.UNUSED_BUILD_COINS[self.builds_done]
+        self.players[seat].coins += coins
+        events.append(Event("stop", self.players[seat].id, {"builds": self.builds_done, "coins": coins}))
+        self._main_done(seat, events)
+
+    # --- cow trade (RULES.md 7.2)
+
+    def _trade(self, seat: int, args: tuple[str, ...], events: list[Event]) -> None:
+        player = self.players[seat]
+        player.cows -= 1
+        self.supply.cows += 1
+        gained: dict[str, int] = {}
+        if args[0] == "coins":
+            player.coins += data.COW_TRADE_COINS
+            gained["coins"] = data.COW_TRADE_COINS
+        elif args[0] == "worker":
+            gained[args[1]] = self._take(seat, "workers", args[1], 1, events)
+        else:
+            gained[args[0]] = self._take(seat, "goods", args[0], 1, events)
+        events.append(Event("trade", player.id, {"gained": gained, "worker": args[0] == "worker"}))
+        if (
+            player.worker_count > data.MAX_WORKERS
+            and self.pending.kind not in ("return", "take", "advance")
+        ):
+            self.pending = Pending("return", seat, resume=self.pending)
+
+    # --- end of an action, a turn, the game (RULES.md 3, 8, 10)
+
+    def _main_done(self, seat: int, events: list[Event]) -> None:
+        self._clean_up(events)
+        player = self.players[seat]
+        last_turn = self.final_round and seat == self.last_seat
+        if player.canteens > 0 and not last_turn:
+            self.pending = Pending("end", seat)
+        else:
+            self._end_turn(seat, events)
+
+    def _clean_up(self, events: list[Event]) -> None:
+        cleared: list[str] = []
+        if all(self.bank):
+            for space in self.bank:
+                for colour in space:
+                    self.supply.workers[colour] += 1
+                space.clear()
+            cleared.append("bank")
+        for area, places in self.harvest.items():
+            if all(place.large for place in places):
+                for place in places:
+                    for colour in place.large + place.small:
+                        self.supply.workers[colour] += 1
+                    place.large.clear()
+                    place.small.clear()
+                cleared.append(area)
+        if cleared:
+            events.append(Event("cleanup", None, {"cleared": cleared}))
+
+    def _end_turn(self, seat: int, events: list[Event]) -> None:
+        events.append(Event("turn_end", self.players[seat].id))
+        if self.final_round and seat == self.last_seat:
+            self.pending = Pending("over", None)
+            events.append(Event("game_over", None, {"winners": self.result().winners}))
+            return
+        self._start_turn((seat + 1) % len(self.players), events)
+
+    def _start_turn(self, seat: int, events: list[Event]) -> None:
+        self.turn = seat
+        self.turn_number += 1
+        self.builds_done = 0
+        self.pending = Pending("main", seat)
+        events.append(Event("turn", self.players[seat].id, {"number": self.turn_number}))
+
+    def result(self) -> Result:
+        """The ranking (RULES.md 10); `finished` is False while the game goes on."""
+        rows = []
+        for p in self.players:
+            settlements = sum(f.settlements.count(p.id) for f in self.fields.values())
+            rows.append(
+                (
+                    p.id,
+                    settlements,
+                    p.cows + p.canteens,
+                    sum(p.goods.values()) + p.coins + p.worker_count,
+                )
+            )
+        rows.sort(key=lambda row: (-row[1], -row[2], -row[3]))
+        ranking: list[Standing] = []
+        for index, (pid, settlements, cows, holdings) in enumerate(rows):
+            place = index + 1
+            if ranking and (ranking[-1].settlements, ranking[-1].cows_and_canteens, ranking[-1].holdings) == (settlements, cows, holdings):
+                place = ranking[-1].place
+            ranking.append(Standing(pid, place, settlements, cows, holdings))
+        return Result(finished=self.is_over, ranking=ranking)
+
+    # ------------------------------------------------------------------ explanations
+
+    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str:
+        """Why `action` is refused, in words, and what is allowed instead."""
+        reason = self._reason(seat, action)
+        verbs = sorted({a.verb for a in legal}, key=[a.verb for a in legal].index)
+        return f"{reason}. Allowed now: {', '.join(verbs)}"
+
+    def _reason(self, seat: int, action: Action) -> str:
+        kind = self.pending.kind
+        player = self.players[seat]
+        verb, args = action.verb, action.args
+        expected = {
+            "take": "choose the colours of the two wild workers ('take COLOUR COLOUR')",
+            "advance": "decide whether to pay grain to advance the wheel ('advance K')",
+            "return": f"return {player.worker_count - data.MAX_WORKERS} worker(s) to keep 8",
+            "extra": "decide about the small box ('extra COLOUR [COLOUR]' or 'noextra')",
+            "bid": "place your representative in the city ('place ROW COLUMN') or 'pass'",
+            "reward": "choose your city reward",
+            "build": "build again ('build LABEL') or 'stop'",
+            "end": "choose 'canteen' for another turn or 'end'",
+        }
+        main_verbs = ("recruit", "bank", "harvest", "city", "build")
+        if verb == "trade":
+            if seat != self.turn or self.in_setup:
+                return "cows can be traded only in your own turn"
+            if player.cows == 0:
+                return "you have no cow to trade"
+        if kind == "main" and verb not in main_verbs and verb != "trade":
+            return f"'{action}' is not a main action; choose recruit, work (bank, harvest or city) or build"
+        if kind != "main" and verb in main_verbs and not (kind == "build" and verb == "build"):
+            return f"your action this turn is under way: {expected.get(kind, 'finish it first')}"
+        if verb == "bank":
+            index = int(args[0]) - 1
+            needed = data.BANK[index][0]
+            if self.bank[index]:
+                return f"bank space {index + 1} is already occupied until the bank is cleared"
+            if len(args) - 1 != needed:
+                return f"bank space {index + 1} takes exactly {needed} worker(s), not {len(args) - 1}"
+            return f"you do not have the workers {', '.join(args[1:])} (you have {self._workers_text(player)})"
+        if verb == "harvest":
+            area, place = args[0], int(args[1])
+            coins = data.HARVEST_PLACES[area][place - 1][0]
+            if self.harvest[area][place - 1].large:
+                return f"place {place} of the {area} is occupied until the {area} is cleared"
+            if player.coins < coins:
+                return f"place {place} of the {area} costs {coins} coins and you have {player.coins}"
+            return self._box_reason(player, area, args[2:])
+        if verb == "extra":
+            return self._box_reason(player, self.pending.area, args)
+        if verb in ("city", "place"):
+            row, col = int(args[0]), int(args[1])
+            cost = data.CITY_COSTS[col - 1]
+            pumpkins = self._pumpkins_after_free_pumpkin(seat) if verb == "city" else player.goods["pumpkin"]
+            if cost > pumpkins:
+                return f"column {col} costs {cost} pumpkins and you would have {pumpkins}"
+            grid = self.city_grid()
+            if (row, col) in grid:
+                return f"row {row}, column {col} is taken by {grid[(row, col)]}"
+            return f"in row {row} you may only stand to the right of the representative already there"
+        if verb == "build":
+            return self._build_reason(player, args[0])
+        if verb == "advance":
+            return f"advancing {args[0]} segment(s) costs {args[0]} grain and you have {player.goods['grain']}"
+        if verb == "return":
+            excess = player.worker_count - data.MAX_WORKERS
+            return f"return exactly {excess} worker(s) that you have (you have {self._workers_text(player)})"
+        if verb == "upgrade":
+            limit = data.CITY_REWARDS[self.pending.row]["upgrades"] if kind == "reward" else 0
+            if len(args) > limit:
+                return f"this city row allows up to {limit} upgrade(s)"
+            return "each upgrade returns a small copper or stone you own"
+        if kind in expected:
+            return f"now {expected[kind]}"
+        return f"'{action}' is not possible now"
+
+    def _workers_text(self, player: Player) -> str:
+        held = [f"{n} {c}" for c, n in player.workers.items() if n]
+        return ", ".join(held) if held else "no workers"
+
+    def _box_reason(self, player: Player, area: str, colours: tuple[str, ...]) -> str:
+        colour = data.AREA_COLOUR[area]
+        if len(colours) == 1 and colours[0] != colour:
+            return f"one worker alone on the {area} must be {colour}; otherwise put 2 workers of any colour"
+        return f"you do not have the workers {' + '.join(colours)} (you have {self._workers_text(player)})"
+
+    def _build_reason(self, player: Player, label: str) -> str:
+        f = self.fields.get(label)
+        if f is None:
+            return f"there is no field '{label}' on this landscape"
+        if f.kind != "plain":
+            return f"{label} is a {f.kind}: nobody builds there"
+        if f.start:
+            return f"{label} carries the start tile"
+        if f.settlements:
+            return f"{label} is already built on"
+        if player.settlements_left <= 0:
+            return "you have no settlements left"
+        if self.pending.kind == "build" and self.builds_done >= data.BUILDS_PER_ACTION:
+            return "you have made your 3 builds"
+        if f not in self._frontier():
+            return f"{label} does not touch the start tile or any settlement"
+        missing = {g: n - player.goods[g] for g, n in f.cost.items() if player.goods[g] < n}
+        return f"{label} costs {_describe_cost(f.cost)}; you lack {_describe_cost(missing)}"
+
+    # ------------------------------------------------------------------ persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-safe data (schema in rules/README.md)."""
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "version": SCHEMA_VERSION,
+            "seed": self.seed,
+            "start_field": self.start_field,
+            "players": [p.to_dict() for p in self.players],
+            "supply": self.supply.to_dict(),
+            "box": dict(self.box),
+            "board": {
+                "tiles": [
+                    {"letter": t.letter, "tile": t.tile_index, "rotation": t.rotation, "q": t.centre[0], "r": t.centre[1]}
+                    for t in self.tiles
+                ],
+                "fields": {label: f.to_dict() for label, f in self.fields.items()},
+            },
+            "worker_board": {
+                "bank": [list(space) for space in self.bank],
+                "harvest": {area: [p.to_dict() for p in places] for area, places in self.harvest.items()},
+                "city": [list(pos) if pos else None for pos in self.representatives],
+                "wheel": self.wheel,
+            },
+            "turn": {"seat": self.turn, "player": self.turn_player, "number": self.turn_number, "builds": self.builds_done},
+            "pending": self.pending.to_dict(),
+            "auction": self.auction.to_dict() if self.auction else None,
+            "setup_queue": list(self.setup_queue),
+            "final_round": self.final_round,
+            "over": self.is_over,
+            "log": [[pid, notation] for pid, notation in self.log],
+            "rng": [version, list(internal), gauss],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Game:
+        if d.get("version") != SCHEMA_VERSION:
+            raise ValueError(f"unsupported game schema version {d.get('version')!r}")
+        game = cls()
+        game.seed = d["seed"]
+        game.start_field = d["start_field"]
+        game.players = [Player.from_dict(p) for p in d["players"]]
+        game.supply = Supply.from_dict(d["supply"])
+        game.box = dict(d["box"])
+        game.tiles = [
+            Placement(t["letter"], t["tile"], t["rotation"], (t["q"], t["r"])) for t in d["board"]["tiles"]
+        ]
+        game.fields = {label: Field.from_dict(f) for label, f in d["board"]["fields"].items()}
+        game._index_board()
+        wb = d["worker_board"]
+        game.bank = [list(space) for space in wb["bank"]]
+        game.harvest = {area: [HarvestPlace.from_dict(p) for p in places] for area, places in wb["harvest"].items()}
+        game.representatives = [(pos[0], pos[1]) if pos else None for pos in wb["city"]]
+        game.wheel = wb["wheel"]
+        game.turn = d["turn"]["seat"]
+        game.turn_number = d["turn"]["number"]
+        game.builds_done = d["turn"]["builds"]
+        game.pending = Pending.from_dict(d["pending"])
+        game.auction = Auction.from_dict(d["auction"]) if d["auction"] else None
+        game.setup_queue = list(d["setup_queue"])
+        game.final_round = d["final_round"]
+        game.log = [(pid, notation) for pid, notation in d["log"]]
+        version, internal, gauss = d["rng"]
+        game.rng.setstate((version, tuple(internal), gauss))
+        return game
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def copy(self) -> Game:
+        return Game.from_dict(self.to_dict())
+
+    def record(self) -> dict[str, Any]:
+        """Setup + every action: enough to replay the game without the generator."""
+        return {
+            "version": SCHEMA_VERSION,
+            "players": self.player_ids,
+            "seed": self.seed,
+            "start_field": self.start_field,
+            "actions": [[pid, notation] for pid, notation in self.log],
+        }
+
+    @classmethod
+    def replay(cls, record: dict[str, Any]) -> Game:
+        """The game a record describes; spins come from the record, not the generator."""
+        game = cls._setup(record["players"], record["seed"], record["start_field"])
+        game._auto_chance = False
+        for index, (pid, notation) in enumerate(record["actions"]):
+            try:
+                game._apply_checked(pid, parse_action(notation))
+            except IllegalAction as error:
+                raise IllegalAction(f"record action {index + 1} '{pid}: {notation}': {error}") from error
+        game._auto_chance = True
+        game._resolve_chance([])
+        return game
