@@ -37,6 +37,9 @@ CITY_GOODS: Final = ("copper", "stone", "grain")
 
 # --- components (section 1) ----------------------------------------------------------
 
+PLAYER_COLOURS: Final = ("blue", "yellow", "green", "red")
+"""Settlement colour of each seat, the start player first."""
+
 WORKERS_PER_COLOUR: Final = 18
 COWS_TOTAL: Final = 24
 CANTEENS_TOTAL: Final = 6
