@@ -20,7 +20,12 @@ GOODS: Final = ("grain", "pumpkin", "copper", "stone", "bigcopper", "bigstone")
 AREAS: Final = ("mine", "quarry", "wheatfield", "garden")
 """The four harvest areas of the worker board."""
 
-AREA_COLOUR: Final = {"mine": "copper", "quarry": "stone", "wheatfield": "grain", "garden": "pumpkin"}
+AREA_COLOUR: Final = {
+    "mine": "copper",
+    "quarry": "stone",
+    "wheatfield": "grain",
+    "garden": "pumpkin",
+}
 """The worker colour that may stand alone on an area's box."""
 
 AREA_GOOD: Final = {"mine": "copper", "quarry": "stone", "wheatfield": "grain", "garden": "pumpkin"}

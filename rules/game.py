@@ -87,18 +87,14 @@ class Game:
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def new(
-        cls, player_ids: Sequence[str], *, seed: int, start_field: str | None = None
-    ) -> Game:
+    def new(cls, player_ids: Sequence[str], *, seed: int, start_field: str | None = None) -> Game:
         """A new game: landscape dealt from `seed`, setup spins made (RULES.md 2)."""
         game = cls._setup(player_ids, seed, start_field)
         game._resolve_chance([])
         return game
 
     @classmethod
-    def _setup(
-        cls, player_ids: Sequence[str], seed: int, start_field: str | None
-    ) -> Game:
+    def _setup(cls, player_ids: Sequence[str], seed: int, start_field: str | None) -> Game:
         ids = list(player_ids)
         if not 2 <= len(ids) <= 4:
             raise ValueError(f"Montana is for 2 to 4 players, not {len(ids)}")
@@ -144,7 +140,9 @@ class Game:
                 game.box[good] -= count
             game.players.append(player)
         game.bank = [[] for _ in data.BANK]
-        game.harvest = {area: [HarvestPlace() for _ in data.HARVEST_PLACES[area]] for area in data.AREAS}
+        game.harvest = {
+            area: [HarvestPlace() for _ in data.HARVEST_PLACES[area]] for area in data.AREAS
+        }
         game.representatives = [None] * n
         game.setup_queue = [seat for seat in range(n) for _ in range(data.SETUP_SPINS)]
         game.pending = Pending("spin", game.setup_queue[0], context="setup")
@@ -341,7 +339,9 @@ class Game:
         return [a.args[0] for a in self._build_actions(self.player(player_id))]
 
     def _build_actions(self, player: Player) -> Iterator[Action]:
-        if player.settlements_left <= 0 or (self.pending.kind == "build" and self.builds_done >= data.BUILDS_PER_ACTION):
+        if player.settlements_left <= 0 or (
+            self.pending.kind == "build" and self.builds_done >= data.BUILDS_PER_ACTION
+        ):
             return
         for f in self._frontier():
             if all(player.goods[g] >= n for g, n in f.cost.items()):
@@ -378,7 +378,9 @@ class Game:
         seat = self.pending.seat
         assert seat is not None
         if self.players[seat].id != player_id:
-            raise NotYourTurn(f"it is not your move: the game is waiting for {self.players[seat].id}")
+            raise NotYourTurn(
+                f"it is not your move: the game is waiting for {self.players[seat].id}"
+            )
         if action.verb != "spin":
             legal, legal_set = self._legal()
             if action not in legal_set:
@@ -396,7 +398,9 @@ class Game:
             seat = self.pending.seat
             assert seat is not None
             segment = self.rng.randint(1, len(data.WHEEL))
-            events.extend(self._apply_checked(self.players[seat].id, Action("spin", (str(segment),))))
+            events.extend(
+                self._apply_checked(self.players[seat].id, Action("spin", (str(segment),)))
+            )
 
     def _execute(self, seat: int, action: Action, events: list[Event]) -> None:
         verb, args = action.verb, action.args
@@ -430,7 +434,13 @@ class Game:
             self._put_workers(player, self.bank[index], args[1:])
             coins = data.BANK[index][1]
             player.coins += coins
-            events.append(Event("bank", player.id, {"space": index + 1, "workers": list(args[1:]), "coins": coins}))
+            events.append(
+                Event(
+                    "bank",
+                    player.id,
+                    {"space": index + 1, "workers": list(args[1:]), "coins": coins},
+                )
+            )
             self._main_done(seat, events)
         elif verb == "harvest":
             self._harvest(seat, args[0], int(args[1]), args[2:], events)
@@ -439,7 +449,13 @@ class Game:
             self._put_workers(player, self.harvest[area][place - 1].small, args)
             good = data.AREA_GOOD[area]
             got = self._take(seat, "goods", good, data.SMALL_BOX_YIELD, events)
-            events.append(Event("extra", player.id, {"area": area, "place": place, "workers": list(args), "goods": {good: got}}))
+            events.append(
+                Event(
+                    "extra",
+                    player.id,
+                    {"area": area, "place": place, "workers": list(args), "goods": {good: got}},
+                )
+            )
             self._main_done(seat, events)
         elif verb == "noextra":
             self._main_done(seat, events)
@@ -447,7 +463,9 @@ class Game:
             got = self._take(seat, "goods", "pumpkin", 1, events)
             row, col = int(args[0]), int(args[1])
             self.representatives[seat] = (row, col)
-            events.append(Event("city", player.id, {"row": row, "column": col, "free_pumpkin": got}))
+            events.append(
+                Event("city", player.id, {"row": row, "column": col, "free_pumpkin": got})
+            )
             n = len(self.players)
             self.auction = Auction(active=seat, queue=[(seat + k) % n for k in range(1, n)])
             self._auction_next(events)
@@ -477,7 +495,9 @@ class Game:
         supply = self.supply.goods if pool == "goods" else self.supply.workers
         returned: dict[str, int] = {}
         while supply[name] < count:
-            holders = [p for p in self.players if (p.goods if pool == "goods" else p.workers)[name] > 0]
+            holders = [
+                p for p in self.players if (p.goods if pool == "goods" else p.workers)[name] > 0
+            ]
             if not holders:
                 break
             for holder in holders:
@@ -486,7 +506,11 @@ class Game:
                 returned[holder.id] = returned.get(holder.id, 0) + 1
         if returned:
             events.append(
-                Event("shortage", self.players[seat].id, {"pool": pool, "name": name, "needed": count, "returned": returned})
+                Event(
+                    "shortage",
+                    self.players[seat].id,
+                    {"pool": pool, "name": name, "needed": count, "returned": returned},
+                )
             )
         got = min(count, supply[name])
         supply[name] -= got
@@ -498,7 +522,9 @@ class Game:
             player.workers[colour] -= 1
             box.append(colour)
 
-    def _give_workers(self, seat: int, colours: tuple[str, ...], events: list[Event]) -> dict[str, int]:
+    def _give_workers(
+        self, seat: int, colours: tuple[str, ...], events: list[Event]
+    ) -> dict[str, int]:
         got: dict[str, int] = {}
         for colour, count in _count(colours).items():
             got[colour] = self._take(seat, "workers", colour, count, events)
@@ -509,7 +535,9 @@ class Game:
     def _spin(self, seat: int, segment: int, events: list[Event]) -> None:
         self.wheel = segment
         shown = data.WHEEL[segment - 1]
-        events.append(Event("spin", self.players[seat].id, {"segment": segment, "shows": list(shown)}))
+        events.append(
+            Event("spin", self.players[seat].id, {"segment": segment, "shows": list(shown)})
+        )
         context = self.pending.context
         if data.WILD in shown:
             self.pending = Pending("take", seat, context=context)
@@ -548,7 +576,13 @@ class Game:
         assert self.wheel is not None
         self.wheel = (self.wheel - 1 + steps) % len(data.WHEEL) + 1
         shown = data.WHEEL[self.wheel - 1]
-        events.append(Event("advance", player.id, {"steps": steps, "grain": steps, "segment": self.wheel, "shows": list(shown)}))
+        events.append(
+            Event(
+                "advance",
+                player.id,
+                {"steps": steps, "grain": steps, "segment": self.wheel, "shows": list(shown)},
+            )
+        )
         if data.WILD in shown:
             self.pending = Pending("take", seat, context="advance")
             return
@@ -563,7 +597,9 @@ class Game:
 
     # --- work (RULES.md 6)
 
-    def _harvest(self, seat: int, area: str, place: int, colours: tuple[str, ...], events: list[Event]) -> None:
+    def _harvest(
+        self, seat: int, area: str, place: int, colours: tuple[str, ...], events: list[Event]
+    ) -> None:
         player = self.players[seat]
         coins, amount = data.HARVEST_PLACES[area][place - 1]
         self._put_workers(player, self.harvest[area][place - 1].large, colours)
@@ -571,7 +607,17 @@ class Game:
         good = data.AREA_GOOD[area]
         got = self._take(seat, "goods", good, amount, events)
         events.append(
-            Event("harvest", player.id, {"area": area, "place": place, "workers": list(colours), "coins": coins, "goods": {good: got}})
+            Event(
+                "harvest",
+                player.id,
+                {
+                    "area": area,
+                    "place": place,
+                    "workers": list(colours),
+                    "coins": coins,
+                    "goods": {good: got},
+                },
+            )
         )
         if any(True for _ in self._box_options(player, area)):
             self.pending = Pending("extra", seat, area=area, place=place)
@@ -626,7 +672,12 @@ class Game:
             Event(
                 "auction_end",
                 self.players[auction.active].id,
-                {"city": {self.players[s].id: list(self.representatives[s] or ()) for s in auction.payers}},
+                {
+                    "city": {
+                        self.players[s].id: list(self.representatives[s] or ())
+                        for s in auction.payers
+                    }
+                },
             )
         )
         self._next_payer(events)
@@ -656,7 +707,9 @@ class Game:
         self.representatives = [None] * len(self.players)
         self._main_done(active, events)
 
-    def _reward(self, seat: int, row: int, verb: str, args: tuple[str, ...], events: list[Event]) -> None:
+    def _reward(
+        self, seat: int, row: int, verb: str, args: tuple[str, ...], events: list[Event]
+    ) -> None:
         """Pay nothing more, take the row's reward as declared (RULES.md 6.3.4-5)."""
         player = self.players[seat]
         reward = data.CITY_REWARDS[row]
@@ -679,7 +732,13 @@ class Game:
             for small, count in _count(args).items():
                 large = data.UPGRADES[small]
                 gained[large] = self._take(seat, "goods", large, count, events)
-        events.append(Event("reward", player.id, {"row": row, "upgraded": list(args) if verb == "upgrade" else [], "gained": gained}))
+        events.append(
+            Event(
+                "reward",
+                player.id,
+                {"row": row, "upgraded": list(args) if verb == "upgrade" else [], "gained": gained},
+            )
+        )
         auction = self.auction
         assert auction is not None
         auction.payers.pop(0)
@@ -699,7 +758,10 @@ class Game:
             self._place_settlement(player, f)
             bonuses.append("double")
         for axis in data.LINE_AXES:
-            if self._line_length(f, axis, player.id) == data.LINE_BONUS_LENGTH and player.settlements_left > 0:
+            if (
+                self._line_length(f, axis, player.id) == data.LINE_BONUS_LENGTH
+                and player.settlements_left > 0
+            ):
                 self._place_settlement(player, f)
                 bonuses.append("line")
         gained: dict[str, int] = {}
@@ -757,7 +819,9 @@ class Game:
     def _stop_building(self, seat: int, events: list[Event]) -> None:
         coins = data.UNUSED_BUILD_COINS[self.builds_done]
         self.players[seat].coins += coins
-        events.append(Event("stop", self.players[seat].id, {"builds": self.builds_done, "coins": coins}))
+        events.append(
+            Event("stop", self.players[seat].id, {"builds": self.builds_done, "coins": coins})
+        )
         self._main_done(seat, events)
 
     # --- cow trade (RULES.md 7.2)
@@ -775,9 +839,10 @@ class Game:
         else:
             gained[args[0]] = self._take(seat, "goods", args[0], 1, events)
         events.append(Event("trade", player.id, {"gained": gained, "worker": args[0] == "worker"}))
-        if (
-            player.worker_count > data.MAX_WORKERS
-            and self.pending.kind not in ("return", "take", "advance")
+        if player.worker_count > data.MAX_WORKERS and self.pending.kind not in (
+            "return",
+            "take",
+            "advance",
         ):
             self.pending = Pending("return", seat, resume=self.pending)
 
@@ -843,7 +908,11 @@ class Game:
         ranking: list[Standing] = []
         for index, (pid, settlements, cows, holdings) in enumerate(rows):
             place = index + 1
-            if ranking and (ranking[-1].settlements, ranking[-1].cows_and_canteens, ranking[-1].holdings) == (settlements, cows, holdings):
+            if ranking and (
+                ranking[-1].settlements,
+                ranking[-1].cows_and_canteens,
+                ranking[-1].holdings,
+            ) == (settlements, cows, holdings):
                 place = ranking[-1].place
             ranking.append(Standing(pid, place, settlements, cows, holdings))
         return Result(finished=self.is_over, ranking=ranking)
@@ -877,7 +946,10 @@ class Game:
             if player.cows == 0:
                 return "you have no cow to trade"
         if kind == "main" and verb not in main_verbs and verb != "trade":
-            return f"'{action}' is not a main action; choose recruit, work (bank, harvest or city) or build"
+            return (
+                f"'{action}' is not a main action; "
+                "choose recruit, work (bank, harvest or city) or build"
+            )
         if kind != "main" and verb in main_verbs and not (kind == "build" and verb == "build"):
             return f"your action this turn is under way: {expected.get(kind, 'finish it first')}"
         if verb == "bank":
@@ -886,35 +958,47 @@ class Game:
             if self.bank[index]:
                 return f"bank space {index + 1} is already occupied until the bank is cleared"
             if len(args) - 1 != needed:
-                return f"bank space {index + 1} takes exactly {needed} worker(s), not {len(args) - 1}"
-            return f"you do not have the workers {', '.join(args[1:])} (you have {self._workers_text(player)})"
+                return (
+                    f"bank space {index + 1} takes exactly {needed} worker(s), not {len(args) - 1}"
+                )
+            return self._missing_workers(player, args[1:])
         if verb == "harvest":
             area, place = args[0], int(args[1])
             coins = data.HARVEST_PLACES[area][place - 1][0]
             if self.harvest[area][place - 1].large:
                 return f"place {place} of the {area} is occupied until the {area} is cleared"
             if player.coins < coins:
-                return f"place {place} of the {area} costs {coins} coins and you have {player.coins}"
+                return (
+                    f"place {place} of the {area} costs {coins} coins and you have {player.coins}"
+                )
             return self._box_reason(player, area, args[2:])
         if verb == "extra":
             return self._box_reason(player, self.pending.area, args)
         if verb in ("city", "place"):
             row, col = int(args[0]), int(args[1])
             cost = data.CITY_COSTS[col - 1]
-            pumpkins = self._pumpkins_after_free_pumpkin(seat) if verb == "city" else player.goods["pumpkin"]
+            pumpkins = (
+                self._pumpkins_after_free_pumpkin(seat)
+                if verb == "city"
+                else player.goods["pumpkin"]
+            )
             if cost > pumpkins:
                 return f"column {col} costs {cost} pumpkins and you would have {pumpkins}"
             grid = self.city_grid()
             if (row, col) in grid:
                 return f"row {row}, column {col} is taken by {grid[(row, col)]}"
-            return f"in row {row} you may only stand to the right of the representative already there"
+            return (
+                f"in row {row} you may only stand to the right of the representative already there"
+            )
         if verb == "build":
             return self._build_reason(player, args[0])
         if verb == "advance":
-            return f"advancing {args[0]} segment(s) costs {args[0]} grain and you have {player.goods['grain']}"
+            grain = player.goods["grain"]
+            return f"advancing {args[0]} segment(s) costs {args[0]} grain and you have {grain}"
         if verb == "return":
             excess = player.worker_count - data.MAX_WORKERS
-            return f"return exactly {excess} worker(s) that you have (you have {self._workers_text(player)})"
+            held = self._workers_text(player)
+            return f"return exactly {excess} worker(s) that you have (you have {held})"
         if verb == "upgrade":
             limit = data.CITY_REWARDS[self.pending.row]["upgrades"] if kind == "reward" else 0
             if len(args) > limit:
@@ -931,8 +1015,15 @@ class Game:
     def _box_reason(self, player: Player, area: str, colours: tuple[str, ...]) -> str:
         colour = data.AREA_COLOUR[area]
         if len(colours) == 1 and colours[0] != colour:
-            return f"one worker alone on the {area} must be {colour}; otherwise put 2 workers of any colour"
-        return f"you do not have the workers {' + '.join(colours)} (you have {self._workers_text(player)})"
+            return (
+                f"one worker alone on the {area} must be {colour}; "
+                "otherwise put 2 workers of any colour"
+            )
+        return self._missing_workers(player, colours)
+
+    def _missing_workers(self, player: Player, colours: tuple[str, ...]) -> str:
+        held = self._workers_text(player)
+        return f"you do not have the workers {' + '.join(colours)} (you have {held})"
 
     def _build_reason(self, player: Player, label: str) -> str:
         f = self.fields.get(label)
@@ -967,18 +1058,31 @@ class Game:
             "box": dict(self.box),
             "board": {
                 "tiles": [
-                    {"letter": t.letter, "tile": t.tile_index, "rotation": t.rotation, "q": t.centre[0], "r": t.centre[1]}
+                    {
+                        "letter": t.letter,
+                        "tile": t.tile_index,
+                        "rotation": t.rotation,
+                        "q": t.centre[0],
+                        "r": t.centre[1],
+                    }
                     for t in self.tiles
                 ],
                 "fields": {label: f.to_dict() for label, f in self.fields.items()},
             },
             "worker_board": {
                 "bank": [list(space) for space in self.bank],
-                "harvest": {area: [p.to_dict() for p in places] for area, places in self.harvest.items()},
+                "harvest": {
+                    area: [p.to_dict() for p in places] for area, places in self.harvest.items()
+                },
                 "city": [list(pos) if pos else None for pos in self.representatives],
                 "wheel": self.wheel,
             },
-            "turn": {"seat": self.turn, "player": self.turn_player, "number": self.turn_number, "builds": self.builds_done},
+            "turn": {
+                "seat": self.turn,
+                "player": self.turn_player,
+                "number": self.turn_number,
+                "builds": self.builds_done,
+            },
             "pending": self.pending.to_dict(),
             "auction": self.auction.to_dict() if self.auction else None,
             "setup_queue": list(self.setup_queue),
@@ -999,13 +1103,17 @@ class Game:
         game.supply = Supply.from_dict(d["supply"])
         game.box = dict(d["box"])
         game.tiles = [
-            Placement(t["letter"], t["tile"], t["rotation"], (t["q"], t["r"])) for t in d["board"]["tiles"]
+            Placement(t["letter"], t["tile"], t["rotation"], (t["q"], t["r"]))
+            for t in d["board"]["tiles"]
         ]
         game.fields = {label: Field.from_dict(f) for label, f in d["board"]["fields"].items()}
         game._index_board()
         wb = d["worker_board"]
         game.bank = [list(space) for space in wb["bank"]]
-        game.harvest = {area: [HarvestPlace.from_dict(p) for p in places] for area, places in wb["harvest"].items()}
+        game.harvest = {
+            area: [HarvestPlace.from_dict(p) for p in places]
+            for area, places in wb["harvest"].items()
+        }
         game.representatives = [(pos[0], pos[1]) if pos else None for pos in wb["city"]]
         game.wheel = wb["wheel"]
         game.turn = d["turn"]["seat"]
@@ -1041,13 +1149,25 @@ class Game:
     @classmethod
     def replay(cls, record: dict[str, Any]) -> Game:
         """The game a record describes; spins come from the record, not the generator."""
-        game = cls._setup(record["players"], record["seed"], record["start_field"])
-        game._auto_chance = False
-        for index, (pid, notation) in enumerate(record["actions"]):
-            try:
-                game._apply_checked(pid, parse_action(notation))
-            except IllegalAction as error:
-                raise IllegalAction(f"record action {index + 1} '{pid}: {notation}': {error}") from error
+        game = cls.replay_start(record)
+        for pid, notation in record["actions"]:
+            game.replay_action(pid, notation)
         game._auto_chance = True
         game._resolve_chance([])
         return game
+
+    @classmethod
+    def replay_start(cls, record: dict[str, Any]) -> Game:
+        """The game of `record` before its first action, ready for `replay_action`."""
+        game = cls._setup(record["players"], record["seed"], record["start_field"])
+        game._auto_chance = False
+        return game
+
+    def replay_action(self, player_id: str, notation: str) -> list[Event]:
+        """Apply one recorded action, spins included (replay is a fold of these)."""
+        try:
+            return self._apply_checked(player_id, parse_action(notation))
+        except IllegalAction as error:
+            raise IllegalAction(
+                f"record action {len(self.log) + 1} '{player_id}: {notation}': {error}"
+            ) from error
