@@ -1,0 +1,147 @@
+"""RULES.md section 3: a turn (one action, clean-up, canteen, next player, 8 workers)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import IllegalAction, data
+from tests.rules import helpers as h
+
+
+def test_a_turn_offers_exactly_the_three_actions_and_cow_trades() -> None:
+    """3 "On your turn you **must** take exactly one action: **A Recruit**, **B Work** or
+    **C Build**. In addition, at any moment of your own turn ... you may trade cows"."""
+    game = h.new_game(4, seed=1)
+    assert game.pending.kind == "main"
+    assert h.verbs(game) <= {"recruit", "bank", "harvest", "city", "build", "trade"}
+    assert {"recruit", "bank", "harvest", "city", "trade"} <= h.verbs(game)
+    with pytest.raises(IllegalAction, match="not a main action"):
+        game.apply("ann", "end")
+    with pytest.raises(IllegalAction, match="not a main action"):
+        game.apply("ann", "pass")
+
+
+def test_one_action_per_turn_then_the_next_player_clockwise() -> None:
+    """3 "The turn then ends ... 3. Otherwise the next player clockwise takes their turn."
+    One Work action ends the turn: the same player cannot also recruit."""
+    game = h.new_game(3, seed=1)
+    ann, bob, cid = h.IDS[:3]
+    h.set_workers(game, ann, grain=1)
+    events = game.apply(ann, "bank 1 grain")
+    assert h.kinds(events)[-2:] == ["turn_end", "turn"]
+    assert game.awaiting == bob and game.turn_player == bob
+    with pytest.raises(IllegalAction):
+        game.apply(ann, "recruit")
+    h.set_workers(game, bob, grain=1)
+    game.apply(bob, "bank 2 grain")
+    assert game.turn_player == cid
+    h.set_workers(game, cid, grain=2)
+    game.apply(cid, "bank 3 grain grain")
+    assert game.turn_player == ann and game.pending.kind == "main"
+
+
+def test_clean_up_empties_a_full_bank_at_the_end_of_the_turn() -> None:
+    """3.1 "If every bank space is occupied, all workers on the bank go to the general
+    supply ... Those spaces are free again from the next turn on.\""""
+    game = h.new_game(4, seed=1)
+    ann = h.player_id(game, 0)
+    h.clear_workers(game, ann)
+    h.set_workers(game, ann, stone=1, copper=2, grain=3, pumpkin=1)
+    game.apply(ann, "bank 4 grain grain grain")
+    # spaces 1 and 3 were filled in earlier turns
+    game.bank[0] = ["copper"]
+    game.bank[2] = ["copper", "stone"]
+    game.supply.workers["copper"] -= 2
+    game.supply.workers["stone"] -= 1
+    bob = h.start_turn(game, 1)
+    h.set_workers(game, bob, pumpkin=1)
+    supply_before = dict(game.supply.workers)
+    events = game.apply(bob, "bank 2 pumpkin")
+    cleanup = h.of_kind(events, "cleanup")
+    assert cleanup and cleanup[0].data["cleared"] == ["bank"]
+    assert game.bank == [[], [], [], []]
+    assert game.supply.workers["grain"] == supply_before["grain"] + 3
+    assert game.supply.workers["copper"] == supply_before["copper"] + 2
+    assert game.supply.workers["stone"] == supply_before["stone"] + 1
+    assert game.supply.workers["pumpkin"] == supply_before["pumpkin"] + 1
+    h.assert_conserved(game)
+
+
+def test_no_clean_up_while_a_bank_space_is_free() -> None:
+    """3.1 "If every bank space is occupied" — three of four occupied stay where they are."""
+    game = h.new_game(4, seed=1)
+    ann = h.player_id(game, 0)
+    h.set_workers(game, ann, grain=3, copper=1)
+    game.apply(ann, "bank 4 grain grain grain")
+    bob = h.start_turn(game, 1)
+    h.set_workers(game, bob, pumpkin=1)
+    events = game.apply(bob, "bank 2 pumpkin")
+    assert not h.of_kind(events, "cleanup")
+    assert game.bank[1] == ["pumpkin"] and game.bank[3] == ["grain"] * 3
+    assert "bank 2 copper" not in h.legal(game) and "bank 4 copper" not in h.legal(game)
+
+
+def test_clean_up_of_a_harvest_area_whose_large_boxes_are_all_occupied() -> None:
+    """3.1 "For each harvest area whose **large** boxes are all occupied, all workers of that
+    area (large and small boxes) go to the general supply." Other areas stay."""
+    game = h.new_game(4, seed=1)
+    ann = h.player_id(game, 0)
+    h.set_workers(game, ann, copper=4, stone=2, grain=0, pumpkin=0)
+    h.play(game, "harvest mine 1 copper", "extra copper")
+    bob = h.start_turn(game, 1)
+    h.set_workers(game, bob, copper=1, stone=1, grain=0, pumpkin=0)
+    h.play(game, "harvest quarry 1 stone")  # a lone stone worker: no small box possible
+    cid = h.start_turn(game, 2)
+    h.clear_workers(game, cid)
+    h.set_workers(game, cid, copper=1, pumpkin=2)
+    game.player(cid).coins = 10
+    h.play(game, "harvest mine 2 copper", "extra pumpkin pumpkin")
+    dot = h.start_turn(game, 3)
+    h.clear_workers(game, dot)
+    h.set_workers(game, dot, grain=2)
+    game.player(dot).coins = 10
+    supply_before = dict(game.supply.workers)
+    events = h.play(game, "harvest mine 3 grain grain")
+    cleanup = h.of_kind(events, "cleanup")
+    assert cleanup and cleanup[0].data["cleared"] == ["mine"]
+    assert all(not p.large and not p.small for p in game.harvest["mine"])
+    assert game.harvest["quarry"][0].large == ["stone"]
+    assert game.supply.workers == {
+        "copper": supply_before["copper"] + 3,
+        "stone": supply_before["stone"],
+        "grain": supply_before["grain"] + 2,
+        "pumpkin": supply_before["pumpkin"] + 2,
+    }
+    h.assert_conserved(game)
+
+
+def test_a_player_board_holds_at_most_eight_workers() -> None:
+    """3 "A player's board holds at most **8 workers**." A recruit that brings 7 workers to
+    9 makes the player return one before the turn ends."""
+    game = h.new_game(4, seed=1)
+    ann = h.player_id(game, 0)
+    h.set_workers(game, ann, copper=7, stone=0, grain=0, pumpkin=0)
+    h.set_goods(game, ann, grain=0)
+    h.set_cows(game, ann, 0)
+    h.recruit(game, 4)  # copper + copper
+    assert game.player(ann).workers["copper"] == 9
+    assert game.pending.kind == "return" and game.awaiting == ann
+    assert h.legal(game) == {"return copper"}
+    game.apply(ann, "return copper")
+    assert game.player(ann).worker_count == data.MAX_WORKERS
+    assert game.turn_player == "bob"
+
+
+def test_goods_coins_and_cows_are_unlimited_on_a_player_board() -> None:
+    """3 "Goods, coins and cows are unlimited": a player with many goods and cows may still
+    harvest and take more."""
+    game = h.new_game(4, seed=1)
+    ann = h.player_id(game, 0)
+    h.set_goods(game, ann, grain=15)
+    h.set_cows(game, ann, 9)
+    game.player(ann).coins = 60
+    h.set_workers(game, ann, grain=1)
+    events = h.play(game, "harvest wheatfield 3 grain")
+    assert h.of_kind(events, "harvest")[0].data["goods"] == {"grain": 4}
+    assert game.player(ann).goods["grain"] == 19
+    assert game.player(ann).coins == 54
