@@ -940,6 +940,28 @@ class Game:
             "end": "choose 'canteen' for another turn or 'end'",
         }
         main_verbs = ("recruit", "bank", "harvest", "city", "build")
+        decision_of_verb = {
+            "take": "take",
+            "advance": "advance",
+            "return": "return",
+            "extra": "extra",
+            "noextra": "extra",
+            "place": "bid",
+            "pass": "bid",
+            "upgrade": "reward",
+            "goods": "reward",
+            "stop": "build",
+            "canteen": "end",
+            "end": "end",
+        }
+        own_decision = decision_of_verb.get(verb)
+        if own_decision is not None and own_decision != kind:
+            if kind == "main":
+                return (
+                    f"'{action}' is not a main action; "
+                    "choose recruit, work (bank, harvest or city) or build"
+                )
+            return f"'{action}' is not possible now: {expected.get(kind, 'finish your action')}"
         if verb == "trade":
             if seat != self.turn or self.in_setup:
                 return "cows can be traded only in your own turn"
