@@ -1,0 +1,557 @@
+"""Which choices to offer the awaited player, as plain data (no Discord here).
+
+A `Panel` is a short instruction plus buttons and select menus, each a `Choice`
+carrying a *code*: `a:<notation>` applies an action, `p:<panel>[:args]` opens a
+follow-up panel, `board` shows the presser's own board. Every action offered comes
+from `game.legal_actions`, so this module holds no rule of the game; it only groups
+the legal actions into steps a person can tap through, with a sensible default
+first. The Discord layer turns panels into components (`bot.views`); the console
+can number the same choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rules import Action, Game, IllegalAction, data
+
+from . import words
+
+Style = Literal["primary", "secondary", "success", "danger"]
+
+BOARD = "board"
+MAX_BUTTONS = 25
+MAX_OPTIONS = 25
+AREA_TITLES = {
+    "mine": "Mine",
+    "quarry": "Quarry",
+    "wheatfield": "Grain field",
+    "garden": "Pumpkin garden",
+}
+ROW_REWARDS = {
+    1: "a cow + up to 3 upgrades",
+    2: "3 goods (copper, stone, grain)",
+    3: "up to 2 upgrades",
+    4: "2 coins + up to 1 upgrade",
+}
+
+
+class UnknownChoice(ValueError):
+    """A code this module never produces (tampered or from an older bot)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    code: str
+    label: str
+    style: Style = "secondary"
+    disabled: bool = False
+    row: int | None = None
+    description: str | None = None
+    """Second line of a select option."""
+
+
+@dataclass(frozen=True)
+class Menu:
+    name: str
+    """Short id of the menu inside its panel (part of the custom_id)."""
+    placeholder: str
+    options: tuple[Choice, ...]
+
+
+@dataclass(frozen=True)
+class Panel:
+    text: str
+    buttons: tuple[Choice, ...] = ()
+    menus: tuple[Menu, ...] = ()
+
+    @property
+    def choices(self) -> list[Choice]:
+        """Every enabled choice (buttons, then menu options) — what a console would number."""
+        items = [b for b in self.buttons if not b.disabled]
+        for menu in self.menus:
+            items.extend(menu.options)
+        return items
+
+
+def act(action: Action) -> str:
+    return f"a:{action}"
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _legal(game: Game, player_id: str) -> list[Action]:
+    return game.legal_actions(player_id)
+
+
+def _by_verb(actions: Sequence[Action], *verbs: str) -> list[Action]:
+    return [a for a in actions if a.verb in verbs]
+
+
+def cost_total(cost: Mapping[str, int]) -> int:
+    return sum(cost.values())
+
+
+def build_options(game: Game, player_id: str) -> list[Choice]:
+    """Legal builds now, cheapest first, as select options (at most 25)."""
+    actions = _by_verb(_legal(game, player_id), "build")
+    fields = [game.fields[a.args[0]] for a in actions]
+    fields.sort(key=lambda f: (cost_total(f.cost), f.label))
+    options = []
+    for f in fields[:MAX_OPTIONS]:
+        extras = []
+        if f.double:
+            extras.append("double field: 2 settlements")
+        if f.cow:
+            extras.append("a cow")
+        lakes = [
+            game.fields[label]
+            for label in _neighbour_labels(game, f.label)
+            if game.fields[label].canteen
+        ]
+        if lakes:
+            extras.append("a canteen" if len(lakes) == 1 else f"{len(lakes)} canteens")
+        options.append(
+            Choice(
+                code=act(Action("build", (f.label,))),
+                label=_short(f"{f.label} — {words.goods_text(f.cost)}"),
+                description=_short(", ".join(extras)) if extras else None,
+            )
+        )
+    return options
+
+
+def _neighbour_labels(game: Game, label: str) -> list[str]:
+    from rules.board import neighbours
+
+    target = game.fields[label]
+    by_hex = {(f.q, f.r): f.label for f in game.fields.values()}
+    return [by_hex[h] for h in neighbours(target.hex) if h in by_hex]
+
+
+def _trade_button(actions: Sequence[Action], row: int) -> list[Choice]:
+    if _by_verb(actions, "trade"):
+        return [Choice("p:trade", "Trade a cow…", row=row)]
+    return []
+
+
+def _board_button(row: int) -> Choice:
+    return Choice(BOARD, "My board", row=row)
+
+
+def stop_label(game: Game) -> str:
+    coins = data.UNUSED_BUILD_COINS.get(game.builds_done, 0)
+    return f"Stop building (+{words.plural(coins, 'coin')})" if coins else "Stop building"
+
+
+def public_panel(game: Game, names: Mapping[str, str]) -> Panel:
+    """The buttons under the public picture, for whoever the game awaits."""
+    pid = game.awaiting
+    if pid is None:
+        return Panel(text="")
+    actions = _legal(game, pid)
+    panel = _public_panel(game, pid, actions, names)
+    if _by_verb(actions, "trade") and not any(b.code == "p:trade" for b in panel.buttons):
+        # cows may be traded at any moment of one's own turn: keep the door open
+        used: dict[int, int] = {}
+        for button in panel.buttons:
+            used[button.row or 0] = used.get(button.row or 0, 0) + 1
+        rows = range(5 - len(panel.menus))
+        free = next((r for r in rows if used.get(r, 0) < 5), None)
+        if free is not None:
+            trade = Choice("p:trade", "Trade a cow…", row=free)
+            panel = Panel(panel.text, (*panel.buttons, trade), panel.menus)
+    return panel
+
+
+def _public_panel(
+    game: Game, pid: str, actions: Sequence[Action], names: Mapping[str, str]
+) -> Panel:
+    kind = game.pending.kind
+    if kind == "main":
+        return _main_panel(game, pid, actions)
+    if kind == "take":
+        return Panel(
+            "Choose the colours of the two wild workers:",
+            tuple(_take_choices(actions)) + tuple(_trade_button(actions, 2)) + (_board_button(2),),
+        )
+    if kind == "advance":
+        return Panel(
+            "Move the wheel on? Each segment costs 1 grain and gives that segment's workers.",
+            tuple(_advance_choices(game, pid, actions))
+            + tuple(_trade_button(actions, 2))
+            + (_board_button(2),),
+        )
+    if kind == "return":
+        return _return_panel(game, pid, actions, ())
+    if kind == "extra":
+        return _extra_panel(game, actions)
+    if kind == "bid":
+        return _named_city_panel(game, actions, "place", names)
+    if kind == "reward":
+        return _reward_panel(game, pid, actions)
+    if kind == "build":
+        buttons = [Choice(act(Action("stop")), stop_label(game), "primary", row=1)]
+        buttons += _trade_button(actions, 1)
+        buttons.append(_board_button(1))
+        options = build_options(game, pid)
+        menus = (Menu("build", "Build again on…", tuple(options)),) if options else ()
+        return Panel("Build again, or stop building:", tuple(buttons), menus)
+    if kind == "end":
+        player = game.player(pid)
+        buttons = [
+            Choice(
+                act(Action("canteen")),
+                f"Use a canteen: another turn ({player.canteens} left)",
+                "success",
+            ),
+            Choice(act(Action("end")), "End turn", "primary"),
+            *_trade_button(actions, 0),
+            _board_button(0),
+        ]
+        return Panel("Use a canteen for another turn, or end your turn:", tuple(buttons))
+    return Panel("Choose your move:", (_board_button(0),))
+
+
+def _main_panel(game: Game, pid: str, actions: Sequence[Action]) -> Panel:
+    work = _by_verb(actions, "bank", "harvest", "city")
+    builds = _by_verb(actions, "build")
+    trades = _by_verb(actions, "trade")
+    player = game.player(pid)
+    buttons = [
+        Choice(act(Action("recruit")), "Recruit", "primary", row=0),
+        Choice(
+            "p:work",
+            "Work…" if work else "Work (no free space you can use)",
+            "primary",
+            disabled=not work,
+            row=0,
+        ),
+        Choice(
+            "p:build",
+            "Build…" if builds else "Build (no field you can pay for)",
+            "success",
+            disabled=not builds,
+            row=0,
+        ),
+        Choice(
+            "p:trade",
+            "Trade a cow…" if trades else "Trade a cow (no cow)",
+            disabled=not trades,
+            row=1,
+        ),
+        _board_button(1),
+    ]
+    reasons = []
+    if not work:
+        reasons.append("Work: every space you could use is taken or too dear")
+    if not builds:
+        reasons.append(
+            "Build: you have no settlements left"
+            if player.settlements_left <= 0
+            else "Build: no free field next to a settlement matches your goods"
+        )
+    text = "Choose your action:"
+    if reasons:
+        text += " (" + "; ".join(reasons) + ")"
+    return Panel(text, tuple(buttons))
+
+
+def _take_choices(actions: Sequence[Action]) -> list[Choice]:
+    return [
+        Choice(act(a), words.colours_text(a.args), row=index // 5)
+        for index, a in enumerate(_by_verb(actions, "take"))
+    ]
+
+
+def _advance_choices(game: Game, pid: str, actions: Sequence[Action]) -> list[Choice]:
+    choices = []
+    for index, action in enumerate(_by_verb(actions, "advance")):
+        steps = int(action.args[0])
+        if steps == 0:
+            choices.append(Choice(act(action), "No, keep what I have", "primary", row=0))
+            continue
+        shows = preview_wheel(game, pid, action)
+        choices.append(
+            Choice(
+                act(action),
+                _short(f"+{steps} grain → {shows}"),
+                row=(index + 1) // 5 if index else 0,
+            )
+        )
+    return choices
+
+
+def preview_wheel(game: Game, pid: str, action: Action) -> str:
+    """What the wheel would show after `action` (by trying it on a copy of the game)."""
+    try:
+        events = game.copy().apply(pid, action)
+    except IllegalAction:
+        return "?"
+    for event in events:
+        if event.kind == "advance":
+            return words.colours_text(event.data["shows"])
+    return "?"
+
+
+def _return_panel(
+    game: Game, pid: str, actions: Sequence[Action], picked: tuple[str, ...]
+) -> Panel:
+    returns = _by_verb(actions, "return")
+    player = game.player(pid)
+    excess = player.worker_count - data.MAX_WORKERS
+    buttons: list[Choice] = []
+    if not picked and returns:
+        # default: give back the colours held most
+        best = max(returns, key=lambda a: sum(player.workers[c] for c in a.args))
+        buttons.append(
+            Choice(
+                act(best), _short(f"Return {words.workers_text(list(best.args))}"), "primary", row=0
+            )
+        )
+    left = dict(player.workers)
+    for colour in picked:
+        left[colour] -= 1
+    for colour in data.COLOURS:
+        if left[colour] <= 0:
+            continue
+        chosen = (*picked, colour)
+        code = (
+            act(Action("return", tuple(sorted(chosen, key=data.COLOURS.index))))
+            if len(chosen) == excess
+            else "p:ret:" + ",".join(chosen)
+        )
+        buttons.append(Choice(code, f"Return a {colour} ({left[colour]} held)", row=1))
+    if picked:
+        buttons.append(Choice("p:ret:", "Start over", "danger", row=2))
+    so_far = f" Chosen so far: {words.workers_text(list(picked))}." if picked else ""
+    return Panel(
+        f"You hold {player.worker_count} workers: return {excess} to keep 8.{so_far}",
+        tuple(buttons),
+    )
+
+
+def _extra_panel(game: Game, actions: Sequence[Action]) -> Panel:
+    good = words.GOOD_NAMES[data.AREA_GOOD[game.pending.area]]
+    extras = _by_verb(actions, "extra")
+    buttons = [Choice(act(Action("noextra")), "No small box", row=0)]
+    for index, action in enumerate(extras[: MAX_BUTTONS - 5]):
+        buttons.append(
+            Choice(
+                act(action),
+                _short(f"Small box: {words.workers_text(list(action.args))}"),
+                "primary" if index == 0 else "secondary",
+                row=1 + index // 5,
+            )
+        )
+    buttons += _trade_button(actions, 0)
+    buttons.append(_board_button(0))
+    return Panel(f"Put workers on the small box for 1 more {good}?", tuple(buttons))
+
+
+def _city_panel(game: Game, actions: Sequence[Action], verb: str) -> Panel:
+    """The 4x4 city grid (labelled with costs; occupied or unaffordable spaces disabled)."""
+    allowed = {(int(a.args[0]), int(a.args[1])) for a in _by_verb(actions, verb)}
+    grid = game.city_grid()
+    buttons: list[Choice] = []
+    for row in range(1, data.CITY_ROWS + 1):
+        for col, cost in enumerate(data.CITY_COSTS, start=1):
+            occupant = grid.get((row, col))
+            label = f"R{row} · {cost} 🎃"
+            if occupant is not None:
+                label = f"R{row} · {_short(occupant, 10)}"
+            buttons.append(
+                Choice(
+                    act(Action(verb, (str(row), str(col)))),
+                    label,
+                    "success" if (row, col) in allowed else "secondary",
+                    disabled=(row, col) not in allowed,
+                    row=row - 1,
+                )
+            )
+    extra_row: list[Choice] = []
+    if verb == "place":
+        extra_row.append(Choice(act(Action("pass")), "Pass", "danger", row=4))
+    extra_row += _trade_button(actions, 4)
+    extra_row.append(_board_button(4))
+    rewards = "; ".join(f"row {r}: {text}" for r, text in ROW_REWARDS.items())
+    costs = ", ".join(f"column {c}: {n}" for c, n in enumerate(data.CITY_COSTS, start=1))
+    return Panel(
+        f"City spaces you may take are green. Rewards — {rewards}. Pumpkins — {costs}.",
+        tuple(buttons + extra_row),
+    )
+
+
+def _named_city_panel(
+    game: Game, actions: Sequence[Action], verb: str, names: Mapping[str, str]
+) -> Panel:
+    panel = _city_panel(game, actions, verb)
+    buttons = []
+    for choice in panel.buttons:
+        label = choice.label
+        for pid, name in names.items():
+            label = label.replace(pid, _short(name, 10))
+        buttons.append(Choice(choice.code, label, choice.style, choice.disabled, choice.row))
+    return Panel(panel.text, tuple(buttons), panel.menus)
+
+
+def _reward_panel(game: Game, pid: str, actions: Sequence[Action]) -> Panel:
+    row = game.pending.row
+    options = _by_verb(actions, "upgrade", "goods")
+    # the best default first: the most upgrades / goods in the scarcest-looking order
+    options.sort(key=lambda a: -len(a.args))
+    buttons = []
+    for index, action in enumerate(options[: MAX_BUTTONS - 1]):
+        if action.verb == "goods":
+            label = "Take " + words.goods_text(words.count_list(action.args))
+        elif action.args:
+            label = "Upgrade " + words.goods_text(words.count_list(action.args))
+        else:
+            label = "No upgrade"
+        buttons.append(
+            Choice(
+                act(action), _short(label), "primary" if index == 0 else "secondary", row=index // 5
+            )
+        )
+    buttons.append(_board_button(min(4, len(buttons) // 5 + (1 if len(buttons) % 5 else 0))))
+    return Panel(f"Your reward for city row {row} ({ROW_REWARDS.get(row, '')}):", tuple(buttons))
+
+
+# ---------------------------------------------------------------- follow-up panels
+
+
+def sub_panel(game: Game, player_id: str, code: str, names: Mapping[str, str]) -> Panel:
+    """The ephemeral panel a `p:...` code opens, for the awaited `player_id`."""
+    actions = _legal(game, player_id)
+    parts = code.split(":")
+    if parts[0] != "p" or len(parts) < 2:
+        raise UnknownChoice(code)
+    name, args = parts[1], parts[2:]
+    if name == "work":
+        return _work_panel(game, player_id, actions)
+    if name == "bank" and len(args) == 1:
+        return _bank_workers_panel(game, player_id, actions, args[0])
+    if name == "harv" and len(args) == 2:
+        return _harvest_workers_panel(game, player_id, actions, args[0], args[1])
+    if name == "city":
+        return _named_city_panel(game, actions, "city", names)
+    if name == "build":
+        options = build_options(game, player_id)
+        if not options:
+            return Panel("There is no field you can build on now.")
+        return Panel(
+            "Build on which field? (cheapest first; up to 3 builds this action)",
+            (),
+            (Menu("build", "Choose a field…", tuple(options)),),
+        )
+    if name == "trade":
+        return _trade_panel(actions)
+    if name == "ret" and len(args) <= 1:
+        picked = tuple(c for c in (args[0].split(",") if args and args[0] else []) if c)
+        if any(c not in data.COLOURS for c in picked):
+            raise UnknownChoice(code)
+        return _return_panel(game, player_id, actions, picked)
+    raise UnknownChoice(code)
+
+
+def _work_panel(game: Game, pid: str, actions: Sequence[Action]) -> Panel:
+    options: list[Choice] = []
+    banks = sorted({int(a.args[0]) for a in _by_verb(actions, "bank")})
+    for space in banks:
+        needed, coins = data.BANK[space - 1]
+        options.append(
+            Choice(
+                f"p:bank:{space}",
+                f"Bank space {space}: {words.plural(needed, 'worker')} → {coins} coins",
+            )
+        )
+    places = sorted(
+        {(a.args[0], int(a.args[1])) for a in _by_verb(actions, "harvest")},
+        key=lambda p: (data.AREAS.index(p[0]), p[1]),
+    )
+    for area, place in places:
+        coins, amount = data.HARVEST_PLACES[area][place - 1]
+        good = data.AREA_GOOD[area]
+        options.append(
+            Choice(
+                f"p:harv:{area}:{place}",
+                _short(
+                    f"{AREA_TITLES[area]}, place {place}: pay {words.plural(coins, 'coin')} → "
+                    f"{words.goods_text({good: amount})}"
+                ),
+                description=f"1 {data.AREA_COLOUR[area]} worker or any 2; small box +1 after",
+            )
+        )
+    if _by_verb(actions, "city"):
+        options.append(Choice("p:city", "The city: a free pumpkin, then a space (auction)"))
+    if not options:
+        return Panel("There is nowhere you can work now.")
+    return Panel(
+        "Work where?", (), (Menu("work", "Bank, harvest place or city…", tuple(options[:25])),)
+    )
+
+
+def _workers_default_key(player_workers: Mapping[str, int], combo: Sequence[str]) -> int:
+    return -sum(player_workers[c] for c in combo)
+
+
+def _bank_workers_panel(game: Game, pid: str, actions: Sequence[Action], space: str) -> Panel:
+    player = game.player(pid)
+    combos = [a for a in _by_verb(actions, "bank") if a.args[0] == space]
+    if not combos:
+        return Panel(f"Bank space {space} is not available to you now.")
+    combos.sort(key=lambda a: _workers_default_key(player.workers, a.args[1:]))
+    buttons = tuple(
+        Choice(
+            act(a),
+            _short(words.workers_text(list(a.args[1:]))),
+            "primary" if i == 0 else "secondary",
+            row=i // 5,
+        )
+        for i, a in enumerate(combos[:MAX_BUTTONS])
+    )
+    needed, coins = data.BANK[int(space) - 1]
+    return Panel(
+        f"Bank space {space} ({coins} coins): which {words.plural(needed, 'worker')}?", buttons
+    )
+
+
+def _harvest_workers_panel(
+    game: Game, pid: str, actions: Sequence[Action], area: str, place: str
+) -> Panel:
+    combos = [a for a in _by_verb(actions, "harvest") if a.args[0] == area and a.args[1] == place]
+    if not combos:
+        return Panel("That harvest place is not available to you now.")
+    colour = data.AREA_COLOUR.get(area, "")
+    # default: the single worker of the area's colour, then pairs
+    combos.sort(key=lambda a: (len(a.args), a.args[2:] != (colour,)))
+    buttons = tuple(
+        Choice(
+            act(a),
+            _short(words.workers_text(list(a.args[2:]))),
+            "primary" if i == 0 else "secondary",
+            row=i // 5,
+        )
+        for i, a in enumerate(combos[:MAX_BUTTONS])
+    )
+    return Panel(f"{AREA_TITLES.get(area, area)}, place {place}: which workers go?", buttons)
+
+
+def _trade_panel(actions: Sequence[Action]) -> Panel:
+    trades = _by_verb(actions, "trade")
+    if not trades:
+        return Panel("You have no cow to trade now.")
+    buttons = []
+    for index, action in enumerate(trades):
+        if action.args[0] == "coins":
+            label = f"{data.COW_TRADE_COINS} coins"
+        elif action.args[0] == "worker":
+            label = f"a {action.args[1]} worker"
+        else:
+            label = f"1 {words.GOOD_NAMES[action.args[0]]}"
+        buttons.append(Choice(act(action), label, row=index // 5))
+    return Panel("Trade one cow for:", tuple(buttons))

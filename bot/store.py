@@ -1,0 +1,456 @@
+"""The SQLite store: one row per game, an append-only move log, schema migrations.
+
+Everything goes through one aiosqlite connection in WAL mode. Writes take an
+asyncio lock and run in explicit `BEGIN IMMEDIATE` transactions, so a move (new
+state + its log lines) is committed all at once or not at all; `commit_move` checks
+the version it expects (`UPDATE ... WHERE version = ?`) so two processes or two
+presses can never both apply a move to the same state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import aiosqlite
+
+LOBBY = "lobby"
+ACTIVE = "active"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+OPEN_STATUSES = (LOBBY, ACTIVE)
+
+
+class StaleVersion(Exception):
+    """The game moved on since the caller read it: nothing was written."""
+
+
+class ChannelBusy(Exception):
+    """The channel already has a game in its lobby or under way."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"channel already has game {game_id}")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player as the store keeps them: Discord user id (the engine's player id) and name."""
+
+    user_id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    creator_id: str
+    status: str
+    players: tuple[Seat, ...]
+    state: dict[str, Any] | None
+    version: int
+    message_id: int | None
+    """The message carrying the current prompt's buttons (None before the first)."""
+    lobby_message_id: int | None
+    created_at: str
+    updated_at: str
+
+    @property
+    def play_channel_id(self) -> int:
+        """Where the game's messages go: its thread if it has one, else its channel."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {seat.user_id: seat.name for seat in self.players}
+
+    def has_player(self, user_id: str) -> bool:
+        return any(seat.user_id == user_id for seat in self.players)
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    version: int
+    player: str
+    notation: str
+    at: str
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# Each entry brings the schema from version N to N + 1; never edit a shipped one.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id INTEGER,
+            channel_id INTEGER NOT NULL,
+            thread_id INTEGER,
+            creator_id TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
+            players TEXT NOT NULL,
+            state TEXT,
+            version INTEGER NOT NULL DEFAULT 0,
+            message_id INTEGER,
+            lobby_message_id INTEGER,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )
+        """,
+        # one game in its lobby or under way per channel (finished ones are kept)
+        """
+        CREATE UNIQUE INDEX games_one_open_per_channel
+            ON games (channel_id) WHERE status IN ('lobby', 'active')
+        """,
+        "CREATE INDEX games_thread ON games (thread_id)",
+        """
+        CREATE TABLE moves (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            version INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            notation TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game_id, version)
+        )
+        """,
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _seats_json(players: Iterable[Seat]) -> str:
+    return json.dumps([{"id": s.user_id, "name": s.name} for s in players])
+
+
+def _row(row: aiosqlite.Row) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        thread_id=row["thread_id"],
+        creator_id=row["creator_id"],
+        status=row["status"],
+        players=tuple(Seat(p["id"], p["name"]) for p in json.loads(row["players"])),
+        state=json.loads(row["state"]) if row["state"] is not None else None,
+        version=row["version"],
+        message_id=row["message_id"],
+        lobby_message_id=row["lobby_message_id"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+class Store:
+    """Open with `await Store.open(path)`; close with `await store.close()`."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        self._write = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str) -> Store:
+        db = await aiosqlite.connect(path, isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        async with self._write:
+            await self._db.close()
+
+    async def schema_version(self) -> int:
+        async with self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+        ) as cursor:
+            if await cursor.fetchone() is None:
+                return 0
+        async with self._db.execute("SELECT version FROM schema_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self) -> None:
+        """Bring the file's schema up to `SCHEMA_VERSION`, one migration per transaction."""
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._db.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+                )
+                async with self._db.execute("SELECT version FROM schema_version") as cursor:
+                    row = await cursor.fetchone()
+                if row is None:
+                    await self._db.execute("INSERT INTO schema_version (version) VALUES (0)")
+                    current = 0
+                else:
+                    current = int(row[0])
+                if current > SCHEMA_VERSION:
+                    raise RuntimeError(
+                        f"the database has schema version {current}, newer than this bot "
+                        f"({SCHEMA_VERSION}); update the bot"
+                    )
+                for version in range(current, SCHEMA_VERSION):
+                    for statement in MIGRATIONS[version]:
+                        await self._db.execute(statement)
+                    await self._db.execute("UPDATE schema_version SET version = ?", (version + 1,))
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+
+    # ------------------------------------------------------------------ reading
+
+    async def get(self, game_id: int) -> GameRow | None:
+        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        return _row(row) if row else None
+
+    async def open_game_in(self, channel_id: int) -> GameRow | None:
+        """The lobby or running game of a channel, or of a thread a game plays in."""
+        async with self._db.execute(
+            "SELECT * FROM games WHERE status IN ('lobby', 'active') "
+            "AND (channel_id = ? OR thread_id = ?) ORDER BY id DESC LIMIT 1",
+            (channel_id, channel_id),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _row(row) if row else None
+
+    async def latest_game_in(self, channel_id: int) -> GameRow | None:
+        """The newest game of a channel or thread, whatever its status."""
+        async with self._db.execute(
+            "SELECT * FROM games WHERE channel_id = ? OR thread_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id, channel_id),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _row(row) if row else None
+
+    async def moves(self, game_id: int, *, offset: int = 0, limit: int = 1000) -> list[MoveRow]:
+        async with self._db.execute(
+            "SELECT version, player, notation, at FROM moves WHERE game_id = ? "
+            "ORDER BY version LIMIT ? OFFSET ?",
+            (game_id, limit, offset),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [MoveRow(r["version"], r["player"], r["notation"], r["at"]) for r in rows]
+
+    async def move_count(self, game_id: int) -> int:
+        async with self._db.execute(
+            "SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    # ------------------------------------------------------------------ writing
+
+    async def _transaction(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> list[int]:
+        """Run statements in one transaction; returns each one's rowcount."""
+        counts: list[int] = []
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in statements:
+                    cursor = await self._db.execute(sql, params)
+                    counts.append(cursor.rowcount)
+                    await cursor.close()
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+        return counts
+
+    async def create_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        thread_id: int | None,
+        creator: Seat,
+    ) -> GameRow:
+        """A new game in its lobby, the creator seated; `ChannelBusy` if one is open here."""
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                async with self._db.execute(
+                    "SELECT id FROM games WHERE status IN ('lobby', 'active') "
+                    "AND (channel_id = ? OR thread_id = ?)",
+                    (channel_id, channel_id),
+                ) as cursor:
+                    busy = await cursor.fetchone()
+                if busy is not None:
+                    raise ChannelBusy(int(busy[0]))
+                stamp = now()
+                cursor = await self._db.execute(
+                    "INSERT INTO games (guild_id, channel_id, thread_id, creator_id, status, "
+                    "players, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        thread_id,
+                        creator.user_id,
+                        LOBBY,
+                        _seats_json([creator]),
+                        stamp,
+                        stamp,
+                    ),
+                )
+                game_id = cursor.lastrowid
+                await cursor.close()
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+        assert game_id is not None
+        row = await self.get(game_id)
+        assert row is not None
+        return row
+
+    async def set_players(self, game_id: int, players: Sequence[Seat]) -> None:
+        """Seat list of a game still in its lobby."""
+        (count,) = await self._transaction(
+            [
+                (
+                    "UPDATE games SET players = ?, updated_at = ? WHERE id = ? AND status = ?",
+                    (_seats_json(players), now(), game_id, LOBBY),
+                )
+            ]
+        )
+        if count == 0:
+            raise StaleVersion(f"game {game_id} is no longer in its lobby")
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        await self._transaction(
+            [("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))]
+        )
+
+    async def set_thread(self, game_id: int, thread_id: int) -> None:
+        await self._transaction(
+            [("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))]
+        )
+
+    async def start(
+        self,
+        game_id: int,
+        players: Sequence[Seat],
+        state: dict[str, Any],
+        moves: Sequence[tuple[str, str]],
+    ) -> None:
+        """Lobby -> active with the seated players and the engine's first state."""
+        version = len(moves)
+        stamp = now()
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            (
+                "UPDATE games SET status = ?, players = ?, state = ?, version = ?, updated_at = ? "
+                "WHERE id = ? AND status = ?",
+                (ACTIVE, _seats_json(players), json.dumps(state), version, stamp, game_id, LOBBY),
+            )
+        ]
+        statements += [
+            (
+                "INSERT INTO moves (game_id, version, player, notation, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, index + 1, player, notation, stamp),
+            )
+            for index, (player, notation) in enumerate(moves)
+        ]
+        await self._checked(statements, f"game {game_id} is no longer in its lobby")
+
+    async def commit_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        new_state: dict[str, Any],
+        new_version: int,
+        moves: Sequence[tuple[str, str]],
+        *,
+        finished: bool = False,
+    ) -> None:
+        """Save a move in one transaction if the game is still at `expected_version`.
+
+        `moves` are the log lines (player, notation) for versions expected+1..new.
+        Raises `StaleVersion` (and writes nothing) when the game moved on meanwhile.
+        """
+        if len(moves) != new_version - expected_version:
+            raise ValueError("one log line per version step")
+        stamp = now()
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            (
+                "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = ?",
+                (
+                    json.dumps(new_state),
+                    new_version,
+                    FINISHED if finished else ACTIVE,
+                    stamp,
+                    game_id,
+                    expected_version,
+                    ACTIVE,
+                ),
+            )
+        ]
+        statements += [
+            (
+                "INSERT INTO moves (game_id, version, player, notation, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, expected_version + index + 1, player, notation, stamp),
+            )
+            for index, (player, notation) in enumerate(moves)
+        ]
+        await self._checked(
+            statements, f"game {game_id} is no longer at version {expected_version}"
+        )
+
+    async def _checked(self, statements: Sequence[tuple[str, tuple[Any, ...]]], why: str) -> None:
+        """Like `_transaction`, but roll back and raise `StaleVersion` if the first
+        statement (the guarded UPDATE) touched no row."""
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                first, *rest = statements
+                cursor = await self._db.execute(*first)
+                updated = cursor.rowcount
+                await cursor.close()
+                if updated == 0:
+                    raise StaleVersion(why)
+                for sql, params in rest:
+                    await self._db.execute(sql, params)
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+
+    async def set_prompt_message(self, game_id: int, version: int, message_id: int | None) -> bool:
+        """Remember the message holding the prompt for `version` (ignored if outdated)."""
+        (count,) = await self._transaction(
+            [
+                (
+                    "UPDATE games SET message_id = ? WHERE id = ? AND version = ?",
+                    (message_id, game_id, version),
+                )
+            ]
+        )
+        return count > 0
+
+    async def set_status(self, game_id: int, status: str, *, only_from: Sequence[str]) -> bool:
+        """Change the status if it is one of `only_from`; False when it was not."""
+        marks = ", ".join("?" for _ in only_from)
+        (count,) = await self._transaction(
+            [
+                (
+                    "UPDATE games SET status = ?, updated_at = ? "
+                    f"WHERE id = ? AND status IN ({marks})",
+                    (status, now(), game_id, *only_from),
+                )
+            ]
+        )
+        return count > 0

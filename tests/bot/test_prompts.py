@@ -1,0 +1,106 @@
+"""Every legal action is reachable from the panels, and nothing illegal is offered."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot import prompts
+from rules import Game
+from rules.simulate import choose_action
+
+
+def reachable_codes(game: Game, pid: str) -> set[str]:
+    """All `a:` codes reachable by tapping through the public panel and its follow-ups."""
+    names = {p.id: p.id.upper() for p in game.players}
+    seen_panels: set[str] = set()
+    actions: set[str] = set()
+    todo = [prompts.public_panel(game, names)]
+    while todo:
+        panel = todo.pop()
+        for choice in panel.choices:
+            if choice.code.startswith("a:"):
+                actions.add(choice.code[2:])
+            elif choice.code.startswith("p:") and choice.code not in seen_panels:
+                seen_panels.add(choice.code)
+                todo.append(prompts.sub_panel(game, pid, choice.code, names))
+    return actions
+
+
+@pytest.mark.parametrize("players, seed", [(2, 1), (3, 2), (4, 3)])
+def test_panels_offer_exactly_the_legal_actions(players: int, seed: int) -> None:
+    game = Game.new(["ana", "ben", "cleo", "dan"][:players], seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    while not game.is_over and steps < 400:
+        pid = game.awaiting
+        assert pid is not None
+        legal = {str(a) for a in game.legal_actions(pid)}
+        offered = reachable_codes(game, pid)
+        assert offered <= legal, f"offered but illegal: {offered - legal}"
+        missing = legal - offered
+        # builds are capped at 25 options (cheapest first); nothing else may be missing
+        assert all(m.startswith("build ") for m in missing), f"not reachable: {missing}"
+        if game.pending.kind != "main":
+            assert not missing
+        player, action = choose_action(game, rng)
+        game.apply(player, action)
+        steps += 1
+    assert steps > 50
+
+
+def test_disabled_main_buttons_say_why() -> None:
+    game = Game.new(["ana", "ben"], seed=5)
+    while game.pending.kind != "main":
+        pid = game.awaiting
+        assert pid is not None
+        game.apply(pid, game.legal_actions(pid)[0])
+    pid = game.awaiting
+    assert pid is not None
+    player = game.player(pid)
+    for good in player.goods:
+        player.goods[good] = 0
+    player.cows = 0
+    panel = prompts.public_panel(game, {})
+    by_code = {b.code: b for b in panel.buttons}
+    assert by_code["p:build"].disabled and "no field" in by_code["p:build"].label
+    assert by_code["p:trade"].disabled and "no cow" in by_code["p:trade"].label
+    assert not by_code["a:recruit"].disabled
+
+
+def test_build_options_cheapest_first_with_costs() -> None:
+    game = Game.new(["ana", "ben"], seed=7)
+    while game.pending.kind != "main":
+        pid = game.awaiting
+        assert pid is not None
+        game.apply(pid, game.legal_actions(pid)[0])
+    pid = game.awaiting
+    assert pid is not None
+    player = game.player(pid)
+    for good in player.goods:
+        player.goods[good] = 5
+    options = prompts.build_options(game, pid)
+    assert options, "rich player can build somewhere"
+    labels = [o.code.split()[-1] for o in options]
+    totals = [sum(game.fields[label].cost.values()) for label in labels]
+    assert totals == sorted(totals)
+    assert set(labels) == set(game.buildable_fields(pid))
+    first = game.fields[labels[0]]
+    assert options[0].label.startswith(first.label + " — ")
+    assert all(len(o.label) <= 80 for o in options)
+
+
+def test_custom_ids_fit_discord_limit() -> None:
+    game = Game.new(["123456789012345678", "223456789012345678"], seed=3)
+    rng = random.Random(3)
+    for _ in range(150):
+        if game.is_over:
+            break
+        pid = game.awaiting
+        assert pid is not None
+        for code in reachable_codes(game, pid):
+            custom_id = f"mt:{2**40}:{game.version + 10000}:a:{code}"
+            assert len(custom_id) <= 100
+        player, action = choose_action(game, rng)
+        game.apply(player, action)
