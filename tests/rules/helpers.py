@@ -185,6 +185,12 @@ def is_free_plain(f: Field | None, *, double: bool | None = False) -> bool:
     )
 
 
+def next_to_start(game: Game) -> str:
+    """A free plain field touching the start tile (reachable for a first build)."""
+    start = game.fields[game.start_field]
+    return next(f.label for f in neighbour_fields(game, start) if is_free_plain(f, double=None))
+
+
 def line_through(
     game: Game,
     axis: tuple[int, int],
@@ -230,6 +236,15 @@ def afford(game: Game, pid: str, label: str) -> None:
 
 def set_cost(game: Game, label: str, **cost: int) -> None:
     game.fields[label].cost = dict(cost)
+    refresh(game)
+
+
+def set_field_cow(game: Game, label: str, cow: bool) -> None:
+    """Put a cow from the supply on field `label` (or send its cow back to the supply)."""
+    f = game.fields[label]
+    if f.cow != cow:
+        game.supply.cows += -1 if cow else 1
+        f.cow = cow
     refresh(game)
 
 

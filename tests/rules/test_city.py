@@ -184,7 +184,7 @@ def test_passing_players_are_out_and_the_auction_ends_when_all_answered() -> Non
         game.apply(dot, "place 2 1")
     events = game.apply(bob, "pass")
     assert h.of_kind(events, "auction_end")
-    assert [e.player for e in h.of_kind(events, "pay")][0] == cid
+    assert next(e.player for e in h.of_kind(events, "pay")) == cid
 
 
 def test_resolution_active_player_first_then_clockwise_each_paying_their_column() -> None:
@@ -207,9 +207,9 @@ def test_resolution_active_player_first_then_clockwise_each_paying_their_column(
     choices = {cid: "upgrade copper copper stone", dot: "goods grain grain grain"}
     choices |= {ann: "upgrade copper stone", bob: "upgrade stone"}
     while game.pending.kind == "reward":
-        pid = game.awaiting
-        assert pid is not None and game.pending.row == expected_rewards[pid]
-        events = game.apply(pid, choices[pid])
+        rewarded = game.awaiting
+        assert rewarded is not None and game.pending.row == expected_rewards[rewarded]
+        events = game.apply(rewarded, choices[rewarded])
         order += [e.player for e in h.of_kind(events, "pay") if e.player is not None]
     assert order == [cid, dot, ann, bob]
     assert game.supply.goods["pumpkin"] == supply - 1 + 1 + 2 + 3 + 4
