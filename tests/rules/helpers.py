@@ -281,3 +281,19 @@ def assert_conserved(game: Game) -> None:
     for p in game.players:
         assert min(p.goods.values()) >= 0 and min(p.workers.values()) >= 0, p.id
         assert p.coins >= 0 and p.cows >= 0, p.id
+
+
+def quiet_turn(game: Game, segment: int = 2) -> list[Event]:
+    """The awaited player (at their main decision) recruits on `segment`, declines to
+    advance, returns any excess, and ends the turn without using a canteen."""
+    assert game.pending.kind == "main"
+    seat = game.pending.seat
+    events = recruit(game, segment)
+    while game.pending.seat == seat and game.pending.kind in ("advance", "take", "return", "end"):
+        pid = game.awaiting
+        assert pid is not None
+        choice = {"advance": "advance 0", "take": "take grain grain", "end": "end"}.get(
+            game.pending.kind
+        )
+        events += game.apply(pid, choice or game.legal_actions(pid)[0])
+    return events
