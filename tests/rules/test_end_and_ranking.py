@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Game, IllegalAction, Standing
+from rules import Event, Game, IllegalAction, Standing
 from tests.rules import helpers as h
 
 
@@ -30,7 +30,7 @@ def _last_settlement(game: Game, seat: int) -> str:
     return target
 
 
-def _build_last(game: Game, seat: int) -> list[h.Event]:
+def _build_last(game: Game, seat: int) -> list[Event]:
     target = _last_settlement(game, seat)
     pid = game.players[seat].id
     events = game.apply(pid, f"build {target}")
