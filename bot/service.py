@@ -249,19 +249,24 @@ class GameService:
                 await self.store.set_status(game_id, ABANDONED, only_from=(LOBBY,))
             return await self.get(game_id)
 
+    async def check_start(self, game_id: int, user_id: str) -> GameRow:
+        """Refuse a start that cannot happen, before the front end prepares for it."""
+        row = await self.get(game_id)
+        if row.status != LOBBY:
+            raise Refusal("This game has already started.")
+        if not row.has_player(user_id):
+            raise Refusal("Only a player who has joined can start the game.")
+        if len(row.players) < MIN_PLAYERS:
+            raise Refusal(
+                f"Montana needs {MIN_PLAYERS} to {MAX_PLAYERS} players; "
+                f"{len(row.players)} joined so far. Others can press Join."
+            )
+        return row
+
     async def start(self, game_id: int, user_id: str, *, seed: int | None = None) -> Outcome:
         """Draw the seat order, deal the game and announce the first prompt."""
         async with self.lock(game_id):
-            row = await self.get(game_id)
-            if row.status != LOBBY:
-                raise Refusal("This game has already started.")
-            if not row.has_player(user_id):
-                raise Refusal("Only a player who has joined can start the game.")
-            if len(row.players) < MIN_PLAYERS:
-                raise Refusal(
-                    f"Montana needs {MIN_PLAYERS} to {MAX_PLAYERS} players; "
-                    f"{len(row.players)} joined so far. Others can press Join."
-                )
+            row = await self.check_start(game_id, user_id)
             if seed is None:
                 seed = self._seeds.randrange(2**31)
             seats = list(row.players)
@@ -288,9 +293,12 @@ class GameService:
     @staticmethod
     def _setup_text(game: Game, names: Mapping[str, str]) -> str:
         held = "; ".join(
-            f"{names.get(p.id, p.id)} {words.workers_text(p.workers)}" for p in game.players
+            f"{names.get(p.id, p.id)} has {words.workers_text(p.workers)}"
+            for p in game.players
+            if p.worker_count
         )
-        return f"Everyone spun the wheel twice for their first workers — {held}."
+        text = "Everyone spins the wheel twice for their first workers"
+        return f"{text} — {held}." if held else f"{text}."
 
     async def abandon(self, game_id: int, user_id: str, *, may_manage: bool) -> GameRow:
         async with self.lock(game_id):
@@ -402,7 +410,7 @@ class GameService:
                 game=game,
                 actor=user_id,
                 events=events,
-                text=words.describe(events, names),
+                text=words.describe(events, names, actor=user_id, move=str(move)),
                 picture=picture,
                 previous_message_id=row.message_id,
                 awaited_changed=game.awaiting != awaited_before,

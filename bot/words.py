@@ -56,13 +56,14 @@ def count_list(items: Iterable[str]) -> dict[str, int]:
 
 
 def workers_text(workers: Mapping[str, int] | Sequence[str]) -> str:
-    """["copper", "copper", "grain"] -> "2 copper + 1 grain workers"."""
+    """["copper", "grain"] -> "a copper and a grain worker"; {"copper": 2} -> "2 copper workers"."""
     counts = count_list(workers) if not isinstance(workers, Mapping) else dict(workers)
-    parts = [f"{counts[c]} {c}" for c in data.COLOURS if counts.get(c)]
-    total = sum(counts.values())
-    if not parts:
+    held = [(c, counts[c]) for c in data.COLOURS if counts.get(c)]
+    if not held:
         return "no workers"
-    return " + ".join(parts) + (" worker" if total == 1 else " workers")
+    singles = all(n == 1 for _, n in held)
+    parts = [f"a {c}" if singles else f"{n} {c}" for c, n in held]
+    return _and(parts) + (" worker" if singles else " workers")
 
 
 def colours_text(colours: Sequence[str]) -> str:
@@ -115,10 +116,20 @@ def _and(parts: Sequence[str]) -> str:
     return ", ".join(parts[:-1]) + ", and " + parts[-1]
 
 
+def _more(goods: Mapping[str, int]) -> str:
+    """{"stone": 1} -> "one more small stone"."""
+    if sum(goods.values()) == 1:
+        (good,) = [g for g, n in goods.items() if n]
+        return f"one more {GOOD_NAMES[good]}"
+    return f"{goods_text(goods)} more"
+
+
 def _clause(event: Event) -> str | None:
     """The part of a sentence after the player's name, or None for a standalone event."""
     d = event.data
     kind = event.kind
+    if kind == "said":
+        return str(d["text"])
     if kind == "recruit":
         return "recruited"
     if kind == "spin":
@@ -208,8 +219,28 @@ def _standalone(event: Event, name: Callable[[str | None], str]) -> str | None:
     return None
 
 
-def describe(events: Sequence[Event], names: Mapping[str, str]) -> str:
-    """Sentences for what `events` did: one per player's run of actions."""
+SILENT_ACTIONS = {
+    "noextra": "left the small box empty",
+    "end": "ended the turn",
+    "advance 0": "kept the wheel where it stopped",
+}
+"""Actions that change nothing worth an event, and how to say them."""
+
+
+def describe(
+    events: Sequence[Event],
+    names: Mapping[str, str],
+    *,
+    actor: str | None = None,
+    move: str | None = None,
+) -> str:
+    """Sentences for what `events` did: one per player's run of actions.
+
+    `actor` and `move` (notation) name the action that caused the events, for the actions
+    that leave no event of their own (skipping the small box, ending the turn).
+    """
+    if move in SILENT_ACTIONS and actor is not None:
+        events = [Event("said", actor, {"text": SILENT_ACTIONS[move]}), *events]
 
     def name(pid: str | None) -> str:
         return names.get(pid, pid) if pid is not None else "someone"

@@ -1,0 +1,100 @@
+"""`python -m bot` (or `montana-bot`): run the Montana Discord bot.
+
+Reads DISCORD_TOKEN (and the other settings in `.env.example`) from the environment
+or `.env`. Without a token it explains how to get one and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+from .settings import Settings, SettingsError, apply_discord_overrides, load_settings
+
+HOW_TO_GET_A_TOKEN = """\
+DISCORD_TOKEN is not set, so the bot cannot log in to Discord.
+
+To get a token:
+  1. Open https://discord.com/developers/applications and press "New Application".
+  2. In "Bot", press "Reset Token" and copy the token (keep it secret).
+  3. In "OAuth2" -> "URL Generator", tick the scopes "bot" and "applications.commands",
+     and the bot permissions Send Messages, Send Messages in Threads, Create Public
+     Threads, Attach Files, Embed Links and Read Message History; open the generated
+     link to invite the bot to your server.
+  4. Put the token in a file named .env next to where you run the bot:
+         DISCORD_TOKEN=your-token-here
+     (see .env.example for the other settings), or export it in your shell.
+  5. Run the bot again: bash scripts/run-bot.sh  (or: python -m bot)
+
+No privileged intent is needed (leave "Message Content", "Server Members" and
+"Presence" off).
+"""
+
+
+def configure_logging() -> None:
+    logging.basicConfig(
+        level=logging.INFO,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("discord").setLevel(logging.WARNING)
+    logging.getLogger("discord.gateway").setLevel(logging.WARNING)
+
+
+async def run(settings: Settings) -> None:
+    from .client import MontanaBot
+
+    apply_discord_overrides(settings)
+    bot = MontanaBot(settings)
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+
+    def request_stop() -> None:
+        logging.getLogger("bot").info("stopping (signal received)")
+        stopping.set()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, request_stop)
+    assert settings.token is not None
+    runner = asyncio.create_task(bot.start(settings.token))
+    waiter = asyncio.create_task(stopping.wait())
+    done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if runner in done:
+        waiter.cancel()
+        await bot.close()
+        runner.result()  # re-raise a login failure
+        return
+    await bot.close()
+    with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+        await asyncio.wait_for(runner, timeout=10)
+
+
+def main(argv: list[str] | None = None) -> int:
+    configure_logging()
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(f"Setting error: {error}", file=sys.stderr)
+        return 2
+    if not settings.token:
+        print(HOW_TO_GET_A_TOKEN, file=sys.stderr)
+        return 2
+    import discord
+
+    try:
+        asyncio.run(run(settings))
+    except discord.LoginFailure:
+        print(
+            "Discord refused the token (DISCORD_TOKEN). Reset it in the developer portal "
+            "(Bot -> Reset Token) and put the new one in .env.",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""The discord.py client: opens the store, registers commands and buttons, syncs."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from .announce import DiscordAnnouncer
+from .commands import montana
+from .service import GameService, Renderer
+from .settings import Settings
+from .store import Store
+from .views import ChoiceButton, ChoiceSelect
+
+log = logging.getLogger(__name__)
+
+
+class MontanaTree(app_commands.CommandTree["MontanaBot"]):
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        log.error("command failed in channel %s: %s", interaction.channel_id, error, exc_info=error)
+        message = "Something went wrong on my side; the game is unchanged. Please try again."
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True)
+            else:
+                await interaction.response.send_message(message, ephemeral=True)
+
+
+class MontanaBot(discord.Client):
+    """`MontanaBot(settings)`; `service` is ready once `setup_hook` has run."""
+
+    service: GameService
+    store: Store
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        renderer: Renderer | None = None,
+        sync_commands: bool = True,
+    ) -> None:
+        # no privileged intent: slash commands and buttons need only the guild events
+        super().__init__(intents=discord.Intents(guilds=True))
+        self.settings = settings
+        self.tree = MontanaTree(self)
+        self.tree.add_command(montana)
+        self._renderer = renderer
+        self._sync_commands = sync_commands
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.db_path)
+        self.service = GameService(
+            self.store, renderer=self._renderer, announcer=DiscordAnnouncer(self)
+        )
+        self.add_dynamic_items(ChoiceButton, ChoiceSelect)
+        if self._sync_commands:
+            if self.settings.guild_id is not None:
+                guild = discord.Object(self.settings.guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("synced %d commands to server %s", len(synced), guild.id)
+            else:
+                synced = await self.tree.sync()
+                log.info("synced %d commands globally (may take up to an hour)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
+
+    async def close(self) -> None:
+        await super().close()
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()
