@@ -1,0 +1,334 @@
+"""Self-tests of the fake Discord harness, driving a tiny demo bot through real discord.py."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+import pytest
+import yarl
+from discord import app_commands
+from PIL import Image
+
+from tests.bot.fakediscord import (
+    AUTOCOMPLETE,
+    DEFERRED_MESSAGE,
+    MESSAGE,
+    UPDATE,
+    FakeDiscord,
+    FakeMessage,
+)
+from tests.bot.fakegateway import FakeGateway
+
+FRUITS = ["apple", "apricot", "banana", "cherry", "grape"]
+
+
+def render_png(text: str) -> bytes:
+    image = Image.new("RGB", (64, 32), "white")
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+class Counter(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"demo:count:(?P<game>\d+):(?P<n>\d+)"
+):
+    """A button that survives restarts: its state lives in the custom_id."""
+
+    def __init__(self, game: int, n: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"Count ({n})",
+                custom_id=f"demo:count:{game}:{n}",
+                style=discord.ButtonStyle.primary,
+            )
+        )
+        self.game, self.n = game, n
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> Counter:
+        return cls(int(match["game"]), int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(Counter(self.game, self.n + 1))
+        await interaction.response.edit_message(
+            content=f"game {self.game} counted to {self.n + 1}", view=view
+        )
+
+
+class FruitMenu(discord.ui.View):
+    @discord.ui.select(
+        custom_id="demo:fruit",
+        placeholder="Choose fruit",
+        options=[discord.SelectOption(label=f, value=f) for f in FRUITS],
+        max_values=2,
+    )
+    async def chosen(
+        self, interaction: discord.Interaction[Any], select: discord.ui.Select[Any]
+    ) -> None:
+        await interaction.response.edit_message(content=f"you chose {', '.join(select.values)}")
+
+
+class DemoBot(discord.Client):
+    """A small bot using the discord.py features the Montana bot relies on."""
+
+    def __init__(self, guild_id: int) -> None:
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        self.guild_id = guild_id
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(self.build_group())
+        self.tree.on_error = self.refuse  # type: ignore[method-assign]
+
+    def build_group(self) -> app_commands.Group:
+        group = app_commands.Group(name="demo", description="demo commands")
+
+        @group.command(description="say hello privately")
+        async def hello(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message(
+                f"Hello {interaction.user.mention} in <#{interaction.channel_id}>", ephemeral=True
+            )
+
+        @group.command(description="defer, render off the loop, then follow up with a picture")
+        async def picture(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.defer(thinking=True)
+            png = await asyncio.to_thread(render_png, "board")
+            await interaction.followup.send(
+                f"{interaction.user.mention}, your board",
+                file=discord.File(io.BytesIO(png), filename="board.png"),
+            )
+
+        @group.command(description="a counter button")
+        @app_commands.describe(game="game number")
+        async def counter(interaction: discord.Interaction[Any], game: int) -> None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(Counter(game, 0))
+            await interaction.response.send_message(f"game {game} counted to 0", view=view)
+
+        async def fruit_choices(
+            interaction: discord.Interaction[Any], current: str
+        ) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=f, value=f) for f in FRUITS if f.startswith(current)]
+
+        @group.command(description="pick a fruit")
+        @app_commands.autocomplete(fruit=fruit_choices)
+        async def pick(interaction: discord.Interaction[Any], fruit: str) -> None:
+            await interaction.response.send_message(f"you picked {fruit}", ephemeral=True)
+
+        @group.command(description="a select menu")
+        async def menu(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("what fruit?", view=FruitMenu())
+
+        @group.command(description="fails")
+        async def boom(interaction: discord.Interaction[Any]) -> None:
+            raise RuntimeError("the demo command broke")
+
+        @group.command(description="for channel managers only")
+        @app_commands.checks.has_permissions(manage_channels=True)
+        async def admin(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("admin done", ephemeral=True)
+
+        @group.command(description="open a thread and DM the player")
+        async def thread(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            channel = interaction.channel
+            assert isinstance(channel, discord.TextChannel)
+            opened = await channel.create_thread(
+                name="demo game", type=discord.ChannelType.public_thread
+            )
+            posted = await opened.send(f"game on, {interaction.user.mention}")
+            await posted.edit(content=f"game on, {interaction.user.mention}!")
+            try:
+                await interaction.user.send("your game started")
+                dm = "DM sent"
+            except discord.Forbidden:
+                dm = "DMs closed"
+            await interaction.edit_original_response(content=f"thread {opened.id}; {dm}")
+
+        return group
+
+    async def refuse(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        if isinstance(error, app_commands.CheckFailure):
+            await interaction.response.send_message("you need Manage Channels", ephemeral=True)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(Counter)
+        guild = discord.Object(self.guild_id)
+        self.tree.copy_global_to(guild=guild)
+        await self.tree.sync(guild=guild)
+
+
+@pytest.fixture
+async def demo(fake_discord: FakeDiscord) -> AsyncIterator[FakeDiscord]:
+    await fake_discord.start(DemoBot(fake_discord.guild_id))
+    yield fake_discord
+
+
+async def test_login_syncs_commands_and_makes_the_client_ready(demo: FakeDiscord) -> None:
+    client = demo.client
+    assert client.is_ready()
+    assert client.user is not None and client.user.id == demo.bot_user.id
+    guild = client.get_guild(demo.guild_id)
+    assert guild is not None and guild.get_channel(demo.channel.id) is not None
+    (sync,) = demo.requests("PUT /applications/{id}/guilds/{id}/commands")
+    assert [c["name"] for c in sync.json] == ["demo"]
+    assert {o["name"] for o in sync.response[0]["options"]} >= {"hello", "picture", "pick"}
+    assert all(c["id"] for c in sync.response)
+
+
+async def test_subcommand_answers_ephemerally(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    result = await demo.slash(ana, demo.channel, "demo", "hello")
+    assert result.response_type == MESSAGE
+    assert result.ephemeral
+    assert result.content == f"Hello {ana.mention} in {demo.channel.mention}"
+    assert demo.messages_in(demo.channel) == []  # ephemeral: not in the channel for others
+    assert result.original is not None and result.original.pinged_ids == []
+
+
+async def test_defer_then_followup_with_png(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    result = await demo.slash(ana, demo.channel, "demo picture")
+    assert result.response_type == DEFERRED_MESSAGE
+    (followup,) = result.followups
+    assert followup is result.original and not followup.loading
+    assert followup.files["board.png"].startswith(b"\x89PNG\r\n\x1a\n")
+    assert followup.payload["attachments"][0]["width"] == 64
+    assert followup.content == f"{ana.mention}, your board"
+    # Discord does not notify mentions in the followup that fills a deferred answer.
+    assert followup.mentioned_ids == [ana.id] and followup.pinged_ids == []
+    (upload,) = demo.requests("POST /webhooks/{id}/{token}")
+    assert upload.json["content"] == followup.content and "board.png" in upload.files
+
+
+async def test_dynamic_button_keeps_working_with_a_new_client(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    result = await demo.slash(ana, demo.channel, "demo", "counter", options={"game": 7})
+    message = result.original
+    assert message is not None and message.custom_ids() == ["demo:count:7:0"]
+    pressed = await demo.press(ana, message, "demo:count:7:0")
+    assert pressed.response_type == UPDATE
+    assert message.content == "game 7 counted to 1" and message.custom_ids() == ["demo:count:7:1"]
+
+    await demo.stop(demo.client)
+    await demo.start(DemoBot(demo.guild_id))  # a restart: nothing in memory but the code
+    again = await demo.press(ana, message, label="Count (1)")
+    assert again.original is message and message.content == "game 7 counted to 2"
+    with pytest.raises(AssertionError, match="no component demo:count:7:0"):
+        await demo.press(ana, message, "demo:count:7:0")  # that button is no longer shown
+
+
+async def test_autocomplete_returns_the_bots_choices(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    result = await demo.autocomplete(
+        ana, demo.channel, "demo", "pick", options={"fruit": "ap"}, focused="fruit"
+    )
+    assert result.response_type == AUTOCOMPLETE
+    assert [c["value"] for c in result.choices] == ["apple", "apricot"]
+    picked = await demo.slash(ana, demo.channel, "demo", "pick", options={"fruit": "apricot"})
+    assert picked.content == "you picked apricot"
+
+
+async def test_select_menu(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    menu = await demo.slash(ana, demo.channel, "demo", "menu")
+    assert menu.original is not None
+    chosen = await demo.select(ana, menu.original, "demo:fruit", ["banana", "grape"])
+    assert chosen.response_type == UPDATE
+    assert menu.original.content == "you chose banana, grape"
+    with pytest.raises(AssertionError, match="no option"):
+        await demo.select(ana, menu.original, label="Choose fruit", values=["kiwi"])
+
+
+async def test_exception_in_a_command_is_recorded(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    result = await demo.slash(ana, demo.channel, "demo", "boom")
+    assert not result.responded
+    assert any("the demo command broke" in e for e in demo.errors)
+    assert any("never answered" in e for e in demo.errors)
+    demo.errors.clear()  # provoked on purpose; the fixture fails a test on leftovers
+
+
+async def test_permission_check_sees_manage_channels(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    mod = demo.add_user("mod", permissions=discord.Permissions(manage_channels=True))
+    refused = await demo.slash(ana, demo.channel, "demo", "admin")
+    assert refused.ephemeral and refused.content == "you need Manage Channels"
+    allowed = await demo.slash(mod, demo.channel, "demo", "admin")
+    assert allowed.content == "admin done"
+    demo.set_permissions(ana, discord.Permissions(manage_channels=True))
+    assert (await demo.slash(ana, demo.channel, "demo", "admin")).content == "admin done"
+    guild = demo.client.get_guild(demo.guild_id)
+    assert guild is not None and len(guild.roles) == 4  # @everyone, bot, ana's and mod's
+
+
+async def test_thread_edit_and_closed_dms(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    ben = demo.add_user("ben", dms_open=False)
+    result = await demo.slash(ana, demo.channel, "demo", "thread")
+    (thread,) = demo.threads
+    assert result.ephemeral and result.content == f"thread {thread.id}; DM sent"
+    (posted,) = demo.messages_in(thread)
+    assert posted.content == f"game on, {ana.mention}!" and posted.edits == 1
+    assert posted.pinged_ids == [ana.id]  # pinged when first posted
+    (dm,) = demo.dms(ana)
+    assert dm.content == "your game started"
+    assert result.sent == [posted, dm]  # REST posts made while handling this interaction
+    assert demo.client.get_channel(thread.id) is not None  # THREAD_CREATE reached the client
+
+    closed = await demo.slash(ben, demo.channel, "demo", "thread")
+    assert closed.content.endswith("DMs closed") and demo.dms(ben) == []
+
+
+async def test_unknown_option_is_a_test_error(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    with pytest.raises(ValueError, match="no option 'colour'"):
+        await demo.slash(ana, demo.channel, "demo", "pick", options={"colour": "red"})
+
+
+@pytest.fixture
+def gateway_overrides(fake_gateway: FakeGateway, monkeypatch: pytest.MonkeyPatch) -> FakeGateway:
+    monkeypatch.setattr(discord.http.Route, "BASE", fake_gateway.api_base)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake_gateway.gateway_url)
+    )
+    return fake_gateway
+
+
+async def test_gateway_fake_serves_a_real_client_over_loopback(
+    gateway_overrides: FakeGateway,
+) -> None:
+    gateway = gateway_overrides
+    ana = gateway.add_user("ana")
+    client = DemoBot(gateway.guild_id)
+    running = asyncio.create_task(client.start("fake-token"))
+    try:
+        await gateway.wait_connected()
+        await asyncio.wait_for(client.wait_until_ready(), timeout=5)
+        assert gateway.identifies[0]["token"] == "fake-token"
+        hello = await gateway.slash(ana, gateway.channel, "demo", "hello")
+        assert hello.ephemeral and hello.content.startswith(f"Hello {ana.mention}")
+        picture = await gateway.slash(ana, gateway.channel, "demo", "picture")
+        assert picture.response_type == DEFERRED_MESSAGE
+        assert picture.files["board.png"].startswith(b"\x89PNG")
+        counter = await gateway.slash(ana, gateway.channel, "demo", "counter", options={"game": 3})
+        assert isinstance(counter.original, FakeMessage)
+        await gateway.press(ana, counter.original, "demo:count:3:0")
+        assert counter.original.content == "game 3 counted to 1"
+        callbacks = gateway.requests("POST /interactions/{id}/{token}/callback")
+        assert len(callbacks) == 4 and callbacks[0].query["with_response"] == "1"
+    finally:
+        await client.close()
+        await running
+    await gateway.wait_disconnected()
