@@ -26,7 +26,7 @@ class Snapshot:
 
     image: Image.Image
     header: list[str]
-    results: list[tuple[str, str]] = field(default_factory=list)
+    results: list[tuple[int, str, str]] = field(default_factory=list)
     landscape_origin: tuple[int, int] = (0, 0)
     worker_board_origin: tuple[int, int] = (0, 0)
     player_board_origins: list[tuple[int, int]] = field(default_factory=list)
@@ -60,7 +60,7 @@ def _draw_header(
         y += 46 if i == 0 else 38
 
 
-def _draw_results(picture: Image.Image, top: int, rows: list[tuple[str, str]], winners: int) -> int:
+def _draw_results(picture: Image.Image, top: int, rows: list[tuple[int, str, str]]) -> int:
     draw = ImageDraw.Draw(picture)
     height = 58 + 40 * len(rows) + 12
     draw.rounded_rectangle(
@@ -70,18 +70,23 @@ def _draw_results(picture: Image.Image, top: int, rows: list[tuple[str, str]], w
         draw, (30, top + 30), "Final ranking", TITLE_SIZE - 2, fill=INK, bold=True, anchor="lm"
     )
     y = top + 58 + 20
-    for i, (place, text) in enumerate(rows):
-        if i < winners:
+    for place, name, figures in rows:
+        winner = place == 1
+        if winner:
             icons.paste(picture, icons.star(32, GOLD), (46, y))
-        fonts.draw_text(draw, (70, y), place, RESULT_SIZE, fill=INK, bold=True, anchor="lm")
+        fonts.draw_text(draw, (70, y), f"{place}.", RESULT_SIZE, fill=INK, bold=True, anchor="lm")
         fonts.draw_text(
             draw,
             (106, y),
-            fonts.fit(text, RESULT_SIZE, WIDTH - 130),
+            fonts.fit(name, RESULT_SIZE, 380, bold=True),
             RESULT_SIZE,
             fill=INK,
-            bold=i < winners,
+            bold=True,
             anchor="lm",
+        )
+        figures = fonts.fit(figures, RESULT_SIZE - 2, WIDTH - 2 * GAP - 20 - 500, bold=winner)
+        fonts.draw_text(
+            draw, (500, y), figures, RESULT_SIZE - 2, fill=INK, bold=winner, anchor="lm"
         )
         y += 40
     return height
@@ -111,8 +116,7 @@ def snapshot(
     _draw_header(picture, game, lines, names)
     y = header_height + GAP
     if results:
-        winners = sum(1 for s in game.result().ranking if s.place == 1)
-        y += _draw_results(picture, y, results, winners) + GAP
+        y += _draw_results(picture, y, results) + GAP
     land_origin = ((WIDTH - geo.width) // 2, y)
     picture.paste(landscape.static_base(landscape.layout_key(game)), land_origin)
     landscape.draw_pieces(picture, game, geo, land_origin, highlight)

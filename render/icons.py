@@ -80,16 +80,16 @@ def _nugget(fill: RGB, shine: RGB) -> Painter:
     def paint(d: ImageDraw.ImageDraw, u: float) -> None:
         w = max(1, round(u * 0.06))
         shape = [
-            (0.22, 0.42),
-            (0.4, 0.26),
-            (0.66, 0.3),
-            (0.8, 0.5),
-            (0.7, 0.76),
-            (0.42, 0.8),
-            (0.24, 0.66),
+            (0.1, 0.4),
+            (0.34, 0.16),
+            (0.7, 0.2),
+            (0.9, 0.48),
+            (0.78, 0.82),
+            (0.4, 0.88),
+            (0.12, 0.7),
         ]
         d.polygon(_pts(shape, u), fill=fill, outline=OUTLINE, width=w)
-        d.polygon(_pts([(0.38, 0.38), (0.52, 0.34), (0.46, 0.48)], u), fill=shine)
+        d.polygon(_pts([(0.3, 0.34), (0.5, 0.28), (0.42, 0.46)], u), fill=shine)
 
     return paint
 
@@ -284,8 +284,8 @@ def worker(colour: str, size: int) -> Image.Image:
         _sprite(size, _meeple(WORKER_RGB[colour])),
         WORKER_LETTER[colour],
         WORKER_INK[colour],
-        0.64,
-        0.5,
+        0.62,
+        0.56,
     )
 
 

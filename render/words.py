@@ -135,31 +135,33 @@ def last_action(game: Game, names: Mapping[str, str] | None = None) -> str:
 
 
 def awaited_task(game: Game) -> str:
-    """What the awaited player has to decide, in words."""
+    """What the awaited player must do, worded to follow "<name> must"."""
     pending = game.pending
     kind = pending.kind
     if kind == "take":
         return "choose the colours of 2 wild workers"
     if kind == "advance":
-        return "pay grain to move the arrow, or not"
+        return "choose whether to pay grain to move the arrow"
     if kind == "return":
         return "give back workers down to 8"
     if kind == "main":
         return "recruit, work or build"
     if kind == "extra":
-        return f"fill the small box in {AREA_WORDS.get(pending.area, pending.area)}, or not"
+        return (
+            f"choose whether to fill the small box in {AREA_WORDS.get(pending.area, pending.area)}"
+        )
     if kind == "bid":
         auction = game.auction
         if auction is not None and auction.displaced == pending.seat:
-            return "overtaken in the city: move or pass"
-        return "city auction: take a space or pass"
+            return "move to another city space or pass (overtaken)"
+        return "take a city space or pass (city auction)"
     if kind == "reward":
         return f"choose the reward of city row {pending.row}"
     if kind == "build":
         return "build again or stop"
     if kind == "end":
         return "use a canteen or end the turn"
-    return kind
+    return f"decide ({kind})"
 
 
 def header_lines(game: Game, names: Mapping[str, str] | None = None) -> list[str]:
@@ -183,16 +185,16 @@ def header_lines(game: Game, names: Mapping[str, str] | None = None) -> list[str
     return lines
 
 
-def result_lines(game: Game, names: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
-    """Ranking rows as (place, text) with the tie-break figures."""
+def result_lines(game: Game, names: Mapping[str, str] | None = None) -> list[tuple[int, str, str]]:
+    """Ranking rows as (place, name, figures), the figures in tie-break order."""
     rows = []
     for standing in game.result().ranking:
-        who = display_name(standing.player, names)
         rows.append(
             (
-                f"{standing.place}.",
-                f"{who}: {standing.settlements} settlements, "
-                f"{standing.cows_and_canteens} cows + canteens, "
+                standing.place,
+                display_name(standing.player, names),
+                f"{standing.settlements} settlements · "
+                f"{standing.cows_and_canteens} cows + canteens · "
                 f"{standing.holdings} goods + coins + workers",
             )
         )

@@ -1,0 +1,63 @@
+"""The command line, the benchmark script and the renderer's allowed imports."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import render
+from render import __main__ as cli
+from render import bench
+
+from .helpers import decode
+
+RENDER_DIR = Path(render.__file__).parent
+
+
+def test_the_command_line_renders_a_random_game(tmp_path, capsys):
+    out = tmp_path / "game.png"
+    assert cli.main(["--players", "3", "--seed", "2", "--moves", "40", "--out", str(out)]) == 0
+    image = decode(out.read_bytes())
+    assert image.width == render.compose.WIDTH
+    assert "awaiting" in capsys.readouterr().out
+
+
+def test_the_command_line_plays_to_the_end_with_final(tmp_path, capsys):
+    out = tmp_path / "final.png"
+    assert cli.main(["--players", "2", "--seed", "2", "--final", "--out", str(out)]) == 0
+    decode(out.read_bytes())
+    assert "over" in capsys.readouterr().out
+    game, last_build = cli.play(2, 2, 0, final=True)
+    assert game.is_over and last_build in game.fields
+
+
+def test_the_benchmark_prints_its_figures(capsys):
+    assert bench.main(["--renders", "2"]) == 0
+    printed = capsys.readouterr().out
+    for word in ("median", "min", "max", "KiB"):
+        assert word in printed
+
+
+def test_render_imports_only_rules_pillow_and_the_standard_library():
+    allowed = set(sys.stdlib_module_names) | {"rules", "PIL", "render"}
+    for path in RENDER_DIR.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules = [node.module]
+            else:
+                continue
+            for module in modules:
+                assert module.split(".")[0] in allowed, f"{path.name} imports {module}"
+
+
+def test_importing_render_loads_no_discord():
+    code = "import sys, render; render.render_game; print('discord' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "False"
