@@ -1697,6 +1697,58 @@ class FakeDiscordBase:
         record = self._component_interaction(user, message, data)
         return await self._run(record, timeout, expect_response)
 
+    async def press_forged(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        custom_id: str,
+        *,
+        values: Sequence[str] | None = None,
+        timeout: float | None = None,
+        expect_response: bool = True,
+    ) -> InteractionResult:
+        """A tampered client: click ``custom_id`` on ``message`` even though it is not shown.
+
+        For hostile-input tests (random, huge or foreign custom_ids). The interaction carries a
+        copy of the message with the forged button (or, with ``values``, a string select) added,
+        so discord.py dispatches it like a real click; the stored message is unchanged.
+        """
+        if values is None:
+            forged: Json = {"type": 2, "style": 2, "label": "forged", "custom_id": custom_id}
+            data: Json = {"custom_id": custom_id, "component_type": 2}
+        else:
+            options = [{"label": str(v)[:100] or "?", "value": str(v)} for v in values]
+            forged = {"type": 3, "custom_id": custom_id, "options": options, "max_values": 25}
+            data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        payload = json.loads(json.dumps(message.payload))
+        payload["components"] = [
+            *payload.get("components", []),
+            {"type": 1, "components": [forged]},
+        ]
+        carrier = FakeMessage(payload, dict(message.files))
+        record = self._component_interaction(user, carrier, data)
+        return await self._run(record, timeout, expect_response)
+
+    async def wait_for_message(
+        self,
+        channel: FakeChannel | int,
+        predicate: Callable[[FakeMessage], bool] = lambda message: True,
+        *,
+        after: int = 0,
+        timeout: float = 10.0,
+    ) -> FakeMessage:
+        """The first message in ``channel`` with id > ``after`` matching ``predicate``; waits
+        for it (e.g. posted by a background task, or by a bot process after the answer)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for message in self.world.messages_in(channel, include_ephemeral=True):
+                if message.id > after and predicate(message):
+                    return message
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"no matching message in channel {channel} after {timeout}s")
+            await self.world.wait_for_change(min(remaining, 0.05))
+
     async def select(
         self,
         user: FakeUser,

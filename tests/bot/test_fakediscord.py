@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import re
+import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -127,6 +130,15 @@ class DemoBot(discord.Client):
         @group.command(description="a select menu")
         async def menu(interaction: discord.Interaction[Any]) -> None:
             await interaction.response.send_message("what fruit?", view=FruitMenu())
+
+        @group.command(description="repeat a text")
+        async def say(interaction: discord.Interaction[Any], text: str) -> None:
+            await interaction.response.send_message(text)
+
+        @group.command(description="answers too late")
+        async def slow(interaction: discord.Interaction[Any]) -> None:
+            await asyncio.sleep(0.2)
+            await interaction.response.send_message("finally")
 
         @group.command(description="fails")
         async def boom(interaction: discord.Interaction[Any]) -> None:
@@ -295,6 +307,92 @@ async def test_unknown_option_is_a_test_error(demo: FakeDiscord) -> None:
     ana = demo.add_user("ana")
     with pytest.raises(ValueError, match="no option 'colour'"):
         await demo.slash(ana, demo.channel, "demo", "pick", options={"colour": "red"})
+
+
+async def test_message_over_discord_limits_is_refused_like_discord(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    ok = await demo.slash(ana, demo.channel, "demo", "say", options={"text": "x" * 2000})
+    assert len(ok.content) == 2000
+    refused = await demo.slash(ana, demo.channel, "demo", "say", options={"text": "x" * 2001})
+    assert not refused.responded
+    assert any("2000 or fewer" in e for e in refused.errors)
+    assert any("HTTPException" in e for e in demo.errors)  # the bot saw Discord's 400
+    demo.errors.clear()
+
+
+async def test_an_answer_after_the_deadline_is_an_unknown_interaction() -> None:
+    async with FakeDiscord(response_deadline=0.05) as fake:
+        await fake.start(DemoBot(fake.guild_id))
+        result = await fake.slash(fake.add_user("ana"), fake.channel, "demo", "slow")
+    assert not result.responded
+    assert any("answered after" in e for e in fake.errors)
+    assert any("Unknown interaction" in e for e in fake.errors)
+
+
+async def test_two_presses_at_once_are_two_interactions(demo: FakeDiscord) -> None:
+    ana, ben = demo.add_user("ana"), demo.add_user("ben")
+    counter = await demo.slash(ana, demo.channel, "demo", "counter", options={"game": 2})
+    assert counter.original is not None
+    first, second = await asyncio.gather(
+        demo.press(ana, counter.original, "demo:count:2:0"),
+        demo.press(ben, counter.original, "demo:count:2:0"),
+    )
+    assert first.id != second.id
+    assert first.response_type == second.response_type == UPDATE
+    assert counter.original.edits == 2
+
+
+async def test_forged_custom_id_reaches_the_dynamic_item(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    counter = await demo.slash(ana, demo.channel, "demo", "counter", options={"game": 1})
+    assert counter.original is not None
+    forged = await demo.press_forged(ana, counter.original, "demo:count:1:41")
+    assert forged.original is counter.original and forged.content == "game 1 counted to 42"
+    ignored = await demo.press_forged(ana, counter.original, "'; DROP TABLE games; --")
+    assert not ignored.responded
+    assert any("never answered" in e for e in demo.errors)
+    demo.errors.clear()
+
+
+def run_demo_bot() -> None:
+    """Entry point of the demo bot as a separate process, configured like the real bot."""
+    discord.http.Route.BASE = os.environ["MONTANA_DISCORD_API_BASE"]
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
+        os.environ["MONTANA_DISCORD_GATEWAY"]
+    )
+    DemoBot(int(os.environ["MONTANA_GUILD_ID"])).run("fake-token", log_handler=None)
+
+
+async def test_bot_process_killed_and_restarted_keeps_its_buttons(
+    fake_gateway: FakeGateway,
+) -> None:
+    ana = fake_gateway.add_user("ana")
+    env = {**os.environ, **fake_gateway.env(), "MONTANA_GUILD_ID": str(fake_gateway.guild_id)}
+    command = [sys.executable, "-c", "import tests.bot.test_fakediscord as t; t.run_demo_bot()"]
+    root = Path(__file__).resolve().parents[2]
+    processes: list[asyncio.subprocess.Process] = []
+    try:
+        processes.append(await asyncio.create_subprocess_exec(*command, env=env, cwd=root))
+        await fake_gateway.wait_connected(timeout=20)
+        counter = await fake_gateway.slash(
+            ana, fake_gateway.channel, "demo", "counter", options={"game": 5}
+        )
+        assert counter.original is not None and counter.content == "game 5 counted to 0"
+
+        processes[0].kill()  # SIGKILL: no goodbye to the gateway
+        await processes[0].wait()
+        await fake_gateway.wait_disconnected()
+
+        processes.append(await asyncio.create_subprocess_exec(*command, env=env, cwd=root))
+        await fake_gateway.wait_connected(timeout=20)
+        await fake_gateway.press(ana, counter.original, "demo:count:5:0")
+        assert counter.original.content == "game 5 counted to 1"
+        assert len(fake_gateway.identifies) == 2
+    finally:
+        for process in processes:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
 
 
 @pytest.fixture
