@@ -78,16 +78,14 @@ def _draw_results(picture: Image.Image, top: int, rows: list[tuple[int, str, str
         fonts.draw_text(
             draw,
             (106, y),
-            fonts.fit(name, RESULT_SIZE, 380, bold=True),
+            fonts.fit(name, RESULT_SIZE, 340, bold=True),
             RESULT_SIZE,
             fill=INK,
             bold=True,
             anchor="lm",
         )
-        figures = fonts.fit(figures, RESULT_SIZE - 2, WIDTH - 2 * GAP - 20 - 500, bold=winner)
-        fonts.draw_text(
-            draw, (500, y), figures, RESULT_SIZE - 2, fill=INK, bold=winner, anchor="lm"
-        )
+        figures = fonts.fit(figures, RESULT_SIZE - 2, WIDTH - 2 * GAP - 20 - 460)
+        fonts.draw_text(draw, (460, y), figures, RESULT_SIZE - 2, fill=INK, anchor="lm")
         y += 40
     return height
 
@@ -110,6 +108,7 @@ def snapshot(
         + GAP
         + workerboard.HEIGHT
         + board_rows * (players.BOARD_HEIGHT + GAP)
+        + players.SUPPLY_HEIGHT
         + GAP
     )
     picture = Image.new("RGB", (WIDTH, height), PAPER)
@@ -133,4 +132,6 @@ def snapshot(
         )
         players.draw_player_board(picture, game, seat, origin, names)
         origins.append(origin)
+    y += board_rows * (players.BOARD_HEIGHT + GAP)
+    players.draw_supply(picture, game, (GAP, y), WIDTH - 2 * GAP)
     return Snapshot(picture, lines, results, land_origin, board_origin, origins)

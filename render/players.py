@@ -149,3 +149,31 @@ def player_board_picture(
     picture = Image.new("RGB", (BOARD_WIDTH + 20, BOARD_HEIGHT + 20), (233, 224, 200))
     draw_player_board(picture, game, seat, (10, 10), names)
     return picture
+
+
+SUPPLY_HEIGHT = 60
+
+
+def draw_supply(picture: Image.Image, game: Game, origin: tuple[int, int], width: int) -> None:
+    """The general supply: goods, cows and workers left to take (the shortage rule)."""
+    draw = ImageDraw.Draw(picture)
+    x0, y0 = origin
+    draw.rounded_rectangle(
+        (x0, y0, x0 + width, y0 + SUPPLY_HEIGHT), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2
+    )
+    y = y0 + SUPPLY_HEIGHT / 2
+    x: float = x0 + 16
+    x += fonts.draw_text(draw, (x, y), "Supply", COUNT_SIZE, fill=INK, bold=True, anchor="lm") + 18
+    for good in data.GOODS:
+        x = _count(picture, draw, icons.good(good, 32), x, y, str(game.supply.goods[good])) + 16
+    x = _count(picture, draw, icons.cow(34), x, y, str(game.supply.cows)) + 20
+    for colour_name in data.COLOURS:
+        x = _count(
+            picture,
+            draw,
+            icons.worker(colour_name, 34),
+            x,
+            y,
+            str(game.supply.workers[colour_name]),
+        )
+        x += 14

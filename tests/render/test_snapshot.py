@@ -240,3 +240,19 @@ def test_same_state_same_bytes_and_a_changed_state_changes_them():
     assert render.render_game(game, highlight="A2") != first
     copy.players[0].coins += 1
     assert render.render_game(copy, highlight="A1") != first
+
+
+def test_the_supply_strip_counts_what_is_left_to_take(monkeypatch):
+    game = game_at(4, "mid")
+    game.supply.goods["bigstone"] = 0
+    game.supply.cows = 17
+    game.supply.workers["pumpkin"] = 3
+    with record_text(monkeypatch) as drawn:
+        snap = compose.snapshot(game)
+    strip = [d for d in drawn if d.y > snap.player_board_origins[-1][1] + players.BOARD_HEIGHT]
+    texts = [d.text for d in strip]
+    assert texts[0] == "Supply"
+    expected = [str(game.supply.goods[g]) for g in data.GOODS]
+    expected += [str(game.supply.cows)] + [str(game.supply.workers[c]) for c in data.COLOURS]
+    assert texts[1:] == expected
+    assert max(d.left_right[1] for d in strip) < compose.WIDTH - 10
