@@ -1793,9 +1793,11 @@ class FakeDiscordBase:
         modal: Json,
         values: Mapping[str, str],
         *,
+        message: FakeMessage | None = None,
         timeout: float | None = None,
     ) -> InteractionResult:
-        """Submit a modal the bot opened (``result.modal``) with text input values by custom_id."""
+        """Submit a modal the bot opened (``result.modal``) with text input values by custom_id;
+        ``message`` is the message whose button opened it, if any."""
         rows: list[Json] = []
         for component in _walk_components(modal.get("components") or []):
             if component.get("type") == 4:
@@ -1809,7 +1811,7 @@ class FakeDiscordBase:
                     }
                 )
         data = {"custom_id": modal["custom_id"], "components": rows}
-        record = self.world.new_interaction(5, user, channel, data)
+        record = self.world.new_interaction(5, user, channel, data, message=message)
         return await self._run(record, timeout, True)
 
     def _component(self, message: FakeMessage, custom_id: str | None, label: str | None) -> Json:

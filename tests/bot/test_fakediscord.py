@@ -21,6 +21,7 @@ from tests.bot.fakediscord import (
     AUTOCOMPLETE,
     DEFERRED_MESSAGE,
     MESSAGE,
+    MODAL,
     UPDATE,
     FakeDiscord,
     FakeMessage,
@@ -82,6 +83,13 @@ class FruitMenu(discord.ui.View):
         await interaction.response.edit_message(content=f"you chose {', '.join(select.values)}")
 
 
+class AskName(discord.ui.Modal, title="Your name"):
+    name: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Name", custom_id="demo:ask:name")
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(f"thanks, {self.name.value}", ephemeral=True)
+
+
 class DemoBot(discord.Client):
     """A small bot using the discord.py features the Montana bot relies on."""
 
@@ -89,6 +97,7 @@ class DemoBot(discord.Client):
         super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
         self.guild_id = guild_id
         self.tree = app_commands.CommandTree(self)
+        self.background: set[asyncio.Task[None]] = set()
         self.tree.add_command(self.build_group())
         self.tree.on_error = self.refuse  # type: ignore[method-assign]
 
@@ -139,6 +148,22 @@ class DemoBot(discord.Client):
         async def slow(interaction: discord.Interaction[Any]) -> None:
             await asyncio.sleep(0.2)
             await interaction.response.send_message("finally")
+
+        @group.command(description="answer now, post again a moment later")
+        async def later(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("soon")
+            channel = interaction.channel
+            assert isinstance(channel, discord.TextChannel)
+
+            async def post_later() -> None:
+                await asyncio.sleep(0.05)
+                await channel.send("later")
+
+            self.background.add(asyncio.create_task(post_later()))
+
+        @group.command(description="open a form")
+        async def ask(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_modal(AskName())
 
         @group.command(description="fails")
         async def boom(interaction: discord.Interaction[Any]) -> None:
@@ -261,6 +286,22 @@ async def test_select_menu(demo: FakeDiscord) -> None:
     assert menu.original.content == "you chose banana, grape"
     with pytest.raises(AssertionError, match="no option"):
         await demo.select(ana, menu.original, label="Choose fruit", values=["kiwi"])
+
+
+async def test_tasks_spawned_by_a_command_are_awaited(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    result = await demo.slash(ana, demo.channel, "demo", "later")
+    assert [m.content for m in result.messages] == ["soon", "later"]
+    assert [m.content for m in result.sent] == ["later"]
+
+
+async def test_modal_round_trip(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    opened = await demo.slash(ana, demo.channel, "demo", "ask")
+    assert opened.response_type == MODAL and opened.modal is not None
+    assert opened.modal["title"] == "Your name"
+    answered = await demo.submit_modal(ana, demo.channel, opened.modal, {"demo:ask:name": "Ana"})
+    assert answered.ephemeral and answered.content == "thanks, Ana"
 
 
 async def test_exception_in_a_command_is_recorded(demo: FakeDiscord) -> None:
