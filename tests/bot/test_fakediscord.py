@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 import yarl
@@ -467,6 +468,18 @@ async def test_gateway_fake_serves_a_real_client_over_loopback(
         assert counter.original.content == "game 3 counted to 1"
         callbacks = gateway.requests("POST /interactions/{id}/{token}/callback")
         assert len(callbacks) == 4 and callbacks[0].query["with_response"] == "1"
+        # the control API of the standalone mode (python -m tests.bot.fakegateway)
+        control = f"http://127.0.0.1:{gateway.port}/_fake"
+        async with aiohttp.ClientSession() as http:
+            spec = {"kind": "press", "user": str(ana.id), "message": str(counter.original.id)}
+            async with http.post(
+                f"{control}/interactions", json={**spec, "label": "Count (1)"}
+            ) as r:
+                pressed = await r.json()
+            async with http.get(f"{control}/messages") as r:
+                listed = await r.json()
+        assert pressed["response_type"] == UPDATE and pressed["content"] == "game 3 counted to 2"
+        assert [m["content"] for m in listed][-1] == "game 3 counted to 2"
     finally:
         await client.close()
         await running
