@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import render
 from render import compose, icons, landscape, players, workerboard
 from render.palette import HIGHLIGHT, LAKE, PLAYER_RGB, PLAYER_TINT, WORKER_RGB, seat_colour
 from rules import Game, data
+from rules.simulate import choose_action
 
 from .helpers import close, decode, game_at, record_text, rgb
 
@@ -256,3 +259,20 @@ def test_the_supply_strip_counts_what_is_left_to_take(monkeypatch):
     expected += [str(game.supply.cows)] + [str(game.supply.workers[c]) for c in data.COLOURS]
     assert texts[1:] == expected
     assert max(d.left_right[1] for d in strip) < compose.WIDTH - 10
+
+
+def test_every_kind_of_decision_is_drawn_with_who_must_answer():
+    seen: set[str] = set()
+    for seed in (1, 2):
+        game = Game.new(["ana", "ben", "cleo"], seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            kind = game.pending.kind
+            if kind not in seen:
+                seen.add(kind)
+                snap = compose.snapshot(game)
+                assert snap.header[1].startswith(f"Now: {game.awaiting} must ")
+                assert "(" + kind + ")" not in snap.header[1], "a decision without words"
+            player_id, action = choose_action(game, rng)
+            game.apply(player_id, action)
+    assert {"take", "main", "bid", "reward", "build"} <= seen
