@@ -23,13 +23,16 @@ Use in a test (bot as a subprocess, killed and restarted while the fake keeps it
 
     async with FakeGateway() as gw:                   # or the ``fake_gateway`` fixture
         ana = gw.add_user("ana")
-        env = {**os.environ, **gw.env(), "DISCORD_TOKEN": "fake", "MONTANA_DB": str(db)}
-        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", env=env)
+        env = {**os.environ, "DISCORD_TOKEN": "fake", "MONTANA_DB": str(db),
+               "MONTANA_GUILD_ID": str(gw.guild_id)}
+        bot = await gw.spawn(sys.executable, "-m", "bot", env=env)   # gets gw.env() too
         await gw.wait_connected()                     # IDENTIFY received, READY sent
-        await gw.wait_until(lambda: gw.world.guild_commands or gw.world.global_commands)
         res = await gw.slash(ana, gw.channel, "montana", "new")
-        proc.kill(); await proc.wait()                # SIGKILL mid-game; the world survives
+        await bot.kill()                              # SIGKILL mid-game; the world survives
         await gw.wait_disconnected()
+        bot = await gw.spawn(sys.executable, "-m", "bot", env=env)
+        await gw.wait_connected()                     # press res.original's buttons again...
+        assert await bot.terminate() == 0             # SIGTERM: clean exit expected
 
 Or standalone: ``python -m tests.bot.fakegateway --port 8765 --users ana,ben`` prints the
 environment to give the bot and serves a small control API: ``GET /_fake/world``,
@@ -46,6 +49,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -91,6 +95,58 @@ class GatewaySession:
         await self.ws.send_json({"op": DISPATCH, "t": event, "s": self.sequence, "d": data})
 
 
+class BotProcess:
+    """A bot running as a separate process against a :class:`FakeGateway`."""
+
+    def __init__(self, process: asyncio.subprocess.Process, gateway: FakeGateway) -> None:
+        self.process = process
+        self.stderr_lines: list[str] = []
+        self._gateway = gateway
+        self._reader = asyncio.get_running_loop().create_task(self._read_stderr())
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @property
+    def running(self) -> bool:
+        return self.process.returncode is None
+
+    @property
+    def stderr(self) -> str:
+        return "".join(self.stderr_lines)
+
+    async def _read_stderr(self) -> None:
+        stream = self.process.stderr
+        assert stream is not None
+        while line := await stream.readline():
+            text = line.decode(errors="replace")
+            self.stderr_lines.append(text)
+            if text.startswith("Traceback"):
+                self._gateway.errors.append(f"bot process {self.pid} printed a traceback")
+
+    async def kill(self) -> int:
+        """SIGKILL (no clean-up at all), then wait; returns the exit code."""
+        if self.running:
+            self.process.kill()
+        return await self.wait()
+
+    async def terminate(self, timeout: float = 10.0) -> int:
+        """SIGTERM and wait for a clean exit (killed after ``timeout``); returns the exit code."""
+        if self.running:
+            self.process.terminate()
+            try:
+                return await asyncio.wait_for(self.wait(), timeout)
+            except TimeoutError:
+                self._gateway.errors.append(f"bot process {self.pid} ignored SIGTERM")
+        return await self.kill()
+
+    async def wait(self) -> int:
+        code = await self.process.wait()
+        await self._reader
+        return code
+
+
 class FakeGateway(FakeDiscordBase):
     """Gateway + REST fake on ``host:port`` (port 0 picks a free one). Async context manager."""
 
@@ -110,6 +166,7 @@ class FakeGateway(FakeDiscordBase):
         self.heartbeat_interval = heartbeat_interval
         self.quiet_period = quiet_period
         self.sessions: list[GatewaySession] = []
+        self.processes: list[BotProcess] = []
         self.identifies: list[Json] = []
         self._runner: web.AppRunner | None = None
         self._session_counter = 0
@@ -152,7 +209,26 @@ class FakeGateway(FakeDiscordBase):
             sockets = getattr(server, "sockets", None) or []
             self.port = int(sockets[0].getsockname()[1])
 
+    async def spawn(
+        self,
+        *command: str,
+        env: Mapping[str, str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+    ) -> BotProcess:
+        """Start a bot process pointed at this fake (``env()`` is added to ``env``, default the
+        current environment). Its stderr is collected; a traceback in it becomes an error.
+        Processes still running when the fake closes are killed."""
+        full_env = {**(os.environ if env is None else env), **self.env()}
+        process = await asyncio.create_subprocess_exec(
+            *command, env=full_env, cwd=cwd, stderr=asyncio.subprocess.PIPE
+        )
+        bot = BotProcess(process, self)
+        self.processes.append(bot)
+        return bot
+
     async def close(self) -> None:
+        for bot in self.processes:
+            await bot.kill()
         for session in list(self.sessions):
             await session.ws.close()
         if self._runner is not None:

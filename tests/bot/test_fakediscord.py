@@ -409,32 +409,26 @@ async def test_bot_process_killed_and_restarted_keeps_its_buttons(
     fake_gateway: FakeGateway,
 ) -> None:
     ana = fake_gateway.add_user("ana")
-    env = {**os.environ, **fake_gateway.env(), "MONTANA_GUILD_ID": str(fake_gateway.guild_id)}
+    env = {**os.environ, "MONTANA_GUILD_ID": str(fake_gateway.guild_id)}
     command = [sys.executable, "-c", "import tests.bot.test_fakediscord as t; t.run_demo_bot()"]
     root = Path(__file__).resolve().parents[2]
-    processes: list[asyncio.subprocess.Process] = []
-    try:
-        processes.append(await asyncio.create_subprocess_exec(*command, env=env, cwd=root))
-        await fake_gateway.wait_connected(timeout=20)
-        counter = await fake_gateway.slash(
-            ana, fake_gateway.channel, "demo", "counter", options={"game": 5}
-        )
-        assert counter.original is not None and counter.content == "game 5 counted to 0"
+    first = await fake_gateway.spawn(*command, env=env, cwd=root)
+    await fake_gateway.wait_connected(timeout=20)
+    counter = await fake_gateway.slash(
+        ana, fake_gateway.channel, "demo", "counter", options={"game": 5}
+    )
+    assert counter.original is not None and counter.content == "game 5 counted to 0"
 
-        processes[0].kill()  # SIGKILL: no goodbye to the gateway
-        await processes[0].wait()
-        await fake_gateway.wait_disconnected()
+    assert await first.kill() == -9  # SIGKILL: no goodbye to the gateway
+    await fake_gateway.wait_disconnected()
 
-        processes.append(await asyncio.create_subprocess_exec(*command, env=env, cwd=root))
-        await fake_gateway.wait_connected(timeout=20)
-        await fake_gateway.press(ana, counter.original, "demo:count:5:0")
-        assert counter.original.content == "game 5 counted to 1"
-        assert len(fake_gateway.identifies) == 2
-    finally:
-        for process in processes:
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+    second = await fake_gateway.spawn(*command, env=env, cwd=root)
+    await fake_gateway.wait_connected(timeout=20)
+    await fake_gateway.press(ana, counter.original, "demo:count:5:0")
+    assert counter.original.content == "game 5 counted to 1"
+    assert len(fake_gateway.identifies) == 2
+    await second.terminate()
+    assert "Traceback" not in first.stderr + second.stderr
 
 
 @pytest.fixture
