@@ -18,7 +18,7 @@ Usage::
     ana = fake.add_user("ana")
     mod = fake.add_user("mo", permissions=discord.Permissions(manage_channels=True))
     await fake.start(MyBot())                 # login, setup_hook (tree.sync is recorded), READY
-    res = await fake.slash(ana, fake.channel, "montana", "new", options={"seats": 2})
+    res = await fake.slash(ana, fake.channel, "montana", "new")   # or "montana new"
     assert res.response_type == 4 and "Join" in res.original.button_labels()
     res2 = await fake.press(mod, res.original, label="Join")   # the button must be on the message
     assert res2.ephemeral and "joined" in res2.content
@@ -31,6 +31,33 @@ Usage::
 
 With pytest, use the ``fake_discord`` fixture from ``tests/bot/conftest.py``: it closes the fake
 and fails the test if ``fake.errors`` is not empty.
+
+API in short (``FakeDiscord``; ``FakeGateway`` has the same world and interaction helpers):
+
+* world: ``add_user(name, permissions=, dms_open=)``, ``set_permissions(user, perms)``,
+  ``add_channel(name)``, ``channel`` ("general"), ``guild_id``, ``bot_user``, ``threads``,
+  ``channel_by_id(id)``, ``world`` (everything, e.g. ``world.messages[id]``).
+* clients: ``await start(client)``; ``await stop(client)`` then ``start(NewClient())`` is a
+  restart (messages, buttons and threads stay); ``client`` is the one receiving interactions.
+* interactions (each returns an :class:`InteractionResult` once handled):
+  ``slash(user, channel, *path, options=)``, ``autocomplete(..., focused=)``,
+  ``press(user, message, custom_id | label=)``, ``select(user, message, custom_id, values)``,
+  ``submit_modal(user, channel, result.modal, {input_id: text})``, and for hostile-input tests
+  ``press_forged(user, message, any_custom_id)``. Pass ``expect_response=False`` when no answer
+  is the expected outcome.
+* results: ``response_type`` (4/5/6/7/8/9), ``original`` (the answer message, live),
+  ``content``, ``ephemeral``, ``embeds``, ``components``, ``followups``, ``sent`` (REST posts
+  made meanwhile: channel.send, threads, DMs), ``messages`` (all of them), ``files``
+  ({name: bytes} over all of them), ``text``, ``choices``, ``modal``, ``edits``, ``errors``.
+* messages (:class:`FakeMessage`): ``content``, ``text``, ``embeds``, ``components``,
+  ``custom_ids()``, ``button_labels()``, ``find_component()``, ``files``, ``ephemeral``,
+  ``mentioned_ids`` / ``pinged_ids`` (who was actually notified: not by edits, not by the
+  followup filling a deferred answer, not by ephemeral messages), ``edits``, ``deleted``.
+* reading: ``messages_in(channel_or_thread)``, ``dms(user)``, ``requests("POST /channels")``
+  (:class:`Request`: ``method``, ``path``, ``route``, ``query``, ``json``, ``files``,
+  ``interaction_id``, ``status``, ``response``), ``await wait_for_message(channel, pred)``.
+* options: ``FakeDiscord(response_deadline=3.0, expected_errors=(CheckFailure,
+  TransformerError))``; ``settle_timeout`` (10 s) bounds the wait for one interaction.
 
 Every interaction helper waits until the tasks the interaction spawned (command, view, dynamic
 item, listeners, and every task they create in turn) are finished, then returns an
