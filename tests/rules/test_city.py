@@ -335,3 +335,23 @@ def test_a_placed_player_never_pays_more_pumpkins_than_they_hold() -> None:
     while game.pending.kind == "reward":
         h.play(game, sorted(a for a in h.legal(game) if not a.startswith("trade"))[0])
     assert min(p.goods["pumpkin"] for p in game.players) >= 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: a reward with a single option (nothing to upgrade) is taken at once, "
+    "so the active player cannot first trade a cow (e.g. row 1's new cow) for copper to upgrade",
+)
+def test_the_active_player_may_trade_a_cow_before_choosing_upgrades() -> None:
+    """7.2 "available only to the player whose turn it is ..., also while they answer inside
+    their own city auction", 3 "at any moment of your own turn", and 6.3.5 "Row 1: 1 cow,
+    and up to 3 upgrades": ann, with no copper or stone, wins row 1; she may trade a cow for
+    a small copper and upgrade it."""
+    game = _auction()
+    h.set_goods(game, "ann", copper=0, stone=0)
+    game.apply("ann", "city 1 1")
+    h.play(game, "pass", "pass", "pass")
+    assert game.pending.kind == "reward" and game.awaiting == "ann"
+    game.apply("ann", "trade copper")
+    game.apply("ann", "upgrade copper")
+    assert game.player("ann").goods["bigcopper"] == 1

@@ -50,7 +50,7 @@ def test_public_api_names() -> None:
 
 
 def test_every_legal_action_writes_and_reads_back() -> None:
-    """Notation: "Lowercase words separated by single spaces"; "`str(action)` is its
+    """Issue 2 "Notation": "Lowercase words separated by single spaces"; "`str(action)` is its
     notation and `parse_action(text) -> Action` its inverse". Also: at every moment exactly
     one player is awaited, with a non-empty list of legal actions ("Who decides now")."""
     checked = 0
@@ -116,7 +116,8 @@ def test_notation_has_one_canonical_spelling(written: str, canonical: str) -> No
     ],
 )
 def test_malformed_notation_is_refused_in_plain_words(text: str, message: str) -> None:
-    """`parse_action` "raises `IllegalAction` when it is not notation", saying why."""
+    """Issue 2 "Notation" / actions.py: `parse_action` "raises `IllegalAction` when it is not
+    notation", saying why."""
     with pytest.raises(IllegalAction, match=re.escape(message)):
         parse_action(text)
 
@@ -336,3 +337,53 @@ def test_a_finished_game_replays_to_the_same_result() -> None:
     replayed = Game.replay(game.record())
     assert replayed.is_over and replayed.result() == game.result()
     assert game.result().finished and game.awaiting is None
+
+
+EVENT_DATA = {
+    "recruit": set(),
+    "spin": {"segment", "shows"},
+    "workers": {"workers"},
+    "advance": {"steps", "grain", "segment", "shows"},
+    "return": {"workers"},
+    "bank": {"space", "workers", "coins"},
+    "harvest": {"area", "place", "workers", "coins", "goods"},
+    "extra": {"area", "place", "workers", "goods"},
+    "city": {"row", "column", "free_pumpkin"},
+    "place": {"row", "column"},
+    "overtaken": {"by", "row"},
+    "pass": set(),
+    "auction_end": {"city"},
+    "pay": {"row", "column", "pumpkins"},
+    "reward": {"row", "upgraded", "gained"},
+    "build": {"field", "paid", "settlements", "bonuses", "gained", "build_number"},
+    "final_round": set(),
+    "stop": {"builds", "coins"},
+    "trade": {"gained", "worker"},
+    "shortage": {"pool", "name", "needed", "returned"},
+    "cleanup": {"cleared"},
+    "canteen": {"canteens_left"},
+    "turn_end": set(),
+    "turn": {"number"},
+    "game_over": {"winners"},
+}
+
+
+def test_events_carry_the_documented_data() -> None:
+    """Issue 2: "Apply returns events (what happened, for whom)" — the bot and the pictures
+    read them, so every event of complete random games has a documented kind and exactly
+    the documented data keys, and names a player of the game (or nobody)."""
+    seen: set[str] = set()
+    for players, seed in ((2, 51), (3, 52), (4, 53)):
+        game = Game.new(h.IDS[:players], seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            pid, action = choose_action(game, rng)
+            for event in game.apply(pid, action):
+                assert event.kind in EVENT_DATA, event
+                assert set(event.data) == EVENT_DATA[event.kind], event
+                assert event.player is None or event.player in game.player_ids
+                if event.kind == "build":
+                    assert set(event.data["gained"]) <= {"cows", "canteens"}
+                seen.add(event.kind)
+        assert json.loads(json.dumps(game.to_dict())) == game.to_dict()
+    assert {"spin", "workers", "build", "stop", "turn", "turn_end", "game_over"} <= seen

@@ -194,3 +194,23 @@ def test_no_small_box_question_without_workers_for_it() -> None:
     game = _worker(copper=1, grain=1)
     game.apply("ann", "harvest mine 1 copper")
     assert game.turn_player == "bob"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: the small-box question is skipped when the player has no fitting "
+    "workers, even though they hold a cow they may trade for one",
+)
+def test_a_cow_may_buy_the_worker_for_the_small_box() -> None:
+    """3 "at any moment of your own turn, as often as you like, you may trade cows" with 7.2
+    "or 1 worker of any colour" and 6.2.2 "Then, optionally, put workers on that same
+    place's small box": a player whose last worker went on the large box, holding a cow, is
+    still asked about the small box (as the engine asks about advancing to a player who
+    holds a cow but no grain)."""
+    game = _worker(copper=1)
+    h.set_cows(game, "ann", 1)
+    game.apply("ann", "harvest mine 1 copper")
+    assert game.pending.kind == "extra" and game.awaiting == "ann"
+    game.apply("ann", "trade worker copper")
+    game.apply("ann", "extra copper")
+    assert game.harvest["mine"][0].small == ["copper"]
