@@ -9,6 +9,7 @@ board) is drawn once per layout and cached, so a render only draws the pieces.
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Mapping
 
 from PIL import Image
@@ -16,6 +17,10 @@ from PIL import Image
 from rules import Game
 
 from . import compose, landscape, players
+
+_DRAWING = threading.Lock()
+"""Drawing shares cached fonts and sprites: one thread draws at a time (the bot renders
+in worker threads); PNG encoding, the slower half, runs outside the lock."""
 
 PNG_COMPRESS_LEVEL = 3
 """zlib level: 3 keeps a full snapshot well under the size budget and fast to encode."""
@@ -35,7 +40,9 @@ def render_game(
     `highlight` marks a field label (the last build); `names` maps player ids to the
     names shown (an id without a name is shown as itself).
     """
-    return to_png(compose.snapshot(game, highlight=highlight, names=names).image)
+    with _DRAWING:
+        image = compose.snapshot(game, highlight=highlight, names=names).image
+    return to_png(image)
 
 
 def render_landscape(
@@ -43,14 +50,18 @@ def render_landscape(
 ) -> bytes:
     """The landscape alone as PNG (`names` is accepted for a uniform signature)."""
     del names
-    return to_png(landscape.landscape_picture(game, highlight))
+    with _DRAWING:
+        image = landscape.landscape_picture(game, highlight)
+    return to_png(image)
 
 
 def render_player_board(
     game: Game, player_id: str, *, names: Mapping[str, str] | None = None
 ) -> bytes:
     """One player's board as PNG (for an ephemeral "my board" answer)."""
-    return to_png(players.player_board_picture(game, player_id, names))
+    with _DRAWING:
+        image = players.player_board_picture(game, player_id, names)
+    return to_png(image)
 
 
 __all__ = ["render_game", "render_landscape", "render_player_board"]

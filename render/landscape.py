@@ -150,7 +150,7 @@ def _draw_waves(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> No
             draw.arc(box, 200, 340, fill=LAKE_WAVE, width=2 * SUPERSAMPLE)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)
 def static_base(key: tuple[FieldKey, ...], radius: int = RADIUS) -> Image.Image:
     """The landscape without its movable pieces (cows, canteens, settlements)."""
     geo = geometry_for([(k[1], k[2]) for k in key], radius)
@@ -214,13 +214,17 @@ def _draw_label(
 
 
 def _draw_cost(base: Image.Image, goods: list[str], cx: float, cy: float, radius: int) -> None:
-    if len(goods) <= 3:
+    if len(goods) <= 2:
         rows = [goods]
-        size = round(0.44 * radius)
+        size = round(0.52 * radius)
+        ys = [cy + 0.24 * radius]
+    elif len(goods) == 3:
+        rows = [goods]
+        size = round(0.46 * radius)
         ys = [cy + 0.24 * radius]
     else:
         rows = [goods[:2], goods[2:]]
-        size = round(0.4 * radius)
+        size = round(0.42 * radius)
         ys = [cy + 0.08 * radius, cy + 0.5 * radius]
     gap = 3
     for row, y in zip(rows, ys, strict=True):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -276,3 +277,11 @@ def test_every_kind_of_decision_is_drawn_with_who_must_answer():
             player_id, action = choose_action(game, rng)
             game.apply(player_id, action)
     assert {"take", "main", "bid", "reward", "build"} <= seen
+
+
+def test_renders_from_several_threads_at_once_give_the_same_bytes():
+    games = [game_at(4, "mid"), game_at(2, "end")]
+    expected = [render.render_game(g) for g in games]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda i: render.render_game(games[i % 2]), range(6)))
+    assert results == [expected[i % 2] for i in range(6)]
