@@ -23,12 +23,21 @@ _DRAWING = threading.Lock()
 in worker threads); PNG encoding, the slower half, runs outside the lock."""
 
 PNG_COMPRESS_LEVEL = 3
-"""zlib level: 3 keeps a full snapshot well under the size budget and fast to encode."""
+PALETTE_COLOURS = 256
 
 
 def to_png(image: Image.Image) -> bytes:
+    """PNG bytes of `image` reduced to a 256-colour palette.
+
+    The pictures are flat colours plus anti-aliased edges, so a palette looks the same
+    to the eye and makes the file about three times smaller (quicker to load on a
+    phone) and faster to encode. Fast octree without dithering is deterministic.
+    """
+    palette = image.quantize(
+        colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    palette.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()
 
 

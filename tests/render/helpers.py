@@ -33,7 +33,7 @@ def decode(png: bytes) -> Image.Image:
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     image = Image.open(io.BytesIO(png))
     image.load()
-    return image
+    return image.convert("RGB")
 
 
 def rgb(image: Image.Image, xy: tuple[float, float]) -> tuple[int, int, int]:

@@ -226,12 +226,26 @@ def test_the_player_board_picture_is_a_png_of_one_board():
 def test_the_landscape_picture_matches_the_landscape_of_the_snapshot():
     game = game_at(4, "end")
     label = next(f.label for f in game.fields.values() if f.settlements)
-    alone = decode(render.render_landscape(game, highlight=label))
+    geo = landscape.geometry(game)
+    assert decode(render.render_landscape(game, highlight=label)).size == (geo.width, geo.height)
+    alone = landscape.landscape_picture(game, highlight=label)
     snap = compose.snapshot(game, highlight=label)
     ox, oy = snap.landscape_origin
-    assert alone.size == (landscape.geometry(game).width, landscape.geometry(game).height)
     crop = snap.image.crop((ox, oy, ox + alone.width, oy + alone.height))
-    assert crop.tobytes() == alone.convert("RGB").tobytes()
+    assert crop.tobytes() == alone.tobytes()
+
+
+def test_the_png_keeps_the_colours_of_the_drawing():
+    game = game_at(3, "mid")
+    label = _build_on(game, 2)
+    snap = compose.snapshot(game)
+    image = decode(render.render_game(game))
+    assert image.size == snap.image.size
+    centre = snap.field_centre(game, label)
+    assert close(rgb(image, centre), PLAYER_RGB[seat_colour(2)], tolerance=6)
+    # the palette changes no pixel by more than a few levels on average
+    diff = [abs(a - b) for a, b in zip(image.tobytes(), snap.image.tobytes(), strict=True)]
+    assert sum(diff) / len(diff) < 2
 
 
 def test_same_state_same_bytes_and_a_changed_state_changes_them():
