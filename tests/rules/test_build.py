@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -9,6 +10,7 @@ import pytest
 
 from rules import Event, Game, IllegalAction, data
 from rules.board import Field
+from rules.simulate import choose_action
 from tests.rules import helpers as h
 
 
@@ -430,3 +432,51 @@ def test_builds_are_counted_not_settlements() -> None:
     events = game.apply("ann", "stop")
     assert h.of_kind(events, "stop")[0].data == {"builds": 1, "coins": 2}
     assert game.player("ann").coins == coins + 2
+
+
+def _expected_bonuses(before: Game, pid: str, label: str) -> list[str]:
+    """7.1.3 and 7.1.5 counted directly on the landscape as it was before the build."""
+    f = before.fields[label]
+    left = before.player(pid).settlements_left - 1
+    bonuses = []
+    if f.double and left > 0:
+        bonuses.append("double")
+        left -= 1
+    for axis in data.LINE_AXES:
+        length = 1
+        for sign in (1, -1):
+            k = 1
+            while (n := h.at(before, h.step(f.hex, (sign * axis[0], sign * axis[1]), k))) and (
+                pid in n.settlements
+            ):
+                length += 1
+                k += 1
+        if length == 4 and left > 0:
+            bonuses.append("line")
+            left -= 1
+    return bonuses
+
+
+def test_bonuses_in_random_games_match_a_direct_count() -> None:
+    """7.1.3 bonuses (double, exactly-4 lines on each axis, the field's cow, every touching
+    lake's canteen) and 7.1.5 (only while the stock lasts), checked on every build of
+    complete random games against a count made here from the landscape before the build."""
+    lines = 0
+    for players, seed in ((2, 20), (2, 2), (3, 5), (3, 6), (4, 1)):
+        game = Game.new(h.IDS[:players], seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            pid, action = choose_action(game, rng)
+            before = game.copy() if action.verb == "build" else game
+            for event in game.apply(pid, action):
+                if event.kind != "build":
+                    continue
+                label = event.data["field"]
+                f = before.fields[label]
+                assert event.data["bonuses"] == _expected_bonuses(before, pid, label)
+                assert event.data["settlements"] == 1 + len(event.data["bonuses"])
+                canteens = len(_lakes_touching(before, f))
+                assert event.data["gained"].get("canteens", 0) == canteens
+                assert event.data["gained"].get("cows", 0) == (1 if f.cow else 0)
+                lines += event.data["bonuses"].count("line")
+    assert lines >= 5  # these seeds were chosen because their games complete lines

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from rules import IllegalAction, data
+from rules import Game, IllegalAction, data
+from rules.simulate import choose_action
 from tests.rules import helpers as h
 
 
@@ -145,3 +148,30 @@ def test_goods_coins_and_cows_are_unlimited_on_a_player_board() -> None:
     assert h.of_kind(events, "harvest")[0].data["goods"] == {"grain": 4}
     assert game.player(ann).goods["grain"] == 19
     assert game.player(ann).coins == 54
+
+
+def test_turn_order_in_random_games() -> None:
+    """3.3 "Otherwise the next player clockwise takes their turn", 8 (a canteen gives the same
+    player a new turn) and 10 (after the final round's last seat, nobody plays): checked on
+    every turn change of complete random games."""
+    for players, seed in ((2, 61), (3, 62), (4, 63)):
+        game = Game.new(h.IDS[:players], seed=seed)
+        rng = random.Random(seed)
+        turns_after_final = 0
+        while not game.is_over:
+            seat, was_final = game.turn, game.final_round
+            in_setup = game.in_setup
+            events = game.apply(*choose_action(game, rng))
+            kinds = h.kinds(events)
+            if in_setup or "turn" not in kinds:
+                continue
+            if "canteen" in kinds:
+                assert game.turn == seat
+            else:
+                assert game.turn == (seat + 1) % players
+            if was_final:
+                turns_after_final += 1
+                assert seat != players - 1
+        assert h.kinds(events)[-1] == "game_over"
+        assert game.turn == players - 1 and game.final_round
+        assert turns_after_final <= players - 1 + data.CANTEENS_TOTAL
