@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import random
 from typing import Any
 
 import discord
@@ -44,6 +45,7 @@ class MontanaBot(discord.Client):
         *,
         renderer: Renderer | None = None,
         sync_commands: bool = True,
+        seed_source: random.Random | None = None,
     ) -> None:
         # no privileged intent: slash commands and buttons need only the guild events
         super().__init__(intents=discord.Intents(guilds=True))
@@ -52,11 +54,15 @@ class MontanaBot(discord.Client):
         self.tree.add_command(montana)
         self._renderer = renderer
         self._sync_commands = sync_commands
+        self._seed_source = seed_source
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.db_path)
         self.service = GameService(
-            self.store, renderer=self._renderer, announcer=DiscordAnnouncer(self)
+            self.store,
+            renderer=self._renderer,
+            announcer=DiscordAnnouncer(self),
+            seed_source=self._seed_source,
         )
         self.add_dynamic_items(ChoiceButton, ChoiceSelect)
         if self._sync_commands:

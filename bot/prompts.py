@@ -328,11 +328,23 @@ def _return_panel(
         buttons.append(Choice(code, f"Return a {colour} ({left[colour]} held)", row=1))
     if picked:
         buttons.append(Choice("p:ret:", "Start over", "danger", row=2))
+    buttons = _unique(buttons)
     so_far = f" Chosen so far: {words.workers_text(list(picked))}." if picked else ""
     return Panel(
         f"You hold {player.worker_count} workers: return {excess} to keep 8.{so_far}",
         tuple(buttons),
     )
+
+
+def _unique(buttons: list[Choice]) -> list[Choice]:
+    """The buttons without repeats of a code (the first, usually the default, stays)."""
+    seen: set[str] = set()
+    unique = []
+    for button in buttons:
+        if button.code not in seen:
+            seen.add(button.code)
+            unique.append(button)
+    return unique
 
 
 def _extra_panel(game: Game, actions: Sequence[Action]) -> Panel:

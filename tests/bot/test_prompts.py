@@ -104,3 +104,21 @@ def test_custom_ids_fit_discord_limit() -> None:
             assert len(custom_id) <= 100
         player, action = choose_action(game, rng)
         game.apply(player, action)
+
+
+def test_no_panel_repeats_a_code() -> None:
+    """Discord refuses a message whose components share a custom_id."""
+    for seed in range(4):
+        game = Game.new(["ana", "ben", "cleo"], seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            pid = game.awaiting
+            assert pid is not None
+            panels = [prompts.public_panel(game, {})]
+            for choice in panels[0].choices:
+                if choice.code.startswith("p:"):
+                    panels.append(prompts.sub_panel(game, pid, choice.code, {}))
+            for panel in panels:
+                codes = [b.code for b in panel.buttons]
+                assert len(codes) == len(set(codes)), panel
+            game.apply(*choose_action(game, rng))

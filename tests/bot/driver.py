@@ -1,0 +1,180 @@
+"""Playing the bot through the fake Discord the way a person would: read, tap, repeat.
+
+`Table` wraps a started bot and its players. To make a move it looks at the prompt
+message the bot posted, finds the buttons (and selects) leading to the chosen move
+— opening the ephemeral panels on the way, as a player taps through them — and
+presses them. Which button leads where is read from the message's components and
+`bot.prompts` (what each panel would offer), never by building custom_ids.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from bot import prompts
+from bot.client import MontanaBot
+from bot.service import PillowRenderer, Renderer
+from bot.settings import Settings
+from bot.store import GameRow
+from rules import Action, Game
+from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+class SampledRenderer:
+    """The real renderer for every `every`-th picture and the final one; a small PNG otherwise.
+
+    A whole game posts a couple of hundred pictures; drawing each for real would make
+    the test slow without testing the bot more (tests/render covers the drawing).
+    """
+
+    def __init__(self, every: int = 10) -> None:
+        self.every = every
+        self.calls = 0
+        self.real = PillowRenderer()
+
+    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+        self.calls += 1
+        if game.is_over or self.calls % self.every == 1:
+            return self.real.game_picture(game, highlight=highlight, names=names)
+        buffer = io.BytesIO()
+        Image.new("RGB", (8, 8), (200, 180, 120)).save(buffer, format="PNG")
+        return buffer.getvalue()
+
+    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
+        return self.real.board_picture(game, player_id, names=names)
+
+
+def make_bot(db_path: Path, renderer: Renderer | None = None, seed: int = 1) -> MontanaBot:
+    """A bot on `db_path` whose games are dealt from `seed` (tests stay repeatable)."""
+    return MontanaBot(
+        Settings(token=None, db_path=str(db_path)),
+        renderer=renderer,
+        seed_source=random.Random(seed),
+    )
+
+
+def codes_on(message: FakeMessage) -> dict[str, tuple[str, str]]:
+    """code -> ("button" | "select", custom_id) for every enabled choice on a message."""
+    found: dict[str, tuple[str, str]] = {}
+    for component in message.interactive_components():
+        custom_id = component.get("custom_id", "")
+        if component.get("disabled"):
+            continue
+        if component.get("type") == 2 and custom_id.startswith("mt:"):
+            found[custom_id.split(":", 3)[3]] = ("button", custom_id)
+        elif component.get("type") == 3 and custom_id.startswith("ms:"):
+            for option in component.get("options") or []:
+                found[option["value"]] = ("select", custom_id)
+    return found
+
+
+def path_to(
+    game: Game, pid: str, names: dict[str, str], start: list[str], target: str
+) -> list[str] | None:
+    """The shortest run of codes to tap, from the ones on a message, to reach `target`."""
+    frontier: list[tuple[list[str], list[str]]] = [([], start)]
+    seen: set[str] = set()
+    while frontier:
+        path, codes = frontier.pop(0)
+        if target in codes:
+            return [*path, target]
+        for code in codes:
+            if code.startswith("p:") and code not in seen:
+                seen.add(code)
+                panel = prompts.sub_panel(game, pid, code, names)
+                frontier.append(([*path, code], [c.code for c in panel.choices]))
+    return None
+
+
+@dataclass
+class Table:
+    fake: FakeDiscord
+    bot: MontanaBot
+    users: dict[str, FakeUser] = field(default_factory=dict)
+    """Engine player id (Discord user id) -> the fake user."""
+    taps: int = 0
+    typed: int = 0
+
+    def user(self, pid: str) -> FakeUser:
+        return self.users[pid]
+
+    async def row(self, game_id: int) -> GameRow:
+        row = await self.bot.store.get(game_id)
+        assert row is not None
+        return row
+
+    async def game(self, game_id: int) -> tuple[GameRow, Game]:
+        row = await self.row(game_id)
+        assert row.state is not None
+        return row, Game.from_dict(row.state)
+
+    def prompt_message(self, row: GameRow) -> FakeMessage:
+        assert row.message_id is not None
+        return self.fake.world.messages[row.message_id]
+
+    async def tap_move(self, game_id: int, action: Action) -> InteractionResult | None:
+        """Make `action` for the awaited player by pressing buttons; None if no path."""
+        row, game = await self.game(game_id)
+        pid = game.awaiting
+        assert pid is not None
+        user = self.user(pid)
+        message = self.prompt_message(row)
+        on_message = codes_on(message)
+        path = path_to(game, pid, row.names, list(on_message), f"a:{action}")
+        if path is None:
+            return None
+        result: InteractionResult | None = None
+        for code in path:
+            on_message = codes_on(message)
+            kind, custom_id = on_message[code]
+            if kind == "button":
+                result = await self.fake.press(user, message, custom_id)
+            else:
+                result = await self.fake.select(user, message, custom_id, [code])
+            self.taps += 1
+            if code.startswith("p:"):
+                assert result.original is not None, f"{code} opened no panel: {result}"
+                message = result.original
+                assert message.ephemeral, "step panels are for the presser only"
+        return result
+
+    async def type_move(self, channel: FakeChannel, pid: str, action: Action) -> InteractionResult:
+        user = self.user(pid)
+        self.typed += 1
+        if action.verb == "build":
+            return await self.fake.slash(
+                user, channel, "montana", "build", options={"field": action.args[0]}
+            )
+        if action.verb == "recruit":
+            return await self.fake.slash(user, channel, "montana", "recruit")
+        return await self.fake.slash(
+            user, channel, "montana", "play", options={"move": str(action)}
+        )
+
+
+async def open_game(
+    fake: FakeDiscord, table: Table, channel: FakeChannel, *names: str
+) -> tuple[int, FakeChannel, dict[str, Any]]:
+    """`/montana new` by the first, Join by the others, Start: the game id and its thread."""
+    users = [fake.add_user(name) for name in names]
+    for user in users:
+        table.users[str(user.id)] = user
+    created = await fake.slash(users[0], channel, "montana", "new")
+    lobby = created.original
+    assert lobby is not None and not lobby.ephemeral
+    for user in users[1:]:
+        await fake.press(user, lobby, label="Join")
+    started = await fake.press(users[0], lobby, label="Start")
+    row = await table.bot.store.open_game_in(channel.id)
+    assert row is not None
+    play_channel = fake.channel_by_id(row.play_channel_id)
+    return row.id, play_channel, {"created": created, "lobby": lobby, "started": started}

@@ -1,0 +1,100 @@
+"""A whole game through real discord.py: slash commands and button presses only."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from rules.simulate import choose_action
+from tests.bot.driver import PNG, SampledRenderer, Table, make_bot, open_game
+from tests.bot.fakediscord import FakeDiscord
+
+COLOUR = r"(copper|stone|grain|pumpkin)"
+NOTATION = re.compile(
+    rf"\b(a:|p:|build [A-Z]\d|bank \d|harvest \w+ \d|take {COLOUR} {COLOUR}|advance \d|"
+    rf"place \d \d|city \d \d|trade (worker|coins)|goods {COLOUR} |upgrade {COLOUR}|noextra)"
+)
+
+
+async def test_lobby_to_first_moves(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    game_id, thread, steps = await open_game(
+        fake_discord, table, fake_discord.channel, "ana", "ben"
+    )
+    assert thread.is_thread and thread.name.startswith("Montana — ")
+    assert "Ana" in thread.name and "Ben" in thread.name
+    lobby = steps["lobby"]
+    assert f"<#{thread.id}>" in lobby.content and not lobby.interactive_components()
+    first = fake_discord.messages_in(thread)[-1]
+    assert first.files and next(iter(first.files.values())).startswith(PNG)
+    assert "drawn at random" in first.content
+    row, game = await table.game(game_id)
+    awaited = game.awaiting
+    assert awaited is not None
+    assert f"<@{awaited}>" in first.content
+    assert int(awaited) in first.mentioned_ids
+    rng = random.Random(1)
+    for _ in range(6):
+        row, game = await table.game(game_id)
+        pid, action = choose_action(game, rng)
+        before = len(fake_discord.messages_in(thread))
+        result = await table.tap_move(game_id, action)
+        assert result is not None, f"no buttons lead to {action}"
+        after = fake_discord.messages_in(thread)
+        assert len(after) == before + 1
+        posted = after[-1]
+        assert next(iter(posted.files.values())).startswith(PNG)
+        row, game = await table.game(game_id)
+        assert row.message_id == posted.id
+        # the previous prompt lost its buttons
+        assert not after[-2].interactive_components()
+
+
+async def test_complete_two_player_game(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """From /montana new to the results, every move tapped (or typed for a few)."""
+    renderer = SampledRenderer()
+    bot = make_bot(tmp_path / "m.sqlite3", renderer, seed=4)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
+    rng = random.Random(7)
+    moves = 0
+    typed_builds = 0
+    while True:
+        row, game = await table.game(game_id)
+        if game.is_over:
+            break
+        pid, action = choose_action(game, rng)
+        if action.verb == "build" and moves % 3 == 0:
+            result = await table.type_move(thread, pid, action)
+            typed_builds += 1
+            assert result.ephemeral
+        else:
+            result = await table.tap_move(game_id, action)
+            if result is None:  # the few builds beyond the 25 cheapest
+                result = await table.type_move(thread, pid, action)
+        moves += 1
+        posted = fake_discord.messages_in(thread)[-1]
+        assert next(iter(posted.files.values())).startswith(PNG)
+        new_row, new_game = await table.game(game_id)
+        assert new_row.version > row.version, f"{action} did not apply: {result.text}"
+        awaited = new_game.awaiting
+        if awaited is not None and awaited != pid:
+            # the player who must act now is mentioned and pinged, nobody else
+            assert f"<@{awaited}>" in posted.content
+            assert posted.mentioned_ids == [int(awaited)]
+        assert not NOTATION.search(posted.content), posted.content
+    final = fake_discord.messages_in(thread)[-1]
+    assert "Final ranking" in final.content
+    assert "The game is over" in final.content
+    assert next(iter(final.files.values())).startswith(PNG)
+    assert not final.interactive_components()
+    assert (await table.row(game_id)).status == "finished"
+    assert moves > 100 and table.taps > moves and typed_builds > 0
+    assert renderer.calls > moves
+    # a second game can now be opened in the channel
+    again = await fake_discord.slash(table.users[pid], fake_discord.channel, "montana", "new")
+    assert not again.ephemeral and "Join" in again.original.button_labels()
