@@ -1577,7 +1577,7 @@ def _validate_message(
             if not 1 <= len(str(custom_id)) <= 100:
                 raise invalid(f"custom_id {custom_id!r} must be 1-100 characters")
             if custom_id in seen:
-                raise invalid(f"custom_id {custom_id!r} used twice in one message")
+                raise invalid(f"custom_id {custom_id!r} twice (COMPONENT_CUSTOM_ID_DUPLICATED)")
             seen.add(str(custom_id))
         if component.get("type") == 2:
             if len(component.get("label") or "") > 80:
