@@ -233,23 +233,22 @@ def _source_index(char: str) -> int | None:
 @lru_cache(maxsize=1024)
 def split_runs(text: str) -> tuple[tuple[int, str], ...]:
     """`text` as (font chain index, run) pairs; characters no font has become "?"."""
-    runs: list[list[int | str]] = []
-    previous: int | None = None
+    indexes: list[int] = []
+    runs: list[str] = []
     for char in text:
         if char in "\n\r\t":
             char = " "
         if runs and _attaches_to_previous(char):
-            index = previous
+            index = indexes[-1]
         else:
-            index = _source_index(char)
-            if index is None:
-                char, index = "?", 0
-        if runs and runs[-1][0] == index:
-            runs[-1][1] = str(runs[-1][1]) + char
+            found = _source_index(char)
+            index, char = (found, char) if found is not None else (0, "?")
+        if runs and indexes[-1] == index:
+            runs[-1] += char
         else:
-            runs.append([index if index is not None else 0, char])
-        previous = index
-    return tuple((int(i), str(s)) for i, s in runs)
+            indexes.append(index)
+            runs.append(char)
+    return tuple(zip(indexes, runs, strict=True))
 
 
 @lru_cache(maxsize=256)
