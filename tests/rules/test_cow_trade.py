@@ -139,3 +139,30 @@ def test_trades_at_any_moment_of_the_own_turn() -> None:
     assert game.pending.kind == "reward" and "trade" in h.verbs(game)
     game.apply("ann", "trade copper")
     assert "upgrade copper copper" in h.legal(game)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=KeyError,
+    reason="engine bug: legal_actions raises KeyError when more than 8 workers must be "
+    "returned (return combinations are only precomputed for 1..8)",
+)
+def test_any_number_of_excess_workers_can_be_returned() -> None:
+    """3 "A player's board holds at most **8 workers**", 5.3 "they return the excess to the
+    supply", 7.2 "any number of times" and "a player with 8 workers may still take one and
+    then returns any one worker": a player holding many cows trades 7 of them for workers
+    while deciding to advance, then must return all 9 over the limit."""
+    game = _trader(cows=9)
+    h.clear_workers(game, "ann")
+    h.set_workers(game, "ann", copper=8)
+    h.set_goods(game, "ann", grain=1)
+    h.recruit(game, 2)  # copper + grain: 10 workers
+    for _ in range(7):
+        game.apply("ann", "trade worker stone")
+    assert game.player("ann").worker_count == 17
+    game.apply("ann", "advance 0")
+    assert game.pending.kind == "return"
+    assert "return copper copper stone stone stone stone stone stone stone" in h.legal(game)
+    game.apply("ann", "return copper copper stone stone stone stone stone stone stone")
+    assert game.player("ann").worker_count == 8
+    assert game.turn_player == "bob"

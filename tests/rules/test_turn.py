@@ -71,17 +71,23 @@ def test_clean_up_empties_a_full_bank_at_the_end_of_the_turn() -> None:
 
 
 def test_no_clean_up_while_a_bank_space_is_free() -> None:
-    """3.1 "If every bank space is occupied" — three of four occupied stay where they are."""
+    """3.1 "If every bank space is occupied" — with three of four occupied the workers stay,
+    and only the free space can be used next turn."""
     game = h.new_game(4, seed=1)
     ann = h.player_id(game, 0)
     h.set_workers(game, ann, grain=3, copper=1)
     game.apply(ann, "bank 4 grain grain grain")
+    game.bank[0] = ["stone"]  # filled in an earlier turn
+    game.supply.workers["stone"] -= 1
     bob = h.start_turn(game, 1)
     h.set_workers(game, bob, pumpkin=1)
     events = game.apply(bob, "bank 2 pumpkin")
     assert not h.of_kind(events, "cleanup")
-    assert game.bank[1] == ["pumpkin"] and game.bank[3] == ["grain"] * 3
-    assert "bank 2 copper" not in h.legal(game) and "bank 4 copper" not in h.legal(game)
+    assert game.bank == [["stone"], ["pumpkin"], [], ["grain"] * 3]
+    h.clear_workers(game, "cid")
+    h.set_workers(game, "cid", copper=3)
+    assert {a for a in h.legal(game) if a.startswith("bank")} == {"bank 3 copper copper"}
+    h.assert_conserved(game)
 
 
 def test_clean_up_of_a_harvest_area_whose_large_boxes_are_all_occupied() -> None:
