@@ -3,9 +3,12 @@ turn."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from rules import Game, IllegalAction, NotYourTurn, data
+from rules.simulate import choose_action
 from tests.rules import helpers as h
 
 
@@ -355,3 +358,36 @@ def test_the_active_player_may_trade_a_cow_before_choosing_upgrades() -> None:
     game.apply("ann", "trade copper")
     game.apply("ann", "upgrade copper")
     assert game.player("ann").goods["bigcopper"] == 1
+
+
+def test_answers_in_random_auctions_match_the_rules() -> None:
+    """6.3.1-6.3.3 and 7.2 written out independently of the engine: an answering player may
+    pass, or stand on any space they can pay whose row holds nobody else or only someone to
+    its left; only the turn player (answering in their own auction) may also trade cows."""
+    trades = {f"trade {good}" for good in data.TRADE_GOODS} | {"trade coins"}
+    trades |= {f"trade worker {colour}" for colour in data.COLOURS}
+    checked = 0
+    for players, seed in ((3, 81), (4, 82), (4, 83)):
+        game = Game.new(h.IDS[:players], seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            if game.pending.kind == "bid":
+                seat = game.pending.seat
+                assert seat is not None
+                player = game.players[seat]
+                rightmost: dict[int, int] = {}
+                for other, pos in enumerate(game.representatives):
+                    if pos is not None and other != seat:
+                        rightmost[pos[0]] = max(rightmost.get(pos[0], 0), pos[1])
+                expected = {"pass"} | {
+                    f"place {row} {col}"
+                    for row in range(1, data.CITY_ROWS + 1)
+                    for col, cost in enumerate(data.CITY_COSTS, start=1)
+                    if cost <= player.goods["pumpkin"] and col > rightmost.get(row, 0)
+                }
+                if seat == game.turn and player.cows:
+                    expected |= trades
+                assert h.legal(game) == expected
+                checked += 1
+            game.apply(*choose_action(game, rng))
+    assert checked > 50

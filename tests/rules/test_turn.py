@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import combinations_with_replacement
 
 import pytest
 
@@ -181,3 +182,62 @@ def test_turn_order_in_random_games() -> None:
         assert h.kinds(events)[-1] == "game_over"
         assert game.turn == players - 1 and game.final_round
         assert turns_after_final <= players - 1 + data.CANTEENS_TOTAL
+
+
+TRADES = {f"trade {good}" for good in data.TRADE_GOODS} | {"trade coins"}
+TRADES |= {f"trade worker {colour}" for colour in data.COLOURS}
+
+
+def _holds(workers: dict[str, int], combo: tuple[str, ...]) -> bool:
+    return all(workers[c] >= combo.count(c) for c in combo)
+
+
+def _expected_main_actions(game: Game, seat: int) -> set[str]:
+    """RULES.md 3, 5, 6.1, 6.2, 6.3.1, 7.1.1-2 and 7.2 written out independently of the
+    engine: what the turn player may choose at the start of their turn."""
+    player = game.players[seat]
+    pairs = list(combinations_with_replacement(data.COLOURS, 2))
+    out = {"recruit"}
+    for index, (needed, _coins) in enumerate(data.BANK):
+        if not game.bank[index]:
+            for combo in combinations_with_replacement(data.COLOURS, needed):
+                if _holds(player.workers, combo):
+                    out.add(" ".join(("bank", str(index + 1), *combo)))
+    for area in data.AREAS:
+        colour = data.AREA_COLOUR[area]
+        boxes = [(colour,)] if player.workers[colour] else []
+        boxes += [pair for pair in pairs if _holds(player.workers, pair)]
+        for index, (coins, _goods) in enumerate(data.HARVEST_PLACES[area]):
+            if not game.harvest[area][index].large and player.coins >= coins:
+                out |= {" ".join(("harvest", area, str(index + 1), *box)) for box in boxes}
+    supply, anywhere = game.supply.goods["pumpkin"], sum(p.goods["pumpkin"] for p in game.players)
+    own = player.goods["pumpkin"]
+    pumpkins = own + 1 if supply else (own if own else (1 if anywhere else 0))
+    for row in range(1, data.CITY_ROWS + 1):
+        for col, cost in enumerate(data.CITY_COSTS, start=1):
+            if cost <= pumpkins:
+                out.add(f"city {row} {col}")
+    if player.settlements_left:
+        for f in game.fields.values():
+            touches = any(n.start or n.settlements for n in h.neighbour_fields(game, f))
+            payable = all(player.goods[g] >= n for g, n in f.cost.items())
+            if f.buildable and not f.settlements and touches and payable:
+                out.add(f"build {f.label}")
+    return out | (TRADES if player.cows else set())
+
+
+def test_main_actions_in_random_games_match_the_rules() -> None:
+    """3 "you **must** take exactly one action: **A Recruit**, **B Work** or **C Build**" and
+    "you may trade cows": at every start of a turn in random games the legal actions are
+    exactly those the rules allow, computed here without the engine's help."""
+    checked = 0
+    for players, seed in ((2, 71), (3, 72), (4, 73), (4, 74)):
+        game = Game.new(h.IDS[:players], seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            if game.pending.kind == "main":
+                seat = game.turn
+                assert h.legal(game) == _expected_main_actions(game, seat)
+                checked += 1
+            game.apply(*choose_action(game, rng))
+    assert checked > 200
