@@ -205,7 +205,7 @@ def _expected_main_actions(game: Game, seat: int) -> set[str]:
                     out.add(" ".join(("bank", str(index + 1), *combo)))
     for area in data.AREAS:
         colour = data.AREA_COLOUR[area]
-        boxes = [(colour,)] if player.workers[colour] else []
+        boxes: list[tuple[str, ...]] = [(colour,)] if player.workers[colour] else []
         boxes += [pair for pair in pairs if _holds(player.workers, pair)]
         for index, (coins, _goods) in enumerate(data.HARVEST_PLACES[area]):
             if not game.harvest[area][index].large and player.coins >= coins:
