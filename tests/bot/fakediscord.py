@@ -1321,8 +1321,14 @@ class World:
         *,
         focused: str | None = None,
         fallback: Sequence[Json] = (),
+        user: FakeUser | None = None,
     ) -> Json:
-        """The ``data`` of a chat-input interaction, typed from the synced command schema."""
+        """The ``data`` of a chat-input interaction, typed from the synced command schema.
+
+        Raises where Discord's client would not let ``user`` send it: unknown command,
+        subcommand or option, a required option missing, a value outside the option's choices
+        or min/max, or a command hidden by ``default_member_permissions``.
+        """
         names = [part for item in path for part in item.split()]
         if not names:
             raise ValueError("give the command name, e.g. slash(user, channel, 'montana', 'new')")
@@ -1343,11 +1349,14 @@ class World:
             container = entry["options"]
             schema_options = option.get("options") or []
         known: dict[str, Json] = {o["name"]: o for o in schema_options if o["type"] not in (1, 2)}
+        where = f"/{' '.join(names)}"
+        if user is not None:
+            _check_can_use(where, command, user, self.owner)
         for name, value in options.items():
             if name not in known:
-                raise ValueError(
-                    f"/{' '.join(names)} has no option {name!r} (known: {list(known)})"
-                )
+                raise ValueError(f"{where} has no option {name!r} (known: {list(known)})")
+            if focused is None:
+                _check_option_value(where, known[name], value)
             option_type = int(known[name]["type"])
             entry = {"name": name, "type": option_type}
             if focused == name:
@@ -1355,6 +1364,9 @@ class World:
             else:
                 entry["value"] = self._option_value(option_type, value, resolved)
             container.append(entry)
+        missing = [n for n, o in known.items() if o.get("required") and n not in options]
+        if focused is None and missing:
+            raise ValueError(f"{where}: Discord requires option(s) {missing}")
         if focused is not None and focused not in options:
             container.append(
                 {"name": focused, "type": int(known[focused]["type"]), "value": "", "focused": True}
@@ -1401,6 +1413,33 @@ class World:
         if option_type == 5:
             return bool(value)
         return value
+
+
+def _check_can_use(where: str, command: Json, user: FakeUser, owner: FakeUser) -> None:
+    required = command.get("default_member_permissions")
+    if required is None or user is owner:
+        return
+    needed = discord.Permissions(int(required))
+    if not needed.is_subset(user.total_permissions()):
+        raise AssertionError(
+            f"{user.name} cannot use {where}: Discord hides it from members without {needed!r}"
+        )
+
+
+def _check_option_value(where: str, option: Json, value: Any) -> None:
+    name = option["name"]
+    choices = option.get("choices")
+    if choices and value not in [c["value"] for c in choices]:
+        allowed = [c["value"] for c in choices]
+        raise ValueError(f"{where}: {name}={value!r} is not one of the choices {allowed}")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        low, high = option.get("min_value"), option.get("max_value")
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise ValueError(f"{where}: {name}={value!r} is outside {low}..{high}")
+    if isinstance(value, str):
+        low_len, high_len = option.get("min_length", 0), option.get("max_length", 6000)
+        if not low_len <= len(value) <= high_len:
+            raise ValueError(f"{where}: {name} must be {low_len}..{high_len} characters")
 
 
 def _role_payload(
@@ -1686,7 +1725,9 @@ class FakeDiscordBase:
         "montana build"). Option types come from the synced schema; pass FakeUser/FakeChannel
         for user/channel options.
         """
-        data = self.world.command_data(channel, path, options or {}, fallback=self._tree_commands())
+        data = self.world.command_data(
+            channel, path, options or {}, fallback=self._tree_commands(), user=user
+        )
         record = self.world.new_interaction(2, user, channel, data)
         return await self._run(record, timeout, expect_response)
 
@@ -1701,7 +1742,12 @@ class FakeDiscordBase:
     ) -> InteractionResult:
         """Ask for autocomplete choices of option ``focused`` (its partial text in ``options``)."""
         data = self.world.command_data(
-            channel, path, options or {}, focused=focused, fallback=self._tree_commands()
+            channel,
+            path,
+            options or {},
+            focused=focused,
+            fallback=self._tree_commands(),
+            user=user,
         )
         record = self.world.new_interaction(4, user, channel, data)
         return await self._run(record, timeout, True)
@@ -1717,7 +1763,7 @@ class FakeDiscordBase:
         expect_response: bool = True,
     ) -> InteractionResult:
         """Press a button that is on ``message`` (by custom_id or by label)."""
-        component = self._component(message, custom_id, label)
+        component = self._component(user, message, custom_id, label)
         if component.get("type") != 2:
             raise AssertionError(f"{component.get('custom_id')!r} is not a button")
         data = {"custom_id": component["custom_id"], "component_type": 2}
@@ -1788,7 +1834,7 @@ class FakeDiscordBase:
         expect_response: bool = True,
     ) -> InteractionResult:
         """Choose ``values`` in a select on ``message`` (by custom_id or placeholder)."""
-        component = self._component(message, custom_id, label)
+        component = self._component(user, message, custom_id, label)
         component_type = int(component.get("type", 0))
         if component_type not in (3, 5, 6, 7, 8):
             raise AssertionError(f"{component.get('custom_id')!r} is not a select")
@@ -1841,9 +1887,18 @@ class FakeDiscordBase:
         record = self.world.new_interaction(5, user, channel, data, message=message)
         return await self._run(record, timeout, True)
 
-    def _component(self, message: FakeMessage, custom_id: str | None, label: str | None) -> Json:
+    def _component(
+        self, user: FakeUser, message: FakeMessage, custom_id: str | None, label: str | None
+    ) -> Json:
         if message.deleted:
             raise AssertionError(f"message {message.id} was deleted; nobody can press on it")
+        if message.ephemeral and message.interaction_id is not None:
+            owner = self.world.interactions[message.interaction_id].user
+            if owner is not user:
+                raise AssertionError(
+                    f"message {message.id} is ephemeral: only {owner.name} sees it, "
+                    f"{user.name} cannot press on it"
+                )
         if custom_id is None and label is None:
             raise ValueError("give a custom_id or a label")
         component = message.find_component(custom_id, label=label)

@@ -100,6 +100,12 @@ class DemoBot(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.background: set[asyncio.Task[None]] = set()
         self.tree.add_command(self.build_group())
+
+        @self.tree.command(description="only for channel managers; hidden from others")
+        @app_commands.default_permissions(manage_channels=True)
+        async def secret(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("secret", ephemeral=True)
+
         self.tree.on_error = self.refuse  # type: ignore[method-assign]
 
     def build_group(self) -> app_commands.Group:
@@ -122,7 +128,9 @@ class DemoBot(discord.Client):
 
         @group.command(description="a counter button")
         @app_commands.describe(game="game number")
-        async def counter(interaction: discord.Interaction[Any], game: int) -> None:
+        async def counter(
+            interaction: discord.Interaction[Any], game: app_commands.Range[int, 0, 99]
+        ) -> None:
             view = discord.ui.View(timeout=None)
             view.add_item(Counter(game, 0))
             await interaction.response.send_message(f"game {game} counted to 0", view=view)
@@ -138,8 +146,10 @@ class DemoBot(discord.Client):
             await interaction.response.send_message(f"you picked {fruit}", ephemeral=True)
 
         @group.command(description="a select menu")
-        async def menu(interaction: discord.Interaction[Any]) -> None:
-            await interaction.response.send_message("what fruit?", view=FruitMenu())
+        async def menu(interaction: discord.Interaction[Any], private: bool = False) -> None:
+            await interaction.response.send_message(
+                "what fruit?", view=FruitMenu(), ephemeral=private
+            )
 
         @group.command(description="repeat a text")
         async def say(interaction: discord.Interaction[Any], text: str) -> None:
@@ -220,7 +230,7 @@ async def test_login_syncs_commands_and_makes_the_client_ready(demo: FakeDiscord
     guild = client.get_guild(demo.guild_id)
     assert guild is not None and guild.get_channel(demo.channel.id) is not None
     (sync,) = demo.requests("PUT /applications/{id}/guilds/{id}/commands")
-    assert [c["name"] for c in sync.json] == ["demo"]
+    assert [c["name"] for c in sync.json] == ["demo", "secret"]
     assert {o["name"] for o in sync.response[0]["options"]} >= {"hello", "picture", "pick"}
     assert all(c["id"] for c in sync.response)
 
@@ -345,10 +355,23 @@ async def test_thread_edit_and_closed_dms(demo: FakeDiscord) -> None:
     assert closed.content.endswith("DMs closed") and demo.dms(ben) == []
 
 
-async def test_unknown_option_is_a_test_error(demo: FakeDiscord) -> None:
+async def test_what_a_discord_client_cannot_send_is_a_test_error(demo: FakeDiscord) -> None:
     ana = demo.add_user("ana")
+    mod = demo.add_user("mod", permissions=discord.Permissions(manage_channels=True))
     with pytest.raises(ValueError, match="no option 'colour'"):
         await demo.slash(ana, demo.channel, "demo", "pick", options={"colour": "red"})
+    with pytest.raises(ValueError, match=r"requires option\(s\) \['game'\]"):
+        await demo.slash(ana, demo.channel, "demo", "counter")
+    with pytest.raises(ValueError, match=r"outside 0\.\.99"):
+        await demo.slash(ana, demo.channel, "demo", "counter", options={"game": 100})
+    with pytest.raises(AssertionError, match="hides it"):
+        await demo.slash(ana, demo.channel, "secret")
+    assert (await demo.slash(mod, demo.channel, "secret")).content == "secret"
+    private = await demo.slash(ana, demo.channel, "demo", "menu", options={"private": True})
+    assert private.original is not None and private.ephemeral
+    with pytest.raises(AssertionError, match="only ana sees it"):
+        await demo.select(mod, private.original, "demo:fruit", ["apple"])
+    assert (await demo.select(ana, private.original, "demo:fruit", ["apple"])).responded
 
 
 async def test_message_over_discord_limits_is_refused_like_discord(demo: FakeDiscord) -> None:
