@@ -62,6 +62,13 @@ def make_bot(db_path: Path, renderer: Renderer | None = None, seed: int = 1) -> 
     )
 
 
+def original(result: InteractionResult) -> FakeMessage:
+    """The message an interaction answered with (it must have one)."""
+    message = result.original
+    assert message is not None, f"no response message: {result}"
+    return message
+
+
 def codes_on(message: FakeMessage) -> dict[str, tuple[str, str]]:
     """code -> ("button" | "select", custom_id) for every enabled choice on a message."""
     found: dict[str, tuple[str, str]] = {}
@@ -178,3 +185,33 @@ async def open_game(
     assert row is not None
     play_channel = fake.channel_by_id(row.play_channel_id)
     return row.id, play_channel, {"created": created, "lobby": lobby, "started": started}
+
+
+def give_pumpkins(db_path: Path, game_id: int, count: int) -> None:
+    """Test set-up: every player holds `count` pumpkins (taken from the supply).
+
+    Written straight into the saved state (same version), as if the game had gone
+    that way; the bot reads the game from the store at every press.
+    """
+    import json
+    import sqlite3
+
+    with sqlite3.connect(db_path) as db:
+        (text,) = db.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
+        state = json.loads(text)
+        for player in state["players"]:
+            state["supply"]["goods"]["pumpkin"] -= count - player["goods"]["pumpkin"]
+            player["goods"]["pumpkin"] = count
+        db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(state), game_id))
+
+
+async def to_main_decision(table: Table, game_id: int) -> None:
+    """Tap the first offered choice until a player faces their main action."""
+    while True:
+        _, game = await table.game(game_id)
+        if game.pending.kind == "main":
+            return
+        pid = game.awaiting
+        assert pid is not None
+        result = await table.tap_move(game_id, game.legal_actions(pid)[0])
+        assert result is not None

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from rules.simulate import choose_action
-from tests.bot.driver import PNG, SampledRenderer, Table, make_bot, open_game
+from tests.bot.driver import PNG, SampledRenderer, Table, make_bot, open_game, original
 from tests.bot.fakediscord import FakeDiscord
 
 COLOUR = r"(copper|stone|grain|pumpkin)"
@@ -35,11 +35,11 @@ async def test_lobby_to_first_moves(fake_discord: FakeDiscord, tmp_path: Path) -
     awaited = game.awaiting
     assert awaited is not None
     assert f"<@{awaited}>" in first.content
-    assert int(awaited) in first.mentioned_ids
+    assert first.pinged_ids == [int(awaited)]
     rng = random.Random(1)
     for _ in range(6):
         row, game = await table.game(game_id)
-        pid, action = choose_action(game, rng)
+        _, action = choose_action(game, rng)
         before = len(fake_discord.messages_in(thread))
         result = await table.tap_move(game_id, action)
         assert result is not None, f"no buttons lead to {action}"
@@ -73,9 +73,9 @@ async def test_complete_two_player_game(fake_discord: FakeDiscord, tmp_path: Pat
             typed_builds += 1
             assert result.ephemeral
         else:
-            result = await table.tap_move(game_id, action)
-            if result is None:  # the few builds beyond the 25 cheapest
-                result = await table.type_move(thread, pid, action)
+            tapped = await table.tap_move(game_id, action)
+            # the few builds beyond the 25 cheapest are typed
+            result = tapped or await table.type_move(thread, pid, action)
         moves += 1
         posted = fake_discord.messages_in(thread)[-1]
         assert next(iter(posted.files.values())).startswith(PNG)
@@ -85,7 +85,7 @@ async def test_complete_two_player_game(fake_discord: FakeDiscord, tmp_path: Pat
         if awaited is not None and awaited != pid:
             # the player who must act now is mentioned and pinged, nobody else
             assert f"<@{awaited}>" in posted.content
-            assert posted.mentioned_ids == [int(awaited)]
+            assert posted.pinged_ids == [int(awaited)]
         assert not NOTATION.search(posted.content), posted.content
     final = fake_discord.messages_in(thread)[-1]
     assert "Final ranking" in final.content
@@ -97,4 +97,4 @@ async def test_complete_two_player_game(fake_discord: FakeDiscord, tmp_path: Pat
     assert renderer.calls > moves
     # a second game can now be opened in the channel
     again = await fake_discord.slash(table.users[pid], fake_discord.channel, "montana", "new")
-    assert not again.ephemeral and "Join" in again.original.button_labels()
+    assert not again.ephemeral and "Join" in original(again).button_labels()
