@@ -819,10 +819,12 @@ class World:
             if method == "POST":
                 message = self._post_message(channel, body, files, scope)
                 return 200, message.payload
-            if method == "GET":
+            if method == "GET":  # history, newest first
                 limit = int(query.get("limit", "50"))
-                found = [m.payload for m in self.messages_in(channel)][::-1][:limit]
-                return 200, found
+                before = int(query.get("before", 1 << 63))
+                after = int(query.get("after", 0))
+                found = [m for m in self.messages_in(channel) if after < m.id < before]
+                return 200, [m.payload for m in found[::-1][:limit]]
         if name == "channel_message":
             channel, message = self._channel(int(args[0])), self._message(int(args[1]))
             if message.channel_id != channel.id or message.ephemeral:

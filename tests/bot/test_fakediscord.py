@@ -355,6 +355,28 @@ async def test_thread_edit_and_closed_dms(demo: FakeDiscord) -> None:
     assert closed.content.endswith("DMs closed") and demo.dms(ben) == []
 
 
+class FragileBot(DemoBot):
+    async def on_thread_create(self, thread: discord.Thread) -> None:
+        raise RuntimeError(f"cannot handle thread {thread.name}")
+
+
+async def test_exception_in_an_event_handler_is_recorded(fake_discord: FakeDiscord) -> None:
+    await fake_discord.start(FragileBot(fake_discord.guild_id))
+    await fake_discord.slash(fake_discord.add_user("ana"), fake_discord.channel, "demo thread")
+    assert any("on_thread_create" in e and "demo game" in e for e in fake_discord.errors)
+    fake_discord.errors.clear()
+
+
+async def test_channel_history_reads_back_what_was_posted(demo: FakeDiscord) -> None:
+    ana = demo.add_user("ana")
+    for text in ("one", "two", "three"):
+        await demo.slash(ana, demo.channel, "demo", "say", options={"text": text})
+    channel = demo.client.get_channel(demo.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    newest_first = [m.content async for m in channel.history(limit=2)]
+    assert newest_first == ["three", "two"]
+
+
 async def test_what_a_discord_client_cannot_send_is_a_test_error(demo: FakeDiscord) -> None:
     ana = demo.add_user("ana")
     mod = demo.add_user("mod", permissions=discord.Permissions(manage_channels=True))
