@@ -148,7 +148,14 @@ class BotProcess:
 
 
 class FakeGateway(FakeDiscordBase):
-    """Gateway + REST fake on ``host:port`` (port 0 picks a free one). Async context manager."""
+    """Gateway + REST fake on ``host:port`` (port 0 picks a free one). Async context manager.
+
+    The bot's tasks are out of reach here, so an interaction helper returns once the answer
+    arrived, a deferred "thinking" answer was filled in, and no request came for
+    ``quiet_period`` seconds. REST posts made meanwhile are attributed to the interaction only
+    while it is the single one in flight. For a post that comes later (after a long render
+    behind a deferred update, or from a background task) use ``await wait_for_message(...)``.
+    """
 
     def __init__(
         self,
@@ -220,7 +227,7 @@ class FakeGateway(FakeDiscordBase):
         Processes still running when the fake closes are killed."""
         full_env = {**(os.environ if env is None else env), **self.env()}
         process = await asyncio.create_subprocess_exec(
-            *command, env=full_env, cwd=cwd, stderr=asyncio.subprocess.PIPE
+            *command, env=full_env, cwd=cwd, stderr=asyncio.subprocess.PIPE, limit=1 << 20
         )
         bot = BotProcess(process, self)
         self.processes.append(bot)
