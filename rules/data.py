@@ -147,18 +147,18 @@ GOOD_LETTERS: Final = {
 }
 
 TILES: Final = (
-    ("L", "gp*", "cs", "2:gpcS", "p", "sC", "gg"),
-    ("cs", "L", "M", "g*", "2:scgp", "pS", "cc"),
-    ("M", "L", "pp*", "gc", "sS", "2:Cgp", "s"),
-    ("gS", "L", "c*", "pgs", "M", "ps", "2:ggcS"),
-    ("2:psgc", "L", "g", "Cs", "cp*", "sg", "M"),
-    ("pc", "L", "sgg", "C", "M", "gp*", "2:sSp"),
-    ("g*", "cS", "ps", "M", "2:gpsC", "cc", "pgc"),
-    ("sc", "2:pgcS", "g", "Sp*", "cgs", "pp", "C"),
-    ("M", "gs", "cp", "Sg*", "pcs", "gC", "s"),
-    ("pS", "c", "gpc*", "ss", "Cg", "pg", "sgp"),
-    ("gc", "pS*", "s", "ggp", "Cc", "p", "sgc"),
-    ("cp", "g*", "sS", "pgs", "C", "gg", "cps"),
+    ("L", "gp*", "csg", "2:gpcS", "pg", "sC", "ggp"),
+    ("cs", "L", "M", "g*", "2:scgp", "pS", "ccs"),
+    ("M", "L", "pp*", "gcp", "ssp", "2:Cgp", "s"),
+    ("gS", "L", "c*", "pgs", "M", "psc", "2:ggcS"),
+    ("2:psgc", "L", "gs", "Cs", "cp*", "sgp", "M"),
+    ("pcs", "L", "sgg", "ccg", "M", "gp*", "2:sSp"),
+    ("g*", "cS", "psg", "M", "2:gpsC", "ccp", "pgc"),
+    ("sc", "2:pgcS", "gc", "Sp*", "cgs", "pp", "cc"),
+    ("M", "gsc", "cpg", "Sg*", "pcs", "gC", "s"),
+    ("pS", "cs", "gpc*", "ss", "Cg", "pgc", "sgp"),
+    ("gcs", "pS*", "sp", "ggp", "ccc", "p", "sgc"),
+    ("cp", "g*", "sS", "pgs", "ccp", "ggs", "cps"),
 )
 
 # --- landscape shapes (section 9, "ours") ----------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -30,10 +31,14 @@ from .state import (
 
 SCHEMA_VERSION = 1
 
-_MULTISETS: dict[int, list[tuple[str, ...]]] = {
-    k: list(combinations_with_replacement(data.COLOURS, k)) for k in range(1, 9)
-}
-_TAKE_ACTIONS = [Action("take", combo) for combo in _MULTISETS[2]]
+
+@cache
+def _multisets(size: int) -> list[tuple[str, ...]]:
+    """Every choice of `size` workers by colour, in canonical order."""
+    return list(combinations_with_replacement(data.COLOURS, size))
+
+
+_TAKE_ACTIONS = [Action("take", combo) for combo in _multisets(2)]
 _CITY_GOODS_ACTIONS = [
     Action("goods", tuple(sorted(c, key=data.GOODS.index)))
     for c in combinations_with_replacement(data.CITY_GOODS, 3)
@@ -229,7 +234,7 @@ class Game:
                 yield Action("advance", (str(steps),))
         elif kind == "return":
             excess = player.worker_count - data.MAX_WORKERS
-            for combo in _MULTISETS[excess]:
+            for combo in _multisets(excess):
                 if _affordable(combo, player.workers):
                     yield Action("return", combo)
         elif kind == "main":
@@ -277,7 +282,7 @@ class Game:
         for index, (needed, _coins) in enumerate(data.BANK):
             if self.bank[index]:
                 continue
-            for combo in _MULTISETS[needed]:
+            for combo in _multisets(needed):
                 if _affordable(combo, player.workers):
                     yield Action("bank", (str(index + 1), *combo))
 
@@ -286,7 +291,7 @@ class Game:
         colour = data.AREA_COLOUR[area]
         if player.workers[colour] >= data.LARGE_BOX_SINGLE:
             yield (colour,) * data.LARGE_BOX_SINGLE
-        for combo in _MULTISETS[data.BOX_ANY_COLOUR]:
+        for combo in _multisets(data.BOX_ANY_COLOUR):
             if _affordable(combo, player.workers):
                 yield combo
 
@@ -619,7 +624,8 @@ class Game:
                 },
             )
         )
-        if any(True for _ in self._box_options(player, area)):
+        # a cow can still buy the worker the small box needs (RULES.md 7.2)
+        if player.cows > 0 or any(True for _ in self._box_options(player, area)):
             self.pending = Pending("extra", seat, area=area, place=place)
         else:
             self._main_done(seat, events)
@@ -692,12 +698,23 @@ class Game:
             row, col = pos
             player = self.players[seat]
             cost = data.CITY_COSTS[col - 1]
+            if player.goods["pumpkin"] < cost:
+                # Our ruling: only a cow trade of the active player during the auction
+                # can take pumpkins away (shortage rule) from someone already placed;
+                # who can no longer pay returns to the shop building without a reward.
+                auction.payers.pop(0)
+                self.representatives[seat] = None
+                events.append(
+                    Event("cannot_pay", player.id, {"row": row, "column": col, "pumpkins": cost})
+                )
+                continue
             player.goods["pumpkin"] -= cost
             self.supply.goods["pumpkin"] += cost
             events.append(Event("pay", player.id, {"row": row, "column": col, "pumpkins": cost}))
             self.pending = Pending("reward", seat, row=row)
             options = list(self._reward_actions(player, row))
-            if len(options) > 1:
+            # the active player may still trade a cow before declaring (RULES.md 7.2)
+            if len(options) > 1 or self._may_trade(seat):
                 return
             self._reward(seat, row, options[0].verb, options[0].args, events)
             # _reward moved on to the next payer already
