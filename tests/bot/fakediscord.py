@@ -44,7 +44,8 @@ API in short (``FakeDiscord``; ``FakeGateway`` has the same world and interactio
   ``press(user, message, custom_id | label=)``, ``select(user, message, custom_id, values)``,
   ``submit_modal(user, channel, result.modal, {input_id: text})``, and for hostile-input tests
   ``press_forged(user, message, any_custom_id)``. Pass ``expect_response=False`` when no answer
-  is the expected outcome.
+  is the expected outcome, and ``until=lambda r: ...`` to wait for something the bot does
+  later (e.g. ``until=lambda r: "board.png" in r.files``; needed with the gateway fake).
 * results: ``response_type`` (4/5/6/7/8/9), ``original`` (the answer message, live),
   ``content``, ``ephemeral``, ``embeds``, ``components``, ``followups``, ``sent`` (REST posts
   made meanwhile: channel.send, threads, DMs), ``messages`` (all of them), ``files``
@@ -423,6 +424,7 @@ class InteractionRecord:
     modal: Json | None = None
     errors: list[str] = field(default_factory=list)
     responded: asyncio.Event = field(default_factory=asyncio.Event)
+    responded_at: float = 0.0
     last_activity: float = 0.0
 
 
@@ -526,6 +528,8 @@ class InteractionResult:
 
 
 EventSink = Callable[[str, Json], None]
+#: A condition on a result an interaction helper waits for (``until=``), e.g. a picture posted.
+Until = Callable[["InteractionResult"], bool]
 
 
 class World:
@@ -760,6 +764,8 @@ class World:
         request.status, request.response = status, response
         if interaction is not None:
             interaction.last_activity = time.monotonic()
+            if interaction.response_type is not None and not interaction.responded_at:
+                interaction.responded_at = interaction.last_activity
         self._notify()
         return status, response
 
@@ -1720,6 +1726,7 @@ class FakeDiscordBase:
         options: Mapping[str, Any] | None = None,
         timeout: float | None = None,
         expect_response: bool = True,
+        until: Until | None = None,
     ) -> InteractionResult:
         """Run a slash command: ``slash(ana, ch, "montana", "build", options={"field": "C4"})``.
 
@@ -1731,7 +1738,7 @@ class FakeDiscordBase:
             channel, path, options or {}, fallback=self._tree_commands(), user=user
         )
         record = self.world.new_interaction(2, user, channel, data)
-        return await self._run(record, timeout, expect_response)
+        return await self._run(record, timeout, expect_response, until)
 
     async def autocomplete(
         self,
@@ -1763,6 +1770,7 @@ class FakeDiscordBase:
         label: str | None = None,
         timeout: float | None = None,
         expect_response: bool = True,
+        until: Until | None = None,
     ) -> InteractionResult:
         """Press a button that is on ``message`` (by custom_id or by label)."""
         component = self._component(user, message, custom_id, label)
@@ -1770,7 +1778,7 @@ class FakeDiscordBase:
             raise AssertionError(f"{component.get('custom_id')!r} is not a button")
         data = {"custom_id": component["custom_id"], "component_type": 2}
         record = self._component_interaction(user, message, data)
-        return await self._run(record, timeout, expect_response)
+        return await self._run(record, timeout, expect_response, until)
 
     async def press_forged(
         self,
@@ -1781,6 +1789,7 @@ class FakeDiscordBase:
         values: Sequence[str] | None = None,
         timeout: float | None = None,
         expect_response: bool = True,
+        until: Until | None = None,
     ) -> InteractionResult:
         """A tampered client: click ``custom_id`` on ``message`` even though it is not shown.
 
@@ -1802,7 +1811,7 @@ class FakeDiscordBase:
         ]
         carrier = FakeMessage(payload, dict(message.files))
         record = self._component_interaction(user, carrier, data)
-        return await self._run(record, timeout, expect_response)
+        return await self._run(record, timeout, expect_response, until)
 
     async def wait_for_message(
         self,
@@ -1834,6 +1843,7 @@ class FakeDiscordBase:
         label: str | None = None,
         timeout: float | None = None,
         expect_response: bool = True,
+        until: Until | None = None,
     ) -> InteractionResult:
         """Choose ``values`` in a select on ``message`` (by custom_id or placeholder)."""
         component = self._component(user, message, custom_id, label)
@@ -1859,7 +1869,7 @@ class FakeDiscordBase:
                 "users": {v: self.world.users[int(v)].payload() for v in values},
             }
         record = self._component_interaction(user, message, data)
-        return await self._run(record, timeout, expect_response)
+        return await self._run(record, timeout, expect_response, until)
 
     async def submit_modal(
         self,
@@ -1870,6 +1880,7 @@ class FakeDiscordBase:
         *,
         message: FakeMessage | None = None,
         timeout: float | None = None,
+        until: Until | None = None,
     ) -> InteractionResult:
         """Submit a modal the bot opened (``result.modal``) with text input values by custom_id;
         ``message`` is the message whose button opened it, if any."""
@@ -1887,7 +1898,7 @@ class FakeDiscordBase:
                 )
         data = {"custom_id": modal["custom_id"], "components": rows}
         record = self.world.new_interaction(5, user, channel, data, message=message)
-        return await self._run(record, timeout, True)
+        return await self._run(record, timeout, True, until)
 
     def _component(
         self, user: FakeUser, message: FakeMessage, custom_id: str | None, label: str | None
@@ -1915,10 +1926,26 @@ class FakeDiscordBase:
         return self.world.new_interaction(3, user, channel, data, message=message)
 
     async def _run(
-        self, record: InteractionRecord, timeout: float | None, expect_response: bool
+        self,
+        record: InteractionRecord,
+        timeout: float | None,
+        expect_response: bool,
+        until: Until | None = None,
     ) -> InteractionResult:
+        seconds = self.settle_timeout if timeout is None else timeout
+        result = InteractionResult(self.world, record)
         await self._deliver(record)
-        await self._settle(record, self.settle_timeout if timeout is None else timeout)
+        try:
+            await self._settle(record, seconds)
+            deadline = time.monotonic() + seconds
+            while until is not None and not until(result):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(f"until-condition still false after {seconds}s: {result!r}")
+                await self.world.wait_for_change(min(remaining, 0.05))
+        finally:
+            if record in self.world.in_flight:
+                self.world.in_flight.remove(record)
         if record.response_type is None and expect_response:
             kind = {2: "slash command", 3: "component", 4: "autocomplete", 5: "modal"}[record.type]
             problem = (
@@ -1926,7 +1953,7 @@ class FakeDiscordBase:
             )
             record.errors.append(problem)
             self.world.errors.append(problem)
-        return InteractionResult(self.world, record)
+        return result
 
     def _tree_commands(self) -> list[Json]:
         return []

@@ -59,6 +59,7 @@ import discord
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from tests.bot.fakediscord import (
+    DEFERRED_UPDATE,
     FakeDiscordBase,
     InteractionRecord,
     InteractionResult,
@@ -151,10 +152,12 @@ class FakeGateway(FakeDiscordBase):
     """Gateway + REST fake on ``host:port`` (port 0 picks a free one). Async context manager.
 
     The bot's tasks are out of reach here, so an interaction helper returns once the answer
-    arrived, a deferred "thinking" answer was filled in, and no request came for
+    arrived, a deferred "thinking" answer was filled in (after a deferred update: the bot's next
+    request came, or ``deferred_update_grace`` passed), and no request came for
     ``quiet_period`` seconds. REST posts made meanwhile are attributed to the interaction only
     while it is the single one in flight. For a post that comes later (after a long render
-    behind a deferred update, or from a background task) use ``await wait_for_message(...)``.
+    behind a deferred update) pass ``until=lambda result: ...`` to the helper; for one from a
+    background task use ``await wait_for_message(...)``.
     """
 
     def __init__(
@@ -165,6 +168,7 @@ class FakeGateway(FakeDiscordBase):
         port: int = 0,
         heartbeat_interval: float = 41.25,
         quiet_period: float = 0.05,
+        deferred_update_grace: float = 5.0,
         **world_options: Any,
     ) -> None:
         super().__init__(world, **world_options)
@@ -172,6 +176,7 @@ class FakeGateway(FakeDiscordBase):
         self.port = port
         self.heartbeat_interval = heartbeat_interval
         self.quiet_period = quiet_period
+        self.deferred_update_grace = deferred_update_grace
         self.sessions: list[GatewaySession] = []
         self.processes: list[BotProcess] = []
         self.identifies: list[Json] = []
@@ -362,27 +367,31 @@ class FakeGateway(FakeDiscordBase):
 
     async def _settle(self, record: InteractionRecord, timeout: float) -> None:
         deadline = time.monotonic() + timeout
-        try:
 
-            def loading() -> bool:
-                original = (
-                    None if record.original_id is None else self.world.messages[record.original_id]
-                )
-                return bool(original is not None and original.loading)
+        def loading() -> bool:
+            original_id = record.original_id
+            original = None if original_id is None else self.world.messages[original_id]
+            return bool(original is not None and original.loading)
 
-            while record.response_type is None or loading():
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return
-                await self.world.wait_for_change(min(remaining, 0.05))
-            while True:
-                quiet_for = time.monotonic() - record.last_activity
-                if quiet_for >= self.quiet_period or time.monotonic() >= deadline:
-                    return
-                await asyncio.sleep(self.quiet_period - quiet_for)
-        finally:
-            if record in self.world.in_flight:
-                self.world.in_flight.remove(record)
+        def acknowledged_only() -> bool:
+            # after a deferred update the bot still has to do something; wait for its next
+            # request (an edit, a followup, a post while this is the only interaction in flight)
+            return (
+                record.response_type == DEFERRED_UPDATE
+                and record.last_activity <= record.responded_at
+                and time.monotonic() < record.responded_at + self.deferred_update_grace
+            )
+
+        while record.response_type is None or loading() or acknowledged_only():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            await self.world.wait_for_change(min(remaining, 0.05))
+        while True:
+            quiet_for = time.monotonic() - record.last_activity
+            if quiet_for >= self.quiet_period or time.monotonic() >= deadline:
+                return
+            await asyncio.sleep(self.quiet_period - quiet_for)
 
     # ---- control API (standalone mode) ----
     async def _control_world(self, request: web.Request) -> web.Response:

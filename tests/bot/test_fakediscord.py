@@ -505,8 +505,12 @@ async def test_gateway_fake_serves_a_real_client_over_loopback(
         assert isinstance(counter.original, FakeMessage)
         await gateway.press(ana, counter.original, "demo:count:3:0")
         assert counter.original.content == "game 3 counted to 1"
+        later = await gateway.slash(
+            ana, gateway.channel, "demo later", until=lambda r: len(r.messages) == 2
+        )
+        assert [m.content for m in later.messages] == ["soon", "later"]
         callbacks = gateway.requests("POST /interactions/{id}/{token}/callback")
-        assert len(callbacks) == 4 and callbacks[0].query["with_response"] == "1"
+        assert len(callbacks) == 5 and callbacks[0].query["with_response"] == "1"
         # the control API of the standalone mode (python -m tests.bot.fakegateway)
         control = f"http://127.0.0.1:{gateway.port}/_fake"
         async with aiohttp.ClientSession() as http:
@@ -518,7 +522,7 @@ async def test_gateway_fake_serves_a_real_client_over_loopback(
             async with http.get(f"{control}/messages") as r:
                 listed = await r.json()
         assert pressed["response_type"] == UPDATE and pressed["content"] == "game 3 counted to 2"
-        assert [m["content"] for m in listed][-1] == "game 3 counted to 2"
+        assert "game 3 counted to 2" in [m["content"] for m in listed]
     finally:
         await client.close()
         await running
