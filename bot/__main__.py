@@ -67,7 +67,7 @@ async def run(settings: Settings) -> None:
         await bot.close()
         runner.result()  # re-raise a login failure
         return
-    await bot.close()
+    await bot.shutdown()
     with contextlib.suppress(TimeoutError, asyncio.CancelledError):
         await asyncio.wait_for(runner, timeout=10)
 

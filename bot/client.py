@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import random
+from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
@@ -12,7 +14,7 @@ from discord import app_commands
 
 from .announce import DiscordAnnouncer
 from .commands import montana
-from .service import GameService, Renderer
+from .service import GameService, Refusal, Renderer
 from .settings import Settings
 from .store import Store
 from .views import ChoiceButton, ChoiceSelect
@@ -55,6 +57,10 @@ class MontanaBot(discord.Client):
         self._renderer = renderer
         self._sync_commands = sync_commands
         self._seed_source = seed_source
+        self.accepting = True
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.db_path)
@@ -74,6 +80,29 @@ class MontanaBot(discord.Client):
             else:
                 synced = await self.tree.sync()
                 log.info("synced %d commands globally (may take up to an hour)", len(synced))
+
+    @contextlib.asynccontextmanager
+    async def busy(self) -> AsyncIterator[None]:
+        """Mark an interaction in progress, so a shutdown lets it finish."""
+        if not self.accepting:
+            raise Refusal("The bot is restarting; please try again in a minute.")
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._idle.set()
+
+    async def shutdown(self, timeout: float = 10.0) -> None:
+        """Stop taking interactions, let those in flight finish, then close."""
+        self.accepting = False
+        if self._in_flight:
+            log.info("waiting for %d interaction(s) in flight", self._in_flight)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._idle.wait(), timeout)
+        await self.close()
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))

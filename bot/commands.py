@@ -8,8 +8,10 @@ the game as it is now). Answers that concern only the caller are ephemeral.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec
 
 import discord
 from discord import app_commands
@@ -50,6 +52,27 @@ async def _answer(interaction: discord.Interaction[Any], text: str, **kwargs: An
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
+P = ParamSpec("P")
+
+
+def tracked(
+    command: Callable[Concatenate[discord.Interaction[Any], P], Coroutine[Any, Any, None]],
+) -> Callable[Concatenate[discord.Interaction[Any], P], Coroutine[Any, Any, None]]:
+    """Count the command as in flight (a shutdown waits for it); refuse while stopping."""
+
+    @functools.wraps(command)
+    async def run(
+        interaction: discord.Interaction[Any], /, *args: P.args, **kwargs: P.kwargs
+    ) -> None:
+        try:
+            async with bot_of(interaction).busy():
+                await command(interaction, *args, **kwargs)
+        except Refusal as refusal:
+            await _answer(interaction, refusal.message)
+
+    return run
+
+
 def _channel_id(interaction: discord.Interaction[Any]) -> int:
     if interaction.channel_id is None:
         raise Refusal("Use this command in a server channel.")
@@ -60,6 +83,7 @@ def _channel_id(interaction: discord.Interaction[Any]) -> int:
 
 
 @montana.command(name="new", description="Open a new game in this channel (2-4 players)")
+@tracked
 async def new(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     try:
@@ -111,16 +135,19 @@ async def _lobby_change(interaction: discord.Interaction[Any], joining: bool) ->
 
 
 @montana.command(name="join", description="Take a seat in the game waiting for players here")
+@tracked
 async def join(interaction: discord.Interaction[Any]) -> None:
     await _lobby_change(interaction, joining=True)
 
 
 @montana.command(name="leave", description="Leave the game here before it starts")
+@tracked
 async def leave(interaction: discord.Interaction[Any]) -> None:
     await _lobby_change(interaction, joining=False)
 
 
 @montana.command(name="start", description="Start the game: the seat order is drawn at random")
+@tracked
 async def start(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     try:
@@ -164,6 +191,7 @@ async def abandon(interaction: discord.Interaction[Any]) -> None:
 
 
 @montana.command(name="board", description="Post the current picture and prompt again")
+@tracked
 async def board(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     try:
@@ -187,6 +215,7 @@ async def board(interaction: discord.Interaction[Any]) -> None:
 
 
 @montana.command(name="status", description="A text summary of the game (only you see it)")
+@tracked
 async def status(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     try:
@@ -202,12 +231,14 @@ async def status(interaction: discord.Interaction[Any]) -> None:
 
 
 @montana.command(name="rules", description="The rules of Montana in short")
+@tracked
 async def rules(interaction: discord.Interaction[Any]) -> None:
     await _answer(interaction, words.RULES_HELP)
 
 
 @montana.command(name="log", description="The moves so far, in notation (only you see it)")
 @app_commands.describe(page="1 = the latest moves, 2 = the ones before, ...")
+@tracked
 async def log_command(interaction: discord.Interaction[Any], page: int = 1) -> None:
     service = service_of(interaction)
     try:
@@ -284,6 +315,7 @@ async def field_autocomplete(
 @montana.command(name="build", description="Build a settlement on a field")
 @app_commands.describe(field="The field's label, e.g. C4 (the list shows the ones you can pay)")
 @app_commands.autocomplete(field=field_autocomplete)
+@tracked
 async def build(
     interaction: discord.Interaction[Any], field: app_commands.Range[str, 1, 8]
 ) -> None:
@@ -291,21 +323,25 @@ async def build(
 
 
 @montana.command(name="recruit", description="Recruit: spin the wheel for 2 workers")
+@tracked
 async def recruit(interaction: discord.Interaction[Any]) -> None:
     await typed_move(interaction, "recruit")
 
 
 @montana.command(name="stop", description="Stop building (and take a coin for each build left)")
+@tracked
 async def stop(interaction: discord.Interaction[Any]) -> None:
     await typed_move(interaction, "stop")
 
 
 @montana.command(name="pass", description="Pass in the city auction")
+@tracked
 async def pass_(interaction: discord.Interaction[Any]) -> None:
     await typed_move(interaction, "pass")
 
 
 @montana.command(name="end", description="End your turn (instead of using a canteen)")
+@tracked
 async def end(interaction: discord.Interaction[Any]) -> None:
     await typed_move(interaction, "end")
 
@@ -326,6 +362,7 @@ TRADE_CHOICES = [
 @montana.command(name="trade", description="Trade a cow for a good, 3 coins or a worker")
 @app_commands.describe(get="What you take for the cow")
 @app_commands.choices(get=TRADE_CHOICES)
+@tracked
 async def trade(interaction: discord.Interaction[Any], get: app_commands.Choice[str]) -> None:
     await typed_move(interaction, f"trade {get.value}")
 
@@ -347,11 +384,13 @@ async def _open(interaction: discord.Interaction[Any], code: str) -> None:
 
 
 @montana.command(name="work", description="Work: the bank, a harvest place or the city")
+@tracked
 async def work(interaction: discord.Interaction[Any]) -> None:
     await _open(interaction, "p:work")
 
 
 @montana.command(name="city", description="Go to the city (starts an auction)")
+@tracked
 async def city(interaction: discord.Interaction[Any]) -> None:
     await _open(interaction, "p:city")
 

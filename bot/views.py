@@ -228,30 +228,37 @@ async def handle_choice(
     interaction: discord.Interaction[Any], game_id: int, version: int, code: str
 ) -> None:
     """Whatever a button or select of a Montana message asks for."""
-    service = service_of(interaction)
-    user_id = str(interaction.user.id)
     try:
-        if code in LOBBY_CODES:
-            await lobby_press(interaction, game_id, code)
-            return
-        row = await service.get(game_id)
-        if code == prompts.BOARD:
-            await send_own_board(interaction, row)
-            return
-        if code.startswith("p:"):
-            await open_panel(interaction, row, version, code)
-            return
-        if code.startswith("a:"):
-            await service.check_turn(game_id, user_id, version)
-            await interaction.response.defer()
-            outcome = await service.play(game_id, user_id, code[2:], expected_version=version)
-            await after_press(interaction, outcome, user_id)
-            return
-        raise UnknownChoice(code)
+        async with bot_of(interaction).busy():
+            await _handle_choice(interaction, game_id, version, code)
     except Refusal as refusal:
         await reply(interaction, refusal.message)
     except UnknownChoice:
         await reply(interaction, UNKNOWN_BUTTON)
+
+
+async def _handle_choice(
+    interaction: discord.Interaction[Any], game_id: int, version: int, code: str
+) -> None:
+    service = service_of(interaction)
+    user_id = str(interaction.user.id)
+    if code in LOBBY_CODES:
+        await lobby_press(interaction, game_id, code)
+        return
+    row = await service.get(game_id)
+    if code == prompts.BOARD:
+        await send_own_board(interaction, row)
+        return
+    if code.startswith("p:"):
+        await open_panel(interaction, row, version, code)
+        return
+    if code.startswith("a:"):
+        await service.check_turn(game_id, user_id, version)
+        await interaction.response.defer()
+        outcome = await service.play(game_id, user_id, code[2:], expected_version=version)
+        await after_press(interaction, outcome, user_id)
+        return
+    raise UnknownChoice(code)
 
 
 def _from_ephemeral(interaction: discord.Interaction[Any]) -> bool:
