@@ -77,7 +77,6 @@ import asyncio
 import contextlib
 import contextvars
 import io
-import itertools
 import json
 import logging
 import re
@@ -124,7 +123,6 @@ BOT_PERMISSIONS = EVERYONE_PERMISSIONS | discord.Permissions(
     mention_everyone=True,
 )
 
-_SNOWFLAKE_COUNTER = itertools.count()
 _last_snowflake = 0
 
 
@@ -133,7 +131,6 @@ def new_snowflake() -> int:
     global _last_snowflake
     now = discord.utils.time_snowflake(discord.utils.utcnow())
     _last_snowflake = max(now, _last_snowflake + 1)
-    next(_SNOWFLAKE_COUNTER)
     return _last_snowflake
 
 
@@ -2273,6 +2270,7 @@ __all__ = [
     "InteractionRecord",
     "InteractionResult",
     "Request",
+    "Until",
     "World",
     "api_path",
     "new_snowflake",
