@@ -52,8 +52,13 @@ def _count(combo: tuple[str, ...]) -> dict[str, int]:
     return counts
 
 
+@cache
+def _count_items(combo: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    return tuple(_count(combo).items())
+
+
 def _affordable(combo: tuple[str, ...], have: dict[str, int]) -> bool:
-    return all(have[item] >= n for item, n in _count(combo).items())
+    return all(have[item] >= n for item, n in _count_items(combo))
 
 
 def _describe_cost(cost: dict[str, int]) -> str:
@@ -87,6 +92,7 @@ class Game:
         self.rng = random.Random()
         self._auto_chance = True
         self._by_hex: dict[Hex, Field] = {}
+        self._neighbours: dict[str, list[Field]] = {}
         self._legal_cache: tuple[int, int, list[Action], frozenset[Action]] | None = None
 
     # ------------------------------------------------------------------ creation
@@ -156,6 +162,10 @@ class Game:
 
     def _index_board(self) -> None:
         self._by_hex = {f.hex: f for f in self.fields.values()}
+        self._neighbours = {
+            f.label: [self._by_hex[h] for h in board.neighbours(f.hex) if h in self._by_hex]
+            for f in self.fields.values()
+        }
 
     # ------------------------------------------------------------------ queries
 
@@ -286,21 +296,24 @@ class Game:
                 if _affordable(combo, player.workers):
                     yield Action("bank", (str(index + 1), *combo))
 
-    def _box_options(self, player: Player, area: str) -> Iterator[tuple[str, ...]]:
+    def _box_options(self, player: Player, area: str) -> list[tuple[str, ...]]:
         """Workers the player may put on one box of `area` (RULES.md 6.2)."""
         colour = data.AREA_COLOUR[area]
-        if player.workers[colour] >= data.LARGE_BOX_SINGLE:
-            yield (colour,) * data.LARGE_BOX_SINGLE
-        for combo in _multisets(data.BOX_ANY_COLOUR):
-            if _affordable(combo, player.workers):
-                yield combo
+        single = [(colour,) * data.LARGE_BOX_SINGLE] if player.workers[colour] else []
+        return single + self._any_colour_options(player)
+
+    def _any_colour_options(self, player: Player) -> list[tuple[str, ...]]:
+        return [c for c in _multisets(data.BOX_ANY_COLOUR) if _affordable(c, player.workers)]
 
     def _harvest_actions(self, player: Player) -> Iterator[Action]:
+        any_colour = self._any_colour_options(player)
         for area in data.AREAS:
+            colour = data.AREA_COLOUR[area]
+            single = [(colour,) * data.LARGE_BOX_SINGLE] if player.workers[colour] else []
             for index, (coins, _goods) in enumerate(data.HARVEST_PLACES[area]):
                 if self.harvest[area][index].large or player.coins < coins:
                     continue
-                for combo in self._box_options(player, area):
+                for combo in single + any_colour:
                     yield Action("harvest", (area, str(index + 1), *combo))
 
     def _pumpkins_after_free_pumpkin(self, seat: int) -> int:
@@ -357,9 +370,8 @@ class Game:
         result: dict[str, Field] = {}
         for f in self.fields.values():
             if f.start or f.settlements:
-                for h in board.neighbours(f.hex):
-                    n = self._by_hex.get(h)
-                    if n is not None and n.buildable and not n.settlements:
+                for n in self._neighbours[f.label]:
+                    if n.buildable and not n.settlements:
                         result[n.label] = n
         return [result[label] for label in sorted(result)]
 
@@ -625,7 +637,7 @@ class Game:
             )
         )
         # a cow can still buy the worker the small box needs (RULES.md 7.2)
-        if player.cows > 0 or any(True for _ in self._box_options(player, area)):
+        if player.cows > 0 or self._box_options(player, area):
             self.pending = Pending("extra", seat, area=area, place=place)
         else:
             self._main_done(seat, events)
