@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import discord
+import pytest
 
 from bot.words import RULES_HELP
 from rules import Action
 from tests.bot.driver import PNG, Table, make_bot, open_game, original, to_main_decision
-from tests.bot.fakediscord import FakeChannel, FakeDiscord
+from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeHTTPError
 
 
 async def started(fake: FakeDiscord, tmp_path: Path) -> tuple[Table, int, FakeChannel]:
@@ -181,3 +182,40 @@ async def test_lobby_buttons_and_commands(fake_discord: FakeDiscord, tmp_path: P
     started = await fake_discord.slash(ben, fake_discord.channel, "montana", "start")
     assert started.ephemeral and "has started in <#" in started.content
     assert len(fake_discord.threads) == 1 and not lobby.interactive_components()
+
+
+async def test_a_game_opened_inside_a_thread_plays_there(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    table, game_id, thread = await started(fake_discord, tmp_path)
+    row = await table.row(game_id)
+    creator = table.user(row.creator_id)
+    await fake_discord.slash(creator, thread, "montana", "abandon")
+    created = await fake_discord.slash(creator, thread, "montana", "new")
+    lobby = original(created)
+    assert lobby.channel_id == thread.id
+    other = next(u for pid, u in table.users.items() if pid != row.creator_id)
+    await fake_discord.press(other, lobby, label="Join")
+    await fake_discord.press(creator, lobby, label="Start")
+    assert len(fake_discord.threads) == 1  # no thread inside the thread
+    latest = fake_discord.messages_in(thread)[-1]
+    assert "drawn at random" in latest.content and latest.interactive_components()
+
+
+async def test_without_thread_permission_the_game_plays_in_the_channel(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise FakeHTTPError(403, "Missing Permissions", 50013)
+
+    monkeypatch.setattr(fake_discord.world, "_create_thread", refuse)
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    ana, ben = fake_discord.add_user("ana"), fake_discord.add_user("ben")
+    lobby = original(await fake_discord.slash(ana, fake_discord.channel, "montana", "new"))
+    await fake_discord.press(ben, lobby, label="Join")
+    await fake_discord.press(ana, lobby, label="Start")
+    assert not fake_discord.threads
+    assert "plays in this channel" in lobby.content
+    latest = fake_discord.messages_in(fake_discord.channel)[-1]
+    assert "drawn at random" in latest.content and latest.interactive_components()
