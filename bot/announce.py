@@ -35,8 +35,8 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     else:
         parts.append(words.prompt_line(game, mention))
         panel = prompts.public_panel(game, names)
-        if panel.text:
-            parts.append(f"-# {panel.text}")
+        if panel.hint:
+            parts.append(f"-# {panel.hint}")
         view = panel_view(outcome.row.id, outcome.version, panel)
     text = "\n".join(parts)
     if len(text) > MESSAGE_LIMIT:

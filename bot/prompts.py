@@ -30,12 +30,7 @@ AREA_TITLES = {
     "wheatfield": "Grain field",
     "garden": "Pumpkin garden",
 }
-ROW_REWARDS = {
-    1: "a cow + up to 3 upgrades",
-    2: "3 goods (copper, stone, grain)",
-    3: "up to 2 upgrades",
-    4: "2 coins + up to 1 upgrade",
-}
+ROW_REWARDS = words.ROW_REWARDS
 
 
 class UnknownChoice(ValueError):
@@ -64,8 +59,11 @@ class Menu:
 @dataclass(frozen=True)
 class Panel:
     text: str
+    """The instruction, for a panel shown on its own (ephemeral, console)."""
     buttons: tuple[Choice, ...] = ()
     menus: tuple[Menu, ...] = ()
+    hint: str = ""
+    """What the public message adds under its own prompt line (often nothing)."""
 
     @property
     def choices(self) -> list[Choice]:
@@ -255,10 +253,9 @@ def _main_panel(game: Game, pid: str, actions: Sequence[Action]) -> Panel:
             if player.settlements_left <= 0
             else "Build: no free field next to a settlement matches your goods"
         )
-    text = "Choose your action:"
-    if reasons:
-        text += " (" + "; ".join(reasons) + ")"
-    return Panel(text, tuple(buttons))
+    hint = "; ".join(reasons)
+    text = "Choose your action:" + (f" ({hint})" if hint else "")
+    return Panel(text, tuple(buttons), hint=hint)
 
 
 def _take_choices(actions: Sequence[Action]) -> list[Choice]:
@@ -390,12 +387,10 @@ def _city_panel(game: Game, actions: Sequence[Action], verb: str) -> Panel:
         extra_row.append(Choice(act(Action("pass")), "Pass", "danger", row=4))
     extra_row += _trade_button(actions, 4)
     extra_row.append(_board_button(4))
-    rewards = "; ".join(f"row {r}: {text}" for r, text in ROW_REWARDS.items())
-    costs = ", ".join(f"column {c}: {n}" for c, n in enumerate(data.CITY_COSTS, start=1))
-    return Panel(
-        f"City spaces you may take are green. Rewards — {rewards}. Pumpkins — {costs}.",
-        tuple(buttons + extra_row),
-    )
+    rewards = " · ".join(f"R{r}: {text}" for r, text in ROW_REWARDS.items())
+    costs = "/".join(str(n) for n in data.CITY_COSTS)
+    legend = f"Rows — {rewards}. Columns cost {costs} pumpkins; green = yours to take."
+    return Panel(f"The city. {legend}", tuple(buttons + extra_row), hint=legend)
 
 
 def _named_city_panel(
@@ -408,7 +403,7 @@ def _named_city_panel(
         for pid, name in names.items():
             label = label.replace(pid, _short(name, 10))
         buttons.append(Choice(choice.code, label, choice.style, choice.disabled, choice.row))
-    return Panel(panel.text, tuple(buttons), panel.menus)
+    return Panel(panel.text, tuple(buttons), panel.menus, panel.hint)
 
 
 def _reward_panel(game: Game, pid: str, actions: Sequence[Action]) -> Panel:

@@ -29,6 +29,12 @@ AREA_NAMES = {
     "garden": "the pumpkin garden",
 }
 CLEARED_NAMES = {"bank": "the bank", **AREA_NAMES}
+ROW_REWARDS = {
+    1: "a cow + up to 3 upgrades",
+    2: "3 goods: copper, stone or grain",
+    3: "up to 2 upgrades",
+    4: "2 coins + up to 1 upgrade",
+}
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -301,7 +307,8 @@ def prompt_line(game: Game, mention: Mention) -> str:
             return f"{who}, you were overtaken in the city — move or pass."
         return f"{who}, the city auction: take a space or pass."
     if kind == "reward":
-        return f"{who}, choose your city reward for row {pending.row}."
+        reward = ROW_REWARDS.get(pending.row, "")
+        return f"{who}, choose your city reward for row {pending.row} ({reward})."
     if kind == "build":
         return f"{who}, build again or stop building."
     if kind == "end":

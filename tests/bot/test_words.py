@@ -1,0 +1,67 @@
+"""Events put into the words players use (no notation, names instead of ids)."""
+
+from __future__ import annotations
+
+from bot import words
+from rules import Event
+
+NAMES = {"1": "Ana", "2": "Ben", "3": "Cleo"}
+
+
+def test_a_build_action_reads_like_the_rulebook() -> None:
+    events = [
+        Event(
+            "build",
+            "1",
+            {
+                "field": "C4",
+                "paid": {"bigstone": 1, "grain": 1},
+                "settlements": 1,
+                "bonuses": [],
+                "gained": {"cows": 1, "canteens": 1},
+                "build_number": 1,
+            },
+        ),
+        Event("stop", "1", {"builds": 2, "coins": 1}),
+        Event("turn_end", "1"),
+        Event("turn", "2", {"number": 5}),
+    ]
+    assert words.describe(events, NAMES) == (
+        "Ana built on C4 (paid 1 grain + 1 large stone), took the cow and the canteen "
+        "and stopped building (+1 coin)."
+    )
+
+
+def test_overtaking_and_shortage_are_their_own_sentences() -> None:
+    events = [
+        Event("place", "2", {"row": 1, "column": 2}),
+        Event("overtaken", "1", {"by": "2", "row": 1}),
+        Event(
+            "shortage",
+            "3",
+            {"pool": "goods", "name": "stone", "needed": 3, "returned": {"1": 1, "3": 1}},
+        ),
+        Event(
+            "harvest",
+            "3",
+            {"area": "quarry", "place": 3, "workers": ["stone"], "coins": 6, "goods": {"stone": 3}},
+        ),
+    ]
+    text = words.describe(events, NAMES)
+    assert text == (
+        "Ben took row 1, column 2 in the city. Ben overtook Ana in row 1. "
+        "The supply ran short of small stone: Ana returned 1, Cleo returned 1. "
+        "Cleo worked the quarry (place 3) with a stone worker, paid 6 coins and took 3 small stone."
+    )
+
+
+def test_actions_without_events_still_get_words() -> None:
+    assert words.describe([], NAMES, actor="2", move="noextra") == "Ben left the small box empty."
+    assert "kept the wheel" in words.describe([], NAMES, actor="2", move="advance 0")
+
+
+def test_workers_and_goods_phrases() -> None:
+    assert words.workers_text(["copper", "grain"]) == "a copper and a grain worker"
+    assert words.workers_text({"pumpkin": 2}) == "2 pumpkin workers"
+    assert words.goods_text({"pumpkin": 2, "bigcopper": 1}) == "2 pumpkins + 1 large copper"
+    assert words.plural(1, "coin") == "1 coin" and words.plural(3, "coin") == "3 coins"
