@@ -82,7 +82,7 @@ async def test_three_player_auction_with_a_displacement_chain(
         prompt = fake_discord.messages_in(thread)[-1]
         awaited = game.awaiting
         assert awaited is not None and f"<@{awaited}>" in prompt.content
-        assert "reward for city row" in prompt.content
+        assert "choose your city reward for row" in prompt.content
         first = next(
             comp
             for comp in prompt.interactive_components()
