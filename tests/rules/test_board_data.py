@@ -60,9 +60,6 @@ def test_every_other_field_costs_one_to_four_goods_using_all_six() -> None:
     assert set(used) == set(data.GOODS)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="data bug: the tiles' buildable fields cost 2.14 goods on average"
-)
 def test_costs_average_about_two_and_a_half_goods() -> None:
     """9 "every other field buildable for 1–4 goods (about 2.5 on average)": the mean cost
     rounds to 2.5 to the nearest half good."""
@@ -70,9 +67,6 @@ def test_costs_average_about_two_and_a_half_goods() -> None:
     assert 2.25 <= average < 2.75
 
 
-@pytest.mark.xfail(
-    strict=True, reason="data bug: 23 of the 71 costs (32%) hold a large piece, not about 25%"
-)
 def test_large_pieces_in_about_a_quarter_of_the_costs() -> None:
     """9 "large copper or stone in about a quarter of the costs": between a fifth and
     three tenths of the buildable fields' costs include a large piece."""

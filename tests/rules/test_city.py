@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from rules import Game, IllegalAction, NotYourTurn, data
+from rules import Event, Game, IllegalAction, NotYourTurn, data
 from rules.simulate import choose_action
 from tests.rules import helpers as h
 
@@ -270,7 +270,7 @@ def test_row_rewards() -> None:
 
 def test_upgrades_need_the_small_pieces() -> None:
     """6.3.5 "An upgrade returns 1 small copper (or stone)": only pieces the player owns, and
-    with nothing to upgrade the reward is taken without a question."""
+    with nothing to upgrade (and no cow to trade) the reward is taken without a question."""
     game = _auction()
     h.set_goods(game, "ann", copper=1, stone=0)
     game.apply("ann", "city 3 1")
@@ -278,6 +278,7 @@ def test_upgrades_need_the_small_pieces() -> None:
     assert {a for a in h.legal(game) if a.startswith("upgrade")} == {"upgrade", "upgrade copper"}
     game = _auction()
     h.set_goods(game, "ann", copper=0, stone=0)
+    h.set_cows(game, "ann", 0)  # no cow to trade for a piece to upgrade either
     game.apply("ann", "city 4 1")
     events = h.play(game, "pass", "pass", "pass")
     assert h.of_kind(events, "reward")[0].data == {
@@ -316,11 +317,6 @@ def test_an_auction_starts_with_every_row_empty() -> None:
     assert {f"city {r} 1" for r in range(1, 5)} <= h.legal(game)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: a cow trade under shortage inside the auction leaves a placed player "
-    "unable to pay their column, and the payment drives their pumpkins negative",
-)
 def test_a_placed_player_never_pays_more_pumpkins_than_they_hold() -> None:
     """6.3.1 "A player may only occupy a space whose cost they can pay right now (they pay
     later)" with 4 (a taker's shortage makes every holder return one) and 7.2 (the active
@@ -335,16 +331,19 @@ def test_a_placed_player_never_pays_more_pumpkins_than_they_hold() -> None:
     game.apply("ann", "trade pumpkin")
     assert game.player("bob").goods["pumpkin"] == 1
     h.play(game, "place 2 1", "pass", "pass")
+    events: list[Event] = []
     while game.pending.kind == "reward":
-        h.play(game, sorted(a for a in h.legal(game) if not a.startswith("trade"))[0])
+        events += h.play(game, sorted(a for a in h.legal(game) if not a.startswith("trade"))[0])
     assert min(p.goods["pumpkin"] for p in game.players) >= 0
+    # rules/README.md, our ruling: back to the shop building without a reward
+    assert [(e.player, e.data) for e in h.of_kind(events, "cannot_pay")] == [
+        ("bob", {"row": 1, "column": 2, "pumpkins": 2})
+    ]
+    assert "bob" not in {e.player for e in h.of_kind(events, "reward")}
+    assert game.player("bob").goods["pumpkin"] == 1
+    h.assert_conserved(game)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: a reward with a single option (nothing to upgrade) is taken at once, "
-    "so the active player cannot first trade a cow (e.g. row 1's new cow) for copper to upgrade",
-)
 def test_the_active_player_may_trade_a_cow_before_choosing_upgrades() -> None:
     """7.2 "available only to the player whose turn it is ..., also while they answer inside
     their own city auction", 3 "at any moment of your own turn", and 6.3.5 "Row 1: 1 cow,

@@ -141,12 +141,6 @@ def test_trades_at_any_moment_of_the_own_turn() -> None:
     assert "upgrade copper copper" in h.legal(game)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KeyError,
-    reason="engine bug: legal_actions raises KeyError when more than 8 workers must be "
-    "returned (return combinations are only precomputed for 1..8)",
-)
 def test_any_number_of_excess_workers_can_be_returned() -> None:
     """3 "A player's board holds at most **8 workers**", 5.3 "they return the excess to the
     supply", 7.2 "any number of times" and "a player with 8 workers may still take one and

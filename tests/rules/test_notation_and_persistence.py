@@ -354,6 +354,7 @@ EVENT_DATA = {
     "pass": set(),
     "auction_end": {"city"},
     "pay": {"row", "column", "pumpkins"},
+    "cannot_pay": {"row", "column", "pumpkins"},
     "reward": {"row", "upgraded", "gained"},
     "build": {"field", "paid", "settlements", "bonuses", "gained", "build_number"},
     "final_round": set(),

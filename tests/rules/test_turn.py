@@ -108,10 +108,10 @@ def test_clean_up_of_a_harvest_area_whose_large_boxes_are_all_occupied() -> None
     h.play(game, "harvest mine 2 copper", "extra pumpkin pumpkin")
     dot = h.start_turn(game, 3)
     h.clear_workers(game, dot)
-    h.set_workers(game, dot, grain=2)
+    h.set_workers(game, dot, grain=4)
     game.player(dot).coins = 10
     supply_before = dict(game.supply.workers)
-    events = h.play(game, "harvest mine 3 grain grain")
+    events = h.play(game, "harvest mine 3 grain grain", "noextra")
     cleanup = h.of_kind(events, "cleanup")
     assert cleanup and cleanup[0].data["cleared"] == ["mine"]
     assert all(not p.large and not p.small for p in game.harvest["mine"])
