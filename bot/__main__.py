@@ -73,6 +73,11 @@ async def run(settings: Settings) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["console"]:
+        from .console import main as console_main
+
+        return console_main(args[1:])
     configure_logging()
     try:
         settings = load_settings()

@@ -21,6 +21,7 @@ from .service import Refusal
 from .store import ACTIVE, LOBBY
 from .views import (
     LOBBY_VERSION,
+    NOT_POSTED,
     bot_of,
     lobby_text,
     lobby_view,
@@ -160,6 +161,7 @@ async def start(interaction: discord.Interaction[Any]) -> None:
 @montana.command(
     name="abandon", description="End the game here without a result (creator or channel managers)"
 )
+@tracked
 async def abandon(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     try:
@@ -269,7 +271,9 @@ async def typed_move(interaction: discord.Interaction[Any], notation: str) -> No
     except Refusal as refusal:
         await _answer(interaction, refusal.message)
         return
-    if outcome.awaited == user_id:
+    if not outcome.announced:
+        await _answer(interaction, NOT_POSTED.format(channel=outcome.row.play_channel_id))
+    elif outcome.awaited == user_id:
         panel = prompts.public_panel(outcome.game, outcome.row.names)
         view = panel_view(outcome.row.id, outcome.version, panel)
         text = f"{outcome.text}\n{panel.text}"
@@ -278,10 +282,29 @@ async def typed_move(interaction: discord.Interaction[Any], notation: str) -> No
         await _answer(interaction, f"Done: {outcome.text}")
 
 
+async def move_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The caller's legal moves now, in notation, starting with what they typed."""
+    service = service_of(interaction)
+    try:
+        row = await service.game_here(_channel_id(interaction))
+        game = service.game_of(row)
+    except Refusal:
+        return []
+    typed = " ".join(current.lower().split())
+    moves = [str(a) for a in game.legal_actions(str(interaction.user.id))]
+    return [app_commands.Choice(name=move, value=move) for move in moves if move.startswith(typed)][
+        :25
+    ]
+
+
 @montana.command(
     name="play", description="Make a move in notation, e.g. 'build C4' or 'bank 3 copper stone'"
 )
-@app_commands.describe(move="The move in notation (see /montana log for examples)")
+@app_commands.describe(move="The move in notation (the list shows your legal moves)")
+@app_commands.autocomplete(move=move_autocomplete)
+@tracked
 async def play(
     interaction: discord.Interaction[Any], move: app_commands.Range[str, 1, 100]
 ) -> None:

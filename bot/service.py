@@ -16,7 +16,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
@@ -93,6 +93,8 @@ class Outcome:
     awaited_changed: bool = True
     """False while the same player goes on deciding within their action."""
     message_id: int | None = field(default=None, compare=False)
+    announced: bool = True
+    """False when showing the move failed (it is saved all the same)."""
 
     @property
     def version(self) -> int:
@@ -428,20 +430,10 @@ class GameService:
                 outcome.row.play_channel_id,
                 outcome.version,
             )
-            return outcome
+            return replace(outcome, announced=False)
         if message_id is not None:
             await self.store.set_prompt_message(outcome.row.id, outcome.version, message_id)
-        return Outcome(
-            row=outcome.row,
-            game=outcome.game,
-            actor=outcome.actor,
-            events=outcome.events,
-            text=outcome.text,
-            picture=outcome.picture,
-            previous_message_id=outcome.previous_message_id,
-            awaited_changed=outcome.awaited_changed,
-            message_id=message_id,
-        )
+        return replace(outcome, message_id=message_id)
 
     async def repost(self, game_id: int) -> Outcome:
         """Announce the current state again (a fresh prompt; the old one goes stale)."""

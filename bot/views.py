@@ -283,10 +283,18 @@ async def open_panel(
         await interaction.response.send_message(panel.text, ephemeral=True)
 
 
+NOT_POSTED = (
+    "Your move is saved, but I could not post it in <#{channel}>. Please check that I may "
+    "send messages and attach files there; `/montana board` posts the game again."
+)
+
+
 async def after_press(
     interaction: discord.Interaction[Any], outcome: Outcome, user_id: str
 ) -> None:
     """Tidy the presser's ephemeral panel: the next step if still theirs, else a receipt."""
+    if not outcome.announced:
+        await reply(interaction, NOT_POSTED.format(channel=outcome.row.play_channel_id))
     if not _from_ephemeral(interaction):
         return
     if outcome.awaited == user_id:

@@ -349,13 +349,33 @@ def allowed_now(game: Game, player_id: str) -> str:
     return "You may now: " + ", ".join(VERB_WORDS.get(v, v) for v in verbs) + "."
 
 
+def task_of(game: Game) -> str:
+    """What the awaited player is to do, in the third person ("to answer the city auction")."""
+    pending = game.pending
+    kind = pending.kind
+    if kind == "bid":
+        auction = game.auction
+        if auction is not None and auction.displaced == pending.seat:
+            return "to move or pass, overtaken in the city"
+        return "to answer the city auction (take a space or pass)"
+    return {
+        "main": "to take their turn (recruit, work or build)",
+        "take": "to choose the colours of their wild workers",
+        "advance": "to decide whether to move the wheel on",
+        "return": "to return workers (8 at most)",
+        "extra": "to decide about the small box",
+        "reward": "to choose their city reward",
+        "build": "to build again or stop building",
+        "end": "to use a canteen or end their turn",
+    }.get(kind, "to move")
+
+
 def waiting_for(game: Game, names: Mapping[str, str]) -> str:
+    """ "The game is waiting for Ana to answer the city auction (take a space or pass)." """
     pid = game.awaiting
     if pid is None:
         return "The game is over."
-    return prompt_line(game, lambda p: names.get(p, p)).replace(
-        f"{names.get(pid, pid)}, ", f"The game waits for {names.get(pid, pid)}: ", 1
-    )
+    return f"The game is waiting for {names.get(pid, pid)} {task_of(game)}."
 
 
 def seat_colour(game: Game, player_id: str) -> str:

@@ -219,3 +219,39 @@ async def test_without_thread_permission_the_game_plays_in_the_channel(
     assert "plays in this channel" in lobby.content
     latest = fake_discord.messages_in(fake_discord.channel)[-1]
     assert "drawn at random" in latest.content and latest.interactive_components()
+
+
+async def test_a_move_is_saved_even_when_it_cannot_be_posted(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    table, game_id, thread = await started(fake_discord, tmp_path)
+    row, game = await table.game(game_id)
+    pid = game.awaiting
+    assert pid is not None
+    prompt = table.prompt_message(row)
+    thread.locked = True  # a moderator locked the thread: the bot cannot post there
+    pressed = await fake_discord.press(table.user(pid), prompt, label="Recruit")
+    assert "Your move is saved" in pressed.text and "/montana board" in pressed.text
+    assert (await table.row(game_id)).version > row.version
+    assert any("announcing version" in e for e in fake_discord.errors)
+    fake_discord.errors.clear()  # the failure above was provoked on purpose
+    thread.locked = False
+    await fake_discord.slash(table.user(pid), thread, "montana", "board")
+    fresh = fake_discord.messages_in(thread)[-1]
+    assert fresh.id != prompt.id and fresh.interactive_components()
+    assert not prompt.interactive_components()
+
+
+async def test_play_autocomplete_offers_legal_moves(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    table, game_id, thread = await started(fake_discord, tmp_path)
+    _, game = await table.game(game_id)
+    pid = game.awaiting
+    assert pid is not None
+    result = await fake_discord.autocomplete(
+        table.user(pid), thread, "montana", "play", options={"move": "ba"}, focused="move"
+    )
+    legal = {str(a) for a in game.legal_actions(pid)}
+    values = [c["value"] for c in result.choices]
+    assert values and all(v.startswith("ba") and v in legal for v in values)

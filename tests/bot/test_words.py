@@ -65,3 +65,17 @@ def test_workers_and_goods_phrases() -> None:
     assert words.workers_text({"pumpkin": 2}) == "2 pumpkin workers"
     assert words.goods_text({"pumpkin": 2, "bigcopper": 1}) == "2 pumpkins + 1 large copper"
     assert words.plural(1, "coin") == "1 coin" and words.plural(3, "coin") == "3 coins"
+
+
+def test_waiting_for_names_the_player_and_their_task() -> None:
+    from rules import Game
+
+    game = Game.new(["1", "2"], seed=1)
+    while game.pending.kind != "main":
+        pid = game.awaiting
+        assert pid is not None
+        game.apply(pid, game.legal_actions(pid)[0])
+    name = NAMES[game.awaiting or ""]
+    assert words.waiting_for(game, NAMES) == (
+        f"The game is waiting for {name} to take their turn (recruit, work or build)."
+    )
