@@ -1,0 +1,468 @@
+"""`python -m bot console`: play Montana in a terminal, without Discord.
+
+    python -m bot console --players ana,ben[,cleo,dan] [--seed S] [--out DIR] [--db FILE]
+
+The console is one more front end of `bot.service.GameService`, like the Discord
+layer: the lobby, the seat draw, every move, the saving and the pictures go through
+the same service code, and the numbered menus are the Discord panels of
+`bot.prompts`. Players share the keyboard: whoever the game awaits answers the
+prompt, with a menu number or the move's notation (`build C4`).
+
+The game is kept in a SQLite file (by default inside the picture folder), so a game
+left with `quit` or the end of the input continues with `--db FILE`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
+
+from rules import Game
+
+from . import prompts, words
+from .service import GameService, Outcome, Refusal, Renderer, clean_name
+from .store import ACTIVE, FINISHED, LOBBY, GameRow, Seat, Store
+
+CONSOLE_CHANNEL_ID = 0
+"""The 'channel' of console games in the store (Discord ids are never 0), so a database
+file can hold console games beside Discord ones without mixing them up."""
+PLAYER_ID_PREFIX = "console-"
+"""Console players get ids `console-1`...: never a word the engine's messages use, so the
+service's replacing of ids by names in refusals cannot touch anything else."""
+DB_NAME = "game.sqlite3"
+LOG_PAGE = 20
+
+InputFunction = Callable[[str], str]
+"""Like `input`: shows the prompt, returns a line, raises EOFError when input ends."""
+
+HELP = """\
+At the prompt, whoever the game awaits answers with:
+  a number        a choice of the menu (choices ending in '…' open a smaller menu)
+  a move          the move's notation, e.g. recruit, build C4, bank 2 copper grain,
+                  harvest mine 1 copper, city 2 3, place 1 2, pass, stop, end
+Commands:
+  help            this text          rules     the rules in a nutshell
+  moves           every legal move now, in notation
+  back            the first menu again
+  board           write the latest picture again and print its path
+  status          everyone's coins, goods, workers and the standings
+  log [N]         the move log (page N, 1 = the latest moves)
+  quit            stop here (the game is saved; continue it with --db)"""
+
+
+def plain(text: str) -> str:
+    """Discord markdown made terminal-friendly."""
+    return text.replace("**", "").replace("`", "")
+
+
+def player_ids(names: Sequence[str]) -> list[str]:
+    return [f"{PLAYER_ID_PREFIX}{index}" for index in range(1, len(names) + 1)]
+
+
+@dataclass(frozen=True)
+class Options:
+    players: list[str] | None
+    seed: int | None
+    out: Path | None
+    db: Path | None
+
+
+def parse_players(text: str) -> list[str]:
+    names = [clean_name(part) for part in text.split(",") if part.strip()]
+    if not 2 <= len(names) <= 4:
+        raise argparse.ArgumentTypeError(
+            f"Montana is for 2 to 4 players; give 2 to 4 names separated by commas, "
+            f"not {len(names)}"
+        )
+    if len({n.casefold() for n in names}) != len(names):
+        raise argparse.ArgumentTypeError("the players' names must differ")
+    return names
+
+
+def parse_args(argv: Sequence[str]) -> Options:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot console",
+        description=(
+            "Play Montana in this terminal, without Discord, through the bot's own game "
+            "service. Pictures are written after every move; the game is saved so it can "
+            "be continued with --db."
+        ),
+    )
+    parser.add_argument(
+        "--players",
+        type=parse_players,
+        help="2 to 4 names separated by commas, e.g. ana,ben (the seat order is drawn)",
+    )
+    parser.add_argument("--seed", type=int, help="deal and draw from this seed (repeatable games)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="folder for the pictures (default: a new ./montana-console-<time> folder)",
+    )
+    parser.add_argument(
+        "--db",
+        type=Path,
+        help=(
+            "SQLite file keeping the game (default: game.sqlite3 in the picture folder); "
+            "an unfinished console game in it is continued"
+        ),
+    )
+    parsed = parser.parse_args(list(argv))
+    if parsed.players is None and parsed.db is None:
+        parser.error("name the players (--players ana,ben) or a game to continue (--db FILE)")
+    return Options(players=parsed.players, seed=parsed.seed, out=parsed.out, db=parsed.db)
+
+
+def fresh_folder(base: Path) -> Path:
+    """A new folder `base/montana-console-<time>` (with a suffix if that exists)."""
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    candidate = base / f"montana-console-{stamp}"
+    suffix = 2
+    while candidate.exists():
+        candidate = base / f"montana-console-{stamp}-{suffix}"
+        suffix += 1
+    return candidate
+
+
+class ConsoleAnnouncer:
+    """Shows each outcome in the terminal and writes its picture (`move-<version>.png`).
+
+    Pictures are numbered by the game's version, the same number as the move's line
+    in `log`, so a continued game keeps adding to the sequence.
+    """
+
+    def __init__(self, folder: Path, write: Callable[[str], None]) -> None:
+        self.folder = folder
+        self.write = write
+        self.latest_path: Path | None = None
+        self.latest_picture: bytes | None = None
+        self._folder_named = False
+
+    def name_folder(self) -> None:
+        """Create the picture folder and say where it is (once, before the first picture)."""
+        if not self._folder_named:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self.write(f"Pictures go to {self.folder}/ (move-NNNN.png, numbered like the log).")
+            self._folder_named = True
+
+    def picture_path(self, version: int) -> Path:
+        return self.folder / f"move-{version:04d}.png"
+
+    async def announce(self, outcome: Outcome) -> int | None:
+        self.name_folder()
+        path = self.picture_path(outcome.version)
+        await asyncio.to_thread(path.write_bytes, outcome.picture)
+        self.latest_path, self.latest_picture = path, outcome.picture
+        names = outcome.row.names
+        if outcome.text:
+            self.write(plain(outcome.text))
+        self.write(f"[picture: {path}]")
+        if outcome.finished or outcome.row.status != ACTIVE:
+            self.write(plain(words.results(outcome.game, names)))
+        else:
+            self.write(">> " + words.prompt_line(outcome.game, lambda pid: names.get(pid, pid)))
+        return None
+
+    def rewrite_latest(self) -> Path | None:
+        if self.latest_path is None or self.latest_picture is None:
+            return None
+        self.latest_path.write_bytes(self.latest_picture)
+        return self.latest_path
+
+
+class Console:
+    """The prompt loop for one game; all game work goes through `service`.
+
+    Synchronous on purpose: input is read outside the event loop (so Ctrl-C and the
+    end of input behave as in any terminal program) and each service call runs on
+    `runner`, one long-lived event loop.
+    """
+
+    def __init__(
+        self,
+        runner: asyncio.Runner,
+        service: GameService,
+        announcer: ConsoleAnnouncer,
+        game_id: int,
+        *,
+        db_path: Path,
+        read: InputFunction,
+        write: Callable[[str], None],
+    ) -> None:
+        self.runner = runner
+        self.service = service
+        self.announcer = announcer
+        self.game_id = game_id
+        self.db_path = db_path
+        self.read = read
+        self.write = write
+        self.panel_code: str | None = None
+        """The follow-up panel open (a `p:` code of `bot.prompts`), None for the first one."""
+        self.choices: list[prompts.Choice] = []
+        """The numbered choices last shown."""
+
+    # ------------------------------------------------------------------ state
+
+    def row(self) -> GameRow:
+        return self.runner.run(self.service.get(self.game_id))
+
+    def current(self) -> tuple[GameRow, Game]:
+        row = self.row()
+        return row, self.service.game_of(row)
+
+    # ------------------------------------------------------------------ the loop
+
+    def loop(self) -> int:
+        """Prompt until the game ends, `quit` or the end of input; returns the exit status."""
+        show_menu = True
+        while True:
+            row, game = self.current()
+            awaited = game.awaiting
+            if row.status != ACTIVE or awaited is None:
+                return 0
+            names = row.names
+            if show_menu:
+                self.show_menu(game, awaited, names)
+            show_menu = False
+            try:
+                line = self.read(f"{names.get(awaited, awaited)}> ")
+            except (EOFError, KeyboardInterrupt):
+                self.write("")
+                self.leave("No more input.")
+                return 0
+            text = " ".join(line.split())
+            command, _, rest = text.partition(" ")
+            command = command.lower()
+            if not text:
+                show_menu = True
+            elif command in ("quit", "exit") and not rest:
+                self.leave("Stopped.")
+                return 0
+            elif command in ("help", "?") and not rest:
+                self.write(HELP)
+            elif command == "rules" and not rest:
+                self.write(plain(words.RULES_HELP.rsplit("\n", 1)[0]))
+            elif command == "moves" and not rest:
+                self.show_moves(game, awaited)
+            elif command == "back" and not rest:
+                self.panel_code = None
+                show_menu = True
+            elif command == "board" and not rest:
+                path = self.announcer.rewrite_latest()
+                self.write(f"[picture: {path}]" if path else "No picture yet.")
+            elif command == "status" and not rest:
+                self.write(plain(words.status(game, names)))
+            elif command == "log" and (not rest or rest.isdigit()):
+                self.show_log(int(rest) if rest else 1)
+            elif text.isdigit():
+                show_menu = self.choose(int(text), row, game, awaited)
+            else:
+                show_menu = self.play(awaited, text, expected_version=None)
+
+    def leave(self, why: str) -> None:
+        row, game = self.current()
+        self.write(f"{why} The game is saved in {self.db_path} at move {row.version}.")
+        self.write(plain(words.waiting_for(game, row.names)))
+        self.write(f"Continue it with: python -m bot console --db {self.db_path}")
+
+    def play(self, player_id: str, move: str, *, expected_version: int | None) -> bool:
+        """Send a move to the service; True when it was accepted (a new menu is due)."""
+        try:
+            self.runner.run(
+                self.service.play(self.game_id, player_id, move, expected_version=expected_version)
+            )
+        except Refusal as refusal:
+            self.write(f"Refused: {plain(refusal.message)}")
+            self.write("(Type a menu number, a move, or 'help'.)")
+            return False
+        self.panel_code = None
+        return True
+
+    def choose(self, number: int, row: GameRow, game: Game, player_id: str) -> bool:
+        if not 1 <= number <= len(self.choices):
+            self.write(
+                f"There is no choice {number} in this menu"
+                + (f" (1 to {len(self.choices)})." if self.choices else ".")
+            )
+            return False
+        code = self.choices[number - 1].code
+        if code.startswith("a:"):
+            return self.play(player_id, code[2:], expected_version=row.version)
+        if code.startswith("p:"):
+            self.panel_code = code
+            return True
+        if code == prompts.BOARD:
+            self.write_board(row, player_id)
+            return False
+        self.write(f"That choice ({code}) is not something the console can do.")
+        return False
+
+    # ------------------------------------------------------------------ showing
+
+    def panel(self, game: Game, player_id: str, names: Mapping[str, str]) -> prompts.Panel:
+        if self.panel_code is not None:
+            try:
+                panel = prompts.sub_panel(game, player_id, self.panel_code, names)
+            except prompts.UnknownChoice:
+                panel = None
+            if panel is not None and panel.choices:
+                return panel
+            if panel is not None and panel.text:
+                self.write(panel.text)
+            self.panel_code = None
+        return prompts.public_panel(game, names)
+
+    def show_menu(self, game: Game, player_id: str, names: Mapping[str, str]) -> None:
+        panel = self.panel(game, player_id, names)
+        self.write(plain(panel.text))
+        numbered: list[prompts.Choice] = []
+        for button in panel.buttons:
+            if not button.disabled:
+                numbered.append(button)
+                self.write(self.menu_line(len(numbered), button))
+        for menu in panel.menus:
+            self.write(f"  {menu.placeholder}")
+            for option in menu.options:
+                numbered.append(option)
+                self.write(self.menu_line(len(numbered), option))
+        if not numbered:
+            # every panel offers something; should one not, the notation still works
+            self.write("  (no menu here: type a move, or 'moves' to list them)")
+        if self.panel_code is not None:
+            self.write("  back  the first menu")
+        self.choices = numbered
+
+    @staticmethod
+    def menu_line(number: int, choice: prompts.Choice) -> str:
+        line = f"  {number:>2}. {choice.label}"
+        if choice.description:
+            line += f" ({choice.description})"
+        if choice.code.startswith("a:"):
+            line = f"{line:<58} [{choice.code[2:]}]"
+        return line
+
+    def show_moves(self, game: Game, player_id: str) -> None:
+        by_verb: dict[str, list[str]] = {}
+        for action in game.legal_actions(player_id):
+            by_verb.setdefault(action.verb, []).append(str(action))
+        for verb, moves in by_verb.items():
+            self.write(f"{words.VERB_WORDS.get(verb, verb)}: {', '.join(moves)}")
+
+    def show_log(self, page: int) -> None:
+        lines, pages = self.runner.run(self.service.log_page(self.game_id, page, LOG_PAGE))
+        page = min(max(page, 1), pages)
+        self.write(f"Move log, page {page} of {pages} (1 = the latest moves):")
+        for line in lines:
+            self.write(f"  {line}")
+
+    def write_board(self, row: GameRow, player_id: str) -> None:
+        picture = self.runner.run(self.service.board_picture(row, player_id))
+        name = row.names.get(player_id, player_id)
+        safe = "".join(c if c.isalnum() else "-" for c in name)
+        path = self.announcer.folder / f"board-{safe}-{row.version:04d}.png"
+        path.write_bytes(picture)
+        self.write(f"[{name}'s board: {path}]")
+
+
+# ---------------------------------------------------------------------- setting up
+
+
+async def start_new(service: GameService, names: Sequence[str], seed: int | None) -> int:
+    """Open a lobby, seat the players and start: the service draws the order and says so."""
+    seats = [Seat(pid, name) for pid, name in zip(player_ids(names), names, strict=True)]
+    row = await service.open_lobby(
+        guild_id=None, channel_id=CONSOLE_CHANNEL_ID, thread_id=None, creator=seats[0]
+    )
+    for seat in seats[1:]:
+        await service.join(row.id, seat)
+    await service.start(row.id, seats[0].user_id, seed=seed)
+    return row.id
+
+
+def open_or_continue(
+    runner: asyncio.Runner,
+    service: GameService,
+    options: Options,
+    db_path: Path,
+    write: Callable[[str], None],
+) -> int | None:
+    """The id of the game to play (continued or new), or None when there is none."""
+    store = service.store
+    row = runner.run(store.open_game_in(CONSOLE_CHANNEL_ID))
+    if row is not None and row.status == LOBBY:
+        # a start cut short before the deal: begin again
+        runner.run(service.abandon(row.id, row.creator_id, may_manage=True))
+        row = None
+    if row is not None:
+        names = ", ".join(seat.name for seat in row.players)
+        write(f"Continuing the unfinished game in {db_path} ({names}), at move {row.version}.")
+        if options.players is not None and [s.name for s in row.players] != options.players:
+            write("(--players is ignored: the saved game keeps its own players.)")
+        runner.run(service.repost(row.id))
+        return row.id
+    if options.players is None:
+        last = runner.run(store.latest_game_in(CONSOLE_CHANNEL_ID))
+        if last is not None and last.status == FINISHED and last.state is not None:
+            write(f"The game in {db_path} is over.")
+            write(plain(words.results(Game.from_dict(last.state), last.names)))
+        else:
+            write(f"There is no unfinished console game in {db_path}.")
+        write("Start a new one with --players ana,ben (2 to 4 names).")
+        return None
+    return runner.run(start_new(service, options.players, options.seed))
+
+
+def run_console(
+    options: Options,
+    *,
+    read: InputFunction = input,
+    out: TextIO | None = None,
+    renderer: Renderer | None = None,
+    folder_base: Path | None = None,
+) -> int:
+    """Play (or continue) a console game; returns the exit status."""
+    stream = out if out is not None else sys.stdout
+
+    def write(text: str) -> None:
+        print(text, file=stream, flush=True)
+
+    folder = options.out or fresh_folder(folder_base or Path.cwd())
+    announcer = ConsoleAnnouncer(folder, write)
+    if options.db is None:
+        announcer.name_folder()  # the game is kept beside its pictures
+    db_path = options.db or folder / DB_NAME
+    with asyncio.Runner() as runner:
+        store = runner.run(Store.open(str(db_path)))
+        try:
+            service = GameService(store, renderer=renderer, announcer=announcer)
+            game_id = open_or_continue(runner, service, options, db_path, write)
+            if game_id is None:
+                return 1
+            write("Type a menu number or a move; 'help' lists the commands.")
+            console = Console(
+                runner, service, announcer, game_id, db_path=db_path, read=read, write=write
+            )
+            return console.loop()
+        finally:
+            runner.run(store.close())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = parse_args(sys.argv[2:] if argv is None else argv)
+    logging.basicConfig(
+        level=logging.WARNING,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return run_console(options)
+    except Refusal as refusal:
+        print(plain(refusal.message), file=sys.stderr)
+        return 1
