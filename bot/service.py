@@ -161,7 +161,7 @@ class GameService:
     # ------------------------------------------------------------------ reading
 
     async def get(self, game_id: int) -> GameRow:
-        row = await self.store.get(game_id)
+        row = await self.store.get(game_id) if 0 < game_id < 2**63 else None
         if row is None:
             raise Refusal("That game does not exist (any more).")
         return row

@@ -122,3 +122,19 @@ def test_no_panel_repeats_a_code() -> None:
                 codes = [b.code for b in panel.buttons]
                 assert len(codes) == len(set(codes)), panel
             game.apply(*choose_action(game, rng))
+
+
+def test_tampered_codes_are_refused_or_harmless() -> None:
+    game = Game.new(["ana", "ben"], seed=2)
+    while game.pending.kind != "main":
+        pid = game.awaiting
+        assert pid is not None
+        game.apply(pid, game.legal_actions(pid)[0])
+    pid = game.awaiting
+    assert pid is not None
+    for code in ("p:", "p:nope", "x:work", "p:ret:gold", "p:bank", "p:harv:mine"):
+        with pytest.raises(prompts.UnknownChoice):
+            prompts.sub_panel(game, pid, code, {})
+    for code in ("p:bank:9", "p:bank:abc", "p:harv:mine:7", "p:harv:'; DROP TABLE games;--:1"):
+        panel = prompts.sub_panel(game, pid, code, {})
+        assert not panel.choices and "not available" in panel.text

@@ -200,3 +200,12 @@ async def test_abandon_needs_creator_or_manager(service: GameService) -> None:
     assert row.status == "abandoned"
     # the channel is free again
     await service.open_lobby(guild_id=1, channel_id=10, thread_id=None, creator=BEN)
+
+
+async def test_ids_from_tampered_buttons_are_refused(service: GameService) -> None:
+    game_id = await started(service, ANA, BEN)
+    for bogus in (0, -1, 10**19, game_id + 1):
+        with pytest.raises(Refusal, match="does not exist"):
+            await service.play(bogus, ANA.user_id, "recruit")
+    with pytest.raises(Refusal, match="out of date"):
+        await service.check_turn(game_id, ANA.user_id, 999_999_999)
