@@ -388,3 +388,28 @@ def test_events_carry_the_documented_data() -> None:
                 seen.add(event.kind)
         assert json.loads(json.dumps(game.to_dict())) == game.to_dict()
     assert {"spin", "workers", "build", "stop", "turn", "turn_end", "game_over"} <= seen
+
+
+def test_a_nested_decision_survives_saving() -> None:
+    """Issue 2 "exact round trip" for the deepest state: the active player, overtaken in
+    their own auction (6.3.3), trades a cow for a ninth worker (7.2) and must return one
+    before answering; saved and restored there, the game goes on the same way."""
+    game = h.new_game(3, seed=6)
+    for pid in h.IDS[:3]:
+        h.set_goods(game, pid, pumpkin=3)
+    h.clear_workers(game, "ann")
+    h.set_workers(game, "ann", stone=8)
+    game.apply("ann", "city 2 1")
+    game.apply("bob", "place 2 2")
+    game.apply("ann", "trade worker grain")
+    assert game.pending.kind == "return" and game.pending.resume is not None
+    assert game.pending.resume.kind == "bid"
+    restored = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert restored == game
+    for copy in (game, restored):
+        copy.apply("ann", "return stone")
+        assert copy.pending.kind == "bid" and copy.awaiting == "ann"
+        copy.apply("ann", "place 3 1")
+        copy.apply("cid", "pass")
+    assert restored == game
+    assert game.player("ann").workers == {"copper": 0, "stone": 7, "grain": 1, "pumpkin": 0}
