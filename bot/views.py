@@ -350,6 +350,7 @@ async def start_game(interaction: discord.Interaction[Any], game_id: int) -> Non
     )
     await interaction.response.defer(thinking=not pressed_lobby, ephemeral=not pressed_lobby)
     note = ""
+    thread: discord.Thread | None = None
     if row.thread_id is None:
         channel = interaction.channel
         if isinstance(channel, discord.TextChannel):
@@ -366,6 +367,12 @@ async def start_game(interaction: discord.Interaction[Any], game_id: int) -> Non
                 note = " (I could not open a thread here, so the game plays in this channel.)"
     outcome = await service.start(game_id, user_id)
     row = outcome.row
+    if thread is not None and thread.name != thread_name(row):
+        # the thread was named in joining order; the seat order is known only now
+        try:
+            await thread.edit(name=thread_name(row))
+        except discord.HTTPException as error:
+            log.warning("game %s: could not rename the thread: %s", game_id, error)
     if row.lobby_message_id is not None:
         lobby = bot_of(interaction).get_partial_messageable(row.channel_id)
         try:

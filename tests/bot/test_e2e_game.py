@@ -25,7 +25,9 @@ async def test_lobby_to_first_moves(fake_discord: FakeDiscord, tmp_path: Path) -
         fake_discord, table, fake_discord.channel, "ana", "ben"
     )
     assert thread.is_thread and thread.name.startswith("Montana — ")
-    assert "Ana" in thread.name and "Ben" in thread.name
+    _, game = await table.game(game_id)
+    seats = [table.users[p.id].name.title() for p in game.players]
+    assert thread.name == "Montana — " + ", ".join(seats)  # in seat order
     lobby = steps["lobby"]
     assert f"<#{thread.id}>" in lobby.content and not lobby.interactive_components()
     first = fake_discord.messages_in(thread)[-1]
