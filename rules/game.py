@@ -379,8 +379,8 @@ class Game:
 
     def apply(self, player_id: str, action: Action | str) -> list[Event]:
         """Check and carry out `action` for `player_id`; the game's chance steps follow."""
-        if isinstance(action, str):
-            action = parse_action(action)
+        # text or a hand-built Action: both go through the notation's canonical order
+        action = parse_action(action if isinstance(action, str) else str(action))
         if action.verb == "spin":
             raise IllegalAction("the wheel is spun by the game, not by a player: choose 'recruit'")
         events = self._apply_checked(player_id, action)

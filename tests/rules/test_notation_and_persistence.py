@@ -413,3 +413,14 @@ def test_a_nested_decision_survives_saving() -> None:
         copy.apply("cid", "pass")
     assert restored == game
     assert game.player("ann").workers == {"copper": 0, "stone": 7, "grain": 1, "pumpkin": 0}
+
+
+def test_a_hand_built_action_in_any_worker_order_is_the_same_move() -> None:
+    """Notation: "lists of workers or goods are kept in a canonical order", so an Action
+    built by hand with its colours in another order is the same move as the parsed one."""
+    game = h.new_game(players=2, seed=3)
+    pid = h.start_turn(game, 0)
+    h.set_workers(game, pid, copper=1, stone=1)
+    events = game.apply(pid, Action("bank", ("3", "stone", "copper")))
+    assert h.kinds(events)[0] == "bank"
+    assert game.bank[2] == ["copper", "stone"]
