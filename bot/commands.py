@@ -20,14 +20,12 @@ from . import prompts, words
 from .service import Refusal
 from .store import ACTIVE, LOBBY
 from .views import (
-    LOBBY_VERSION,
     NOT_POSTED,
     bot_of,
     lobby_text,
     lobby_view,
     panel_view,
     picture_file,
-    reply,
     seat_of,
     service_of,
     start_game,
@@ -418,4 +416,4 @@ async def city(interaction: discord.Interaction[Any]) -> None:
     await _open(interaction, "p:city")
 
 
-__all__ = ["LOBBY_VERSION", "montana", "reply"]
+__all__ = ["montana"]
