@@ -433,11 +433,11 @@ def run_console(
     def write(text: str) -> None:
         print(text, file=stream, flush=True)
 
-    folder = options.out or fresh_folder(folder_base or Path.cwd())
+    folder = (options.out or fresh_folder(folder_base or Path.cwd())).resolve()
     announcer = ConsoleAnnouncer(folder, write)
     if options.db is None:
         announcer.name_folder()  # the game is kept beside its pictures
-    db_path = options.db or folder / DB_NAME
+    db_path = (options.db or folder / DB_NAME).resolve()
     with asyncio.Runner() as runner:
         store = runner.run(Store.open(str(db_path)))
         try:

@@ -1,0 +1,340 @@
+"""The offline console (`python -m bot console`): a terminal game through the bot's service.
+
+In-process tests drive `Console.loop` with an injected input function (and a cheap
+renderer, so a whole game takes seconds); process tests run `python -m bot console`
+with scripted stdin and the real renderer, and check the pictures, refusals, the end
+of input and continuing a saved game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.console import (
+    CONSOLE_CHANNEL_ID,
+    Console,
+    ConsoleAnnouncer,
+    Options,
+    parse_args,
+    start_new,
+)
+from bot.service import GameService
+from bot.store import FINISHED, Store
+from rules import Game
+from rules.simulate import choose_action
+
+ROOT = Path(__file__).resolve().parents[2]
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PICTURE_LINE = re.compile(r"\[picture: (.+?move-(\d{4})\.png)\]")
+PROMPT_LINE = re.compile(r"^>> (\w+), ", re.MULTILINE)
+
+
+def tiny_png() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (2, 2), "white").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+class CheapRenderer:
+    """A valid PNG without drawing anything: whole games in-process stay fast."""
+
+    def __init__(self) -> None:
+        self.png = tiny_png()
+
+    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+        return self.png
+
+    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
+        return self.png
+
+
+class Session:
+    """A console on a fresh game, its output captured, input from `self.answer`."""
+
+    def __init__(self, tmp_path: Path, names: list[str], seed: int) -> None:
+        self.output: list[str] = []
+        self.runner = asyncio.Runner()
+        self.store = self.runner.run(Store.open(str(tmp_path / "console.sqlite3")))
+        self.announcer = ConsoleAnnouncer(tmp_path / "pictures", self.output.append)
+        self.service = GameService(self.store, renderer=CheapRenderer(), announcer=self.announcer)
+        self.game_id = self.runner.run(start_new(self.service, names, seed))
+        self.answer: Callable[[str], str] = self.end_of_input
+        self.console = Console(
+            self.runner,
+            self.service,
+            self.announcer,
+            self.game_id,
+            db_path=tmp_path / "console.sqlite3",
+            read=lambda prompt: self.answer(prompt),
+            write=self.output.append,
+        )
+
+    @staticmethod
+    def end_of_input(prompt: str) -> str:
+        raise EOFError
+
+    def game(self) -> Game:
+        return self.console.current()[1]
+
+    def text(self) -> str:
+        return "\n".join(self.output)
+
+    def close(self) -> None:
+        try:
+            self.runner.run(self.store.close())
+        finally:
+            self.runner.close()
+
+
+@pytest.fixture
+def new_session(tmp_path: Path) -> Iterator[Callable[[list[str], int], Session]]:
+    """Makes the test's console session; closes it (its database thread) whatever happens."""
+    made: list[Session] = []
+
+    def make(names: list[str], seed: int) -> Session:
+        session = Session(tmp_path, names, seed)
+        made.append(session)
+        return session
+
+    yield make
+    for session in made:
+        session.close()
+
+
+def script(lines: list[str]) -> Callable[[str], str]:
+    pending = list(lines)
+
+    def read(prompt: str) -> str:
+        if not pending:
+            raise EOFError
+        return pending.pop(0)
+
+    return read
+
+
+def test_a_whole_game_by_menu_numbers_and_notation_ends_with_the_ranking(
+    tmp_path: Path, new_session: Callable[[list[str], int], Session]
+) -> None:
+    session = new_session(["ana", "ben"], 5)
+    rng = random.Random(5)
+    typed = {"number": 0, "notation": 0}
+    accepted_versions: list[int] = []
+
+    def player(prompt: str) -> str:
+        game = session.game()
+        awaited = game.awaiting
+        assert awaited is not None
+        name = session.console.current()[0].names[awaited]
+        assert prompt == f"{name}> ", "the prompt names the awaited player"
+        if len(accepted_versions) > 3000:
+            raise AssertionError("the game does not end")
+        accepted_versions.append(game.version)
+        _, action = choose_action(game, rng)
+        codes = [choice.code for choice in session.console.choices]
+        if f"a:{action}" in codes and rng.random() < 0.7:
+            typed["number"] += 1
+            return str(codes.index(f"a:{action}") + 1)
+        typed["notation"] += 1
+        return str(action)
+
+    session.answer = player
+    assert session.console.loop() == 0
+    row, game = session.console.current()
+    saved = session.runner.run(session.store.moves(row.id, limit=10_000))
+    assert game.is_over and row.status == FINISHED
+    assert typed["number"] > 10 and typed["notation"] > 10
+    text = session.text()
+    assert "Refused" not in text
+    assert "Seat order, drawn at random" in text
+    # the ranking, in the engine's order, after the last move
+    ranking = game.result().ranking
+    tail = text[text.rindex("Final ranking") :]
+    for standing in ranking:
+        assert f"{standing.place}. {row.names[standing.player]} (" in tail
+    positions = [tail.index(f". {row.names[s.player]} (") for s in ranking]
+    assert positions == sorted(positions)
+    # one picture per accepted move, plus the starting position
+    pictures = sorted((tmp_path / "pictures").glob("move-*.png"))
+    assert len(pictures) == len(accepted_versions) + 1
+    assert pictures[-1].name == f"move-{game.version:04d}.png"
+    # the saved game is the played game: its log replays to the same state
+    assert [(m.player, m.notation) for m in saved] == [tuple(entry) for entry in game.log]
+    assert Game.replay(game.record()).to_dict() == game.to_dict()
+
+
+def test_refusals_commands_and_menus_change_nothing(
+    tmp_path: Path, new_session: Callable[[list[str], int], Session]
+) -> None:
+    session = new_session(["ana", "ben", "cleo"], 1)
+    start = session.game()
+    assert start.pending.kind == "main", "this seed starts on the first menu"
+    session.answer = script(
+        ["build Z9", "fly away", "99", "help", "moves", "status", "log", "board", "2", "back"]
+    )
+    assert session.console.loop() == 0
+    after = session.game()
+    assert after.to_dict() == start.to_dict(), "nothing typed here is a move"
+    text = session.text()
+    assert text.count("Refused: ") == 2
+    refusal = text[text.index("Refused: ") :].splitlines()[0]
+    assert "You may now:" in refusal  # the refusal says what is allowed, in words
+    assert "There is no choice 99 in this menu" in text
+    assert "quit" in text and "log [N]" in text  # help
+    assert "recruit: recruit" in text  # moves lists the notation by kind
+    assert "Standings so far" in text
+    assert "Move log, page 1 of 1" in text
+    # "2" on the first menu opens "Work…" (a menu of places, no move), "back" returns
+    assert "Work where?" in text and "back  the first menu" in text
+    assert text.rstrip().endswith(f"console --db {tmp_path / 'console.sqlite3'}")
+
+
+def test_players_are_named_and_seated_by_the_service() -> None:
+    options = parse_args(["--players", " ana , ben,cleo ", "--seed", "4"])
+    assert options == Options(players=["ana", "ben", "cleo"], seed=4, out=None, db=None)
+
+
+# ---------------------------------------------------------------------- as a process
+
+
+def run_console(args: list[str], lines: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "console", *args],
+        input="".join(line + "\n" for line in lines),
+        cwd=cwd,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def pictures_of(output: str) -> list[tuple[Path, int]]:
+    return [(Path(path), int(version)) for path, version in PICTURE_LINE.findall(output)]
+
+
+def assert_valid_png(path: Path) -> None:
+    assert path.read_bytes().startswith(PNG_SIGNATURE)
+    with Image.open(path) as image:
+        image.verify()
+
+
+def saved_game(db: Path) -> tuple[Game, int, dict[str, str]]:
+    async def read() -> tuple[Game, int, dict[str, str]]:
+        store = await Store.open(str(db))
+        try:
+            row = await store.latest_game_in(CONSOLE_CHANNEL_ID)
+            assert row is not None and row.state is not None
+            return Game.from_dict(row.state), row.version, row.names
+        finally:
+            await store.close()
+
+    return asyncio.run(read())
+
+
+def test_the_process_refuses_helps_stops_at_end_of_input_and_continues(tmp_path: Path) -> None:
+    db = tmp_path / "saved.sqlite3"
+    first = run_console(
+        ["--players", "ana,ben", "--seed", "8", "--out", "first", "--db", str(db)],
+        ["help", "build Z9", "board"],
+        cwd=tmp_path,
+    )
+    assert first.returncode == 0, first.stderr
+    out = first.stdout
+    assert "Seat order, drawn at random: 1. " in out
+    awaited_first = PROMPT_LINE.findall(out)
+    assert awaited_first and awaited_first[-1] in ("ana", "ben")
+    assert re.search(rf"^>> {awaited_first[0]}, your turn: recruit, work or build\.$", out, re.M)
+    assert "log [N]" in out  # help
+    assert "Refused: " in out
+    ((start_picture, start_version),) = set(pictures_of(out))
+    assert start_picture == tmp_path / "first" / f"move-{start_version:04d}.png"
+    assert_valid_png(start_picture)
+    # the refused move changed nothing: saved at the starting version
+    assert f"saved in {db} at move {start_version}." in out
+    assert f"Continue it with: python -m bot console --db {db}" in out
+    game_before, version_before, _ = saved_game(db)
+    assert version_before == start_version
+
+    second = run_console(["--db", str(db), "--out", "second"], ["1", "1", "1", "log"], tmp_path)
+    assert second.returncode == 0, second.stderr
+    out = second.stdout
+    assert f"Continuing the unfinished game in {db} (" in out
+    assert f"at move {start_version}." in out
+    # the same player is awaited on the same state
+    assert PROMPT_LINE.findall(out)[0] == awaited_first[-1]
+    shown = pictures_of(out)
+    assert shown[0][1] == start_version
+    assert len(shown) == 4, "the position continued from, then one picture per move"
+    versions = [version for _, version in shown]
+    assert versions == sorted(set(versions))
+    for path, _ in shown:
+        assert path.parent == tmp_path / "second"
+        assert_valid_png(path)
+    assert sorted(p.name for p in (tmp_path / "second").glob("*.png")) == [p.name for p, _ in shown]
+    game_after, version_after, _ = saved_game(db)
+    assert version_after == versions[-1]
+    assert game_after.log[:version_before] == game_before.log
+    assert "Move log, page 1 of 1" in out
+    assert f"saved in {db} at move {version_after}." in out
+
+
+def test_the_process_plays_a_saved_game_to_its_end(tmp_path: Path) -> None:
+    """Most of a game is played through the service; the console plays its last moves."""
+    db = tmp_path / "near-end.sqlite3"
+    last_moves = asyncio.run(_play_all_but_the_end(db, remaining=4, seed=3))
+    done = run_console(["--db", str(db), "--out", "end"], last_moves, tmp_path)
+    assert done.returncode == 0, done.stderr
+    game, version, names = saved_game(db)
+    assert game.is_over
+    out = done.stdout
+    assert out.count("Refused") == 0
+    assert "The game is over: " in out
+    ranking = out[out.index("Final ranking") :]
+    for standing in game.result().ranking:
+        assert f"{standing.place}. {names[standing.player]} (" in ranking
+    shown = pictures_of(out)
+    assert len(shown) == 1 + len(last_moves)
+    assert shown[-1][1] == version
+    for path, _ in shown:
+        assert_valid_png(path)
+    assert "Continue it with" not in out
+
+
+async def _play_all_but_the_end(db: Path, *, remaining: int, seed: int) -> list[str]:
+    """A console game in `db`, stopped `remaining` moves before its end; those moves."""
+    store = await Store.open(str(db))
+    try:
+        service = GameService(store, renderer=CheapRenderer())
+        game_id = await start_new(service, ["ana", "ben"], seed)
+        row = await service.get(game_id)
+        preview = service.game_of(row)
+        rng = random.Random(seed)
+        plan: list[tuple[str, str]] = []
+        while not preview.is_over:
+            player, action = choose_action(preview, rng)
+            preview.apply(player, action)
+            plan.append((player, str(action)))
+        for player, move in plan[:-remaining]:
+            await service.play(game_id, player, move)
+        return [move for _, move in plan[-remaining:]]
+    finally:
+        await store.close()
+
+
+def test_without_players_or_a_saved_game_it_says_what_to_do(tmp_path: Path) -> None:
+    done = run_console(["--db", str(tmp_path / "empty.sqlite3")], [], tmp_path)
+    assert done.returncode == 1
+    assert "Start a new one with --players" in done.stdout
+    assert not list(tmp_path.glob("montana-console-*")), "no picture folder for no game"
