@@ -45,6 +45,12 @@ async def test_fresh_file_is_migrated_in_wal_mode(tmp_path: Path) -> None:
     await again.close()
 
 
+async def test_missing_folders_are_created(tmp_path: Path) -> None:
+    store = await Store.open(str(tmp_path / "data" / "games" / "m.sqlite3"))
+    assert await store.schema_version() == SCHEMA_VERSION
+    await store.close()
+
+
 async def test_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite3"
     await (await Store.open(str(path))).close()
