@@ -226,6 +226,10 @@ class Console:
             row, game = self.current()
             awaited = game.awaiting
             if row.status != ACTIVE or awaited is None:
+                self.write(
+                    f"The game is over. Its pictures are in {self.announcer.folder}/; "
+                    f"its move log is kept in {self.db_path}."
+                )
                 return 0
             names = row.names
             if show_menu:
@@ -233,9 +237,13 @@ class Console:
             show_menu = False
             try:
                 line = self.read(f"{names.get(awaited, awaited)}> ")
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
                 self.write("")
                 self.leave("No more input.")
+                return 0
+            except KeyboardInterrupt:
+                self.write("")
+                self.leave("Stopped.")
                 return 0
             text = " ".join(line.split())
             command, _, rest = text.partition(" ")
@@ -466,3 +474,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Refusal as refusal:
         print(plain(refusal.message), file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        # Ctrl-C while a move was being saved or drawn: a saved move stays saved
+        print("\nStopped. Continue the game with --db.", file=sys.stderr)
+        return 130

@@ -13,8 +13,10 @@ import io
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
@@ -310,6 +312,7 @@ def test_the_process_plays_a_saved_game_to_its_end(tmp_path: Path) -> None:
     for path, _ in shown:
         assert_valid_png(path)
     assert "Continue it with" not in out
+    assert f"The game is over. Its pictures are in {tmp_path / 'end'}/" in out
 
 
 async def _play_all_but_the_end(db: Path, *, remaining: int, seed: int) -> list[str]:
@@ -338,3 +341,29 @@ def test_without_players_or_a_saved_game_it_says_what_to_do(tmp_path: Path) -> N
     assert done.returncode == 1
     assert "Start a new one with --players" in done.stdout
     assert not list(tmp_path.glob("montana-console-*")), "no picture folder for no game"
+
+
+def test_ctrl_c_at_the_prompt_stops_cleanly_and_keeps_the_game(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "console", "--players", "ana,ben", "--out", "pics"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+    )
+    assert process.stdout is not None
+    shown = b""
+    deadline = time.monotonic() + 60
+    while not re.search(rb"\n(ana|ben)> $", shown) and time.monotonic() < deadline:
+        chunk = os.read(process.stdout.fileno(), 4096)
+        if not chunk:
+            break
+        shown += chunk
+    assert re.search(rb"\n(ana|ben)> $", shown), shown.decode()
+    process.send_signal(signal.SIGINT)
+    rest, errors = process.communicate(timeout=60)
+    assert process.returncode == 0, errors.decode()
+    assert b"Stopped. The game is saved in " in rest
+    assert f"--db {tmp_path / 'pics' / 'game.sqlite3'}".encode() in rest
