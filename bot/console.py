@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import logging
 import sys
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -60,6 +61,11 @@ Commands:
 def plain(text: str) -> str:
     """Discord markdown made terminal-friendly."""
     return text.replace("**", "").replace("`", "")
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes in a terminal (emoji such as the pumpkin take two)."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
 
 
 def player_ids(names: Sequence[str]) -> list[str]:
@@ -353,7 +359,8 @@ class Console:
         if choice.description:
             line += f" ({choice.description})"
         if choice.code.startswith("a:"):
-            line = f"{line:<58} [{choice.code[2:]}]"
+            padding = " " * max(1, 58 - display_width(line))
+            line = f"{line}{padding}[{choice.code[2:]}]"
         return line
 
     def show_moves(self, game: Game, player_id: str) -> None:
