@@ -17,7 +17,7 @@ from .commands import montana
 from .service import GameService, Refusal, Renderer
 from .settings import Settings
 from .store import Store
-from .views import ChoiceButton, ChoiceSelect
+from .views import UNKNOWN_BUTTON, ChoiceButton, ChoiceSelect, reply
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,21 @@ class MontanaBot(discord.Client):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._idle.wait(), timeout)
         await self.close()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer a component no handler of ours would take (another bot's, or tampered):
+        discord.py drops those silently and the presser would see "interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if any(
+            item.__discord_ui_compiled_template__.fullmatch(custom_id)
+            for item in (ChoiceButton, ChoiceSelect)
+        ):
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, UNKNOWN_BUTTON)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))

@@ -148,7 +148,8 @@ class ChoiceSelect(
         )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = self.item.values
+        # a tampered client may send this id on a button, which has no values
+        values = self.item.values if isinstance(self.item, discord.ui.Select) else []
         if not values:
             await reply(interaction, "Pick one of the options.")
             return

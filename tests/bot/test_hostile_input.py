@@ -1,0 +1,460 @@
+"""Hostile and random input: every command option and button custom_id, tampered.
+
+Whatever a tampered client sends (empty, huge, unicode, SQL fragments, other games'
+ids, stale or absurd versions, negative or huge numbers), the bot answers the presser
+alone with a refusal in words, raises nothing (the fake records every exception and
+unanswered interaction), posts nothing in public and leaves every game exactly as it
+was: state, version, status and move log.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from bot.store import GameRow
+from rules import Game
+from tests.bot.driver import Table, make_bot, open_game, to_main_decision
+from tests.bot.fakediscord import (
+    AUTOCOMPLETE,
+    FakeChannel,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    InteractionResult,
+)
+
+SQL = "'; DROP TABLE games;--"
+GENERIC_FAILURE = "Something went wrong on my side"
+HOSTILE_TEXTS = (
+    SQL,
+    "1; DELETE FROM moves WHERE 1=1",
+    '" OR 1=1 --',
+    "Robert'); DROP TABLE moves;--",
+    " ",
+    "\u200b",
+    "🎲🐄🏔️",
+    "ŕéçrûït",
+    "ｒｅｃｒｕｉｔ",
+    "recruit\nrecruit",
+    "build A1; build A2",
+    "<@&1> @everyone",
+    "%s%s%n",
+    "${jndi:ldap://x}",
+    "\x00\x01",
+    "-1",
+    "999999999999999999999999",
+)
+
+
+class TinyRenderer:
+    """A one-colour PNG: these tests look at refusals, not at pictures."""
+
+    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+        return _png()
+
+    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
+        return _png()
+
+
+def _png() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (4, 4), (90, 140, 60)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def random_texts(rng: random.Random, count: int, longest: int) -> list[str]:
+    """Random strings: ASCII noise, unicode from many planes (no surrogates), and huge ones."""
+    alphabets = [
+        [chr(c) for c in range(32, 127)],
+        [chr(c) for c in range(0xA0, 0x2FFF)],
+        [chr(c) for c in range(0x1F300, 0x1F64F)],
+        list(":;'\"\\%_-*`|<>@#\n\t0123456789"),
+    ]
+    texts = []
+    for _ in range(count):
+        alphabet = rng.choice(alphabets)
+        length = min(longest, rng.choice([1, 2, 5, 20, longest]))
+        texts.append("".join(rng.choice(alphabet) for _ in range(length)))
+    return texts
+
+
+def applies(game: Game, player_id: str, notation: str) -> bool:
+    try:
+        game.copy().apply(player_id, notation)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass
+class Scene:
+    fake: FakeDiscord
+    table: Table
+    db: Path
+    mine: int
+    """The game under attack (channel "general" / its thread)."""
+    theirs: int
+    """Another game, in another channel, whose id the attackers borrow."""
+    thread: FakeChannel
+    other_thread: FakeChannel
+    outsider: FakeUser
+
+    async def users(self) -> tuple[FakeUser, FakeUser]:
+        """The awaited player of our game, and the other player."""
+        _, game = await self.table.game(self.mine)
+        awaited = game.awaiting
+        assert awaited is not None
+        other = next(pid for pid in game.player_ids if pid != awaited)
+        return self.table.user(awaited), self.table.user(other)
+
+    async def row(self, game_id: int) -> GameRow:
+        return await self.table.row(game_id)
+
+    async def prompt(self) -> FakeMessage:
+        return self.table.prompt_message(await self.row(self.mine))
+
+
+def snapshot(db: Path) -> list[Any]:
+    """Every saved game (state, version, status, players, prompt) and every move log line."""
+    with sqlite3.connect(db) as connection:
+        games = connection.execute(
+            "SELECT id, status, version, state, players, message_id FROM games ORDER BY id"
+        ).fetchall()
+        moves = connection.execute(
+            "SELECT game_id, version, player, notation FROM moves ORDER BY game_id, version"
+        ).fetchall()
+        tables = connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+        ).fetchall()
+    return [games, moves, tables]
+
+
+async def scene(fake: FakeDiscord, tmp_path: Path) -> Scene:
+    db = tmp_path / "m.sqlite3"
+    bot = make_bot(db, TinyRenderer(), seed=11)
+    await fake.start(bot)
+    table = Table(fake, bot)
+    mine, thread, _ = await open_game(fake, table, fake.channel, "ana", "ben")
+    elsewhere = fake.add_channel("elsewhere")
+    theirs, other_thread, _ = await open_game(fake, table, elsewhere, "cleo", "dan")
+    await to_main_decision(table, mine)
+    await to_main_decision(table, theirs)
+    outsider = fake.add_user("eve")
+    return Scene(fake, table, db, mine, theirs, thread, other_thread, outsider)
+
+
+class Verdicts:
+    """Collects every way an answer falls short, so one run reports them all."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.problems: list[str] = []
+
+    def check(self, what: str, result: InteractionResult, public_before: str) -> None:
+        record = result.record
+        # what this interaction said (a deferred update names the pressed message, unchanged)
+        said = [self.fake.world.messages[i] for i in (*record.message_ids, *record.followup_ids)]
+        text = "\n".join(m.text for m in said).strip()
+        if result.errors:
+            self.problems.append(f"{what}: {result.errors}")
+        if not result.responded:
+            self.problems.append(f"{what}: no answer at all")
+        elif not said or not all(m.ephemeral for m in said):
+            self.problems.append(f"{what}: no ephemeral answer: {result!r}")
+        elif not text:
+            self.problems.append(f"{what}: empty answer")
+        if GENERIC_FAILURE in text:
+            self.problems.append(f"{what}: generic failure instead of a refusal: {text[:120]}")
+        if self.public() != public_before:
+            self.problems.append(f"{what}: a public message was posted or changed")
+
+    def public(self) -> str:
+        """Every message everyone sees, as they see it now."""
+        shown = [
+            (m.id, m.content, m.components, m.deleted, sorted(m.files))
+            for m in self.fake.world.messages.values()
+            if not m.ephemeral
+        ]
+        return json.dumps(shown, sort_keys=True)
+
+    def assert_none(self) -> None:
+        # the fake's own error list is checked again (and must be empty) at teardown
+        assert not self.problems, "\n".join(self.problems[:40])
+
+
+async def test_forged_button_ids_are_refused_and_change_nothing(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    s = await scene(fake_discord, tmp_path)
+    mine_row, theirs_row = await s.row(s.mine), await s.row(s.theirs)
+    v, theirs_v = mine_row.version, theirs_row.version
+    awaited, other = await s.users()
+    rng = random.Random(5)
+    codes = [
+        "a:",
+        "a: ",
+        f"a:{SQL}",
+        "a:recruit; DROP TABLE moves",
+        "a:build Z9",
+        "a:build A1 A2",
+        "a:bank 9 copper",
+        "a:bank -1 copper",
+        "a:bank 1 gold",
+        "a:harvest mine 99 copper",
+        "a:city 9 9",
+        "a:city -1 0",
+        "a:place 1 1",
+        "a:pass",
+        "a:take copper copper",
+        "a:advance 7",
+        "a:advance 99999999999999999999",
+        "a:return copper",
+        "a:upgrade copper",
+        "a:goods grain grain grain",
+        "a:stop",
+        "a:end",
+        "a:canteen",
+        "a:noextra",
+        "a:extra copper",
+        "a:trade worker plutonium",
+        "a:spin 3",
+        "a:🎲",
+        "a:" + "x" * 78,
+        "p:",
+        "p:nope",
+        "p:bank:99",
+        "p:bank:-1",
+        "p:bank:",
+        "p:harv:mine:99",
+        f"p:harv:{SQL}:1",
+        "p:ret:gold",
+        "p:ret:" + ",".join(["copper"] * 12),
+        "p:ret:,,,",
+        "p:work:extra:args",
+        "board:x",
+        "join",
+        "leave",
+        "start",
+        "🐄",
+        SQL,
+        *random_texts(rng, 12, 80),
+    ]
+    forged: list[tuple[str, FakeUser]] = []
+    for code in codes:
+        forged += [(f"mt:{s.mine}:{v}:{code}", awaited), (f"mt:{s.mine}:{v}:{code}", other)]
+    for legal_code in ("a:recruit", "p:work", "p:build", "p:trade"):
+        forged += [
+            (f"mt:{s.mine}:{v}:{legal_code}", other),
+            (f"mt:{s.mine}:{v}:{legal_code}", s.outsider),
+            (f"mt:{s.mine}:{v - 1}:{legal_code}", awaited),  # stale
+            (f"mt:{s.mine}:{v + 1}:{legal_code}", awaited),  # from the future
+            (f"mt:{s.mine}:0:{legal_code}", awaited),
+            (f"mt:{s.mine}:999999999:{legal_code}", awaited),
+            (f"mt:{s.theirs}:{theirs_v}:{legal_code}", awaited),  # another game's id
+            (f"mt:0:{v}:{legal_code}", awaited),
+            (f"mt:{2**63 - 1}:{v}:{legal_code}", awaited),
+            (f"mt:{'9' * 19}:{v}:{legal_code}", awaited),
+            (f"mt:{s.mine + 1000}:{v}:{legal_code}", awaited),
+        ]
+    forged += [(f"mt:{s.theirs}:{theirs_v}:{code}", awaited) for code in ("join", "leave", "start")]
+    # ids outside the bot's templates (a button from another bot or version, garbage)
+    for custom_id in (
+        "",
+        "mt",
+        "mt:",
+        "mt:1",
+        f"mt:{s.mine}:{v}",
+        f"mt:{s.mine}:{v}:",
+        f"mt:x:{v}:a:recruit",
+        f"mt:-1:{v}:a:recruit",
+        f"mt:{s.mine}:-1:a:recruit",
+        f"mt:{'9' * 25}:{v}:a:recruit",
+        f"mt:{s.mine}:{'9' * 12}:a:recruit",
+        f"mt:{s.mine}:{v}:a:" + "x" * 90,
+        f"mt:{s.mine}:{v}:a:recruit\nrecruit",
+        f"ms:{s.mine}:{v}:work",  # a select's id on a button
+        f"ms:{s.mine}:{v}:{SQL}",
+        f"MT:{s.mine}:{v}:a:recruit",
+        f" mt:{s.mine}:{v}:a:recruit",
+        "x" * 100,
+        SQL,
+        "🎲" * 25,
+        *random_texts(rng, 12, 100),
+    ):
+        forged.append((custom_id, awaited))
+    verdicts = Verdicts(fake_discord)
+    before = snapshot(s.db)
+    for custom_id, user in forged:
+        message = await s.prompt()
+        public = verdicts.public()
+        result = await fake_discord.press_forged(user, message, custom_id)
+        verdicts.check(f"{user.name} pressed {custom_id!r}", result, public)
+        if snapshot(s.db) != before:
+            verdicts.problems.append(f"{user.name} pressed {custom_id!r}: a game changed")
+            before = snapshot(s.db)
+    verdicts.assert_none()
+    assert (await s.row(s.mine)).version == v and (await s.row(s.theirs)).version == theirs_v
+
+
+async def test_forged_select_values_are_refused_and_change_nothing(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    s = await scene(fake_discord, tmp_path)
+    v = (await s.row(s.mine)).version
+    theirs_v = (await s.row(s.theirs)).version
+    awaited, other = await s.users()
+    rng = random.Random(6)
+    values: list[list[str]] = [
+        [],
+        [""],
+        [SQL],
+        ["a:build Z9"],
+        ["a:" + SQL],
+        ["p:bank:99"],
+        ["p:harv:garden:-3"],
+        ["a:city 5 5"],
+        ["a:spin 8"],
+        ["join"],
+        ["a:" + "y" * 98],
+        ["a:build Z9", "a:build Z8"],
+        [str(2**64)],
+        ["-1"],
+        *([t] for t in random_texts(rng, 10, 100)),
+    ]
+    verdicts = Verdicts(fake_discord)
+    before = snapshot(s.db)
+    attempts: list[tuple[str, list[str], FakeUser]] = []
+    for chosen in values:
+        for menu in ("work", "build", "zzz"):
+            attempts.append((f"ms:{s.mine}:{v}:{menu}", chosen, awaited))
+    for legal in (["a:recruit"], ["p:work"]):
+        attempts += [
+            (f"ms:{s.mine}:{v}:work", legal, other),
+            (f"ms:{s.mine}:{v}:work", legal, s.outsider),
+            (f"ms:{s.mine}:{v - 1}:work", legal, awaited),
+            (f"ms:{s.mine}:999999999:work", legal, awaited),
+            (f"ms:{s.theirs}:{theirs_v}:work", legal, awaited),
+            (f"ms:0:{v}:work", legal, awaited),
+            (f"ms:{s.mine}:{v}:{SQL}", legal, awaited),
+            (f"ms:{s.mine}:{v}:WORK", legal, awaited),
+            (f"mt:{s.mine}:{v - 1}:a:recruit", legal, awaited),  # a button's id on a select
+        ]
+    for custom_id, chosen, user in attempts:
+        message = await s.prompt()
+        public = verdicts.public()
+        result = await fake_discord.press_forged(user, message, custom_id, values=chosen)
+        verdicts.check(f"{user.name} chose {chosen!r} in {custom_id!r}", result, public)
+        if snapshot(s.db) != before:
+            verdicts.problems.append(f"{user.name} chose {chosen!r} in {custom_id!r}: changed")
+            before = snapshot(s.db)
+    verdicts.assert_none()
+
+
+async def test_hostile_command_options_are_refused_and_change_nothing(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    s = await scene(fake_discord, tmp_path)
+    awaited, other = await s.users()
+    rng = random.Random(7)
+    moves = [
+        *HOSTILE_TEXTS,
+        "a:recruit",
+        "spin 3",
+        "build Z9",
+        "build A1",
+        "bank 1 copper copper copper copper",
+        "city 0 0",
+        "place 1 1",
+        "pass",
+        "take copper grain",
+        "advance 3",
+        "return stone",
+        "upgrade",
+        "goods bigcopper bigcopper bigcopper",
+        "trade worker gold",
+        "harvest wheatfield -1 grain",
+        "x" * 100,
+        "🎲" * 100,
+        *random_texts(rng, 12, 100),
+    ]
+    fields = [
+        *(t[:8] for t in HOSTILE_TEXTS if t.strip("\x00\x01")),
+        "Z9",
+        "A1",
+        "a1 ",
+        "🐄",
+        SQL[:8],
+    ]
+    fields += random_texts(rng, 8, 8)
+    # keep only what the awaited player may not do now (the rest would rightly apply)
+    _, game = await s.table.game(s.mine)
+    moves = [m for m in moves if not applies(game, str(awaited.id), m)]
+    fields = [f for f in fields if not applies(game, str(awaited.id), f"build {f}")]
+    pages = [0, -1, -(2**53), 2**53, 10**15, 7]
+    verdicts = Verdicts(fake_discord)
+    before = snapshot(s.db)
+    calls: list[tuple[FakeUser, FakeChannel, tuple[str, ...], dict[str, Any]]] = []
+    for where in (s.thread, s.other_thread, s.fake.channel):
+        for user in (awaited, other, s.outsider):
+            calls += [(user, where, ("montana", "play"), {"move": m}) for m in moves]
+            calls += [(user, where, ("montana", "build"), {"field": f}) for f in fields]
+    # moves that would be legal for the awaited player, by the wrong people or in the wrong place
+    for user in (other, s.outsider):
+        for name in ("recruit", "stop", "pass", "end", "work", "city"):
+            calls.append((user, s.thread, ("montana", name), {}))
+        for value in ("coins", "worker copper", "grain"):
+            calls.append((user, s.thread, ("montana", "trade"), {"get": value}))
+    for name in ("stop", "pass", "end"):  # not what the game awaits now
+        calls.append((awaited, s.thread, ("montana", name), {}))
+    for user in (awaited, other, s.outsider):
+        for name in ("join", "leave", "start"):
+            calls.append((user, s.thread, ("montana", name), {}))
+        calls.append((user, s.other_thread, ("montana", "abandon"), {}))
+    for index, (user, where, path, options) in enumerate(calls):
+        public = verdicts.public()
+        result = await fake_discord.slash(user, where, *path, options=options)
+        what = f"#{index} {user.name} /{' '.join(path)} {json.dumps(options)} in {where.name}"
+        verdicts.check(what, result, public)
+        if snapshot(s.db) != before:
+            verdicts.problems.append(f"{what}: a game changed")
+            before = snapshot(s.db)
+    # /montana log only reads; absurd pages answer the nearest page that exists
+    for page in pages:
+        result = await fake_discord.slash(
+            awaited, s.thread, "montana", "log", options={"page": page}
+        )
+        verdicts.check(f"/montana log page={page}", result, verdicts.public())
+        assert "Moves, page" in result.content
+    verdicts.assert_none()
+    assert snapshot(s.db) == before
+
+
+async def test_hostile_autocomplete_text_gets_a_list(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    s = await scene(fake_discord, tmp_path)
+    awaited, other = await s.users()
+    rng = random.Random(8)
+    before = snapshot(s.db)
+    texts = [*HOSTILE_TEXTS, "", "x" * 100, *random_texts(rng, 10, 100)]
+    for user in (awaited, other, s.outsider):
+        for where in (s.thread, s.fake.channel):
+            for text in texts:
+                for command, option in (("play", "move"), ("build", "field")):
+                    result = await fake_discord.autocomplete(
+                        user, where, "montana", command, options={option: text}, focused=option
+                    )
+                    assert result.response_type == AUTOCOMPLETE, (command, text, result)
+                    assert not result.errors
+                    if user is not awaited:
+                        assert result.choices == [], (user.name, where.name, text, result.choices)
+    assert snapshot(s.db) == before
