@@ -52,6 +52,22 @@ class DiscordAnnouncer:
         row = outcome.row
         channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
         content, view = compose(outcome)
+        if not outcome.awaited_changed and outcome.previous_message_id is not None:
+            # the same player decides on: update their prompt (picture, words, buttons)
+            try:
+                await channel.get_partial_message(outcome.previous_message_id).edit(
+                    content=content,
+                    attachments=[picture_file(outcome.picture)],
+                    view=view,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+                return outcome.previous_message_id
+            except discord.NotFound:
+                log.warning(
+                    "game %s channel %s: the prompt message is gone; posting a new one",
+                    row.id,
+                    row.play_channel_id,
+                )
         awaited = outcome.awaited
         ping = [discord.Object(int(awaited))] if awaited and outcome.awaited_changed else []
         message = await channel.send(

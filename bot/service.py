@@ -17,7 +17,7 @@ import logging
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
 
@@ -91,7 +91,8 @@ class Outcome:
     previous_message_id: int | None
     """The message holding the previous prompt (its buttons are now stale)."""
     awaited_changed: bool = True
-    """False while the same player goes on deciding within their action."""
+    """False while the same player goes on deciding: their prompt message is updated in
+    place (`text` is then the running account of their moves) instead of a new one."""
     message_id: int | None = field(default=None, compare=False)
     announced: bool = True
     """False when showing the move failed (it is saved all the same)."""
@@ -127,6 +128,14 @@ def highlight_of(events: Sequence[Event]) -> str | None:
             field_label = event.data.get("field")
             return str(field_label) if field_label else None
     return None
+
+
+def events_json(events: Sequence[Event]) -> list[list[Any]]:
+    return [[e.kind, e.player, e.data] for e in events]
+
+
+def events_of(data: Sequence[Sequence[Any]]) -> list[Event]:
+    return [Event(kind, player, dict(d)) for kind, player, d in data]
 
 
 def clean_name(name: str) -> str:
@@ -274,12 +283,14 @@ class GameService:
             seats = list(row.players)
             random.Random(seed).shuffle(seats)
             game = Game.new([s.user_id for s in seats], seed=seed)
+            names = {s.user_id: s.name for s in seats}
+            text = words.seating(game, names) + " " + self._setup_text(game, names)
+            told = {"header": events_json([words.note(text)]), "own": []}
             try:
-                await self.store.start(game_id, seats, game.to_dict(), game.log)
+                await self.store.start(game_id, seats, game.to_dict(), game.log, turn_events=told)
             except StaleVersion:
                 raise Refusal("This game has already started.") from None
             row = await self.get(game_id)
-            text = words.seating(game, row.names) + " " + self._setup_text(game, row.names)
             picture = await self.game_picture(row, game)
             outcome = Outcome(
                 row=row,
@@ -383,6 +394,19 @@ class GameService:
             except IllegalAction as error:
                 raise Refusal(self.refusal_text(error, game, user_id, names)) from None
             new_moves = game.log[row.version :]
+            new_events = words.with_silent_action(events, user_id, str(move))
+            # While the same player goes on deciding, their prompt message is updated and
+            # tells their moves so far; when someone else must act, a new message tells
+            # the whole sequence of the player who just finished.
+            continuing = game.awaiting == awaited_before and row.message_id is not None
+            header = events_of(row.turn_events.get("header", []))
+            own = events_of(row.turn_events.get("own", [])) + new_events
+            told = (
+                {"header": events_json(header), "own": events_json(own)}
+                if continuing
+                else {"header": events_json(own), "own": []}
+            )
+            text = words.describe(header + own if continuing else own, names)
             try:
                 await self.store.commit_move(
                     game_id,
@@ -391,6 +415,7 @@ class GameService:
                     game.version,
                     new_moves,
                     finished=game.is_over,
+                    turn_events=told,
                 )
             except StaleVersion:
                 raise Refusal(STALE) from None
@@ -412,10 +437,10 @@ class GameService:
                 game=game,
                 actor=user_id,
                 events=events,
-                text=words.describe(events, names, actor=user_id, move=str(move)),
+                text=text,
                 picture=picture,
                 previous_message_id=row.message_id,
-                awaited_changed=game.awaiting != awaited_before,
+                awaited_changed=not continuing,
             )
             return await self._announce(outcome)
 
@@ -446,7 +471,11 @@ class GameService:
                 game=game,
                 actor=None,
                 events=[],
-                text="",
+                text=words.describe(
+                    events_of(row.turn_events.get("header", []))
+                    + events_of(row.turn_events.get("own", [])),
+                    row.names,
+                ),
                 picture=picture,
                 previous_message_id=row.message_id,
             )

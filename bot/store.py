@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -62,6 +62,9 @@ class GameRow:
     lobby_message_id: int | None
     created_at: str
     updated_at: str
+    turn_events: dict[str, Any] = field(default_factory=dict)
+    """What the current prompt message tells, as engine events (JSON): "header", the
+    moves that led to it, and "own", what the awaited player did since."""
 
     @property
     def play_channel_id(self) -> int:
@@ -125,6 +128,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )
         """,
     ),
+    (
+        # the events the current prompt message tells (see GameRow.turn_events)
+        "ALTER TABLE games ADD COLUMN turn_events TEXT NOT NULL DEFAULT '{}'",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -148,6 +155,7 @@ def _row(row: aiosqlite.Row) -> GameRow:
         lobby_message_id=row["lobby_message_id"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        turn_events=json.loads(row["turn_events"]),
     )
 
 
@@ -353,15 +361,26 @@ class Store:
         players: Sequence[Seat],
         state: dict[str, Any],
         moves: Sequence[tuple[str, str]],
+        *,
+        turn_events: dict[str, Any] | None = None,
     ) -> None:
         """Lobby -> active with the seated players and the engine's first state."""
         version = len(moves)
         stamp = now()
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
-                "UPDATE games SET status = ?, players = ?, state = ?, version = ?, updated_at = ? "
-                "WHERE id = ? AND status = ?",
-                (ACTIVE, _seats_json(players), json.dumps(state), version, stamp, game_id, LOBBY),
+                "UPDATE games SET status = ?, players = ?, state = ?, version = ?, updated_at = ?, "
+                "turn_events = ? WHERE id = ? AND status = ?",
+                (
+                    ACTIVE,
+                    _seats_json(players),
+                    json.dumps(state),
+                    version,
+                    stamp,
+                    json.dumps(turn_events or {}),
+                    game_id,
+                    LOBBY,
+                ),
             )
         ]
         statements += [
@@ -382,6 +401,7 @@ class Store:
         moves: Sequence[tuple[str, str]],
         *,
         finished: bool = False,
+        turn_events: dict[str, Any] | None = None,
     ) -> None:
         """Save a move in one transaction if the game is still at `expected_version`.
 
@@ -393,13 +413,14 @@ class Store:
         stamp = now()
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
-                "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = ?",
+                "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?, "
+                "turn_events = ? WHERE id = ? AND version = ? AND status = ?",
                 (
                     json.dumps(new_state),
                     new_version,
                     FINISHED if finished else ACTIVE,
                     stamp,
+                    json.dumps(turn_events or {}),
                     game_id,
                     expected_version,
                     ACTIVE,

@@ -196,6 +196,8 @@ def _clause(event: Event) -> str | None:
 def _standalone(event: Event, name: Callable[[str | None], str]) -> str | None:
     d = event.data
     kind = event.kind
+    if kind == "note":
+        return str(d["text"])
     if kind == "overtaken":
         return f"{name(d['by'])} overtook {name(event.player)} in row {d['row']}."
     if kind == "shortage":
@@ -233,6 +235,18 @@ SILENT_ACTIONS = {
 """Actions that change nothing worth an event, and how to say them."""
 
 
+def with_silent_action(events: Sequence[Event], actor: str | None, move: str | None) -> list[Event]:
+    """`events`, preceded by a "said" event for an action that leaves none of its own."""
+    if move in SILENT_ACTIONS and actor is not None:
+        return [Event("said", actor, {"text": SILENT_ACTIONS[move]}), *events]
+    return list(events)
+
+
+def note(text: str) -> Event:
+    """An event that is only a sentence (the seat draw, for instance)."""
+    return Event("note", None, {"text": text})
+
+
 def describe(
     events: Sequence[Event],
     names: Mapping[str, str],
@@ -245,8 +259,7 @@ def describe(
     `actor` and `move` (notation) name the action that caused the events, for the actions
     that leave no event of their own (skipping the small box, ending the turn).
     """
-    if move in SILENT_ACTIONS and actor is not None:
-        events = [Event("said", actor, {"text": SILENT_ACTIONS[move]}), *events]
+    events = with_silent_action(events, actor, move)
 
     def name(pid: str | None) -> str:
         return names.get(pid, pid) if pid is not None else "someone"

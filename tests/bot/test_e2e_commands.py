@@ -229,8 +229,10 @@ async def test_a_move_is_saved_even_when_it_cannot_be_posted(
     pid = game.awaiting
     assert pid is not None
     prompt = table.prompt_message(row)
+    bank = next(a for a in game.legal_actions(pid) if a.verb == "bank")
     thread.locked = True  # a moderator locked the thread: the bot cannot post there
-    pressed = await fake_discord.press(table.user(pid), prompt, label="Recruit")
+    pressed = await table.tap_move(game_id, bank)  # hands the turn over: a new message
+    assert pressed is not None
     assert "Your move is saved" in pressed.text and "/montana board" in pressed.text
     assert (await table.row(game_id)).version > row.version
     assert any("announcing version" in e for e in fake_discord.errors)

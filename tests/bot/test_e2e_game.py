@@ -39,20 +39,33 @@ async def test_lobby_to_first_moves(fake_discord: FakeDiscord, tmp_path: Path) -
     assert f"<@{awaited}>" in first.content
     assert first.pinged_ids == [int(awaited)]
     rng = random.Random(1)
-    for _ in range(6):
+    handovers = continuations = 0
+    for _ in range(12):
         row, game = await table.game(game_id)
-        _, action = choose_action(game, rng)
-        before = len(fake_discord.messages_in(thread))
+        pid, action = choose_action(game, rng)
+        before = fake_discord.messages_in(thread)
+        prompt = table.prompt_message(row)
+        edits = prompt.edits
         result = await table.tap_move(game_id, action)
         assert result is not None, f"no buttons lead to {action}"
         after = fake_discord.messages_in(thread)
-        assert len(after) == before + 1
+        new_row, new_game = await table.game(game_id)
+        if new_game.awaiting != pid:
+            # someone else must act: a new message, the old prompt loses its buttons
+            handovers += 1
+            assert len(after) == len(before) + 1
+            assert new_row.message_id == after[-1].id
+            assert not prompt.interactive_components()
+            assert after[-1].pinged_ids == [int(new_game.awaiting or 0)]
+        else:
+            # the same player decides on: their prompt is updated in place
+            continuations += 1
+            assert len(after) == len(before) and new_row.message_id == prompt.id
+            assert prompt.edits > edits and prompt.interactive_components()
+            assert f":{new_row.version}:" in prompt.custom_ids()[0]
         posted = after[-1]
         assert next(iter(posted.files.values())).startswith(PNG)
-        row, game = await table.game(game_id)
-        assert row.message_id == posted.id
-        # the previous prompt lost its buttons
-        assert not after[-2].interactive_components()
+    assert handovers and continuations
 
 
 async def test_complete_two_player_game(fake_discord: FakeDiscord, tmp_path: Path) -> None:

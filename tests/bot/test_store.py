@@ -45,6 +45,27 @@ async def test_fresh_file_is_migrated_in_wal_mode(tmp_path: Path) -> None:
     await again.close()
 
 
+async def test_a_version_1_file_is_migrated_and_keeps_its_games(tmp_path: Path) -> None:
+    from bot.store import MIGRATIONS
+
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (1)")
+        for statement in MIGRATIONS[0]:
+            db.execute(statement)
+        db.execute(
+            "INSERT INTO games (guild_id, channel_id, creator_id, status, players, version, "
+            "created_at, updated_at) VALUES (1, 10, '111', 'lobby', "
+            '\'[{"id": "111", "name": "Ana"}]\', 0, \'then\', \'then\')'
+        )
+    store = await Store.open(str(path))
+    assert await store.schema_version() == SCHEMA_VERSION > 1
+    row = await store.open_game_in(10)
+    assert row is not None and row.names == {"111": "Ana"} and row.turn_events == {}
+    await store.close()
+
+
 async def test_missing_folders_are_created(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "data" / "games" / "m.sqlite3"))
     assert await store.schema_version() == SCHEMA_VERSION
