@@ -23,6 +23,8 @@ LOBBY = "lobby"
 ACTIVE = "active"
 FINISHED = "finished"
 ABANDONED = "abandoned"
+ENDED = "ended"
+"""Stopped early by a vote of the other players; the standings then are its `result`."""
 OPEN_STATUSES = (LOBBY, ACTIVE)
 
 
@@ -132,6 +134,74 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # the events the current prompt message tells (see GameRow.turn_events)
         "ALTER TABLE games ADD COLUMN turn_events TEXT NOT NULL DEFAULT '{}'",
     ),
+    (
+        # deadlines (bot.deadlines), the result of a game ended early and the 'ended'
+        # status; SQLite cannot change a CHECK constraint, so the table is rebuilt
+        # (with foreign keys off, see `migrate`)
+        """
+        CREATE TABLE games_new (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id INTEGER,
+            channel_id INTEGER NOT NULL,
+            thread_id INTEGER,
+            creator_id TEXT NOT NULL,
+            status TEXT NOT NULL
+                CHECK (status IN ('lobby', 'active', 'finished', 'abandoned', 'ended')),
+            players TEXT NOT NULL,
+            state TEXT,
+            version INTEGER NOT NULL DEFAULT 0,
+            message_id INTEGER,
+            lobby_message_id INTEGER,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            turn_events TEXT NOT NULL DEFAULT '{}',
+            turn_seconds INTEGER NOT NULL DEFAULT 172800,
+            auction_seconds INTEGER NOT NULL DEFAULT 86400,
+            result TEXT
+        )
+        """,
+        """
+        INSERT INTO games_new (id, guild_id, channel_id, thread_id, creator_id, status, players,
+            state, version, message_id, lobby_message_id, created_at, updated_at, turn_events)
+        SELECT id, guild_id, channel_id, thread_id, creator_id, status, players, state,
+            version, message_id, lobby_message_id, created_at, updated_at, turn_events
+        FROM games
+        """,
+        "DROP TABLE games",
+        "ALTER TABLE games_new RENAME TO games",
+        """
+        CREATE UNIQUE INDEX games_one_open_per_channel
+            ON games (channel_id) WHERE status IN ('lobby', 'active')
+        """,
+        "CREATE INDEX games_thread ON games (thread_id)",
+        # why a move was made for its player ('deadline': passed when time ran out)
+        "ALTER TABLE moves ADD COLUMN note TEXT",
+        # what the deadline driver did for a game's current version (0, 1 = half-time, ...)
+        """
+        CREATE TABLE reminders (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id),
+            version INTEGER NOT NULL,
+            sent INTEGER NOT NULL,
+            last_at TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE end_votes (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            version INTEGER NOT NULL,
+            voter TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game_id, voter)
+        )
+        """,
+        """
+        CREATE TABLE notify_prefs (
+            user_id TEXT PRIMARY KEY,
+            dm INTEGER NOT NULL,
+            updated_at TEXT NOT NULL
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -200,6 +270,9 @@ class Store:
     async def migrate(self) -> None:
         """Bring the file's schema up to `SCHEMA_VERSION`, one migration per transaction."""
         async with self._write:
+            # a migration may rebuild a table others refer to; foreign keys are checked
+            # once at the end instead (the pragma is a no-op inside a transaction)
+            await self._db.execute("PRAGMA foreign_keys=OFF")
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 await self._db.execute(
@@ -221,10 +294,15 @@ class Store:
                     for statement in MIGRATIONS[version]:
                         await self._db.execute(statement)
                     await self._db.execute("UPDATE schema_version SET version = ?", (version + 1,))
+                async with self._db.execute("PRAGMA foreign_key_check") as cursor:
+                    if await cursor.fetchone() is not None:
+                        raise RuntimeError("a migration left rows pointing at nothing")
                 await self._db.execute("COMMIT")
             except BaseException:
                 await self._db.execute("ROLLBACK")
                 raise
+            finally:
+                await self._db.execute("PRAGMA foreign_keys=ON")
 
     # ------------------------------------------------------------------ reading
 
@@ -268,7 +346,16 @@ class Store:
             row = await cursor.fetchone()
         return int(row[0]) if row else 0
 
+    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        """Rows of one read-only statement (for the modules keeping their own tables)."""
+        async with self._db.execute(sql, tuple(params)) as cursor:
+            return list(await cursor.fetchall())
+
     # ------------------------------------------------------------------ writing
+
+    async def transaction(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> list[int]:
+        """Run statements in one transaction; returns each one's rowcount."""
+        return await self._transaction(statements)
 
     async def _transaction(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> list[int]:
         """Run statements in one transaction; returns each one's rowcount."""
