@@ -15,13 +15,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
 
-from . import words
+from . import logs, words
 from .store import (
     ABANDONED,
     ACTIVE,
@@ -160,6 +160,9 @@ class GameService:
         self.announcer: Announcer = announcer or SilentAnnouncer()
         self._seeds = seed_source or random.SystemRandom()
         self._locks: dict[int, asyncio.Lock] = {}
+        self.after_announce: list[Callable[[Outcome], Awaitable[None]]] = []
+        """Called after each announced move or start (DMs, the deadline clock); a hook
+        that fails is logged and skipped, never failing the move."""
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -173,6 +176,7 @@ class GameService:
         row = await self.store.get(game_id) if 0 < game_id < 2**63 else None
         if row is None:
             raise Refusal("That game does not exist (any more).")
+        logs.bind_game(row.id, row.play_channel_id)
         return row
 
     async def game_here(self, channel_id: int) -> GameRow:
@@ -180,6 +184,7 @@ class GameService:
         row = await self.store.open_game_in(channel_id)
         if row is None:
             raise Refusal("There is no Montana game here. Start one with `/montana new`.")
+        logs.bind_game(row.id, row.play_channel_id)
         return row
 
     async def latest_here(self, channel_id: int) -> GameRow:
@@ -189,6 +194,7 @@ class GameService:
             row = await self.store.latest_game_in(channel_id)
         if row is None:
             raise Refusal("There is no Montana game here. Start one with `/montana new`.")
+        logs.bind_game(row.id, row.play_channel_id)
         return row
 
     @staticmethod
@@ -371,11 +377,13 @@ class GameService:
         move: str | Action,
         *,
         expected_version: int | None = None,
+        note: str = "",
     ) -> Outcome:
         """Apply one move for `user_id`, save it, render and announce it.
 
         `expected_version` is the state version the player saw (from a button);
-        None for typed commands, which apply to the current state.
+        None for typed commands, which apply to the current state. `note` is said
+        before the move's words (e.g. that the bot passed for a player on a deadline).
         """
         async with self.lock(game_id):
             row = await self.get(game_id)
@@ -407,6 +415,8 @@ class GameService:
                 else {"header": events_json(own), "own": []}
             )
             text = words.describe(header + own if continuing else own, names)
+            if note:
+                text = f"{note}\n{text}" if text else note
             try:
                 await self.store.commit_move(
                     game_id,
@@ -458,7 +468,18 @@ class GameService:
             return replace(outcome, announced=False)
         if message_id is not None:
             await self.store.set_prompt_message(outcome.row.id, outcome.version, message_id)
-        return replace(outcome, message_id=message_id)
+        outcome = replace(outcome, message_id=message_id)
+        for hook in self.after_announce:
+            try:
+                await hook(outcome)
+            except Exception as error:
+                log.warning(
+                    "game %s channel %s: after-move hook failed: %r",
+                    outcome.row.id,
+                    outcome.row.play_channel_id,
+                    error,
+                )
+        return outcome
 
     async def repost(self, game_id: int) -> Outcome:
         """Announce the current state again (a fresh prompt; the old one goes stale)."""
