@@ -14,12 +14,17 @@ from discord import app_commands
 
 from .announce import DiscordAnnouncer
 from .commands import montana
+from .deadlines import DeadlineDriver, EndVoteButton
+from .history import LogPageButton
+from .notify import Notifier
 from .service import GameService, Refusal, Renderer
 from .settings import Settings
 from .store import Store
 from .views import UNKNOWN_BUTTON, ChoiceButton, ChoiceSelect, reply
 
 log = logging.getLogger(__name__)
+
+DYNAMIC_ITEMS = (ChoiceButton, ChoiceSelect, EndVoteButton, LogPageButton)
 
 
 class MontanaTree(app_commands.CommandTree["MontanaBot"]):
@@ -40,6 +45,7 @@ class MontanaBot(discord.Client):
 
     service: GameService
     store: Store
+    deadlines: DeadlineDriver
 
     def __init__(
         self,
@@ -70,7 +76,15 @@ class MontanaBot(discord.Client):
             announcer=DiscordAnnouncer(self),
             seed_source=self._seed_source,
         )
-        self.add_dynamic_items(ChoiceButton, ChoiceSelect)
+        self.deadlines = DeadlineDriver(
+            self, self.service, poll_seconds=self.settings.deadline_poll_seconds
+        )
+        self.service.after_announce += [
+            Notifier(self, self.store).on_announced,
+            self.deadlines.on_announced,
+        ]
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.deadlines.start()
         if self._sync_commands:
             if self.settings.guild_id is not None:
                 guild = discord.Object(self.settings.guild_id)
@@ -112,8 +126,7 @@ class MontanaBot(discord.Client):
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         if any(
-            item.__discord_ui_compiled_template__.fullmatch(custom_id)
-            for item in (ChoiceButton, ChoiceSelect)
+            item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS
         ):
             return
         with contextlib.suppress(discord.HTTPException):
@@ -123,6 +136,9 @@ class MontanaBot(discord.Client):
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
 
     async def close(self) -> None:
+        deadlines = getattr(self, "deadlines", None)
+        if deadlines is not None:
+            await deadlines.stop()  # a reminder or pass in progress finishes first
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

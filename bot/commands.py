@@ -82,8 +82,16 @@ def _channel_id(interaction: discord.Interaction[Any]) -> int:
 
 
 @montana.command(name="new", description="Open a new game in this channel (2-4 players)")
+@app_commands.describe(
+    turn_hours="Hours a player has for a turn (default 48)",
+    auction_hours="Hours to answer the city auction before the bot passes (default 24)",
+)
 @tracked
-async def new(interaction: discord.Interaction[Any]) -> None:
+async def new(
+    interaction: discord.Interaction[Any],
+    turn_hours: app_commands.Range[int, 1, 720] | None = None,
+    auction_hours: app_commands.Range[int, 1, 720] | None = None,
+) -> None:
     service = service_of(interaction)
     try:
         channel_id = _channel_id(interaction)
@@ -102,6 +110,10 @@ async def new(interaction: discord.Interaction[Any]) -> None:
     )
     if callback.message_id is not None:
         await service.store.set_lobby_message(row.id, callback.message_id)
+    bot = bot_of(interaction)
+    await bot.deadlines.set_hours(
+        row.id, turn_hours or bot.settings.turn_hours, auction_hours or bot.settings.auction_hours
+    )
     log.info("game %s channel %s: lobby opened", row.id, channel_id)
 
 
@@ -246,12 +258,11 @@ async def log_command(interaction: discord.Interaction[Any], page: int = 1) -> N
     except Refusal as refusal:
         await _answer(interaction, refusal.message)
         return
-    lines, pages = await service.log_page(row.id, page)
-    page = min(max(page, 1), pages)
-    body = "\n".join(lines) or "No moves yet."
-    await _answer(
-        interaction, f"Moves, page {page} of {pages} (page 1 is the latest):\n```\n{body}\n```"
-    )
+    from .history import log_page_text, log_view  # it adds commands to this module's group
+
+    text, page, pages = await log_page_text(service, row, page)
+    view = log_view(row.id, page, pages)
+    await _answer(interaction, text, **({"view": view} if view else {}))
 
 
 # ------------------------------------------------------------------ moves

@@ -29,6 +29,12 @@ class Settings:
     """Tests only: where discord.py sends REST requests (a fake Discord)."""
     gateway: str | None = None
     """Tests only: the gateway URL discord.py connects to (a fake Discord)."""
+    turn_hours: int = 48
+    """Default turn deadline of a new game (`/montana new` or `/montana settings` change it)."""
+    auction_hours: int = 24
+    """Default time to answer the city auction before the bot passes."""
+    deadline_poll_seconds: float = 60.0
+    """Longest sleep of the deadline task between checks."""
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -58,6 +64,18 @@ def _optional_int(name: str, text: str | None) -> int | None:
         raise SettingsError(f"{name} must be a number (a Discord id), not {text!r}") from None
 
 
+def _positive(name: str, text: str | None, default: float) -> float:
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, not {text!r}") from None
+    if not 0 < value <= 24 * 365:
+        raise SettingsError(f"{name} must be above 0 (and below a year), not {text!r}")
+    return value
+
+
 def load_settings(
     environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")
 ) -> Settings:
@@ -75,6 +93,11 @@ def load_settings(
         guild_id=_optional_int("MONTANA_GUILD_ID", get("MONTANA_GUILD_ID")),
         api_base=get("MONTANA_DISCORD_API_BASE"),
         gateway=get("MONTANA_DISCORD_GATEWAY"),
+        turn_hours=round(_positive("MONTANA_TURN_HOURS", get("MONTANA_TURN_HOURS"), 48)),
+        auction_hours=round(_positive("MONTANA_AUCTION_HOURS", get("MONTANA_AUCTION_HOURS"), 24)),
+        deadline_poll_seconds=_positive(
+            "MONTANA_DEADLINE_POLL_SECONDS", get("MONTANA_DEADLINE_POLL_SECONDS"), 60
+        ),
     )
 
 

@@ -1,0 +1,155 @@
+"""The whole move log, page by page, and the list of a channel's past games.
+
+`/montana log` answers with one page (page 1 = the latest moves) and buttons to
+page through the rest; the buttons are `DynamicItem`s (`ml:<game>:<page>:<tag>`) that
+edit the same ephemeral answer. `/montana history` lists the finished, ended and
+abandoned games of the channel with their date, players and winner.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any
+
+import discord
+
+from rules import Game
+
+from .commands import montana, tracked
+from .service import GameService, Refusal
+from .store import ABANDONED, ENDED, FINISHED, GameRow
+from .views import reply, service_of
+
+log = logging.getLogger(__name__)
+
+PER_PAGE = 20
+HISTORY_LIMIT = 15
+NOTES = {"deadline": "passed on its deadline"}
+
+
+async def log_page_text(service: GameService, row: GameRow, page: int) -> tuple[str, int, int]:
+    """The text of a log page, the page shown (clamped) and the page count."""
+    lines, pages = await service.log_page(row.id, page, PER_PAGE)
+    page = min(max(page, 1), pages)
+    noted = await service.store.query(
+        "SELECT version, note FROM moves WHERE game_id = ? AND note IS NOT NULL", (row.id,)
+    )
+    notes = {f"{r['version']}.": NOTES.get(r["note"], r["note"]) for r in noted}
+    marked = []
+    for line in lines:
+        note = notes.get(line.split(" ", 1)[0])
+        marked.append(f"{line}  ({note})" if note else line)
+    body = "\n".join(marked) or "No moves yet."
+    text = f"Moves, page {page} of {pages} (page 1 is the latest):\n```\n{body}\n```"
+    return text[:2000], page, pages
+
+
+def log_view(game_id: int, page: int, pages: int) -> discord.ui.View | None:
+    if pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    for tag, label, target in (
+        ("f", "⏮ First moves", pages),
+        ("o", "◀ Older", page + 1),
+        ("n", "Newer ▶", page - 1),
+        ("l", "Latest ⏭", 1),
+    ):
+        clamped = min(max(target, 1), pages)
+        view.add_item(LogPageButton(game_id, clamped, tag, label, disabled=clamped == page))
+    return view
+
+
+class LogPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"ml:(?P<game>[0-9]{1,19}):(?P<page>[0-9]{1,6}):(?P<tag>[a-z])",
+):
+    def __init__(
+        self, game_id: int, page: int, tag: str, label: str = "·", *, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ml:{game_id}:{page}:{tag}",
+                disabled=disabled,
+            )
+        )
+        self.game_id = game_id
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> LogPageButton:
+        return cls(int(match["game"]), int(match["page"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        service = service_of(interaction)
+        try:
+            row = await service.get(self.game_id)
+        except Refusal as refusal:
+            await reply(interaction, refusal.message)
+            return
+        text, page, pages = await log_page_text(service, row, self.page)
+        await interaction.response.edit_message(content=text, view=log_view(row.id, page, pages))
+
+
+# ------------------------------------------------------------------ history
+
+
+def _winners(names: dict[str, str], ranking: list[dict[str, Any]]) -> str:
+    first = [names.get(s["player"], s["player"]) for s in ranking if s["place"] == 1]
+    return " and ".join(first) or "nobody"
+
+
+async def history_lines(service: GameService, channel_id: int) -> list[str]:
+    """One line per past game of this channel (or thread), newest first."""
+    rows = await service.store.query(
+        "SELECT id, status, result, updated_at FROM games "
+        "WHERE (channel_id = ? OR thread_id = ?) AND status IN (?, ?, ?) "
+        "ORDER BY id DESC LIMIT ?",
+        (channel_id, channel_id, FINISHED, ENDED, ABANDONED, HISTORY_LIMIT),
+    )
+    lines = []
+    for found in rows:
+        row = await service.store.get(int(found["id"]))
+        if row is None:
+            continue
+        names = row.names
+        players = ", ".join(s.name for s in row.players)
+        date = str(found["updated_at"])[:10]
+        status = found["status"]
+        if status == FINISHED and row.state is not None:
+            result = Game.from_dict(row.state).result()
+            ranking = [{"player": s.player, "place": s.place} for s in result.ranking]
+            outcome = f"won by {_winners(names, ranking)}"
+        elif status == ENDED and found["result"]:
+            ranking = json.loads(found["result"]).get("ranking", [])
+            outcome = f"ended early by a vote, {_winners(names, ranking)} leading"
+        else:
+            outcome = "abandoned"
+        lines.append(f"#{row.id} · {date} · {players} · {outcome}")
+    return lines
+
+
+@montana.command(name="history", description="The past games of this channel, with winners")
+@tracked
+async def history_command(interaction: discord.Interaction[Any]) -> None:
+    service = service_of(interaction)
+    if interaction.channel_id is None:
+        await reply(interaction, "Use this command in a server channel.")
+        return
+    lines = await history_lines(service, interaction.channel_id)
+    if not lines:
+        await reply(interaction, "No finished game here yet. Start one with `/montana new`.")
+        return
+    await reply(interaction, "**Past games here** (newest first):\n" + "\n".join(lines))
+
+
+__all__ = ["LogPageButton", "history_lines", "log_page_text", "log_view"]

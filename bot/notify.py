@@ -1,0 +1,128 @@
+"""Direct messages to players who asked for them: "it is your move", with a link.
+
+`/montana notify` stores each user's choice (table `notify_prefs`): channel mentions
+only (the default), or also a direct message whenever the game starts waiting for
+them. The DM carries a link to the game's newest message. A DM that cannot be
+delivered (closed DMs, blocked bot) is skipped with an INFO log line: the move it
+follows is saved and announced already and must not fail because of it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from . import words
+from .commands import montana, tracked
+from .service import Outcome
+from .store import GameRow, Store, now
+from .views import bot_of, reply
+
+log = logging.getLogger(__name__)
+
+CHANNEL_ONLY = "channel"
+ALSO_DM = "dm"
+MODES = {
+    CHANNEL_ONLY: "channel mentions only",
+    ALSO_DM: "channel mentions and a direct message when the game waits for you",
+}
+
+
+def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """The https link that opens a message in Discord."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+class NotifyPrefs:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def wants_dm(self, user_id: str) -> bool:
+        rows = await self.store.query("SELECT dm FROM notify_prefs WHERE user_id = ?", (user_id,))
+        return bool(rows and rows[0]["dm"])
+
+    async def set_dm(self, user_id: str, dm: bool) -> None:
+        await self.store.transaction(
+            [
+                (
+                    "INSERT INTO notify_prefs (user_id, dm, updated_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, "
+                    "updated_at = excluded.updated_at",
+                    (user_id, int(dm), now()),
+                )
+            ]
+        )
+
+
+class Notifier:
+    """Sends the DMs; `on_announced` is the service's hook after each announced move."""
+
+    def __init__(self, client: discord.Client, store: Store) -> None:
+        self.client = client
+        self.prefs = NotifyPrefs(store)
+
+    async def on_announced(self, outcome: Outcome) -> None:
+        awaited = outcome.awaited
+        if awaited is None or not outcome.awaited_changed or not outcome.announced:
+            return
+        game = outcome.game
+        row = outcome.row
+        name = row.names.get(awaited, "you")
+        text = "Montana — " + words.prompt_line(game, lambda _: name)
+        await self.send_dm(awaited, row, text, message_id=outcome.message_id)
+
+    async def send_dm(
+        self, user_id: str, row: GameRow, text: str, *, message_id: int | None = None
+    ) -> bool:
+        """DM `text` and a link to the game if the user asked for DMs; False if not sent."""
+        if not await self.prefs.wants_dm(user_id):
+            return False
+        target = message_id if message_id is not None else row.message_id
+        where = (
+            message_link(row.guild_id, row.play_channel_id, target)
+            if target is not None
+            else f"<#{row.play_channel_id}>"
+        )
+        try:
+            channel = await self.client.create_dm(discord.Object(int(user_id)))
+            await channel.send(
+                f"{text}\n{where}"[:2000], allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as error:
+            log.info("DM to %s skipped: %s", user_id, error)
+            return False
+        return True
+
+
+@montana.command(name="notify", description="Choose how you hear that a game waits for you")
+@app_commands.describe(mode="Channel mentions only, or also a direct message")
+@app_commands.choices(
+    mode=[app_commands.Choice(name=label, value=value) for value, label in MODES.items()]
+)
+@tracked
+async def notify_command(
+    interaction: discord.Interaction[Any], mode: app_commands.Choice[str] | None = None
+) -> None:
+    prefs = NotifyPrefs(bot_of(interaction).store)
+    user_id = str(interaction.user.id)
+    if mode is None:
+        current = ALSO_DM if await prefs.wants_dm(user_id) else CHANNEL_ONLY
+        await reply(
+            interaction,
+            f"You get {MODES[current]}. Change it with `/montana notify mode:`.",
+        )
+        return
+    await prefs.set_dm(user_id, mode.value == ALSO_DM)
+    extra = (
+        " (If your DMs are closed to this server, I cannot reach you there and "
+        "only mention you in the channel.)"
+        if mode.value == ALSO_DM
+        else ""
+    )
+    await reply(interaction, f"Done: you will get {MODES[mode.value]}.{extra}")
+
+
+__all__ = ["ALSO_DM", "CHANNEL_ONLY", "Notifier", "NotifyPrefs", "message_link"]

@@ -1,0 +1,234 @@
+"""Deadlines through real discord.py: reminders, auction timeouts, votes to end, settings.
+
+Time is moved, not waited for: the deadline driver's clock is replaced by one the test
+sets, measured from the time of the game's last move as stored.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import discord
+
+from bot.client import MontanaBot
+from bot.deadlines import DeadlineDriver, parse_time
+from tests.bot.driver import Table, make_bot, open_game, to_main_decision
+from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage
+from tests.bot.test_e2e_auction import start_auction
+
+
+async def last_move_time(bot: MontanaBot, game_id: int) -> datetime:
+    row = await bot.store.get(game_id)
+    assert row is not None
+    moves = await bot.store.moves(game_id, offset=row.version - 1, limit=1)
+    return parse_time(moves[0].at)
+
+
+async def manual_clock(bot: MontanaBot, game_id: int, hours: float) -> DeadlineDriver:
+    """Stop the background task and set the driver's clock `hours` after the last move."""
+    driver = bot.deadlines
+    await driver.stop()
+    moment = await last_move_time(bot, game_id) + timedelta(hours=hours)
+    driver.clock = lambda: moment
+    return driver
+
+
+async def two_player_game(fake: FakeDiscord, db: Path) -> tuple[Table, int, FakeChannel]:
+    bot = make_bot(db, seed=3)
+    await fake.start(bot)
+    table = Table(fake, bot)
+    game_id, thread, _ = await open_game(fake, table, fake.channel, "ana", "ben")
+    await to_main_decision(table, game_id)
+    return table, game_id, thread
+
+
+def new_messages(fake: FakeDiscord, thread: FakeChannel, after: FakeMessage) -> list[FakeMessage]:
+    return [m for m in fake.messages_in(thread) if m.id > after.id]
+
+
+async def test_half_deadline_reminder_mentions_once_even_across_a_restart(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread = await two_player_game(fake_discord, db)
+    row, game = await table.game(game_id)
+    awaited = game.awaiting
+    assert awaited is not None and game.pending.kind == "main"
+    prompt = fake_discord.messages_in(thread)[-1]
+    # before half of the 48 h nothing happens
+    driver = await manual_clock(table.bot, game_id, 23)
+    assert await driver.run_due() == 0
+    assert fake_discord.messages_in(thread)[-1].id == prompt.id
+    # at half time: one mention of the awaited player, with a link to the prompt
+    driver = await manual_clock(table.bot, game_id, 25)
+    assert await driver.run_due() == 1
+    (reminder,) = new_messages(fake_discord, thread, prompt)
+    assert reminder.pinged_ids == [int(awaited)]
+    assert f"<@{awaited}>, your turn" in reminder.content and "Half of the 48 h" in reminder.content
+    link = f"https://discord.com/channels/{fake_discord.guild_id}/{thread.id}/{row.message_id}"
+    assert link in reminder.content
+    assert await driver.run_due() == 0
+    # a restart: a new client on the same file does not repeat it
+    await fake_discord.stop(table.bot)
+    again = make_bot(db, seed=3)
+    await fake_discord.start(again)
+    driver = await manual_clock(again, game_id, 30)
+    assert await driver.run_due() == 0
+    assert new_messages(fake_discord, thread, prompt) == [reminder]
+    # nor does it lose the next step: at the deadline the turn is overdue
+    driver = await manual_clock(again, game_id, 48.5)
+    assert await driver.run_due() == 1
+    overdue = new_messages(fake_discord, thread, prompt)[-1]
+    assert "Overdue" in overdue.content and overdue.pinged_ids == [int(awaited)]
+    assert "Vote to end the game" in overdue.button_labels()
+    # and it keeps being reminded, once per deadline period
+    assert await driver.run_due() == 0
+    driver = await manual_clock(again, game_id, 97)
+    assert await driver.run_due() == 1
+    assert "Overdue" in new_messages(fake_discord, thread, prompt)[-1].content
+    # a move resets the clock: nothing is due for the new state
+    table.bot = again
+    _, game = await table.game(game_id)
+    assert await table.tap_move(game_id, game.legal_actions(awaited)[0]) is not None
+    after_move = fake_discord.messages_in(thread)[-1]
+    driver = await manual_clock(again, game_id, 1)
+    assert await driver.run_due() == 0
+    assert fake_discord.messages_in(thread)[-1].id == after_move.id
+
+
+async def test_background_task_posts_the_reminder_when_its_time_comes(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    table, game_id, thread = await two_player_game(fake_discord, tmp_path / "m.sqlite3")
+    prompt = fake_discord.messages_in(thread)[-1]
+    driver = table.bot.deadlines
+    moment = await last_move_time(table.bot, game_id) + timedelta(hours=24, seconds=1)
+    driver.clock = lambda: moment
+    driver.wake()
+    reminder = await fake_discord.wait_for_message(
+        thread, lambda m: "Reminder" in m.content, after=prompt.id, timeout=5
+    )
+    assert reminder.pinged_ids
+
+
+async def test_unanswered_auction_is_passed_on_the_deadline(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    table, game_id, thread, (_, b, c) = await start_auction(fake_discord, tmp_path)
+    row, game = await table.game(game_id)
+    assert game.pending.kind == "bid" and game.awaiting == b
+    prompt = fake_discord.messages_in(thread)[-1]
+    # half of the 24 h: a reminder that says a pass follows
+    driver = await manual_clock(table.bot, game_id, 12.5)
+    assert await driver.run_due() == 1
+    reminder = fake_discord.messages_in(thread)[-1]
+    assert reminder.pinged_ids == [int(b)] and "then I pass for you" in reminder.content
+    # at 24 h Ben is passed through the normal move path
+    driver = await manual_clock(table.bot, game_id, 24.1)
+    assert await driver.run_due() == 1
+    moved, game = await table.game(game_id)
+    assert moved.version == row.version + 1 and game.awaiting == c
+    passed = new_messages(fake_discord, thread, reminder)[0]
+    assert f"{row.names[b]} did not answer the city auction within 24 h" in passed.content
+    assert "passed for them" in passed.content and passed.files
+    assert f"<@{c}>" in passed.content and passed.pinged_ids == [int(c)]
+    assert not prompt.interactive_components(), "the old auction buttons are removed"
+    # the move log has it, marked
+    (line,) = await table.bot.store.moves(game_id, offset=row.version, limit=1)
+    assert (line.player, line.notation) == (b, "pass")
+    log = await fake_discord.slash(table.user(b), thread, "montana", "log")
+    assert f"{row.names[b]}: pass  (passed on its deadline)" in log.content
+    # Cleo's clock starts with the pass: an hour later nothing is due
+    driver = await manual_clock(table.bot, game_id, 1)
+    assert await driver.run_due() == 0
+
+
+async def test_majority_of_the_others_ends_an_overdue_game_with_its_standings(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    db = tmp_path / "m.sqlite3"
+    bot = make_bot(db, seed=2)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "a", "b", "c")
+    await to_main_decision(table, game_id)
+    row, game = await table.game(game_id)
+    late = game.awaiting
+    assert late is not None
+    first, second = [p for p in table.users if p != late]
+    # no vote before the deadline
+    driver = await manual_clock(bot, game_id, 47)
+    early = await fake_discord.slash(table.user(first), thread, "montana", "vote-end")
+    assert early.ephemeral and "only once the awaited player is overdue" in early.content
+    driver = await manual_clock(bot, game_id, 49)
+    await driver.run_due()
+    overdue = fake_discord.messages_in(thread)[-1]
+    assert "Overdue" in overdue.content
+    # the late player cannot vote; an outsider neither
+    own = await fake_discord.press(table.user(late), overdue, label="Vote to end the game")
+    assert own.ephemeral and "make your move" in own.content
+    eve = fake_discord.add_user("eve")
+    outsider = await fake_discord.press(eve, overdue, label="Vote to end the game")
+    assert outsider.ephemeral and "Only the players" in outsider.content
+    # one of two others is not a majority
+    one = await fake_discord.press(table.user(first), overdue, label="Vote to end the game")
+    assert one.ephemeral and "1 of the 2 needed" in one.content
+    assert (await table.row(game_id)).status == "active"
+    # the second vote (by command) ends it
+    two = await fake_discord.slash(table.user(second), thread, "montana", "vote-end")
+    assert two.ephemeral and "ends the game" in two.content
+    ended = await table.row(game_id)
+    assert ended.status == "ended" and ended.version == row.version
+    with sqlite3.connect(db) as raw:
+        (stored,) = raw.execute("SELECT result FROM games WHERE id = ?", (game_id,)).fetchone()
+    result = json.loads(stored)
+    expected = game.result()
+    assert result["finished"] is False and not expected.finished
+    assert [(s["player"], s["place"]) for s in result["ranking"]] == [
+        (s.player, s.place) for s in expected.ranking
+    ]
+    assert sorted(result["voters"]) == sorted([first, second])
+    said = fake_discord.messages_in(thread)[-1]
+    assert "ended by a vote" in said.content and "Standings so far" in said.content
+    assert not said.pinged_ids
+    assert not table.prompt_message(ended).interactive_components()
+    # no more moves; the channel is free for a new game
+    refused = await fake_discord.slash(table.user(late), thread, "montana", "recruit")
+    assert refused.ephemeral and (await table.row(game_id)).version == row.version
+    again = await fake_discord.slash(table.user(first), fake_discord.channel, "montana", "new")
+    assert not again.ephemeral
+
+
+async def test_deadlines_set_at_new_and_changed_only_by_creator_or_manager(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    ana, ben = fake_discord.add_user("ana"), fake_discord.add_user("ben")
+    mod = fake_discord.add_user("mo", permissions=discord.Permissions(manage_channels=True))
+    created = await fake_discord.slash(
+        ana, fake_discord.channel, "montana", "new", options={"turn_hours": 12}
+    )
+    assert created.original is not None
+    await fake_discord.press(ben, created.original, label="Join")
+    shown = await fake_discord.slash(ben, fake_discord.channel, "montana", "settings")
+    assert shown.ephemeral and "turn deadline 12 h, city auction answers 24 h" in shown.content
+    refused = await fake_discord.slash(
+        ben, fake_discord.channel, "montana", "settings", options={"turn_hours": 1}
+    )
+    assert refused.ephemeral and "Only the player who opened the game" in refused.content
+    row = await bot.store.open_game_in(fake_discord.channel.id)
+    assert row is not None
+    assert (await bot.deadlines.db.deadlines(row.id)).turn_seconds == 12 * 3600
+    by_mod = await fake_discord.slash(
+        mod, fake_discord.channel, "montana", "settings", options={"auction_hours": 6}
+    )
+    assert not by_mod.ephemeral and "city auction answers 6 h" in by_mod.content
+    by_creator = await fake_discord.slash(
+        ana, fake_discord.channel, "montana", "settings", options={"turn_hours": 72}
+    )
+    assert "turn deadline 72 h, city auction answers 6 h" in by_creator.content
+    assert (await bot.deadlines.db.deadlines(row.id)).auction_seconds == 6 * 3600
