@@ -34,14 +34,11 @@ No privileged intent is needed (leave "Message Content", "Server Members" and
 """
 
 
-def configure_logging() -> None:
-    logging.basicConfig(
-        level=logging.INFO,
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    logging.getLogger("discord").setLevel(logging.WARNING)
-    logging.getLogger("discord.gateway").setLevel(logging.WARNING)
+def configure_logging(token: str | None = None) -> None:
+    """INFO and up on stderr, lines about a game tagged with it, the token masked."""
+    from .logs import configure_logging as configure
+
+    configure(token)
 
 
 async def run(settings: Settings) -> None:
@@ -87,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.token:
         print(HOW_TO_GET_A_TOKEN, file=sys.stderr)
         return 2
+    configure_logging(settings.token)
     import discord
 
     try:

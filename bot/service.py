@@ -297,6 +297,7 @@ class GameService:
             except StaleVersion:
                 raise Refusal("This game has already started.") from None
             row = await self.get(game_id)
+            log.info("started with %d players (seed %s)", len(seats), seed)
             picture = await self.game_picture(row, game)
             outcome = Outcome(
                 row=row,
