@@ -4,11 +4,12 @@ from . import data
 from .actions import Action, IllegalAction, NotYourTurn, parse_action
 from .board import Field
 from .game import SCHEMA_VERSION, Game
-from .state import Event, Pending, Player, Result, Standing, Supply
+from .state import BuildGains, Event, Pending, Player, Result, Standing, Supply
 
 __all__ = [
     "SCHEMA_VERSION",
     "Action",
+    "BuildGains",
     "Event",
     "Field",
     "Game",

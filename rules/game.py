@@ -20,6 +20,7 @@ from .actions import Action, IllegalAction, NotYourTurn, parse_action, sort_colo
 from .board import Field, Hex, Placement
 from .state import (
     Auction,
+    BuildGains,
     Event,
     HarvestPlace,
     Pending,
@@ -775,35 +776,45 @@ class Game:
 
     # --- building (RULES.md 7.1)
 
+    def build_gains(self, player_id: str, label: str) -> BuildGains:
+        """What building on `label` would give `player_id` (RULES.md 7.1.3 and 7.1.5)."""
+        player = self.player(player_id)
+        f = self.fields[label]
+        stock = player.settlements_left - 1  # after the settlement the build itself places
+        bonuses: list[str] = []
+        if f.double and stock > 0:
+            bonuses.append("double")
+            stock -= 1
+        for axis in data.LINE_AXES:
+            if self._line_length(f, axis, player_id) == data.LINE_BONUS_LENGTH and stock > 0:
+                bonuses.append("line")
+                stock -= 1
+        lakes = [n.label for n in self._neighbours[label] if n.kind == "lake" and n.canteen]
+        return BuildGains(bonuses=bonuses, cow=f.cow, canteen_lakes=lakes)
+
+    def unused_build_coins(self) -> int:
+        """Coins `stop` would give now (RULES.md 7.1.4)."""
+        return data.UNUSED_BUILD_COINS[self.builds_done]
+
     def _build(self, seat: int, label: str, events: list[Event]) -> None:
         player = self.players[seat]
         f = self.fields[label]
+        gains = self.build_gains(player.id, label)  # counted before the field changes
         for good, count in f.cost.items():
             player.goods[good] -= count
             self.supply.goods[good] += count
-        self._place_settlement(player, f)
-        bonuses: list[str] = []
-        if f.double and player.settlements_left > 0:
+        for _ in range(1 + len(gains.bonuses)):
             self._place_settlement(player, f)
-            bonuses.append("double")
-        for axis in data.LINE_AXES:
-            if (
-                self._line_length(f, axis, player.id) == data.LINE_BONUS_LENGTH
-                and player.settlements_left > 0
-            ):
-                self._place_settlement(player, f)
-                bonuses.append("line")
+        bonuses = gains.bonuses
         gained: dict[str, int] = {}
-        if f.cow:
+        if gains.cow:
             f.cow = False
             player.cows += 1
             gained["cows"] = 1
-        for h in board.neighbours(f.hex):
-            lake = self._by_hex.get(h)
-            if lake is not None and lake.canteen:
-                lake.canteen = False
-                player.canteens += 1
-                gained["canteens"] = gained.get("canteens", 0) + 1
+        for lake_label in gains.canteen_lakes:
+            self.fields[lake_label].canteen = False
+            player.canteens += 1
+            gained["canteens"] = gained.get("canteens", 0) + 1
         self.builds_done += 1
         events.append(
             Event(
@@ -846,7 +857,7 @@ class Game:
         return length
 
     def _stop_building(self, seat: int, events: list[Event]) -> None:
-        coins = data.UNUSED_BUILD_COINS[self.builds_done]
+        coins = self.unused_build_coins()
         self.players[seat].coins += coins
         events.append(
             Event("stop", self.players[seat].id, {"builds": self.builds_done, "coins": coins})

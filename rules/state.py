@@ -168,6 +168,17 @@ class Event:
 
 
 @dataclass(frozen=True)
+class BuildGains:
+    """What a build would give besides its own settlement."""
+
+    bonuses: list[str]
+    """"double" and/or one "line" per axis: each places one more settlement."""
+    cow: bool
+    canteen_lakes: list[str]
+    """Labels of the touching lakes whose canteens the builder takes."""
+
+
+@dataclass(frozen=True)
 class Standing:
     player: str
     place: int
