@@ -245,6 +245,7 @@ class VoteOutcome:
     voters: list[str]
     needed: int
     ended: bool
+    voter_name: str
 
 
 # ------------------------------------------------------------------ the driver
@@ -485,12 +486,12 @@ class DeadlineDriver:
             needed = len(others) // 2 + 1
             counted = [v for v in voters if v in others]
             if len(counted) < needed:
-                return VoteOutcome(counted, needed, ended=False)
+                return VoteOutcome(counted, needed, False, row.names.get(voter, "A player"))
             if not await self.db.end_game(row.id, row.version, result_record(game, counted)):
                 raise Refusal("The game has moved on meanwhile; the vote is void.")
             log.info("ended by a vote of %s while %s was overdue", counted, awaited)
             await self._announce_end(row, game, counted, awaited)
-            return VoteOutcome(counted, needed, ended=True)
+            return VoteOutcome(counted, needed, True, row.names.get(voter, "A player"))
 
     async def _announce_end(
         self, row: GameRow, game: Game, voters: list[str], awaited: str
@@ -549,15 +550,21 @@ class EndVoteButton(
         except Refusal as refusal:
             await reply(interaction, refusal.message)
             return
-        await interaction.response.send_message(vote_text(interaction, outcome), ephemeral=True)
+        await answer_vote(interaction, outcome)
 
 
-def vote_text(interaction: discord.Interaction[Any], outcome: VoteOutcome) -> str:
+async def answer_vote(interaction: discord.Interaction[Any], outcome: VoteOutcome) -> None:
+    """A vote short of the majority is said in the channel (no pings); the deciding
+    vote's public message is the end of the game itself."""
     if outcome.ended:
-        return "Your vote is counted, and it ends the game: the standings are posted."
-    return (
-        f"Your vote to end the game is counted ({len(outcome.voters)} of the "
-        f"{outcome.needed} needed)."
+        await reply(
+            interaction, "Your vote is counted, and it ends the game: the standings are posted."
+        )
+        return
+    await interaction.response.send_message(
+        f"{outcome.voter_name} votes to end the game: {len(outcome.voters)} of the "
+        f"{outcome.needed} votes needed.",
+        allowed_mentions=NO_PINGS,
     )
 
 
@@ -613,7 +620,7 @@ async def vote_end(interaction: discord.Interaction[Any]) -> None:
     driver = driver_of(interaction)
     row = await driver.service.game_here(_channel_id(interaction))
     outcome = await driver.vote(row.id, str(interaction.user.id), None)
-    await reply(interaction, vote_text(interaction, outcome))
+    await answer_vote(interaction, outcome)
 
 
 __all__ = [

@@ -12,10 +12,12 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import discord
+import pytest
 
 from bot.client import MontanaBot
 from bot.deadlines import DeadlineDriver, parse_time
-from tests.bot.driver import Table, make_bot, open_game, to_main_decision
+from bot.settings import Settings, SettingsError, load_settings
+from tests.bot.driver import Table, make_bot, open_game, original, to_main_decision
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.bot.test_e2e_auction import start_auction
 
@@ -175,7 +177,8 @@ async def test_majority_of_the_others_ends_an_overdue_game_with_its_standings(
     assert outsider.ephemeral and "Only the players" in outsider.content
     # one of two others is not a majority
     one = await fake_discord.press(table.user(first), overdue, label="Vote to end the game")
-    assert one.ephemeral and "1 of the 2 needed" in one.content
+    assert not one.ephemeral and not original(one).pinged_ids
+    assert f"{row.names[first]} votes to end the game: 1 of the 2 votes needed" in one.content
     assert (await table.row(game_id)).status == "active"
     # the second vote (by command) ends it
     two = await fake_discord.slash(table.user(second), thread, "montana", "vote-end")
@@ -198,6 +201,10 @@ async def test_majority_of_the_others_ends_an_overdue_game_with_its_standings(
     # no more moves; the channel is free for a new game
     refused = await fake_discord.slash(table.user(late), thread, "montana", "recruit")
     assert refused.ephemeral and (await table.row(game_id)).version == row.version
+    history = await fake_discord.slash(table.user(first), thread, "montana", "history")
+    assert f"#{game_id} · " in history.content
+    leaders = [row.names[s.player] for s in expected.ranking if s.place == 1]
+    assert f"ended early by a vote, {' and '.join(leaders)} leading" in history.content
     again = await fake_discord.slash(table.user(first), fake_discord.channel, "montana", "new")
     assert not again.ephemeral
 
@@ -232,3 +239,56 @@ async def test_deadlines_set_at_new_and_changed_only_by_creator_or_manager(
     )
     assert "turn deadline 72 h, city auction answers 6 h" in by_creator.content
     assert (await bot.deadlines.db.deadlines(row.id)).auction_seconds == 6 * 3600
+
+
+async def test_votes_count_only_for_the_state_they_were_cast_in(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = make_bot(tmp_path / "m.sqlite3", seed=2)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "a", "b", "c")
+    await to_main_decision(table, game_id)
+    row, game = await table.game(game_id)
+    late = game.awaiting
+    assert late is not None
+    first, second = [p for p in table.users if p != late]
+    driver = await manual_clock(bot, game_id, 49)
+    await driver.run_due()
+    overdue = fake_discord.messages_in(thread)[-1]
+    await fake_discord.press(table.user(first), overdue, label="Vote to end the game")
+    # the late player moves at last (recruits): the old vote button is out of date
+    recruit = next(a for a in game.legal_actions(late) if a.verb == "recruit")
+    assert await table.tap_move(game_id, recruit) is not None
+    stale = await fake_discord.press(table.user(second), overdue, label="Vote to end the game")
+    assert stale.ephemeral and "out of date" in stale.content
+    driver = await manual_clock(bot, game_id, 1)
+    early = await fake_discord.slash(table.user(second), thread, "montana", "vote-end")
+    assert early.ephemeral and "overdue" in early.content
+    # overdue again later: the earlier vote does not carry over
+    moved, game = await table.game(game_id)
+    assert moved.version > row.version and game.awaiting == late, "recruiting goes on"
+    driver = await manual_clock(bot, game_id, 49)
+    again = await fake_discord.slash(table.user(second), thread, "montana", "vote-end")
+    assert "1 of the 2 votes needed" in again.content
+    assert (await table.row(game_id)).status == "active"
+
+
+def test_default_deadlines_come_from_the_settings() -> None:
+    settings = load_settings({"MONTANA_TURN_HOURS": "12", "MONTANA_AUCTION_HOURS": "3"}, None)
+    assert (settings.turn_hours, settings.auction_hours) == (12, 3)
+    with pytest.raises(SettingsError, match="MONTANA_TURN_HOURS"):
+        load_settings({"MONTANA_TURN_HOURS": "soon"}, None)
+    with pytest.raises(SettingsError, match="MONTANA_AUCTION_HOURS"):
+        load_settings({"MONTANA_AUCTION_HOURS": "0"}, None)
+
+
+async def test_a_new_game_takes_the_default_deadlines_of_the_settings(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = MontanaBot(Settings(token=None, db_path=str(tmp_path / "m.sqlite3"), turn_hours=6))
+    await fake_discord.start(bot)
+    ana = fake_discord.add_user("ana")
+    await fake_discord.slash(ana, fake_discord.channel, "montana", "new")
+    shown = await fake_discord.slash(ana, fake_discord.channel, "montana", "settings")
+    assert "turn deadline 6 h, city auction answers 24 h" in shown.content
