@@ -101,18 +101,20 @@ def build_options(game: Game, player_id: str) -> list[Choice]:
     fields.sort(key=lambda f: (cost_total(f.cost), f.label))
     options = []
     for f in fields[:MAX_OPTIONS]:
+        gains = game.build_gains(player_id, f.label)
         extras = []
-        if f.double:
+        if "double" in gains.bonuses:
             extras.append("double field: 2 settlements")
-        if f.cow:
+        lines = gains.bonuses.count("line")
+        if lines:
+            extras.append(
+                "completes a line of 4: +1 settlement" if lines == 1 else f"{lines} lines"
+            )
+        if gains.cow:
             extras.append("a cow")
-        lakes = [
-            game.fields[label]
-            for label in _neighbour_labels(game, f.label)
-            if game.fields[label].canteen
-        ]
-        if lakes:
-            extras.append("a canteen" if len(lakes) == 1 else f"{len(lakes)} canteens")
+        if gains.canteen_lakes:
+            canteens = len(gains.canteen_lakes)
+            extras.append("a canteen" if canteens == 1 else f"{canteens} canteens")
         options.append(
             Choice(
                 code=act(Action("build", (f.label,))),
@@ -121,14 +123,6 @@ def build_options(game: Game, player_id: str) -> list[Choice]:
             )
         )
     return options
-
-
-def _neighbour_labels(game: Game, label: str) -> list[str]:
-    from rules.board import neighbours
-
-    target = game.fields[label]
-    by_hex = {(f.q, f.r): f.label for f in game.fields.values()}
-    return [by_hex[h] for h in neighbours(target.hex) if h in by_hex]
 
 
 def _trade_button(actions: Sequence[Action], row: int) -> list[Choice]:
@@ -142,7 +136,7 @@ def _board_button(row: int) -> Choice:
 
 
 def stop_label(game: Game) -> str:
-    coins = data.UNUSED_BUILD_COINS.get(game.builds_done, 0)
+    coins = game.unused_build_coins()
     return f"Stop building (+{words.plural(coins, 'coin')})" if coins else "Stop building"
 
 
