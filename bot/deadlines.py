@@ -49,6 +49,8 @@ HOUR = 3600
 DEFAULT_TURN_SECONDS = 48 * HOUR
 DEFAULT_AUCTION_SECONDS = 24 * HOUR
 DEFAULT_POLL_SECONDS = 60.0
+MIN_SLEEP_SECONDS = 1.0
+"""Never spin: a step is recorded before it is taken, so the next due time moves on."""
 MAX_HOURS = 30 * 24
 NO_PINGS = discord.AllowedMentions.none()
 
@@ -323,7 +325,7 @@ class DeadlineDriver:
                 log.exception("checking the deadlines failed; trying again later")
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), max(delay, 0.05))
+                await asyncio.wait_for(self._wake.wait(), max(delay, MIN_SLEEP_SECONDS))
 
     # ---- what is due
 
@@ -363,7 +365,12 @@ class DeadlineDriver:
                 if row is None or row.version != watch.version or row.status != ACTIVE:
                     continue
                 with logs.game_scope(row.id, row.play_channel_id):
-                    await self._step(row, watch, awaited, now)
+                    try:
+                        await self._step(row, watch, awaited, now)
+                    except Exception:
+                        # one game's trouble must not hold up the others' deadlines
+                        log.exception("a deadline step failed")
+                        continue
                 taken += 1
         return taken
 
@@ -399,7 +406,7 @@ class DeadlineDriver:
         if not overdue:
             bid = game.pending.kind == "bid"
             text = f"⏰ Reminder — {line} Half of the {period_text(period)} deadline has passed" + (
-                ", then I pass for you." if bid else "."
+                "; when it is over, I pass for you." if bid else "."
             )
         else:
             text = (
@@ -446,10 +453,15 @@ class DeadlineDriver:
 
     # ---- votes to end
 
-    async def vote(self, game_id: int, voter: str, version: int | None) -> VoteOutcome:
+    async def vote(
+        self, game_id: int, voter: str, version: int | None, *, channel_id: int | None = None
+    ) -> VoteOutcome:
+        """`voter` votes to end the game (`version`: the state the button was made for;
+        `channel_id`: where it was pressed, which must be the game's)."""
         async with self.service.lock(game_id):
             row = await self.service.get(game_id)
-            logs.bind_game(row.id, row.play_channel_id)
+            if channel_id is not None and channel_id not in (row.channel_id, row.play_channel_id):
+                raise Refusal("That vote belongs to a game in another channel.")
             if row.status == LOBBY:
                 raise Refusal("The game has not started yet.")
             if row.status != ACTIVE:
@@ -545,7 +557,10 @@ class EndVoteButton(
         try:
             async with bot_of(interaction).busy():
                 outcome = await driver_of(interaction).vote(
-                    self.game_id, str(interaction.user.id), self.version
+                    self.game_id,
+                    str(interaction.user.id),
+                    self.version,
+                    channel_id=interaction.channel_id,
                 )
         except Refusal as refusal:
             await reply(interaction, refusal.message)

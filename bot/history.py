@@ -93,6 +93,8 @@ class LogPageButton(
         service = service_of(interaction)
         try:
             row = await service.get(self.game_id)
+            if interaction.channel_id not in (row.channel_id, row.play_channel_id):
+                raise Refusal("That log belongs to a game in another channel.")
         except Refusal as refusal:
             await reply(interaction, refusal.message)
             return

@@ -127,7 +127,7 @@ async def test_unanswered_auction_is_passed_on_the_deadline(
     driver = await manual_clock(table.bot, game_id, 12.5)
     assert await driver.run_due() == 1
     reminder = fake_discord.messages_in(thread)[-1]
-    assert reminder.pinged_ids == [int(b)] and "then I pass for you" in reminder.content
+    assert reminder.pinged_ids == [int(b)] and "when it is over, I pass for you" in reminder.content
     # at 24 h Ben is passed through the normal move path
     driver = await manual_clock(table.bot, game_id, 24.1)
     assert await driver.run_due() == 1
