@@ -31,6 +31,10 @@ To get a token:
 
 No privileged intent is needed (leave "Message Content", "Server Members" and
 "Presence" off).
+
+No token yet? Play a game in this terminal instead, through the same game service:
+    bash scripts/run-bot.sh console --players ana,ben
+(python -m bot console --help lists the options.)
 """
 
 
