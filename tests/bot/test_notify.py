@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
-from tests.bot.driver import Table, make_bot
+from bot.deadlines import parse_time
+from tests.bot.driver import Table, make_bot, open_game, to_main_decision
 from tests.bot.fakediscord import FakeDiscord
 
 LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)/(\d+)")
@@ -83,3 +85,27 @@ async def test_dm_links_the_game_and_closed_dms_never_break_a_move(
             break
     assert await awaited(table, game_id) == str(ana.id)
     assert len(fake_discord.dms(ana)) == before
+
+
+async def test_a_deadline_reminder_is_also_sent_by_dm_to_who_asked(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = make_bot(tmp_path / "m.sqlite3", seed=3)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
+    await to_main_decision(table, game_id)
+    late = await awaited(table, game_id)
+    assert late is not None
+    user = table.user(late)
+    await fake_discord.slash(user, thread, "montana", "notify", options={"mode": "dm"})
+    row = await table.row(game_id)
+    (last,) = await bot.store.moves(game_id, offset=row.version - 1, limit=1)
+    moment = parse_time(last.at) + timedelta(hours=25)
+    await bot.deadlines.stop()
+    bot.deadlines.clock = lambda: moment
+    assert await bot.deadlines.run_due() == 1
+    (dm,) = fake_discord.dms(user)
+    assert dm.content.startswith(f"Reminder: The game is waiting for {row.names[late]}")
+    link = f"https://discord.com/channels/{fake_discord.guild_id}/{thread.id}/{row.message_id}"
+    assert link in dm.content

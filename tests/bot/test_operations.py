@@ -199,3 +199,23 @@ async def test_sigterm_finishes_cleanly_and_closes_the_database(
     assert re.search(r"\[game \d+ channel \d+\]", bot.stderr), bot.stderr
     # the database was closed: SQLite folds the write-ahead log back on the last close
     assert db.exists() and not Path(f"{db}-wal").exists()
+
+
+async def test_forged_log_and_vote_buttons_of_another_channel_are_refused(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = make_bot(tmp_path / "m.sqlite3", seed=3)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    here, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "a", "b")
+    elsewhere_channel = fake_discord.add_channel("other")
+    other_table = Table(fake_discord, bot)
+    there, _, _ = await open_game(fake_discord, other_table, elsewhere_channel, "c", "d")
+    viewer = next(iter(table.users.values()))
+    shown = original(await fake_discord.slash(viewer, thread, "montana", "log"))
+    for custom_id in (f"ml:{there}:1:o", f"mv:{there}:1"):
+        forged = await fake_discord.press_forged(viewer, shown, custom_id)
+        assert forged.ephemeral and "another channel" in forged.content
+    # the own game's log page still answers
+    own = await fake_discord.press_forged(viewer, shown, f"ml:{here}:1:l")
+    assert "page 1 of" in own.text
