@@ -105,6 +105,16 @@ class Awaited:
     kind: str
 
 
+def timestamp(moment: datetime) -> str:
+    """A Discord timestamp: each reader sees it in their own time zone, e.g. "in 3 hours"."""
+    return f"<t:{int(moment.timestamp())}:R>"
+
+
+def deadline_of(watch: Watch, kind: str) -> datetime:
+    period = watch.deadlines.auction_seconds if kind == "bid" else watch.deadlines.turn_seconds
+    return watch.moved_at + timedelta(seconds=period)
+
+
 def due_at(watch: Watch, kind: str) -> datetime:
     """When the next step for this decision is due."""
     period = watch.deadlines.auction_seconds if kind == "bid" else watch.deadlines.turn_seconds
@@ -342,6 +352,17 @@ class DeadlineDriver:
         self._awaited[game_id] = (version, found)
         return found
 
+    async def due_text(self, row: GameRow) -> str:
+        """ "Ana's move is due in 5 hours." for the game's awaited decision ("" if none)."""
+        watch = next((w for w in await self.db.watches() if w.game_id == row.id), None)
+        if watch is None:
+            return ""
+        awaited = await self.awaited(row.id, watch.version)
+        if awaited is None:
+            return ""
+        name = row.names.get(awaited.player, "The awaited player")
+        return f" {name}'s move is due {timestamp(deadline_of(watch, awaited.kind))}."
+
     async def next_due(self) -> datetime | None:
         times = []
         for watch in await self.db.watches():
@@ -386,9 +407,9 @@ class DeadlineDriver:
         if bid and overdue:
             await self._pass_for(row, game, awaited.player, period)
         elif overdue:
-            await self._remind(row, game, awaited.player, period, overdue=True)
+            await self._remind(row, watch, game, awaited.player, period, overdue=True)
         else:
-            await self._remind(row, game, awaited.player, period, overdue=False)
+            await self._remind(row, watch, game, awaited.player, period, overdue=False)
 
     # ---- the steps
 
@@ -399,14 +420,15 @@ class DeadlineDriver:
         return f" [Jump to the game]({url})."
 
     async def _remind(
-        self, row: GameRow, game: Game, player: str, period: int, *, overdue: bool
+        self, row: GameRow, watch: Watch, game: Game, player: str, period: int, *, overdue: bool
     ) -> None:
         line = words.prompt_line(game, lambda pid: f"<@{pid}>")
         view: discord.ui.View | None = None
         if not overdue:
             bid = game.pending.kind == "bid"
+            due = timestamp(deadline_of(watch, game.pending.kind))
             text = f"⏰ Reminder — {line} Half of the {period_text(period)} deadline has passed" + (
-                "; when it is over, I pass for you." if bid else "."
+                f"; if no answer comes, I pass for you {due}." if bid else f" (due {due})."
             )
         else:
             text = (
@@ -612,7 +634,8 @@ async def settings_command(
     logs.bind_game(row.id, row.play_channel_id)
     current = await driver.db.deadlines(row.id)
     if turn_hours is None and auction_hours is None:
-        await reply(interaction, f"This game's deadlines: {current.describe()}.")
+        due = await driver.due_text(row) if row.status == ACTIVE else ""
+        await reply(interaction, f"This game's deadlines: {current.describe()}.{due}")
         return
     if not may_manage(interaction, row):
         raise Refusal(

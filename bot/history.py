@@ -25,6 +25,8 @@ from .views import reply, service_of
 log = logging.getLogger(__name__)
 
 PER_PAGE = 20
+LINE_LIMIT = 90
+"""A page of 20 such lines stays within Discord's 2000 characters."""
 HISTORY_LIMIT = 15
 NOTES = {"deadline": "passed on its deadline"}
 
@@ -40,7 +42,7 @@ async def log_page_text(service: GameService, row: GameRow, page: int) -> tuple[
     marked = []
     for line in lines:
         note = notes.get(line.split(" ", 1)[0])
-        marked.append(f"{line}  ({note})" if note else line)
+        marked.append((f"{line}  ({note})" if note else line)[:LINE_LIMIT])
     body = "\n".join(marked) or "No moves yet."
     text = f"Moves, page {page} of {pages} (page 1 is the latest):\n```\n{body}\n```"
     return text[:2000], page, pages
@@ -151,7 +153,13 @@ async def history_command(interaction: discord.Interaction[Any]) -> None:
     if not lines:
         await reply(interaction, "No finished game here yet. Start one with `/montana new`.")
         return
-    await reply(interaction, "**Past games here** (newest first):\n" + "\n".join(lines))
+    text = "**Past games here** (newest first):"
+    for shown, line in enumerate(lines):
+        if len(text) + len(line) + 40 > 2000:
+            text += f"\n… and {len(lines) - shown} older."
+            break
+        text += "\n" + line
+    await reply(interaction, text)
 
 
 __all__ = ["LogPageButton", "history_lines", "log_page_text", "log_view"]

@@ -72,6 +72,10 @@ async def test_half_deadline_reminder_mentions_once_even_across_a_restart(
     assert f"<@{awaited}>, your turn" in reminder.content and "Half of the 48 h" in reminder.content
     link = f"https://discord.com/channels/{fake_discord.guild_id}/{thread.id}/{row.message_id}"
     assert link in reminder.content
+    due = int((await last_move_time(table.bot, game_id) + timedelta(hours=48)).timestamp())
+    assert f"(due <t:{due}:R>)" in reminder.content
+    asked = await fake_discord.slash(table.user(awaited), thread, "montana", "settings")
+    assert f"{row.names[awaited]}'s move is due <t:{due}:R>" in asked.content
     assert await driver.run_due() == 0
     # a restart: a new client on the same file does not repeat it
     await fake_discord.stop(table.bot)
@@ -127,7 +131,10 @@ async def test_unanswered_auction_is_passed_on_the_deadline(
     driver = await manual_clock(table.bot, game_id, 12.5)
     assert await driver.run_due() == 1
     reminder = fake_discord.messages_in(thread)[-1]
-    assert reminder.pinged_ids == [int(b)] and "when it is over, I pass for you" in reminder.content
+    assert (
+        reminder.pinged_ids == [int(b)]
+        and "if no answer comes, I pass for you <t:" in reminder.content
+    )
     # at 24 h Ben is passed through the normal move path
     driver = await manual_clock(table.bot, game_id, 24.1)
     assert await driver.run_due() == 1
