@@ -51,7 +51,8 @@ DEFAULT_AUCTION_SECONDS = 24 * HOUR
 DEFAULT_POLL_SECONDS = 60.0
 MIN_SLEEP_SECONDS = 1.0
 """Never spin: a step is recorded before it is taken, so the next due time moves on."""
-MAX_HOURS = 30 * 24
+# The longest deadline is 720 h (30 days). The command options spell the number out:
+# discord.py reads their annotations in the namespace of `bot.commands` (`tracked`).
 NO_PINGS = discord.AllowedMentions.none()
 
 Clock = Callable[[], datetime]
