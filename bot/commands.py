@@ -18,7 +18,7 @@ from discord import app_commands
 
 from . import prompts, words
 from .service import Refusal
-from .store import ACTIVE, LOBBY
+from .store import ABANDONED, ACTIVE, ENDED, LOBBY
 from .views import (
     NOT_POSTED,
     bot_of,
@@ -239,7 +239,16 @@ async def status(interaction: discord.Interaction[Any]) -> None:
     except Refusal as refusal:
         await _answer(interaction, refusal.message)
         return
-    await _answer(interaction, words.status(game, row.names))
+    lines = words.status(game, row.names).split("\n")
+    if row.status in STOPPED_EARLY:  # nobody is waited for any more
+        lines[0] = STOPPED_EARLY[row.status]
+    await _answer(interaction, "\n".join(lines))
+
+
+STOPPED_EARLY = {
+    ENDED: "This game was ended early by a vote; below are its standings when it ended.",
+    ABANDONED: "This game was abandoned.",
+}
 
 
 @montana.command(name="rules", description="The rules of Montana in short")

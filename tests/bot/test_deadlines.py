@@ -208,6 +208,9 @@ async def test_majority_of_the_others_ends_an_overdue_game_with_its_standings(
     # no more moves; the channel is free for a new game
     refused = await fake_discord.slash(table.user(late), thread, "montana", "recruit")
     assert refused.ephemeral and (await table.row(game_id)).version == row.version
+    status = await fake_discord.slash(table.user(first), thread, "montana", "status")
+    assert status.content.startswith("This game was ended early by a vote")
+    assert "waiting for" not in status.content
     history = await fake_discord.slash(table.user(first), thread, "montana", "history")
     assert f"#{game_id} · " in history.content
     leaders = [row.names[s.player] for s in expected.ranking if s.place == 1]
