@@ -39,8 +39,9 @@ def captured_logs(token: str | None = None) -> Iterator[io.StringIO]:
 
 
 def test_the_token_never_reaches_a_log_line() -> None:
-    configure_logging(TOKEN)  # what `python -m bot` runs once the settings are read
     root = logging.getLogger()
+    level = root.level
+    configure_logging(TOKEN)  # what `python -m bot` runs once the settings are read
     installed = [h for h in root.handlers if getattr(h, "montana", False)]
     assert len(installed) == 1
     stream = io.StringIO()
@@ -57,6 +58,7 @@ def test_the_token_never_reaches_a_log_line() -> None:
             log.info("settings %r", {"token": TOKEN})
     finally:
         root.removeHandler(installed[0])
+        root.setLevel(level)
     text = stream.getvalue()
     assert "logging in with" in text and "login failed for" in text and "Traceback" in text
     assert TOKEN not in text and TOKEN[:20] not in text
