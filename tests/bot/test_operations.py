@@ -8,13 +8,19 @@ import logging
 import os
 import random
 import re
+import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import aiosqlite
+import pytest
+
 from bot import logs
 from bot.__main__ import configure_logging
+from bot.deadlines import DeadlineStore
+from bot.store import MIGRATIONS, Store
 from rules import Game
 from rules.simulate import choose_action
 from tests.bot.driver import Table, make_bot, open_game, original, to_main_decision
@@ -221,3 +227,31 @@ async def test_forged_log_and_vote_buttons_of_another_channel_are_refused(
     # the own game's log page still answers
     own = await fake_discord.press_forged(viewer, shown, f"ml:{here}:1:l")
     assert "page 1 of" in own.text
+
+
+async def test_an_existing_database_is_upgraded_with_its_games_kept(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:  # a file written by the bot before deadlines existed
+        for statement in (*MIGRATIONS[0], *MIGRATIONS[1]):
+            db.execute(statement)
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (2)")
+        db.execute(
+            "INSERT INTO games (channel_id, creator_id, status, players, state, version, "
+            "created_at, updated_at) VALUES (5, '1', 'active', '[]', '{}', 1, 't', 't')"
+        )
+        db.execute("INSERT INTO moves VALUES (1, 1, '1', 'recruit', 't')")
+    store = await Store.open(str(path))
+    try:
+        assert await store.schema_version() == len(MIGRATIONS)
+        row = await store.get(1)
+        assert row is not None and (row.channel_id, row.status, row.version) == (5, "active", 1)
+        assert [m.notation for m in await store.moves(1)] == ["recruit"]
+        deadlines = await DeadlineStore(store).deadlines(1)
+        assert (deadlines.turn_seconds, deadlines.auction_seconds) == (48 * 3600, 24 * 3600)
+        # the rebuilt table takes the new status; the move log still refers to it
+        assert await store.set_status(1, "ended", only_from=("active",))
+        with pytest.raises(aiosqlite.IntegrityError):
+            await store.transaction([("INSERT INTO moves VALUES (9, 1, '1', 'x', 't', NULL)", ())])
+    finally:
+        await store.close()
