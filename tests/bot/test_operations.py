@@ -3,11 +3,13 @@ channel's past games, and a clean stop on SIGTERM."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import os
 import random
 import re
+import signal
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -176,8 +178,9 @@ async def test_history_lists_the_past_games_of_the_channel(
     assert Game.from_dict((await table.row(game_id)).state or {}).is_over
 
 
-async def test_sigterm_finishes_cleanly_and_closes_the_database(
-    fake_gateway: FakeGateway, tmp_path: Path
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])
+async def test_a_stop_signal_finishes_cleanly_and_closes_the_database(
+    fake_gateway: FakeGateway, tmp_path: Path, stop_signal: signal.Signals
 ) -> None:
     ana, ben = fake_gateway.add_user("ana"), fake_gateway.add_user("ben")
     db = tmp_path / "m.sqlite3"
@@ -201,7 +204,8 @@ async def test_sigterm_finishes_cleanly_and_closes_the_database(
         lambda: fake_gateway.threads and fake_gateway.messages_in(fake_gateway.threads[-1]),
         timeout=20,
     )
-    assert await bot.terminate() == 0, bot.stderr
+    bot.process.send_signal(stop_signal)
+    assert await asyncio.wait_for(bot.wait(), 15) == 0, bot.stderr
     assert TOKEN not in bot.stderr
     assert "stopping (signal received)" in bot.stderr
     assert re.search(r"\[game \d+ channel \d+\]", bot.stderr), bot.stderr
