@@ -1,0 +1,444 @@
+"""Benchmark: N games played at once through the real discord.py layer, HTTP faked.
+
+    python -m bot.bench [--games 20] [--seed S] [--players 0] [--real-every 10] [--moves 0]
+                        [--pictures thread|process] [--gc normal|freeze]
+
+Each game is opened with `/montana new`, Join and Start, then played to its end by
+the random policy (`rules.simulate.choose_action`), every move tapped through the
+buttons and menus a player would use (typed with `/montana play` when no button
+leads there). The bot runs unchanged (`MontanaBot`, SQLite file, renderer); only
+Discord is the in-process fake of `tests/bot/fakediscord.py`, so this needs the
+repository checkout, not just the installed package.
+
+Printed: interactions per second, the latency from an interaction's receipt to the
+bot's first answer (median, 99th percentile, max), and the event loop's largest
+stall, measured by a ticker that sleeps 10 ms and records how late it wakes. The
+aims: 99th percentile under 500 ms, no stall over 100 ms, with 20 games at once.
+The players, the fake and the bot share one process and one event loop, so the
+figures include the harness's own work (choosing moves, serving the fake's REST).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import io
+import logging
+import multiprocessing
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rules import Game
+from rules.simulate import choose_action
+
+from . import prompts
+from .service import PillowRenderer
+
+if TYPE_CHECKING:
+    from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+
+    from .client import MontanaBot
+
+TICK = 0.010
+LATENCY_AIM = 0.500
+STALL_AIM = 0.100
+
+
+def _draw_game(game: Game, highlight: str | None, names: dict[str, str]) -> bytes:
+    return PillowRenderer().game_picture(game, highlight=highlight, names=names)
+
+
+def _draw_board(game: Game, player_id: str, names: dict[str, str]) -> bytes:
+    return PillowRenderer().board_picture(game, player_id, names=names)
+
+
+class ProcessRenderer:
+    """`PillowRenderer` in worker processes.
+
+    Drawing is mostly Python code holding the GIL: in threads (`asyncio.to_thread`) it
+    is off the loop but still starves it, each loop step waiting for the GIL behind
+    the drawing threads. The calling thread here only waits for a worker process.
+    """
+
+    def __init__(self, workers: int = 2) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+        return self._pool.submit(_draw_game, game, highlight, dict(names)).result()
+
+    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
+        return self._pool.submit(_draw_board, game, player_id, dict(names)).result()
+
+    def close(self) -> None:
+        self._pool.shutdown(cancel_futures=True)
+
+
+class SampledRenderer:
+    """The real renderer for every `every`-th picture (and the final one); a tiny PNG else."""
+
+    def __init__(self, every: int, real: PillowRenderer | ProcessRenderer) -> None:
+        self.every = max(1, every)
+        self.calls = 0
+        self.real = real
+        self._tiny = _tiny_png()
+
+    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+        self.calls += 1
+        if self.every == 1 or game.is_over or self.calls % self.every == 1:
+            return self.real.game_picture(game, highlight=highlight, names=names)
+        return self._tiny
+
+    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
+        return self.real.board_picture(game, player_id, names=names)
+
+
+def _tiny_png() -> bytes:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8), (200, 180, 120)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+class StallMeter:
+    """How late a task sleeping `TICK` seconds wakes up: the loop's responsiveness."""
+
+    def __init__(self) -> None:
+        self.lateness: list[float] = []
+        self.worst: list[tuple[float, float]] = []
+        """(lateness, seconds since start) of the largest stalls."""
+        self._task: asyncio.Task[None] | None = None
+
+    async def _tick(self) -> None:
+        start = time.perf_counter()
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(TICK)
+            late = time.perf_counter() - before - TICK
+            self.lateness.append(late)
+            if late > STALL_AIM / 2:
+                self.worst = sorted([*self.worst, (late, before - start)], reverse=True)[:5]
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._tick())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    @property
+    def largest(self) -> float:
+        return max(self.lateness, default=0.0)
+
+
+class GcMeter:
+    """How long each garbage collection holds everything up (it runs on the loop's thread)."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[float, int]] = []
+        self._started = 0.0
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses.append((time.perf_counter() - self._started, info["generation"]))
+
+    def start(self) -> None:
+        gc.callbacks.append(self._callback)
+
+    def stop(self) -> None:
+        gc.callbacks.remove(self._callback)
+
+    @property
+    def largest(self) -> float:
+        return max((pause for pause, _ in self.pauses), default=0.0)
+
+
+@dataclass
+class Table:
+    """One game of the benchmark: its channel, players and what happened."""
+
+    index: int
+    channel: FakeChannel
+    users: dict[str, FakeUser] = field(default_factory=dict)
+    game_id: int = 0
+    thread: FakeChannel | None = None
+    moves: int = 0
+    finished: bool = False
+
+
+def codes_on(message: FakeMessage) -> dict[str, tuple[str, str]]:
+    """code -> ("button" | "select", custom_id) for every enabled choice on a message."""
+    found: dict[str, tuple[str, str]] = {}
+    for component in message.interactive_components():
+        custom_id = str(component.get("custom_id", ""))
+        if component.get("disabled"):
+            continue
+        if component.get("type") == 2 and custom_id.startswith("mt:"):
+            found[custom_id.split(":", 3)[3]] = ("button", custom_id)
+        elif component.get("type") == 3 and custom_id.startswith("ms:"):
+            for option in component.get("options") or []:
+                found[str(option["value"])] = ("select", custom_id)
+    return found
+
+
+def path_to(
+    game: Game, pid: str, names: Mapping[str, str], start: Sequence[str], target: str
+) -> list[str] | None:
+    """The shortest run of codes to tap, from those on a message, to reach `target`."""
+    frontier: list[tuple[list[str], list[str]]] = [([], list(start))]
+    seen: set[str] = set()
+    while frontier:
+        path, codes = frontier.pop(0)
+        if target in codes:
+            return [*path, target]
+        for code in codes:
+            if code.startswith("p:") and code not in seen:
+                seen.add(code)
+                panel = prompts.sub_panel(game, pid, code, names)
+                frontier.append(([*path, code], [c.code for c in panel.choices]))
+    return None
+
+
+class Bench:
+    def __init__(
+        self, fake: FakeDiscord, bot: MontanaBot, moves_cap: int, freeze_every: int
+    ) -> None:
+        self.fake = fake
+        self.bot = bot
+        self.moves_cap = moves_cap
+        self.freeze_every = freeze_every
+        self.interactions = 0
+        self.moves = 0
+
+    async def open(self, table: Table) -> None:
+        first, *others = table.users.values()
+        created = await self.fake.slash(first, table.channel, "montana", "new")
+        self.interactions += 1
+        lobby = created.original
+        if lobby is None:
+            raise RuntimeError(f"table {table.index}: /montana new gave no lobby: {created!r}")
+        for user in others:
+            await self.fake.press(user, lobby, label="Join")
+            self.interactions += 1
+        await self.fake.press(first, lobby, label="Start")
+        self.interactions += 1
+        row = await self.bot.store.open_game_in(table.channel.id)
+        if row is None:
+            raise RuntimeError(f"table {table.index}: the game did not start")
+        table.game_id = row.id
+        table.thread = self.fake.channel_by_id(row.play_channel_id)
+
+    async def play(self, table: Table, rng: random.Random) -> None:
+        while self.moves_cap == 0 or table.moves < self.moves_cap:
+            row = await self.bot.store.get(table.game_id)
+            if row is None or row.state is None:
+                raise RuntimeError(f"table {table.index}: game {table.game_id} vanished")
+            game = Game.from_dict(row.state)
+            if game.is_over:
+                table.finished = True
+                return
+            pid, action = choose_action(game, rng)
+            await self.move(table, row.message_id, row.names, game, pid, str(action))
+            after = await self.bot.store.get(table.game_id)
+            if after is None or after.version <= row.version:
+                raise RuntimeError(f"table {table.index}: {pid} {action} did not apply")
+            table.moves += 1
+            self.moves += 1
+            if self.freeze_every and self.moves % self.freeze_every == 0:
+                # what exists now (mostly the fake's record of every message and request)
+                # is kept out of later collections, as a long-running bot would gc.freeze()
+                # its start-up heap
+                gc.freeze()
+
+    async def move(
+        self,
+        table: Table,
+        message_id: int | None,
+        names: Mapping[str, str],
+        game: Game,
+        pid: str,
+        notation: str,
+    ) -> None:
+        user = table.users[pid]
+        message = self.fake.world.messages.get(message_id) if message_id else None
+        path = None
+        if message is not None:
+            path = path_to(game, pid, names, list(codes_on(message)), f"a:{notation}")
+        if message is None or path is None:
+            assert table.thread is not None
+            await self.fake.slash(user, table.thread, "montana", "play", options={"move": notation})
+            self.interactions += 1
+            return
+        for code in path:
+            kind, custom_id = codes_on(message)[code]
+            if kind == "button":
+                result = await self.fake.press(user, message, custom_id)
+            else:
+                result = await self.fake.select(user, message, custom_id, [code])
+            self.interactions += 1
+            if code.startswith("p:"):
+                opened = result.original
+                if opened is None:
+                    raise RuntimeError(f"table {table.index}: {code} opened no panel")
+                message = opened
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    index = min(len(ordered) - 1, max(0, round(fraction * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+async def run(args: argparse.Namespace) -> int:
+    # the fake Discord lives in the repository's tests, beside this package
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.bot.fakediscord import FakeDiscord
+
+    from .client import MontanaBot
+    from .settings import Settings
+
+    class PatientFakeDiscord(FakeDiscord):
+        settle_timeout = 120.0  # a helper waits this long for one interaction's tasks
+
+    logging.basicConfig(level=logging.ERROR, stream=sys.stderr)
+    with tempfile.TemporaryDirectory() as folder:
+        db = args.db or str(Path(folder) / "bench.sqlite3")
+        drawer = ProcessRenderer() if args.pictures == "process" else PillowRenderer()
+        renderer = SampledRenderer(args.real_every, drawer)
+        bot = MontanaBot(
+            Settings(token=None, db_path=db),
+            renderer=renderer,
+            seed_source=random.Random(args.seed),
+        )
+        fake = PatientFakeDiscord()
+        try:
+            await fake.start(bot)
+            bench = Bench(fake, bot, args.moves, 50 if args.gc == "freeze" else 0)
+            tables = []
+            for index in range(args.games):
+                count = args.players or 2 + index % 3
+                table = Table(index, fake.add_channel(f"table-{index}"))
+                for seat in range(count):
+                    user = fake.add_user(f"t{index}p{seat}")
+                    table.users[str(user.id)] = user
+                tables.append(table)
+            meter = StallMeter()
+            meter.start()
+            collections = GcMeter()
+            collections.start()
+            started = time.perf_counter()
+            await asyncio.gather(*(bench.open(table) for table in tables))
+            await asyncio.gather(
+                *(
+                    bench.play(table, random.Random(args.seed * 1000 + table.index))
+                    for table in tables
+                )
+            )
+            elapsed = time.perf_counter() - started
+            await meter.stop()
+            collections.stop()
+            records = list(fake.world.interactions.values())
+            errors = list(fake.errors)
+        finally:
+            await fake.close()
+            if isinstance(drawer, ProcessRenderer):
+                drawer.close()
+    latencies = [r.responded_at - r.created for r in records if r.response_type is not None]
+    unanswered = sum(1 for r in records if r.response_type is None)
+    moves = sum(t.moves for t in tables)
+    finished = sum(t.finished for t in tables)
+    p99 = percentile(latencies, 0.99)
+    stall = meter.largest
+    over = sum(1 for late in meter.lateness if late > STALL_AIM)
+    pictures = "all real" if args.real_every == 1 else f"real every {args.real_every}th (+ last)"
+    print(
+        f"Montana bench: {args.games} games at once, seed {args.seed}, "
+        f"pictures {pictures}, drawn in a {args.pictures}, gc {args.gc}"
+    )
+    print(
+        f"  played: {finished}/{len(tables)} games to the end, {moves} moves, "
+        f"{len(records)} interactions in {elapsed:.1f} s ({renderer.calls} pictures drawn)"
+    )
+    print(f"  interactions per second: {len(records) / elapsed:.1f}")
+    print(
+        "  latency receipt -> first answer: "
+        f"median {statistics.median(latencies) * 1000:.1f} ms, "
+        f"p99 {p99 * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms"
+    )
+    print(
+        f"  event loop: largest stall {stall * 1000:.1f} ms, "
+        f"{over} stalls over {STALL_AIM * 1000:.0f} ms, "
+        f"ticker p99 lateness {percentile(meter.lateness, 0.99) * 1000:.1f} ms"
+    )
+    big = sum(1 for pause, _ in collections.pauses if pause > STALL_AIM)
+    print(
+        f"  garbage collections: {len(collections.pauses)}, largest pause "
+        f"{collections.largest * 1000:.1f} ms, {big} over {STALL_AIM * 1000:.0f} ms"
+    )
+    if meter.worst:
+        worst = ", ".join(f"{late * 1000:.0f} ms at {at:.1f} s" for late, at in meter.worst)
+        print(f"  largest stalls: {worst}")
+    verdict_latency = "met" if p99 < LATENCY_AIM else "MISSED"
+    verdict_stall = "met" if stall <= STALL_AIM else "MISSED"
+    print(
+        f"  aims: p99 < {LATENCY_AIM * 1000:.0f} ms {verdict_latency}; "
+        f"no stall > {STALL_AIM * 1000:.0f} ms {verdict_stall}"
+    )
+    if unanswered or errors:
+        print(f"  problems: {unanswered} unanswered; {len(errors)} recorded by the fake:")
+        for error in errors[:10]:
+            print(f"    {error}")
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="games played at once (20)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of deals and moves (1)")
+    parser.add_argument(
+        "--players", type=int, default=0, choices=(0, 2, 3, 4), help="per game (0: 2, 3, 4 mixed)"
+    )
+    parser.add_argument(
+        "--real-every",
+        type=int,
+        default=10,
+        help="draw every Nth picture for real, a tiny PNG otherwise (1: all real; default 10)",
+    )
+    parser.add_argument(
+        "--pictures",
+        choices=("thread", "process"),
+        default="thread",
+        help="draw in a thread (as the bot does now) or in worker processes",
+    )
+    parser.add_argument(
+        "--gc",
+        choices=("normal", "freeze"),
+        default="normal",
+        help="freeze: every 50 moves, keep the heap so far out of garbage collections",
+    )
+    parser.add_argument("--moves", type=int, default=0, help="stop each game after N (0: end)")
+    parser.add_argument("--db", default=None, help="database file (default: a temporary one)")
+    args = parser.parse_args(argv)
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
