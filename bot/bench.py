@@ -1,7 +1,7 @@
 """Benchmark: N games played at once through the real discord.py layer, HTTP faked.
 
     python -m bot.bench [--games 20] [--seed S] [--players 0] [--real-every 10] [--moves 0]
-                        [--pictures thread|process] [--gc normal|freeze]
+                        [--pictures thread|process] [--keep-history]
 
 Each game is opened with `/montana new`, Join and Start, then played to its end by
 the random policy (`rules.simulate.choose_action`), every move tapped through the
@@ -45,7 +45,13 @@ from . import prompts
 from .service import PillowRenderer
 
 if TYPE_CHECKING:
-    from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+    from tests.bot.fakediscord import (
+        FakeChannel,
+        FakeDiscord,
+        FakeMessage,
+        FakeUser,
+        InteractionResult,
+    )
 
     from .client import MontanaBot
 
@@ -216,27 +222,60 @@ def path_to(
 
 class Bench:
     def __init__(
-        self, fake: FakeDiscord, bot: MontanaBot, moves_cap: int, freeze_every: int
+        self,
+        fake: FakeDiscord,
+        bot: MontanaBot,
+        moves_cap: int,
+        *,
+        keep_history: bool,
     ) -> None:
         self.fake = fake
         self.bot = bot
         self.moves_cap = moves_cap
-        self.freeze_every = freeze_every
+        self.keep_history = keep_history
         self.interactions = 0
+        self.unanswered = 0
+        self.latencies: list[float] = []
         self.moves = 0
+
+    def harvest(self, result: InteractionResult) -> InteractionResult:
+        """Count one finished interaction and note its latency."""
+        self.interactions += 1
+        record = result.record
+        if record.response_type is None:
+            self.unanswered += 1
+        else:
+            self.latencies.append(record.responded_at - record.created)
+        return result
+
+    def forget(self, results: Sequence[InteractionResult], *, keep: set[int]) -> None:
+        """Drop what the fake keeps of a finished move (its interactions, their messages,
+        the messages the bot no longer touches, the request log), so that the bench's
+        own heap does not grow with every move: Discord's memory is not the bot's.
+        """
+        world = self.fake.world
+        for result in results:
+            record = result.record
+            for message_id in (*record.message_ids, *record.followup_ids, *record.sent_ids):
+                if message_id not in keep:
+                    world.messages.pop(message_id, None)
+            if record.component_message_id is not None and record.component_message_id not in keep:
+                message = world.messages.get(record.component_message_id)
+                if message is not None and message.ephemeral:
+                    world.messages.pop(record.component_message_id, None)
+            world.interactions.pop(record.id, None)
+            world.interactions_by_token.pop(record.token, None)
+        world.recorded.clear()
 
     async def open(self, table: Table) -> None:
         first, *others = table.users.values()
-        created = await self.fake.slash(first, table.channel, "montana", "new")
-        self.interactions += 1
+        created = self.harvest(await self.fake.slash(first, table.channel, "montana", "new"))
         lobby = created.original
         if lobby is None:
             raise RuntimeError(f"table {table.index}: /montana new gave no lobby: {created!r}")
         for user in others:
-            await self.fake.press(user, lobby, label="Join")
-            self.interactions += 1
-        await self.fake.press(first, lobby, label="Start")
-        self.interactions += 1
+            self.harvest(await self.fake.press(user, lobby, label="Join"))
+        self.harvest(await self.fake.press(first, lobby, label="Start"))
         row = await self.bot.store.open_game_in(table.channel.id)
         if row is None:
             raise RuntimeError(f"table {table.index}: the game did not start")
@@ -253,17 +292,16 @@ class Bench:
                 table.finished = True
                 return
             pid, action = choose_action(game, rng)
-            await self.move(table, row.message_id, row.names, game, pid, str(action))
+            results = await self.move(table, row.message_id, row.names, game, pid, str(action))
             after = await self.bot.store.get(table.game_id)
             if after is None or after.version <= row.version:
                 raise RuntimeError(f"table {table.index}: {pid} {action} did not apply")
+            if not self.keep_history:
+                self.forget(results, keep={after.message_id or 0})
+                if row.message_id != after.message_id:  # the old prompt, done with
+                    self.fake.world.messages.pop(row.message_id or 0, None)
             table.moves += 1
             self.moves += 1
-            if self.freeze_every and self.moves % self.freeze_every == 0:
-                # what exists now (mostly the fake's record of every message and request)
-                # is kept out of later collections, as a long-running bot would gc.freeze()
-                # its start-up heap
-                gc.freeze()
 
     async def move(
         self,
@@ -273,7 +311,8 @@ class Bench:
         game: Game,
         pid: str,
         notation: str,
-    ) -> None:
+    ) -> list[InteractionResult]:
+        """Tap (or type) one move; the interactions it took."""
         user = table.users[pid]
         message = self.fake.world.messages.get(message_id) if message_id else None
         path = None
@@ -281,21 +320,24 @@ class Bench:
             path = path_to(game, pid, names, list(codes_on(message)), f"a:{notation}")
         if message is None or path is None:
             assert table.thread is not None
-            await self.fake.slash(user, table.thread, "montana", "play", options={"move": notation})
-            self.interactions += 1
-            return
+            typed = await self.fake.slash(
+                user, table.thread, "montana", "play", options={"move": notation}
+            )
+            return [self.harvest(typed)]
+        results = []
         for code in path:
             kind, custom_id = codes_on(message)[code]
             if kind == "button":
                 result = await self.fake.press(user, message, custom_id)
             else:
                 result = await self.fake.select(user, message, custom_id, [code])
-            self.interactions += 1
+            results.append(self.harvest(result))
             if code.startswith("p:"):
                 opened = result.original
                 if opened is None:
                     raise RuntimeError(f"table {table.index}: {code} opened no panel")
                 message = opened
+        return results
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -330,7 +372,12 @@ async def run(args: argparse.Namespace) -> int:
         fake = PatientFakeDiscord()
         try:
             await fake.start(bot)
-            bench = Bench(fake, bot, args.moves, 50 if args.gc == "freeze" else 0)
+            bench = Bench(
+                fake,
+                bot,
+                args.moves,
+                keep_history=args.keep_history,
+            )
             tables = []
             for index in range(args.games):
                 count = args.players or 2 + index % 3
@@ -354,14 +401,13 @@ async def run(args: argparse.Namespace) -> int:
             elapsed = time.perf_counter() - started
             await meter.stop()
             collections.stop()
-            records = list(fake.world.interactions.values())
             errors = list(fake.errors)
         finally:
             await fake.close()
             if isinstance(drawer, ProcessRenderer):
                 drawer.close()
-    latencies = [r.responded_at - r.created for r in records if r.response_type is not None]
-    unanswered = sum(1 for r in records if r.response_type is None)
+    latencies = bench.latencies
+    unanswered = bench.unanswered
     moves = sum(t.moves for t in tables)
     finished = sum(t.finished for t in tables)
     p99 = percentile(latencies, 0.99)
@@ -370,13 +416,13 @@ async def run(args: argparse.Namespace) -> int:
     pictures = "all real" if args.real_every == 1 else f"real every {args.real_every}th (+ last)"
     print(
         f"Montana bench: {args.games} games at once, seed {args.seed}, "
-        f"pictures {pictures}, drawn in a {args.pictures}, gc {args.gc}"
+        f"pictures {pictures}, drawn in a {args.pictures}"
     )
     print(
         f"  played: {finished}/{len(tables)} games to the end, {moves} moves, "
-        f"{len(records)} interactions in {elapsed:.1f} s ({renderer.calls} pictures drawn)"
+        f"{bench.interactions} interactions in {elapsed:.1f} s ({renderer.calls} pictures drawn)"
     )
-    print(f"  interactions per second: {len(records) / elapsed:.1f}")
+    print(f"  interactions per second: {bench.interactions / elapsed:.1f}")
     print(
         "  latency receipt -> first answer: "
         f"median {statistics.median(latencies) * 1000:.1f} ms, "
@@ -429,10 +475,9 @@ def main(argv: list[str] | None = None) -> int:
         help="draw in a thread (as the bot does now) or in worker processes",
     )
     parser.add_argument(
-        "--gc",
-        choices=("normal", "freeze"),
-        default="normal",
-        help="freeze: every 50 moves, keep the heap so far out of garbage collections",
+        "--keep-history",
+        action="store_true",
+        help="let the fake keep every message and request (its heap then slows the GC)",
     )
     parser.add_argument("--moves", type=int, default=0, help="stop each game after N (0: end)")
     parser.add_argument("--db", default=None, help="database file (default: a temporary one)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import random
 from collections.abc import AsyncIterator
@@ -94,6 +95,10 @@ class MontanaBot(discord.Client):
             else:
                 synced = await self.tree.sync()
                 log.info("synced %d commands globally (may take up to an hour)", len(synced))
+        # What exists now (modules, discord.py's state) lives as long as the bot: keep it
+        # out of full garbage collections, each of which would otherwise stall the event
+        # loop for tens of milliseconds (measured by `python -m bot.bench`).
+        gc.freeze()
 
     @contextlib.asynccontextmanager
     async def busy(self) -> AsyncIterator[None]:
