@@ -27,6 +27,7 @@ import gc
 import io
 import logging
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -47,13 +48,13 @@ from .service import PillowRenderer
 if TYPE_CHECKING:
     from tests.bot.fakediscord import (
         FakeChannel,
-        FakeDiscord,
+        FakeDiscordBase,
         FakeMessage,
         FakeUser,
         InteractionResult,
     )
 
-    from .client import MontanaBot
+    from .store import GameRow, Store
 
 TICK = 0.010
 LATENCY_AIM = 0.500
@@ -223,14 +224,14 @@ def path_to(
 class Bench:
     def __init__(
         self,
-        fake: FakeDiscord,
-        bot: MontanaBot,
+        fake: FakeDiscordBase,
+        store: Store,
         moves_cap: int,
         *,
         keep_history: bool,
     ) -> None:
         self.fake = fake
-        self.bot = bot
+        self.store = store
         self.moves_cap = moves_cap
         self.keep_history = keep_history
         self.interactions = 0
@@ -276,7 +277,7 @@ class Bench:
         for user in others:
             self.harvest(await self.fake.press(user, lobby, label="Join"))
         self.harvest(await self.fake.press(first, lobby, label="Start"))
-        row = await self.bot.store.open_game_in(table.channel.id)
+        row = await self.store.open_game_in(table.channel.id)
         if row is None:
             raise RuntimeError(f"table {table.index}: the game did not start")
         table.game_id = row.id
@@ -284,24 +285,48 @@ class Bench:
 
     async def play(self, table: Table, rng: random.Random) -> None:
         while self.moves_cap == 0 or table.moves < self.moves_cap:
-            row = await self.bot.store.get(table.game_id)
+            row = await self.store.get(table.game_id)
             if row is None or row.state is None:
                 raise RuntimeError(f"table {table.index}: game {table.game_id} vanished")
             game = Game.from_dict(row.state)
+            # the saved state as parsed JSON is thousands of small lists and dicts: holding
+            # it while the move is played would only feed the garbage collector
+            version, message_id, names = row.version, row.message_id, row.names
+            del row
             if game.is_over:
                 table.finished = True
                 return
             pid, action = choose_action(game, rng)
-            results = await self.move(table, row.message_id, row.names, game, pid, str(action))
-            after = await self.bot.store.get(table.game_id)
-            if after is None or after.version <= row.version:
-                raise RuntimeError(f"table {table.index}: {pid} {action} did not apply")
+            results = await self.move(table, message_id, names, game, pid, str(action))
+            del game
+            after = await self.store.get(table.game_id)
+            deadline = time.perf_counter() + 30
+            while after is not None and not self.shown(after, version):
+                # a separate bot process may still be saving or posting the deferred move
+                if time.perf_counter() > deadline:
+                    raise RuntimeError(f"table {table.index}: {pid} {action} did not apply")
+                await asyncio.sleep(0.005)
+                after = await self.store.get(table.game_id)
+            if after is None:
+                raise RuntimeError(f"table {table.index}: game {table.game_id} vanished")
+            shown = after.message_id
+            del after
             if not self.keep_history:
-                self.forget(results, keep={after.message_id or 0})
-                if row.message_id != after.message_id:  # the old prompt, done with
-                    self.fake.world.messages.pop(row.message_id or 0, None)
+                self.forget(results, keep={shown or 0})
+                if message_id != shown:  # the old prompt, done with
+                    self.fake.world.messages.pop(message_id or 0, None)
             table.moves += 1
             self.moves += 1
+
+    def shown(self, row: GameRow, before: int) -> bool:
+        """The move made at version `before` is saved and its prompt posted."""
+        if row.version <= before:
+            return False
+        if row.status != "active":
+            return True
+        message = self.fake.world.messages.get(row.message_id or 0)
+        marker = f":{row.id}:{row.version}:"
+        return message is not None and any(marker in c for c in message.custom_ids())
 
     async def move(
         self,
@@ -348,9 +373,44 @@ def percentile(values: Sequence[float], fraction: float) -> float:
     return ordered[index]
 
 
-async def run(args: argparse.Namespace) -> int:
-    # the fake Discord lives in the repository's tests, beside this package
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+@dataclass
+class Figures:
+    """What the bot's side measured: its event loop and its garbage collections."""
+
+    lateness: list[float]
+    worst: list[tuple[float, float]]
+    gc_pauses: list[float]
+    pictures: int
+
+
+Run = tuple["Bench", list[Table], float, Figures, list[str]]
+"""The bench's record, the tables, seconds taken, the bot's figures, the fake's errors."""
+
+
+def _tables(fake: FakeDiscordBase, args: argparse.Namespace) -> list[Table]:
+    tables = []
+    for index in range(args.games):
+        table = Table(index, fake.add_channel(f"table-{index}"))
+        for seat in range(args.players or 2 + index % 3):
+            user = fake.add_user(f"t{index}p{seat}")
+            table.users[str(user.id)] = user
+        tables.append(table)
+    return tables
+
+
+async def _play_all(bench: Bench, tables: list[Table], seed: int) -> float:
+    started = time.perf_counter()
+    await asyncio.gather(*(bench.open(table) for table in tables))
+    await asyncio.gather(
+        *(bench.play(table, random.Random(seed * 1000 + table.index)) for table in tables)
+    )
+    return time.perf_counter() - started
+
+
+async def run_in_process(
+    args: argparse.Namespace, db: str
+) -> tuple[Bench, list[Table], float, Figures, list[str]]:
+    """The bot in this process and event loop, Discord faked in-process."""
     from tests.bot.fakediscord import FakeDiscord
 
     from .client import MontanaBot
@@ -359,68 +419,154 @@ async def run(args: argparse.Namespace) -> int:
     class PatientFakeDiscord(FakeDiscord):
         settle_timeout = 120.0  # a helper waits this long for one interaction's tasks
 
+    drawer = ProcessRenderer() if args.pictures == "process" else PillowRenderer()
+    renderer = SampledRenderer(args.real_every, drawer)
+    bot = MontanaBot(
+        Settings(token=None, db_path=db), renderer=renderer, seed_source=random.Random(args.seed)
+    )
+    fake = PatientFakeDiscord()
+    try:
+        await fake.start(bot)
+        bench = Bench(fake, bot.store, args.moves, keep_history=args.keep_history)
+        tables = _tables(fake, args)
+        meter, collections = StallMeter(), GcMeter()
+        meter.start()
+        collections.start()
+        elapsed = await _play_all(bench, tables, args.seed)
+        await meter.stop()
+        collections.stop()
+        errors = list(fake.errors)
+    finally:
+        await fake.close()
+        if isinstance(drawer, ProcessRenderer):
+            drawer.close()
+    figures = Figures(
+        meter.lateness, meter.worst, [p for p, _ in collections.pauses], renderer.calls
+    )
+    return bench, tables, elapsed, figures, errors
+
+
+BOT_FIGURES = "BENCH-FIGURES "
+
+
+def bot_process_main() -> None:
+    """`python -m bot` with a loop ticker and a GC meter, for `--bot process`.
+
+    Pictures are sampled like in-process (`BENCH_REAL_EVERY`); on a clean stop the
+    figures are printed on stderr as one JSON line after `BENCH-FIGURES `.
+    """
+    import json
+
+    from . import __main__ as entry
+    from .client import MontanaBot
+
+    sampled = SampledRenderer(int(os.environ.get("BENCH_REAL_EVERY", "10")), PillowRenderer())
+    PillowRenderer.game_picture = lambda self, game, *, highlight, names: sampled.game_picture(  # type: ignore[method-assign]
+        game, highlight=highlight, names=names
+    )
+    meter, collections = StallMeter(), GcMeter()
+    setup_hook, close = MontanaBot.setup_hook, MontanaBot.close
+
+    async def measured_setup(self: MontanaBot) -> None:
+        await setup_hook(self)
+        meter.start()
+        collections.start()
+
+    async def reporting_close(self: MontanaBot) -> None:
+        await meter.stop()
+        figures = {
+            "lateness": meter.lateness,
+            "worst": meter.worst,
+            "gc_pauses": [p for p, _ in collections.pauses],
+            "pictures": sampled.calls,
+        }
+        print(BOT_FIGURES + json.dumps(figures), file=sys.stderr, flush=True)
+        await close(self)
+
+    MontanaBot.setup_hook = measured_setup  # type: ignore[method-assign]
+    MontanaBot.close = reporting_close  # type: ignore[method-assign]
+    sys.exit(entry.main([]))
+
+
+async def run_as_process(
+    args: argparse.Namespace, db: str
+) -> tuple[Bench, list[Table], float, Figures, list[str]]:
+    """`python -m bot` as its own process against the loopback fake Discord."""
+    import json
+
+    from tests.bot.fakegateway import FakeGateway
+
+    from .store import Store
+
+    root = Path(__file__).resolve().parents[1]
+
+    class PatientFakeGateway(FakeGateway):
+        settle_timeout = 120.0
+
+    async with PatientFakeGateway(quiet_period=0.01, deferred_update_grace=0.05) as fake:
+        env = {
+            **os.environ,
+            "DISCORD_TOKEN": "bench-token",
+            "MONTANA_DB": db,
+            "MONTANA_GUILD_ID": str(fake.guild_id),
+            "PYTHONPATH": str(root),
+            "BENCH_REAL_EVERY": str(args.real_every),
+        }
+        process = await fake.spawn(
+            sys.executable,
+            "-c",
+            "from bot.bench import bot_process_main; bot_process_main()",
+            env=env,
+            cwd=str(root),
+        )
+        await fake.wait_connected(timeout=60)
+        await fake.wait_until(lambda: fake.requests("PUT /applications"), timeout=30)
+        store = await Store.open(db)
+        try:
+            bench = Bench(fake, store, args.moves, keep_history=args.keep_history)
+            tables = _tables(fake, args)
+            elapsed = await _play_all(bench, tables, args.seed)
+        finally:
+            await store.close()
+            code = await process.terminate(timeout=30)
+        errors = list(fake.errors)
+        if code != 0:
+            errors.append(f"the bot process exited with {code}")
+    line = next((t for t in process.stderr_lines if t.startswith(BOT_FIGURES)), None)
+    if line is None:
+        raise RuntimeError("the bot process printed no figures:\n" + process.stderr[-2000:])
+    data = json.loads(line[len(BOT_FIGURES) :])
+    figures = Figures(
+        data["lateness"], [tuple(w) for w in data["worst"]], data["gc_pauses"], data["pictures"]
+    )
+    return bench, tables, elapsed, figures, errors
+
+
+async def run(args: argparse.Namespace) -> int:
+    # the fake Discord lives in the repository's tests, beside this package
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     logging.basicConfig(level=logging.ERROR, stream=sys.stderr)
     with tempfile.TemporaryDirectory() as folder:
         db = args.db or str(Path(folder) / "bench.sqlite3")
-        drawer = ProcessRenderer() if args.pictures == "process" else PillowRenderer()
-        renderer = SampledRenderer(args.real_every, drawer)
-        bot = MontanaBot(
-            Settings(token=None, db_path=db),
-            renderer=renderer,
-            seed_source=random.Random(args.seed),
-        )
-        fake = PatientFakeDiscord()
-        try:
-            await fake.start(bot)
-            bench = Bench(
-                fake,
-                bot,
-                args.moves,
-                keep_history=args.keep_history,
-            )
-            tables = []
-            for index in range(args.games):
-                count = args.players or 2 + index % 3
-                table = Table(index, fake.add_channel(f"table-{index}"))
-                for seat in range(count):
-                    user = fake.add_user(f"t{index}p{seat}")
-                    table.users[str(user.id)] = user
-                tables.append(table)
-            meter = StallMeter()
-            meter.start()
-            collections = GcMeter()
-            collections.start()
-            started = time.perf_counter()
-            await asyncio.gather(*(bench.open(table) for table in tables))
-            await asyncio.gather(
-                *(
-                    bench.play(table, random.Random(args.seed * 1000 + table.index))
-                    for table in tables
-                )
-            )
-            elapsed = time.perf_counter() - started
-            await meter.stop()
-            collections.stop()
-            errors = list(fake.errors)
-        finally:
-            await fake.close()
-            if isinstance(drawer, ProcessRenderer):
-                drawer.close()
+        runner = run_as_process if args.bot == "process" else run_in_process
+        bench, tables, elapsed, figures, errors = await runner(args, db)
     latencies = bench.latencies
     unanswered = bench.unanswered
     moves = sum(t.moves for t in tables)
     finished = sum(t.finished for t in tables)
     p99 = percentile(latencies, 0.99)
-    stall = meter.largest
-    over = sum(1 for late in meter.lateness if late > STALL_AIM)
+    stall = max(figures.lateness, default=0.0)
+    over = sum(1 for late in figures.lateness if late > STALL_AIM)
     pictures = "all real" if args.real_every == 1 else f"real every {args.real_every}th (+ last)"
+    where = "its own process (loopback fake)" if args.bot == "process" else "this process"
     print(
-        f"Montana bench: {args.games} games at once, seed {args.seed}, "
+        f"Montana bench: {args.games} games at once, seed {args.seed}, bot in {where}, "
         f"pictures {pictures}, drawn in a {args.pictures}"
     )
     print(
         f"  played: {finished}/{len(tables)} games to the end, {moves} moves, "
-        f"{bench.interactions} interactions in {elapsed:.1f} s ({renderer.calls} pictures drawn)"
+        f"{bench.interactions} interactions in {elapsed:.1f} s "
+        f"({figures.pictures} pictures drawn)"
     )
     print(f"  interactions per second: {bench.interactions / elapsed:.1f}")
     print(
@@ -429,17 +575,18 @@ async def run(args: argparse.Namespace) -> int:
         f"p99 {p99 * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms"
     )
     print(
-        f"  event loop: largest stall {stall * 1000:.1f} ms, "
+        f"  bot's event loop: largest stall {stall * 1000:.1f} ms, "
         f"{over} stalls over {STALL_AIM * 1000:.0f} ms, "
-        f"ticker p99 lateness {percentile(meter.lateness, 0.99) * 1000:.1f} ms"
+        f"ticker p99 lateness {percentile(figures.lateness, 0.99) * 1000:.1f} ms"
     )
-    big = sum(1 for pause, _ in collections.pauses if pause > STALL_AIM)
+    big = sum(1 for pause in figures.gc_pauses if pause > STALL_AIM)
     print(
-        f"  garbage collections: {len(collections.pauses)}, largest pause "
-        f"{collections.largest * 1000:.1f} ms, {big} over {STALL_AIM * 1000:.0f} ms"
+        f"  garbage collections: {len(figures.gc_pauses)}, largest pause "
+        f"{max(figures.gc_pauses, default=0.0) * 1000:.1f} ms, "
+        f"{big} over {STALL_AIM * 1000:.0f} ms"
     )
-    if meter.worst:
-        worst = ", ".join(f"{late * 1000:.0f} ms at {at:.1f} s" for late, at in meter.worst)
+    if figures.worst:
+        worst = ", ".join(f"{late * 1000:.0f} ms at {at:.1f} s" for late, at in figures.worst)
         print(f"  largest stalls: {worst}")
     verdict_latency = "met" if p99 < LATENCY_AIM else "MISSED"
     verdict_stall = "met" if stall <= STALL_AIM else "MISSED"
@@ -473,6 +620,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=("thread", "process"),
         default="thread",
         help="draw in a thread (as the bot does now) or in worker processes",
+    )
+    parser.add_argument(
+        "--bot",
+        choices=("in-process", "process"),
+        default="in-process",
+        help="run the bot in this process, or as `python -m bot` against the loopback fake",
     )
     parser.add_argument(
         "--keep-history",
