@@ -9,25 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import render.words as render_words
 from rules import Event, Game, data
 
 Mention = Callable[[str], str]
 """Turns a player id into how they are addressed (a Discord mention, or a name)."""
 
-GOOD_NAMES = {
-    "grain": "grain",
-    "pumpkin": "pumpkin",
-    "copper": "small copper",
-    "stone": "small stone",
-    "bigcopper": "large copper",
-    "bigstone": "large stone",
-}
-AREA_NAMES = {
-    "mine": "the mine",
-    "quarry": "the quarry",
-    "wheatfield": "the grain field",
-    "garden": "the pumpkin garden",
-}
+GOOD_NAMES = {good: singular for good, (singular, _plural) in render_words.GOOD_WORDS.items()}
+AREA_NAMES = render_words.AREA_WORDS
 CLEARED_NAMES = {"bank": "the bank", **AREA_NAMES}
 ROW_REWARDS = {
     1: "a cow + up to 3 upgrades",
@@ -42,16 +31,8 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 
 
 def goods_text(goods: Mapping[str, int]) -> str:
-    """`{"bigstone": 1, "grain": 1}` -> "1 large stone + 1 grain"."""
-    parts = []
-    for good in data.GOODS:
-        count = goods.get(good, 0)
-        if count:
-            name = GOOD_NAMES[good]
-            parts.append(
-                f"{count} {name}s" if good == "pumpkin" and count != 1 else f"{count} {name}"
-            )
-    return " + ".join(parts) if parts else "nothing"
+    """`{"bigstone": 1, "grain": 1}` -> "1 grain + 1 large stone"."""
+    return render_words.goods_count_phrase(goods) or "nothing"
 
 
 def count_list(items: Iterable[str]) -> dict[str, int]:
@@ -363,24 +344,8 @@ def allowed_now(game: Game, player_id: str) -> str:
 
 
 def task_of(game: Game) -> str:
-    """What the awaited player is to do, in the third person ("to answer the city auction")."""
-    pending = game.pending
-    kind = pending.kind
-    if kind == "bid":
-        auction = game.auction
-        if auction is not None and auction.displaced == pending.seat:
-            return "to move or pass, overtaken in the city"
-        return "to answer the city auction (take a space or pass)"
-    return {
-        "main": "to take their turn (recruit, work or build)",
-        "take": "to choose the colours of their wild workers",
-        "advance": "to decide whether to move the wheel on",
-        "return": "to return workers (8 at most)",
-        "extra": "to decide about the small box",
-        "reward": "to choose their city reward",
-        "build": "to build again or stop building",
-        "end": "to use a canteen or end their turn",
-    }.get(kind, "to move")
+    """What the awaited player is to do, in the third person ("to take a city space ...")."""
+    return "to " + render_words.awaited_task(game)
 
 
 def waiting_for(game: Game, names: Mapping[str, str]) -> str:

@@ -32,12 +32,17 @@ def display_name(player_id: str, names: Mapping[str, str] | None) -> str:
 
 def goods_phrase(goods: Sequence[str]) -> str:
     """("copper", "copper", "grain") -> "2 small copper + 1 grain"."""
-    counts = Counter(goods)
+    return goods_count_phrase(Counter(goods))
+
+
+def goods_count_phrase(counts: Mapping[str, int]) -> str:
+    """{"bigstone": 1, "grain": 2} -> "2 grain + 1 large stone" ("" when empty)."""
     parts = []
     for good in data.GOODS:
-        if counts[good]:
+        count = counts.get(good, 0)
+        if count:
             singular, plural = GOOD_WORDS[good]
-            parts.append(f"{counts[good]} {singular if counts[good] == 1 else plural}")
+            parts.append(f"{count} {singular if count == 1 else plural}")
     return " + ".join(parts)
 
 

@@ -77,5 +77,5 @@ def test_waiting_for_names_the_player_and_their_task() -> None:
         game.apply(pid, game.legal_actions(pid)[0])
     name = NAMES[game.awaiting or ""]
     assert words.waiting_for(game, NAMES) == (
-        f"The game is waiting for {name} to take their turn (recruit, work or build)."
+        f"The game is waiting for {name} to recruit, work or build."
     )
