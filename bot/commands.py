@@ -16,6 +16,8 @@ from typing import Any, Concatenate, ParamSpec
 import discord
 from discord import app_commands
 
+from rules import Game
+
 from . import prompts, words
 from .service import Refusal
 from .store import ABANDONED, ACTIVE, ENDED, LOBBY
@@ -300,15 +302,21 @@ async def typed_move(interaction: discord.Interaction[Any], notation: str) -> No
         await _answer(interaction, f"Done: {outcome.text}")
 
 
+async def _game_for_autocomplete(interaction: discord.Interaction[Any]) -> Game | None:
+    """The game of this channel, or None: autocomplete offers nothing rather than refuse."""
+    service = service_of(interaction)
+    try:
+        return service.game_of(await service.game_here(_channel_id(interaction)))
+    except Refusal:
+        return None
+
+
 async def move_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     """The caller's legal moves now, in notation, starting with what they typed."""
-    service = service_of(interaction)
-    try:
-        row = await service.game_here(_channel_id(interaction))
-        game = service.game_of(row)
-    except Refusal:
+    game = await _game_for_autocomplete(interaction)
+    if game is None:
         return []
     typed = " ".join(current.lower().split())
     moves = [str(a) for a in game.legal_actions(str(interaction.user.id))]
@@ -333,11 +341,8 @@ async def field_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     """The fields the caller may build on right now, cheapest first, with their costs."""
-    service = service_of(interaction)
-    try:
-        row = await service.game_here(_channel_id(interaction))
-        game = service.game_of(row)
-    except Refusal:
+    game = await _game_for_autocomplete(interaction)
+    if game is None:
         return []
     user_id = str(interaction.user.id)
     if game.awaiting != user_id:
