@@ -278,8 +278,13 @@ class Bench:
             self.harvest(await self.fake.press(user, lobby, label="Join"))
         self.harvest(await self.fake.press(first, lobby, label="Start"))
         row = await self.store.open_game_in(table.channel.id)
-        if row is None:
-            raise RuntimeError(f"table {table.index}: the game did not start")
+        deadline = time.perf_counter() + 60
+        while row is None or row.status == "lobby" or not self.shown(row, -1):
+            # a separate bot process may still be dealing the game and posting it
+            if time.perf_counter() > deadline:
+                raise RuntimeError(f"table {table.index}: the game did not start")
+            await asyncio.sleep(0.01)
+            row = await self.store.open_game_in(table.channel.id)
         table.game_id = row.id
         table.thread = self.fake.channel_by_id(row.play_channel_id)
 
@@ -460,10 +465,22 @@ def bot_process_main() -> None:
     from . import __main__ as entry
     from .client import MontanaBot
 
-    sampled = SampledRenderer(int(os.environ.get("BENCH_REAL_EVERY", "10")), PillowRenderer())
-    PillowRenderer.game_picture = lambda self, game, *, highlight, names: sampled.game_picture(  # type: ignore[method-assign]
-        game, highlight=highlight, names=names
-    )
+    draw = PillowRenderer.game_picture
+
+    class Unpatched(PillowRenderer):
+        def game_picture(
+            self, game: Game, *, highlight: str | None, names: Mapping[str, str]
+        ) -> bytes:
+            return draw(self, game, highlight=highlight, names=names)
+
+    sampled = SampledRenderer(int(os.environ.get("BENCH_REAL_EVERY", "10")), Unpatched())
+
+    def game_picture(
+        self: PillowRenderer, game: Game, *, highlight: str | None, names: Mapping[str, str]
+    ) -> bytes:
+        return sampled.game_picture(game, highlight=highlight, names=names)
+
+    PillowRenderer.game_picture = game_picture  # type: ignore[method-assign]
     meter, collections = StallMeter(), GcMeter()
     setup_hook, close = MontanaBot.setup_hook, MontanaBot.close
 
@@ -523,7 +540,9 @@ async def run_as_process(
         await fake.wait_until(lambda: fake.requests("PUT /applications"), timeout=30)
         store = await Store.open(db)
         try:
-            bench = Bench(fake, store, args.moves, keep_history=args.keep_history)
+            # the fake may attribute a request to the wrong interaction when several are in
+            # flight, so it keeps everything (its heap is not the bot's here anyway)
+            bench = Bench(fake, store, args.moves, keep_history=True)
             tables = _tables(fake, args)
             elapsed = await _play_all(bench, tables, args.seed)
         finally:
@@ -532,6 +551,9 @@ async def run_as_process(
         errors = list(fake.errors)
         if code != 0:
             errors.append(f"the bot process exited with {code}")
+        traceback_at = process.stderr.find("Traceback")
+        if traceback_at >= 0:
+            errors.insert(0, "the bot's first traceback:\n" + process.stderr[traceback_at:][:3000])
     line = next((t for t in process.stderr_lines if t.startswith(BOT_FIGURES)), None)
     if line is None:
         raise RuntimeError("the bot process printed no figures:\n" + process.stderr[-2000:])
