@@ -14,8 +14,12 @@ Printed: interactions per second, the latency from an interaction's receipt to t
 bot's first answer (median, 99th percentile, max), and the event loop's largest
 stall, measured by a ticker that sleeps 10 ms and records how late it wakes. The
 aims: 99th percentile under 500 ms, no stall over 100 ms, with 20 games at once.
-The players, the fake and the bot share one process and one event loop, so the
-figures include the harness's own work (choosing moves, serving the fake's REST).
+In-process (the default) the players, the fake and the bot share one process and
+one event loop, so the figures include the harness's own work (choosing moves,
+serving the fake's REST, its garbage). `--bot process` runs `python -m bot` as its
+own process against the loopback fake (`tests/bot/fakegateway.py`) and measures
+the stall and the garbage collections inside the bot process only; there the
+environment variable BENCH_GC_THRESHOLD="a,b,c" sets the bot's `gc.set_threshold`.
 """
 
 from __future__ import annotations
@@ -500,6 +504,8 @@ def bot_process_main() -> None:
         print(BOT_FIGURES + json.dumps(figures), file=sys.stderr, flush=True)
         await close(self)
 
+    if thresholds := os.environ.get("BENCH_GC_THRESHOLD"):  # e.g. "700,10,10" (Python's)
+        gc.set_threshold(*(int(t) for t in thresholds.split(",")))
     MontanaBot.setup_hook = measured_setup  # type: ignore[method-assign]
     MontanaBot.close = reporting_close  # type: ignore[method-assign]
     sys.exit(entry.main([]))
