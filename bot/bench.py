@@ -587,6 +587,7 @@ async def run(args: argparse.Namespace) -> int:
     over = sum(1 for late in figures.lateness if late > STALL_AIM)
     pictures = "all real" if args.real_every == 1 else f"real every {args.real_every}th (+ last)"
     where = "its own process (loopback fake)" if args.bot == "process" else "this process"
+    loop = "bot's event loop" if args.bot == "process" else "event loop (bot and harness)"
     print(
         f"Montana bench: {args.games} games at once, seed {args.seed}, bot in {where}, "
         f"pictures {pictures}, drawn in a {args.pictures}"
@@ -603,7 +604,7 @@ async def run(args: argparse.Namespace) -> int:
         f"p99 {p99 * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms"
     )
     print(
-        f"  bot's event loop: largest stall {stall * 1000:.1f} ms, "
+        f"  {loop}: largest stall {stall * 1000:.1f} ms, "
         f"{over} stalls over {STALL_AIM * 1000:.0f} ms, "
         f"ticker p99 lateness {percentile(figures.lateness, 0.99) * 1000:.1f} ms"
     )
