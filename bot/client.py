@@ -95,6 +95,9 @@ class MontanaBot(discord.Client):
             else:
                 synced = await self.tree.sync()
                 log.info("synced %d commands globally (may take up to an hour)", len(synced))
+        # REST works once logged in: show moves saved but never posted before taking
+        # any interaction
+        await self.repost_missing_prompts()
         # What exists now (modules, discord.py's state) lives as long as the bot: keep it
         # out of full garbage collections, each of which would otherwise stall the event
         # loop for tens of milliseconds (measured by `python -m bot.bench`).
@@ -139,6 +142,25 @@ class MontanaBot(discord.Client):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
+
+    async def repost_missing_prompts(self) -> None:
+        """Post the prompt of every game whose last saved move was never shown.
+
+        A crash between saving a move and posting it leaves the players with the
+        previous prompt, whose buttons are stale; the fresh one mentions whoever must act.
+        """
+        for game_id in await self.store.games_missing_their_prompt():
+            try:
+                outcome = await self.service.repost(game_id)
+            except Refusal as refusal:
+                log.warning("game %s: no prompt re-posted: %s", game_id, refusal.message)
+                continue
+            log.info(
+                "game %s channel %s: re-posted the prompt of version %s after a restart",
+                game_id,
+                outcome.row.play_channel_id,
+                outcome.version,
+            )
 
     async def close(self) -> None:
         deadlines = getattr(self, "deadlines", None)

@@ -202,6 +202,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )
         """,
     ),
+    (
+        # the version whose prompt `message_id` carries: a crash between saving a move
+        # and posting it leaves it behind `version`, and the bot re-posts at start-up
+        "ALTER TABLE games ADD COLUMN prompt_version INTEGER",
+        "UPDATE games SET prompt_version = version",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -544,12 +550,21 @@ class Store:
                 await self._db.execute("ROLLBACK")
                 raise
 
+    async def games_missing_their_prompt(self) -> list[int]:
+        """Active games whose newest saved version was never posted (a crash in between)."""
+        async with self._db.execute(
+            "SELECT id FROM games WHERE status = 'active' "
+            "AND (prompt_version IS NULL OR prompt_version != version) ORDER BY id"
+        ) as cursor:
+            return [row["id"] for row in await cursor.fetchall()]
+
     async def set_prompt_message(self, game_id: int, version: int, message_id: int | None) -> bool:
         """Remember the message holding the prompt for `version` (ignored if outdated)."""
         (count,) = await self._transaction(
             [
                 (
-                    "UPDATE games SET message_id = ? WHERE id = ? AND version = ?",
+                    "UPDATE games SET message_id = ?, prompt_version = version "
+                    "WHERE id = ? AND version = ?",
                     (message_id, game_id, version),
                 )
             ]
