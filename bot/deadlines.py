@@ -41,7 +41,7 @@ from .commands import montana, tracked
 from .notify import Notifier, message_link
 from .service import GameService, Outcome, Refusal
 from .store import ACTIVE, ENDED, LOBBY, OPEN_STATUSES, GameRow, Store
-from .views import bot_of, reply
+from .views import Components, bot_of, reply
 
 log = logging.getLogger(__name__)
 
@@ -437,7 +437,7 @@ class DeadlineDriver:
                 "The other players may now vote to end the game; the standings at that "
                 "moment become its (unfinished) result."
             )
-            view = discord.ui.View(timeout=None)
+            view = Components()
             view.add_item(EndVoteButton(row.id, row.version))
         text += self._link(row)
         channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)

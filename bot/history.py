@@ -20,7 +20,7 @@ from rules import Game
 from .commands import montana, tracked
 from .service import GameService, Refusal
 from .store import ABANDONED, ENDED, FINISHED, GameRow
-from .views import reply, service_of
+from .views import Components, reply, service_of
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ async def log_page_text(service: GameService, row: GameRow, page: int) -> tuple[
 def log_view(game_id: int, page: int, pages: int) -> discord.ui.View | None:
     if pages <= 1:
         return None
-    view = discord.ui.View(timeout=None)
+    view = Components()
     for tag, label, target in (
         ("f", "⏮ First moves", pages),
         ("o", "◀ Older", page + 1),

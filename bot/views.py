@@ -156,11 +156,26 @@ class ChoiceSelect(
         await handle_choice(interaction, self.game_id, self.version, values[0])
 
 
+class Components(discord.ui.View):
+    """The components of one message, which discord.py need not watch.
+
+    Every item is a `DynamicItem`, dispatched by its registration on the client
+    whatever message it comes from, so the view is stopped at birth and discord.py
+    never stores it. A stored view of an ephemeral message would be kept alive 15
+    minutes by a timeout task of its own: under load, thousands of views, their items
+    and tasks, which every full garbage collection then has to traverse.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.stop()
+
+
 def panel_view(game_id: int, version: int, panel: Panel) -> discord.ui.View | None:
     """The components of a panel (None when it has nothing to press)."""
     if not panel.buttons and not panel.menus:
         return None
-    view = discord.ui.View(timeout=None)
+    view = Components()
     used_rows = {choice.row or 0 for choice in panel.buttons}
     free_rows = [r for r in range(5) if r not in used_rows]
     for choice in panel.buttons:
