@@ -424,9 +424,9 @@ def open_or_continue(
         return row.id
     if options.players is None:
         last = runner.run(store.latest_game_in(CONSOLE_CHANNEL_ID))
-        if last is not None and last.status == FINISHED and last.state is not None:
+        if last is not None and last.status == FINISHED and last.state_json is not None:
             write(f"The game in {db_path} is over.")
-            write(plain(words.results(Game.from_dict(last.state), last.names)))
+            write(plain(words.results(GameService.game_of(last), last.names)))
         else:
             write(f"There is no unfinished console game in {db_path}.")
         write("Start a new one with --players ana,ben (2 to 4 names).")

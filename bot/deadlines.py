@@ -346,8 +346,8 @@ class DeadlineDriver:
             return cached[1]
         row = await self.service.store.get(game_id)
         found: Awaited | None = None
-        if row is not None and row.state is not None and row.version == version:
-            game = Game.from_dict(row.state)
+        if row is not None and row.state_json is not None and row.version == version:
+            game = GameService.game_of(row)
             if game.awaiting is not None:
                 found = Awaited(game.awaiting, game.pending.kind)
         self._awaited[game_id] = (version, found)

@@ -15,8 +15,6 @@ from typing import Any
 
 import discord
 
-from rules import Game
-
 from .commands import montana, tracked
 from .service import GameService, Refusal
 from .store import ABANDONED, ENDED, FINISHED, GameRow
@@ -129,8 +127,8 @@ async def history_lines(service: GameService, channel_id: int) -> list[str]:
         players = ", ".join(s.name for s in row.players)
         date = str(found["updated_at"])[:10]
         status = found["status"]
-        if status == FINISHED and row.state is not None:
-            result = Game.from_dict(row.state).result()
+        if status == FINISHED and row.state_json is not None:
+            result = GameService.game_of(row).result()
             ranking = [{"player": s.player, "place": s.place} for s in result.ranking]
             outcome = f"won by {_winners(names, ranking)}"
         elif status == ENDED and found["result"]:

@@ -199,12 +199,13 @@ class GameService:
 
     @staticmethod
     def game_of(row: GameRow) -> Game:
-        if row.state is None:
+        state = row.state
+        if state is None:
             raise Refusal(
                 "The game has not started yet: players join with the Join button or "
                 "`/montana join`, then `/montana start`."
             )
-        return Game.from_dict(row.state)
+        return Game.from_dict(state)
 
     async def game_picture(self, row: GameRow, game: Game) -> bytes:
         return await asyncio.to_thread(

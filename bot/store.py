@@ -57,7 +57,8 @@ class GameRow:
     creator_id: str
     status: str
     players: tuple[Seat, ...]
-    state: dict[str, Any] | None
+    state_json: str | None
+    """The engine's state as saved (`Game.to_dict` in JSON); see `state`."""
     version: int
     message_id: int | None
     """The message carrying the current prompt's buttons (None before the first)."""
@@ -67,6 +68,15 @@ class GameRow:
     turn_events: dict[str, Any] = field(default_factory=dict)
     """What the current prompt message tells, as engine events (JSON): "header", the
     moves that led to it, and "own", what the awaited player did since."""
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        """The engine's state (None in the lobby), parsed afresh at each use.
+
+        Most rows are read for their version, status or players: parsing only when asked
+        spares the thousands of small lists and dicts a state with its move log makes.
+        """
+        return json.loads(self.state_json) if self.state_json is not None else None
 
     @property
     def play_channel_id(self) -> int:
@@ -225,7 +235,7 @@ def _row(row: aiosqlite.Row) -> GameRow:
         creator_id=row["creator_id"],
         status=row["status"],
         players=tuple(Seat(p["id"], p["name"]) for p in json.loads(row["players"])),
-        state=json.loads(row["state"]) if row["state"] is not None else None,
+        state_json=row["state"],
         version=row["version"],
         message_id=row["message_id"],
         lobby_message_id=row["lobby_message_id"],
