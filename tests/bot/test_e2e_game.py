@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from pathlib import Path
@@ -113,3 +114,30 @@ async def test_complete_two_player_game(fake_discord: FakeDiscord, tmp_path: Pat
     # a second game can now be opened in the channel
     again = await fake_discord.slash(table.users[pid], fake_discord.channel, "montana", "new")
     assert not again.ephemeral and "Join" in original(again).button_labels()
+
+
+async def test_pressed_panels_leave_nothing_behind(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A step panel is an ephemeral message; discord.py would keep the view of each one
+    alive 15 minutes (a timeout task per panel), which under load stalls the bot."""
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    game_id, _, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
+    rng = random.Random(3)
+    tapped_moves = 0
+    for _ in range(60):
+        _, game = await table.game(game_id)
+        _, action = choose_action(game, rng)
+        if await table.tap_move(game_id, action) is None:
+            await table.type_move(fake_discord.channel, str(game.awaiting), action)
+        else:
+            tapped_moves += 1
+        if table.taps - tapped_moves >= 3:
+            break
+    assert table.taps - tapped_moves >= 3, "no step panel was opened"
+    store = bot._connection._view_store
+    assert not store._views and not store._synced_message_views
+    watching = [t for t in asyncio.all_tasks() if "timeout_task" in repr(t.get_coro())]
+    assert watching == []
