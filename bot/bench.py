@@ -455,14 +455,15 @@ async def run_in_process(
     return bench, tables, elapsed, figures, errors
 
 
-BOT_FIGURES = "BENCH-FIGURES "
+FIGURES_FILE = "BENCH_FIGURES_FILE"
 
 
 def bot_process_main() -> None:
     """`python -m bot` with a loop ticker and a GC meter, for `--bot process`.
 
     Pictures are sampled like in-process (`BENCH_REAL_EVERY`); on a clean stop the
-    figures are printed on stderr as one JSON line after `BENCH-FIGURES `.
+    figures are written as JSON to the file named by BENCH_FIGURES_FILE (a line on
+    stderr would outgrow the harness's line limit: one number per 10 ms tick).
     """
     import json
 
@@ -501,7 +502,7 @@ def bot_process_main() -> None:
             "gc_pauses": [p for p, _ in collections.pauses],
             "pictures": sampled.calls,
         }
-        print(BOT_FIGURES + json.dumps(figures), file=sys.stderr, flush=True)
+        Path(os.environ[FIGURES_FILE]).write_text(json.dumps(figures))
         await close(self)
 
     if thresholds := os.environ.get("BENCH_GC_THRESHOLD"):  # e.g. "700,10,10" (Python's)
@@ -522,6 +523,8 @@ async def run_as_process(
     from .store import Store
 
     root = Path(__file__).resolve().parents[1]
+    figures_file = db + ".figures.json"
+    Path(figures_file).unlink(missing_ok=True)  # from an earlier run on the same --db
 
     class PatientFakeGateway(FakeGateway):
         settle_timeout = 120.0
@@ -534,6 +537,7 @@ async def run_as_process(
             "MONTANA_GUILD_ID": str(fake.guild_id),
             "PYTHONPATH": str(root),
             "BENCH_REAL_EVERY": str(args.real_every),
+            FIGURES_FILE: figures_file,
         }
         process = await fake.spawn(
             sys.executable,
@@ -560,10 +564,9 @@ async def run_as_process(
         traceback_at = process.stderr.find("Traceback")
         if traceback_at >= 0:
             errors.insert(0, "the bot's first traceback:\n" + process.stderr[traceback_at:][:3000])
-    line = next((t for t in process.stderr_lines if t.startswith(BOT_FIGURES)), None)
-    if line is None:
-        raise RuntimeError("the bot process printed no figures:\n" + process.stderr[-2000:])
-    data = json.loads(line[len(BOT_FIGURES) :])
+    if not Path(figures_file).exists():
+        raise RuntimeError("the bot process wrote no figures:\n" + process.stderr[-2000:])
+    data = json.loads(Path(figures_file).read_text())
     figures = Figures(
         data["lateness"], [tuple(w) for w in data["worst"]], data["gc_pauses"], data["pictures"]
     )
