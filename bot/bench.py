@@ -207,24 +207,6 @@ def codes_on(message: FakeMessage) -> dict[str, tuple[str, str]]:
     return found
 
 
-def path_to(
-    game: Game, pid: str, names: Mapping[str, str], start: Sequence[str], target: str
-) -> list[str] | None:
-    """The shortest run of codes to tap, from those on a message, to reach `target`."""
-    frontier: list[tuple[list[str], list[str]]] = [([], list(start))]
-    seen: set[str] = set()
-    while frontier:
-        path, codes = frontier.pop(0)
-        if target in codes:
-            return [*path, target]
-        for code in codes:
-            if code.startswith("p:") and code not in seen:
-                seen.add(code)
-                panel = prompts.sub_panel(game, pid, code, names)
-                frontier.append(([*path, code], [c.code for c in panel.choices]))
-    return None
-
-
 class Bench:
     def __init__(
         self,
@@ -351,7 +333,7 @@ class Bench:
         message = self.fake.world.messages.get(message_id) if message_id else None
         path = None
         if message is not None:
-            path = path_to(game, pid, names, list(codes_on(message)), f"a:{notation}")
+            path = prompts.tap_path(game, pid, names, list(codes_on(message)), f"a:{notation}")
         if message is None or path is None:
             assert table.thread is not None
             typed = await self.fake.slash(

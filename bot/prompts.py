@@ -556,3 +556,22 @@ def _trade_panel(actions: Sequence[Action]) -> Panel:
             label = f"1 {words.GOOD_NAMES[action.args[0]]}"
         buttons.append(Choice(act(action), label, row=index // 5))
     return Panel("Trade one cow for:", tuple(buttons))
+
+
+def tap_path(
+    game: Game, pid: str, names: Mapping[str, str], start: Sequence[str], target: str
+) -> list[str] | None:
+    """The shortest run of codes to tap, from those on a message (`start`), to reach
+    `target` (e.g. "a:build C4"), opening sub-panels on the way; None if none leads there."""
+    frontier: list[tuple[list[str], list[str]]] = [([], list(start))]
+    seen: set[str] = set()
+    while frontier:
+        path, codes = frontier.pop(0)
+        if target in codes:
+            return [*path, target]
+        for code in codes:
+            if code.startswith("p:") and code not in seen:
+                seen.add(code)
+                panel = sub_panel(game, pid, code, names)
+                frontier.append(([*path, code], [c.code for c in panel.choices]))
+    return None

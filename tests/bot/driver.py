@@ -84,22 +84,7 @@ def codes_on(message: FakeMessage) -> dict[str, tuple[str, str]]:
     return found
 
 
-def path_to(
-    game: Game, pid: str, names: dict[str, str], start: list[str], target: str
-) -> list[str] | None:
-    """The shortest run of codes to tap, from the ones on a message, to reach `target`."""
-    frontier: list[tuple[list[str], list[str]]] = [([], start)]
-    seen: set[str] = set()
-    while frontier:
-        path, codes = frontier.pop(0)
-        if target in codes:
-            return [*path, target]
-        for code in codes:
-            if code.startswith("p:") and code not in seen:
-                seen.add(code)
-                panel = prompts.sub_panel(game, pid, code, names)
-                frontier.append(([*path, code], [c.code for c in panel.choices]))
-    return None
+path_to = prompts.tap_path
 
 
 @dataclass
