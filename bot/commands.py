@@ -74,7 +74,7 @@ def tracked(
     return run
 
 
-def _channel_id(interaction: discord.Interaction[Any]) -> int:
+def channel_id_of(interaction: discord.Interaction[Any]) -> int:
     if interaction.channel_id is None:
         raise Refusal("Use this command in a server channel.")
     return interaction.channel_id
@@ -96,7 +96,7 @@ async def new(
 ) -> None:
     service = service_of(interaction)
     try:
-        channel_id = _channel_id(interaction)
+        channel_id = channel_id_of(interaction)
         in_thread = isinstance(interaction.channel, discord.Thread)
         row = await service.open_lobby(
             guild_id=interaction.guild_id,
@@ -122,7 +122,7 @@ async def new(
 async def _lobby_change(interaction: discord.Interaction[Any], joining: bool) -> None:
     service = service_of(interaction)
     try:
-        row = await service.game_here(_channel_id(interaction))
+        row = await service.game_here(channel_id_of(interaction))
         if joining:
             row = await service.join(row.id, seat_of(interaction.user))
         else:
@@ -164,7 +164,7 @@ async def leave(interaction: discord.Interaction[Any]) -> None:
 async def start(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     try:
-        row = await service.game_here(_channel_id(interaction))
+        row = await service.game_here(channel_id_of(interaction))
         await start_game(interaction, row.id)
     except Refusal as refusal:
         await _answer(interaction, refusal.message)
@@ -177,7 +177,7 @@ async def start(interaction: discord.Interaction[Any]) -> None:
 async def abandon(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     try:
-        row = await service.game_here(_channel_id(interaction))
+        row = await service.game_here(channel_id_of(interaction))
         may_manage = interaction.permissions.manage_channels
         row = await service.abandon(row.id, str(interaction.user.id), may_manage=may_manage)
     except Refusal as refusal:
@@ -209,7 +209,7 @@ async def abandon(interaction: discord.Interaction[Any]) -> None:
 async def board(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     try:
-        row = await service.latest_here(_channel_id(interaction))
+        row = await service.latest_here(channel_id_of(interaction))
         game = service.game_of(row)
     except Refusal as refusal:
         await _answer(interaction, refusal.message)
@@ -233,7 +233,7 @@ async def board(interaction: discord.Interaction[Any]) -> None:
 async def status(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     try:
-        row = await service.latest_here(_channel_id(interaction))
+        row = await service.latest_here(channel_id_of(interaction))
         if row.status == LOBBY:
             await _answer(interaction, lobby_text(row))
             return
@@ -265,7 +265,7 @@ async def rules(interaction: discord.Interaction[Any]) -> None:
 async def log_command(interaction: discord.Interaction[Any], page: int = 1) -> None:
     service = service_of(interaction)
     try:
-        row = await service.latest_here(_channel_id(interaction))
+        row = await service.latest_here(channel_id_of(interaction))
     except Refusal as refusal:
         await _answer(interaction, refusal.message)
         return
@@ -284,7 +284,7 @@ async def typed_move(interaction: discord.Interaction[Any], notation: str) -> No
     service = service_of(interaction)
     user_id = str(interaction.user.id)
     try:
-        row = await service.game_here(_channel_id(interaction))
+        row = await service.game_here(channel_id_of(interaction))
         await service.check_turn(row.id, user_id, None)
         await interaction.response.defer(ephemeral=True, thinking=True)
         outcome = await service.play(row.id, user_id, notation)
@@ -306,7 +306,7 @@ async def _game_for_autocomplete(interaction: discord.Interaction[Any]) -> Game 
     """The game of this channel, or None: autocomplete offers nothing rather than refuse."""
     service = service_of(interaction)
     try:
-        return service.game_of(await service.game_here(_channel_id(interaction)))
+        return service.game_of(await service.game_here(channel_id_of(interaction)))
     except Refusal:
         return None
 
@@ -418,7 +418,7 @@ async def _open(interaction: discord.Interaction[Any], code: str) -> None:
     service = service_of(interaction)
     user_id = str(interaction.user.id)
     try:
-        row = await service.game_here(_channel_id(interaction))
+        row = await service.game_here(channel_id_of(interaction))
         await service.check_turn(row.id, user_id, None)
         game = service.game_of(row)
         panel = prompts.sub_panel(game, user_id, code, row.names)

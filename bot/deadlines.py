@@ -37,7 +37,7 @@ from discord import app_commands
 from rules import Game
 
 from . import logs, words
-from .commands import montana, tracked
+from .commands import channel_id_of, montana, tracked
 from .notify import Notifier, message_link
 from .service import GameService, Outcome, Refusal
 from .store import ACTIVE, ENDED, LOBBY, OPEN_STATUSES, GameRow, Store
@@ -613,12 +613,6 @@ def may_manage(interaction: discord.Interaction[Any], row: GameRow) -> bool:
     return row.creator_id == str(interaction.user.id) or interaction.permissions.manage_channels
 
 
-def _channel_id(interaction: discord.Interaction[Any]) -> int:
-    if interaction.channel_id is None:
-        raise Refusal("Use this command in a server channel.")
-    return interaction.channel_id
-
-
 @montana.command(name="settings", description="Show or change this game's deadlines")
 @app_commands.describe(
     turn_hours="Hours a player has for a turn (default 48)",
@@ -631,7 +625,7 @@ async def settings_command(
     auction_hours: app_commands.Range[int, 1, 720] | None = None,
 ) -> None:
     driver = driver_of(interaction)
-    row = await driver.service.game_here(_channel_id(interaction))
+    row = await driver.service.game_here(channel_id_of(interaction))
     logs.bind_game(row.id, row.play_channel_id)
     current = await driver.db.deadlines(row.id)
     if turn_hours is None and auction_hours is None:
@@ -657,7 +651,7 @@ async def settings_command(
 @tracked
 async def vote_end(interaction: discord.Interaction[Any]) -> None:
     driver = driver_of(interaction)
-    row = await driver.service.game_here(_channel_id(interaction))
+    row = await driver.service.game_here(channel_id_of(interaction))
     outcome = await driver.vote(row.id, str(interaction.user.id), None)
     await answer_vote(interaction, outcome)
 
