@@ -294,7 +294,7 @@ def _return_panel(
 ) -> Panel:
     returns = _by_verb(actions, "return")
     player = game.player(pid)
-    excess = player.worker_count - data.MAX_WORKERS
+    excess = game.workers_over_limit(pid)
     buttons: list[Choice] = []
     if not picked and returns:
         # default: give back the colours held most

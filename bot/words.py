@@ -290,7 +290,7 @@ def prompt_line(game: Game, mention: Mention) -> str:
     if kind == "advance":
         return f"{who}, pay grain to move the wheel on, or keep what you have."
     if kind == "return":
-        excess = player.worker_count - data.MAX_WORKERS
+        excess = game.workers_over_limit(pid)
         return f"{who}, you have {player.worker_count} workers: return {excess} (8 at most)."
     if kind == "extra":
         good = GOOD_NAMES[data.AREA_GOOD[pending.area]]

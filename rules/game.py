@@ -210,6 +210,10 @@ class Game:
     def player(self, player_id: str) -> Player:
         return self.players[self.seat_of(player_id)]
 
+    def workers_over_limit(self, player_id: str) -> int:
+        """How many workers `player_id` holds beyond the 8 a board takes (RULES.md 3)."""
+        return max(0, self.player(player_id).worker_count - data.MAX_WORKERS)
+
     def city_grid(self) -> dict[tuple[int, int], str]:
         """(row, column) -> id of the representative standing there."""
         return {
@@ -244,7 +248,7 @@ class Game:
             for steps in range(min(data.MAX_ADVANCE, player.goods["grain"]) + 1):
                 yield Action("advance", (str(steps),))
         elif kind == "return":
-            excess = player.worker_count - data.MAX_WORKERS
+            excess = self.workers_over_limit(player.id)
             for combo in _multisets(excess):
                 if _affordable(combo, player.workers):
                     yield Action("return", combo)
@@ -972,7 +976,7 @@ class Game:
         expected = {
             "take": "choose the colours of the two wild workers ('take COLOUR COLOUR')",
             "advance": "decide whether to pay grain to advance the wheel ('advance K')",
-            "return": f"return {player.worker_count - data.MAX_WORKERS} worker(s) to keep 8",
+            "return": f"return {self.workers_over_limit(player.id)} worker(s) to keep 8",
             "extra": "decide about the small box ('extra COLOUR [COLOUR]' or 'noextra')",
             "bid": "place your representative in the city ('place ROW COLUMN') or 'pass'",
             "reward": "choose your city reward",
@@ -1058,7 +1062,7 @@ class Game:
             grain = player.goods["grain"]
             return f"advancing {args[0]} segment(s) costs {args[0]} grain and you have {grain}"
         if verb == "return":
-            excess = player.worker_count - data.MAX_WORKERS
+            excess = self.workers_over_limit(player.id)
             held = self._workers_text(player)
             return f"return exactly {excess} worker(s) that you have (you have {held})"
         if verb == "upgrade":
