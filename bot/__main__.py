@@ -7,12 +7,9 @@ or `.env`. Without a token it explains how to get one and exits with status 2.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
-import signal
 import sys
 
-from .settings import Settings, SettingsError, apply_discord_overrides, load_settings
+from .core.settings import SettingsError, load_settings
 
 HOW_TO_GET_A_TOKEN = """\
 DISCORD_TOKEN is not set, so the bot cannot log in to Discord.
@@ -40,37 +37,9 @@ No token yet? Play a game in this terminal instead, through the same game servic
 
 def configure_logging(token: str | None = None) -> None:
     """INFO and up on stderr, lines about a game tagged with it, the token masked."""
-    from .logs import configure_logging as configure
+    from .core.logs import configure_logging as configure
 
     configure(token)
-
-
-async def run(settings: Settings) -> None:
-    from .client import MontanaBot
-
-    apply_discord_overrides(settings)
-    bot = MontanaBot(settings)
-    loop = asyncio.get_running_loop()
-    stopping = asyncio.Event()
-
-    def request_stop() -> None:
-        logging.getLogger("bot").info("stopping (signal received)")
-        stopping.set()
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, request_stop)
-    assert settings.token is not None
-    runner = asyncio.create_task(bot.start(settings.token))
-    waiter = asyncio.create_task(stopping.wait())
-    done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
-    if runner in done:
-        waiter.cancel()
-        await bot.close()
-        runner.result()  # re-raise a login failure
-        return
-    await bot.shutdown()
-    with contextlib.suppress(TimeoutError, asyncio.CancelledError):
-        await asyncio.wait_for(runner, timeout=10)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     configure_logging(settings.token)
     import discord
+
+    from .discord_app.run import run
 
     try:
         asyncio.run(run(settings))

@@ -46,8 +46,8 @@ from typing import TYPE_CHECKING
 from rules import Game
 from rules.simulate import choose_action
 
-from . import prompts
-from .service import PillowRenderer
+from .core import prompts
+from .core.service import PillowRenderer
 
 if TYPE_CHECKING:
     from tests.bot.fakediscord import (
@@ -58,7 +58,7 @@ if TYPE_CHECKING:
         InteractionResult,
     )
 
-    from .store import GameRow, Store
+    from .core.store import GameRow, Store
 
 TICK = 0.010
 LATENCY_AIM = 0.500
@@ -404,8 +404,8 @@ async def run_in_process(
     """The bot in this process and event loop, Discord faked in-process."""
     from tests.bot.fakediscord import FakeDiscord
 
-    from .client import MontanaBot
-    from .settings import Settings
+    from .core.settings import Settings
+    from .discord_app.client import MontanaBot
 
     class PatientFakeDiscord(FakeDiscord):
         settle_timeout = 120.0  # a helper waits this long for one interaction's tasks
@@ -450,7 +450,7 @@ def bot_process_main() -> None:
     import json
 
     from . import __main__ as entry
-    from .client import MontanaBot
+    from .discord_app.client import MontanaBot
 
     draw = PillowRenderer.game_picture
 
@@ -502,7 +502,7 @@ async def run_as_process(
 
     from tests.bot.fakegateway import FakeGateway
 
-    from .store import Store
+    from .core.store import Store
 
     root = Path(__file__).resolve().parents[1]
     figures_file = db + ".figures.json"

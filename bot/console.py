@@ -2,10 +2,10 @@
 
     python -m bot console --players ana,ben[,cleo,dan] [--seed S] [--out DIR] [--db FILE]
 
-The console is one more front end of `bot.service.GameService`, like the Discord
+The console is one more front end of `bot.core.service.GameService`, like the Discord
 layer: the lobby, the seat draw, every move, the saving and the pictures go through
 the same service code, and the numbered menus are the Discord panels of
-`bot.prompts`. Players share the keyboard: whoever the game awaits answers the
+`bot.core.prompts`. Players share the keyboard: whoever the game awaits answers the
 prompt, with a menu number or the move's notation (`build C4`).
 
 The game is kept in a SQLite file (by default inside the picture folder), so a game
@@ -27,9 +27,9 @@ from typing import TextIO
 
 from rules import Game
 
-from . import prompts, words
-from .service import GameService, Outcome, Refusal, Renderer, clean_name
-from .store import ACTIVE, FINISHED, LOBBY, GameRow, Seat, Store
+from .core import prompts, words
+from .core.service import GameService, Outcome, Refusal, Renderer, clean_name
+from .core.store import ACTIVE, FINISHED, LOBBY, GameRow, Seat, Store
 
 CONSOLE_CHANNEL_ID = 0
 """The 'channel' of console games in the store (Discord ids are never 0), so a database
@@ -210,7 +210,7 @@ class Console:
         self.read = read
         self.write = write
         self.panel_code: str | None = None
-        """The follow-up panel open (a `p:` code of `bot.prompts`), None for the first one."""
+        """The follow-up panel open (a `p:` code of `bot.core.prompts`), None for the first one."""
         self.choices: list[prompts.Choice] = []
         """The numbered choices last shown."""
 

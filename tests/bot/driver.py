@@ -4,7 +4,7 @@
 message the bot posted, finds the buttons (and selects) leading to the chosen move
 — opening the ephemeral panels on the way, as a player taps through them — and
 presses them. Which button leads where is read from the message's components and
-`bot.prompts` (what each panel would offer), never by building custom_ids.
+`bot.core.prompts` (what each panel would offer), never by building custom_ids.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from typing import Any
 
 from PIL import Image
 
-from bot import prompts
-from bot.client import MontanaBot
-from bot.service import PillowRenderer, Renderer
-from bot.settings import Settings
-from bot.store import GameRow
+from bot.core import prompts
+from bot.core.service import PillowRenderer, Renderer
+from bot.core.settings import Settings
+from bot.core.store import GameRow
+from bot.discord_app.client import MontanaBot
 from rules import Action, Game
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from PIL import Image, PngImagePlugin
 
-from bot.store import GameRow
+from bot.core.store import GameRow
 from rules import Action, Game
 from rules.simulate import choose_action
 from tests.bot.driver import Table, codes_on, make_bot, path_to

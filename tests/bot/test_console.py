@@ -31,8 +31,8 @@ from bot.console import (
     parse_args,
     start_new,
 )
-from bot.service import GameService
-from bot.store import FINISHED, Store
+from bot.core.service import GameService
+from bot.core.store import FINISHED, Store
 from rules import Game
 from rules.simulate import choose_action
 

@@ -50,7 +50,7 @@ def bot_main_with_small_pictures() -> None:
     from PIL import Image
 
     import bot.__main__
-    from bot.service import PillowRenderer
+    from bot.core.service import PillowRenderer
 
     def tiny(*args: Any, **kwargs: Any) -> bytes:
         buffer = io.BytesIO()

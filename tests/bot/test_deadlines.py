@@ -14,9 +14,9 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.client import MontanaBot
-from bot.deadlines import DeadlineDriver, parse_time
-from bot.settings import Settings, SettingsError, load_settings
+from bot.core.deadlines import DeadlineDriver, parse_time
+from bot.core.settings import Settings, SettingsError, load_settings
+from bot.discord_app.client import MontanaBot
 from tests.bot.driver import Table, make_bot, open_game, original, to_main_decision
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.bot.test_e2e_auction import start_auction

@@ -20,7 +20,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot.store import GameRow
+from bot.core.store import GameRow
 from rules import Game
 from tests.bot.driver import Table, make_bot, open_game, to_main_decision
 from tests.bot.fakediscord import (

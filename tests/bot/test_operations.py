@@ -19,10 +19,10 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot import logs
 from bot.__main__ import configure_logging
-from bot.deadlines import DeadlineStore
-from bot.store import MIGRATIONS, Store
+from bot.core import logs
+from bot.core.deadlines import DeadlineStore
+from bot.core.store import MIGRATIONS, Store
 from rules import Game
 from rules.simulate import choose_action
 from tests.bot.driver import Table, make_bot, open_game, original, to_main_decision

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot import prompts
+from bot.core import prompts
 from rules import Game
 from rules.simulate import choose_action
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import STALE, GameService, Outcome, Refusal
-from bot.store import FINISHED, Seat, Store
+from bot.core.service import STALE, GameService, Outcome, Refusal
+from bot.core.store import FINISHED, Seat, Store
 from rules import Action, Game
 from rules.simulate import choose_action
 

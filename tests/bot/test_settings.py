@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import DEFAULT_DB, SettingsError, load_settings
+from bot.core.settings import DEFAULT_DB, SettingsError, load_settings
 
 
 def test_environment_wins_over_dotenv(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import (
+from bot.core.store import (
     ABANDONED,
     ACTIVE,
     FINISHED,
@@ -46,7 +46,7 @@ async def test_fresh_file_is_migrated_in_wal_mode(tmp_path: Path) -> None:
 
 
 async def test_a_version_1_file_is_migrated_and_keeps_its_games(tmp_path: Path) -> None:
-    from bot.store import MIGRATIONS
+    from bot.core.store import MIGRATIONS
 
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot import words
+from bot.core import words
 from rules import Event
 
 NAMES = {"1": "Ana", "2": "Ben", "3": "Cleo"}

@@ -1,6 +1,6 @@
 """The game flow, free of Discord: lobbies, moves, pictures, refusals in words.
 
-Both front ends use this module: the Discord layer (`bot.commands`, `bot.views`)
+Both front ends use this module: the Discord adapter (`bot.discord_app`)
 and the offline console. A front end gives the service an `Announcer` that shows
 each accepted move (a channel message, a terminal print) and returns the id of the
 message carrying the new prompt, if any.
@@ -13,6 +13,7 @@ the second one finds the version moved on and gets `Refusal(STALE)`.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -33,6 +34,7 @@ from .store import (
     Seat,
     StaleVersion,
     Store,
+    now,
 )
 
 log = logging.getLogger(__name__)
@@ -108,6 +110,16 @@ class Outcome:
     @property
     def awaited(self) -> str | None:
         return self.game.awaiting
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A game read once for one press: its row and the engine's state, checked for the
+    presser (`GameService.check_turn`)."""
+
+    row: GameRow
+    game: Game
+    expected_version: int | None
 
 
 class Announcer(Protocol):
@@ -237,22 +249,28 @@ class GameService:
                 "`/montana abandon` it before opening another."
             ) from None
 
-    async def join(self, game_id: int, user: Seat) -> GameRow:
-        async with self.lock(game_id):
-            row = await self.get(game_id)
+    async def row_of(self, game: int | GameRow) -> GameRow:
+        """The row given, or read by id (a front end that read it already passes it)."""
+        return game if isinstance(game, GameRow) else await self.get(game)
+
+    async def join(self, game: int | GameRow, user: Seat) -> GameRow:
+        """Seat `user` in the lobby; the row after it (built here, not read again)."""
+
+        def joined(row: GameRow) -> tuple[Seat, ...]:
             if row.status != LOBBY:
                 raise Refusal("This game has already started; join the next one.")
             if row.has_player(user.user_id):
                 raise Refusal("You have already joined this game.")
             if len(row.players) >= MAX_PLAYERS:
                 raise Refusal(f"The game is full: Montana is for {MAX_PLAYERS} players at most.")
-            players = (*row.players, Seat(user.user_id, clean_name(user.name)))
-            await self.store.set_players(game_id, players)
-            return await self.get(game_id)
+            return (*row.players, Seat(user.user_id, clean_name(user.name)))
 
-    async def leave(self, game_id: int, user_id: str) -> GameRow:
-        async with self.lock(game_id):
-            row = await self.get(game_id)
+        return await self._change_seats(game, joined)
+
+    async def leave(self, game: int | GameRow, user_id: str) -> GameRow:
+        """Take `user_id` out of the lobby (the last one out abandons it)."""
+
+        def left(row: GameRow) -> tuple[Seat, ...]:
             if row.status != LOBBY:
                 raise Refusal(
                     "The game has started: it cannot be left, only abandoned "
@@ -260,16 +278,33 @@ class GameService:
                 )
             if not row.has_player(user_id):
                 raise Refusal("You have not joined this game.")
-            players = [s for s in row.players if s.user_id != user_id]
-            if players:
-                await self.store.set_players(game_id, players)
-            else:
-                await self.store.set_status(game_id, ABANDONED, only_from=(LOBBY,))
-            return await self.get(game_id)
+            return tuple(s for s in row.players if s.user_id != user_id)
 
-    async def check_start(self, game_id: int, user_id: str) -> GameRow:
-        """Refuse a start that cannot happen, before the front end prepares for it."""
-        row = await self.get(game_id)
+        return await self._change_seats(game, left)
+
+    async def _change_seats(
+        self, game: int | GameRow, change: Callable[[GameRow], tuple[Seat, ...]]
+    ) -> GameRow:
+        """Save the lobby's new seats if nobody changed them meanwhile (else read the
+        lobby again and retry); an empty lobby is abandoned."""
+        row = await self.row_of(game)
+        async with self.lock(row.id):
+            while True:
+                players = change(row)
+                try:
+                    if players:
+                        await self.store.set_players(row.id, players, expected=row.players)
+                        return replace(row, players=players)
+                    if await self.store.set_status(row.id, ABANDONED, only_from=(LOBBY,)):
+                        return replace(row, status=ABANDONED)
+                except StaleVersion:
+                    pass
+                row = await self.get(row.id)  # someone else joined or left meanwhile
+
+    async def check_start(self, game: int | GameRow, user_id: str) -> GameRow:
+        """Refuse a start that cannot happen, before the front end prepares for it
+        (given a row already read, nothing is read again)."""
+        row = await self.row_of(game)
         if row.status != LOBBY:
             raise Refusal("This game has already started.")
         if not row.has_player(user_id):
@@ -281,28 +316,43 @@ class GameService:
             )
         return row
 
-    async def start(self, game_id: int, user_id: str, *, seed: int | None = None) -> Outcome:
-        """Draw the seat order, deal the game and announce the first prompt."""
-        async with self.lock(game_id):
-            row = await self.check_start(game_id, user_id)
+    async def start(self, game: int | GameRow, user_id: str, *, seed: int | None = None) -> Outcome:
+        """Draw the seat order, deal the game and announce the first prompt.
+
+        `game` is the game's id or its row as `check_start` returned it (not read again).
+        """
+        row = game if isinstance(game, GameRow) else await self.check_start(game, user_id)
+        async with self.lock(row.id):
             if seed is None:
                 seed = self._seeds.randrange(2**31)
             seats = list(row.players)
             random.Random(seed).shuffle(seats)
-            game = Game.new([s.user_id for s in seats], seed=seed)
+            dealt = Game.new([s.user_id for s in seats], seed=seed)
             names = {s.user_id: s.name for s in seats}
-            text = words.seating(game, names) + " " + self._setup_text(game, names)
+            text = words.seating(dealt, names) + " " + self._setup_text(dealt, names)
             told = {"header": events_json([words.note(text)]), "own": []}
+            state_json = json.dumps(dealt.to_dict())
             try:
-                await self.store.start(game_id, seats, game.to_dict(), game.log, turn_events=told)
+                stamp = now()
+                await self.store.start(
+                    row.id, seats, state_json, dealt.log, turn_events=told, at=stamp
+                )
             except StaleVersion:
                 raise Refusal("This game has already started.") from None
-            row = await self.get(game_id)
+            row = replace(
+                row,
+                status=ACTIVE,
+                players=tuple(seats),
+                state_json=state_json,
+                version=dealt.version,
+                updated_at=stamp,
+                turn_events=told,
+            )
             log.info("started with %d players (seed %s)", len(seats), seed)
-            picture = await self.game_picture(row, game)
+            picture = await self.game_picture(row, dealt)
             outcome = Outcome(
                 row=row,
-                game=game,
+                game=dealt,
                 actor=None,
                 events=[],
                 text=text,
@@ -321,9 +371,9 @@ class GameService:
         text = "Everyone spins the wheel twice for their first workers"
         return f"{text} — {held}." if held else f"{text}."
 
-    async def abandon(self, game_id: int, user_id: str, *, may_manage: bool) -> GameRow:
-        async with self.lock(game_id):
-            row = await self.get(game_id)
+    async def abandon(self, game: int | GameRow, user_id: str, *, may_manage: bool) -> GameRow:
+        row = await self.row_of(game)
+        async with self.lock(row.id):
             if row.status not in OPEN_STATUSES:
                 raise Refusal("This game is already over.")
             if row.creator_id != user_id and not may_manage:
@@ -331,15 +381,22 @@ class GameService:
                     "Only the player who opened the game, or someone allowed to manage "
                     "this channel, can abandon it."
                 )
-            await self.store.set_status(game_id, ABANDONED, only_from=OPEN_STATUSES)
-            return await self.get(game_id)
+            if not await self.store.set_status(row.id, ABANDONED, only_from=OPEN_STATUSES):
+                raise Refusal("This game is already over.")
+            return replace(row, status=ABANDONED)
 
     # ------------------------------------------------------------------ moves
 
-    async def check_turn(self, game_id: int, user_id: str, expected_version: int | None) -> None:
-        """Refuse early (before a slow defer) when a press cannot possibly apply."""
-        row = await self.get(game_id)
-        self._check(row, user_id, expected_version)
+    async def check_turn(
+        self, game: int | GameRow, user_id: str, expected_version: int | None
+    ) -> Turn:
+        """Refuse early (before a slow defer) a press that cannot possibly apply.
+
+        Given a game id the row is read here; given a row already read, nothing is read
+        again. The `Turn` returned is what `play` needs, so a press reads its game once.
+        """
+        row = await self.row_of(game)
+        return Turn(row, self._check(row, user_id, expected_version), expected_version)
 
     def _check(self, row: GameRow, user_id: str, expected_version: int | None) -> Game:
         if row.status == LOBBY:
@@ -374,7 +431,7 @@ class GameService:
 
     async def play(
         self,
-        game_id: int,
+        game: int | Turn,
         user_id: str,
         move: str | Action,
         *,
@@ -383,78 +440,97 @@ class GameService:
     ) -> Outcome:
         """Apply one move for `user_id`, save it, render and announce it.
 
-        `expected_version` is the state version the player saw (from a button);
-        None for typed commands, which apply to the current state. `note` is said
-        before the move's words (e.g. that the bot passed for a player on a deadline).
+        `game` is the game's id, or the `Turn` that `check_turn` returned for this
+        press (the game is then not read again). `expected_version` is the state
+        version the player saw (from a button); None for typed commands, which apply
+        to the current state. `note` is said before the move's words (e.g. that the
+        bot passed for a player on a deadline). The store's version check is the guard
+        against a move saved meanwhile: the press is then refused as out of date.
         """
-        async with self.lock(game_id):
-            row = await self.get(game_id)
-            game = self._check(row, user_id, expected_version)
-            names = row.names
-            if isinstance(move, str):
-                try:
-                    move = parse_action(move)
-                except IllegalAction as error:
-                    raise Refusal(self.refusal_text(error, game, user_id, names)) from None
-            awaited_before = game.awaiting
+        if not isinstance(game, Turn):
+            game = await self.check_turn(game, user_id, expected_version)
+        async with self.lock(game.row.id):
+            return await self._play(game.row, game.game, user_id, move, note)
+
+    async def _play(
+        self, row: GameRow, game: Game, user_id: str, move: str | Action, note: str
+    ) -> Outcome:
+        game_id = row.id
+        names = row.names
+        if isinstance(move, str):
             try:
-                events = game.apply(user_id, move)
-            except NotYourTurn:
-                raise Refusal("It is not your move. " + words.waiting_for(game, names)) from None
+                move = parse_action(move)
             except IllegalAction as error:
                 raise Refusal(self.refusal_text(error, game, user_id, names)) from None
-            new_moves = game.log[row.version :]
-            new_events = words.with_silent_action(events, user_id, str(move))
-            # While the same player goes on deciding, their prompt message is updated and
-            # tells their moves so far; when someone else must act, a new message tells
-            # the whole sequence of the player who just finished.
-            continuing = game.awaiting == awaited_before and row.message_id is not None
-            header = events_of(row.turn_events.get("header", []))
-            own = events_of(row.turn_events.get("own", [])) + new_events
-            told = (
-                {"header": events_json(header), "own": events_json(own)}
-                if continuing
-                else {"header": events_json(own), "own": []}
-            )
-            text = words.describe(header + own if continuing else own, names)
-            if note:
-                text = f"{note}\n{text}" if text else note
-            try:
-                await self.store.commit_move(
-                    game_id,
-                    row.version,
-                    game.to_dict(),
-                    game.version,
-                    new_moves,
-                    finished=game.is_over,
-                    turn_events=told,
-                )
-            except StaleVersion:
-                raise Refusal(STALE) from None
-            log.info(
-                "game %s channel %s: %s played %r (version %s -> %s)",
+        awaited_before = game.awaiting
+        try:
+            events = game.apply(user_id, move)
+        except NotYourTurn:
+            raise Refusal("It is not your move. " + words.waiting_for(game, names)) from None
+        except IllegalAction as error:
+            raise Refusal(self.refusal_text(error, game, user_id, names)) from None
+        new_moves = game.log[row.version :]
+        new_events = words.with_silent_action(events, user_id, str(move))
+        # While the same player goes on deciding, their prompt message is updated and
+        # tells their moves so far; when someone else must act, a new message tells
+        # the whole sequence of the player who just finished.
+        continuing = game.awaiting == awaited_before and row.message_id is not None
+        header = events_of(row.turn_events.get("header", []))
+        own = events_of(row.turn_events.get("own", [])) + new_events
+        told = (
+            {"header": events_json(header), "own": events_json(own)}
+            if continuing
+            else {"header": events_json(own), "own": []}
+        )
+        text = words.describe(header + own if continuing else own, names)
+        if note:
+            text = f"{note}\n{text}" if text else note
+        state_json = json.dumps(game.to_dict())
+        stamp = now()
+        try:
+            await self.store.commit_move(
                 game_id,
-                row.play_channel_id,
-                user_id,
-                str(move),
                 row.version,
+                state_json,
                 game.version,
+                new_moves,
+                finished=game.is_over,
+                turn_events=told,
+                at=stamp,
             )
-            new_row = await self.get(game_id)
-            picture = await asyncio.to_thread(
-                self.renderer.game_picture, game, highlight=highlight_of(events), names=names
-            )
-            outcome = Outcome(
-                row=new_row,
-                game=game,
-                actor=user_id,
-                events=events,
-                text=text,
-                picture=picture,
-                previous_message_id=row.message_id,
-                awaited_changed=not continuing,
-            )
-            return await self._announce(outcome)
+        except StaleVersion:
+            raise Refusal(STALE) from None
+        log.info(
+            "game %s channel %s: %s played %r (version %s -> %s)",
+            game_id,
+            row.play_channel_id,
+            user_id,
+            str(move),
+            row.version,
+            game.version,
+        )
+        new_row = replace(
+            row,
+            state_json=state_json,
+            version=game.version,
+            status=FINISHED if game.is_over else ACTIVE,
+            updated_at=stamp,
+            turn_events=told,
+        )
+        picture = await asyncio.to_thread(
+            self.renderer.game_picture, game, highlight=highlight_of(events), names=names
+        )
+        outcome = Outcome(
+            row=new_row,
+            game=game,
+            actor=user_id,
+            events=events,
+            text=text,
+            picture=picture,
+            previous_message_id=row.message_id,
+            awaited_changed=not continuing,
+        )
+        return await self._announce(outcome)
 
     async def _announce(self, outcome: Outcome) -> Outcome:
         try:
@@ -483,10 +559,10 @@ class GameService:
                 )
         return outcome
 
-    async def repost(self, game_id: int) -> Outcome:
+    async def repost(self, target: int | GameRow) -> Outcome:
         """Announce the current state again (a fresh prompt; the old one goes stale)."""
-        async with self.lock(game_id):
-            row = await self.get(game_id)
+        row = await self.row_of(target)
+        async with self.lock(row.id):
             game = self.game_of(row)
             picture = await self.game_picture(row, game)
             outcome = Outcome(
@@ -504,9 +580,12 @@ class GameService:
             )
             return await self._announce(outcome)
 
-    async def log_page(self, game_id: int, page: int, per_page: int = 20) -> tuple[list[str], int]:
+    async def log_page(
+        self, game: int | GameRow, page: int, per_page: int = 20
+    ) -> tuple[list[str], int]:
         """Lines of the move log (notation) for `page` (1 = the latest) and the page count."""
-        row = await self.get(game_id)
+        row = await self.row_of(game)
+        game_id = row.id
         total = await self.store.move_count(game_id)
         pages = max(1, -(-total // per_page))
         page = min(max(page, 1), pages)
@@ -528,4 +607,5 @@ __all__ = [
     "Renderer",
     "Seat",
     "SilentAnnouncer",
+    "Turn",
 ]

@@ -15,10 +15,10 @@ from typing import Any
 
 import discord
 
-from .commands import montana, tracked
-from .service import GameService, Refusal
-from .store import ABANDONED, ENDED, FINISHED, GameRow
-from .views import Components, reply, service_of
+from ..core.service import GameService, Refusal
+from ..core.store import ABANDONED, ENDED, FINISHED, GameRow
+from .components import Components, DynamicItems, reply, service_of
+from .group import montana, tracked
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ NOTES = {"deadline": "passed on its deadline"}
 
 async def log_page_text(service: GameService, row: GameRow, page: int) -> tuple[str, int, int]:
     """The text of a log page, the page shown (clamped) and the page count."""
-    lines, pages = await service.log_page(row.id, page, PER_PAGE)
+    lines, pages = await service.log_page(row, page, PER_PAGE)
     page = min(max(page, 1), pages)
     noted = await service.store.query(
         "SELECT version, note FROM moves WHERE game_id = ? AND note IS NOT NULL", (row.id,)
@@ -160,4 +160,6 @@ async def history_command(interaction: discord.Interaction[Any]) -> None:
     await reply(interaction, text)
 
 
-__all__ = ["LogPageButton", "history_lines", "log_page_text", "log_view"]
+DYNAMIC_ITEMS: DynamicItems = (LogPageButton,)
+
+__all__ = ["DYNAMIC_ITEMS", "LogPageButton", "history_lines", "log_page_text", "log_view"]

@@ -1,4 +1,8 @@
-"""The discord.py client: opens the store, registers commands and buttons, syncs."""
+"""The discord.py client: opens the store, assembles the features, syncs the commands.
+
+Each feature module adds its subcommands to the `/montana` group (`group.py`) and
+names the `DynamicItem`s it answers (`DYNAMIC_ITEMS`); the client registers them all.
+"""
 
 from __future__ import annotations
 
@@ -13,19 +17,22 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from ..core.deadlines import DeadlineDriver
+from ..core.service import GameService, Refusal, Renderer
+from ..core.settings import Settings
+from ..core.store import Store
+from . import components, deadlines, history, lobby, looking, moves, notify, presses
 from .announce import DiscordAnnouncer
-from .commands import montana
-from .deadlines import DeadlineDriver, EndVoteButton
-from .history import LogPageButton
-from .notify import Notifier
-from .service import GameService, Refusal, Renderer
-from .settings import Settings
-from .store import Store
-from .views import UNKNOWN_BUTTON, ChoiceButton, ChoiceSelect, reply
+from .components import UNKNOWN_BUTTON, reply
+from .group import montana
 
 log = logging.getLogger(__name__)
 
-DYNAMIC_ITEMS = (ChoiceButton, ChoiceSelect, EndVoteButton, LogPageButton)
+FEATURES = (components, lobby, moves, looking, deadlines, notify, history)
+"""The modules whose commands (on `montana`) and components make up the bot."""
+DYNAMIC_ITEMS: components.DynamicItems = tuple(
+    item for feature in FEATURES for item in feature.DYNAMIC_ITEMS
+)
 
 
 class MontanaTree(app_commands.CommandTree["MontanaBot"]):
@@ -77,13 +84,13 @@ class MontanaBot(discord.Client):
             announcer=DiscordAnnouncer(self),
             seed_source=self._seed_source,
         )
+        notifier = notify.Notifier(self, self.store)
         self.deadlines = DeadlineDriver(
-            self, self.service, poll_seconds=self.settings.deadline_poll_seconds
+            self.service,
+            deadlines.DiscordDeadlinePoster(self, notifier),
+            poll_seconds=self.settings.deadline_poll_seconds,
         )
-        self.service.after_announce += [
-            Notifier(self, self.store).on_announced,
-            self.deadlines.on_announced,
-        ]
+        self.service.after_announce += [notifier.on_announced, self.deadlines.on_announced]
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.deadlines.start()
         if self._sync_commands:
@@ -125,6 +132,12 @@ class MontanaBot(discord.Client):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._idle.wait(), timeout)
         await self.close()
+
+    async def handle_choice(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int, code: str
+    ) -> None:
+        """A press on a game's button or select (`components.ChoiceButton`/`ChoiceSelect`)."""
+        await presses.handle_choice(interaction, game_id, version, code)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a component no handler of ours would take (another bot's, or tampered):

@@ -1,10 +1,9 @@
 """Direct messages to players who asked for them: "it is your move", with a link.
 
-`/montana notify` stores each user's choice (table `notify_prefs`): channel mentions
-only (the default), or also a direct message whenever the game starts waiting for
-them. The DM carries a link to the game's newest message. A DM that cannot be
-delivered (closed DMs, blocked bot) is skipped with an INFO log line: the move it
-follows is saved and announced already and must not fail because of it.
+`/montana notify` stores each user's choice (`bot.core.notify`). The DM carries a link
+to the game's newest message. A DM that cannot be delivered (closed DMs, blocked bot)
+is skipped with an INFO log line: the move it follows is saved and announced already
+and must not fail because of it.
 """
 
 from __future__ import annotations
@@ -15,46 +14,19 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from . import words
-from .commands import montana, tracked
-from .service import Outcome
-from .store import GameRow, Store, now
-from .views import bot_of, reply
+from ..core import words
+from ..core.notify import ALSO_DM, CHANNEL_ONLY, MODES, NotifyPrefs
+from ..core.service import Outcome
+from ..core.store import GameRow, Store
+from .components import DynamicItems, bot_of, reply
+from .group import montana, tracked
 
 log = logging.getLogger(__name__)
-
-CHANNEL_ONLY = "channel"
-ALSO_DM = "dm"
-MODES = {
-    CHANNEL_ONLY: "channel mentions only",
-    ALSO_DM: "channel mentions and a direct message when the game waits for you",
-}
 
 
 def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     """The https link that opens a message in Discord."""
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
-
-
-class NotifyPrefs:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    async def wants_dm(self, user_id: str) -> bool:
-        rows = await self.store.query("SELECT dm FROM notify_prefs WHERE user_id = ?", (user_id,))
-        return bool(rows and rows[0]["dm"])
-
-    async def set_dm(self, user_id: str, dm: bool) -> None:
-        await self.store.transaction(
-            [
-                (
-                    "INSERT INTO notify_prefs (user_id, dm, updated_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, "
-                    "updated_at = excluded.updated_at",
-                    (user_id, int(dm), now()),
-                )
-            ]
-        )
 
 
 class Notifier:
@@ -125,4 +97,7 @@ async def notify_command(
     await reply(interaction, f"Done: you will get {MODES[mode.value]}.{extra}")
 
 
-__all__ = ["ALSO_DM", "CHANNEL_ONLY", "Notifier", "NotifyPrefs", "message_link"]
+DYNAMIC_ITEMS: DynamicItems = ()
+"""This feature answers no component of its own."""
+
+__all__ = ["DYNAMIC_ITEMS", "Notifier", "message_link"]

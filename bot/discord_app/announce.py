@@ -11,9 +11,9 @@ import logging
 
 import discord
 
-from . import prompts, words
-from .service import Outcome
-from .views import panel_view, picture_file
+from ..core import prompts, words
+from ..core.service import Outcome
+from .components import panel_view, picture_file
 
 log = logging.getLogger(__name__)
 

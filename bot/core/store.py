@@ -26,6 +26,10 @@ ABANDONED = "abandoned"
 ENDED = "ended"
 """Stopped early by a vote of the other players; the standings then are its `result`."""
 OPEN_STATUSES = (LOBBY, ACTIVE)
+DEFAULT_TURN_SECONDS = 48 * 3600
+"""A game's turn deadline unless set otherwise (`bot.core.deadlines`)."""
+DEFAULT_AUCTION_SECONDS = 24 * 3600
+"""A game's deadline to answer the city auction unless set otherwise."""
 
 
 class StaleVersion(Exception):
@@ -68,6 +72,8 @@ class GameRow:
     turn_events: dict[str, Any] = field(default_factory=dict)
     """What the current prompt message tells, as engine events (JSON): "header", the
     moves that led to it, and "own", what the awaited player did since."""
+    turn_seconds: int = DEFAULT_TURN_SECONDS
+    auction_seconds: int = DEFAULT_AUCTION_SECONDS
 
     @property
     def state(self) -> dict[str, Any] | None:
@@ -145,7 +151,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE games ADD COLUMN turn_events TEXT NOT NULL DEFAULT '{}'",
     ),
     (
-        # deadlines (bot.deadlines), the result of a game ended early and the 'ended'
+        # deadlines (bot.core.deadlines), the result of a game ended early and the 'ended'
         # status; SQLite cannot change a CHECK constraint, so the table is rebuilt
         # (with foreign keys off, see `migrate`)
         """
@@ -226,6 +232,10 @@ def _seats_json(players: Iterable[Seat]) -> str:
     return json.dumps([{"id": s.user_id, "name": s.name} for s in players])
 
 
+def _json(state: dict[str, Any] | str) -> str:
+    return state if isinstance(state, str) else json.dumps(state)
+
+
 def _row(row: aiosqlite.Row) -> GameRow:
     return GameRow(
         id=row["id"],
@@ -242,6 +252,8 @@ def _row(row: aiosqlite.Row) -> GameRow:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         turn_events=json.loads(row["turn_events"]),
+        turn_seconds=row["turn_seconds"],
+        auction_seconds=row["auction_seconds"],
     )
 
 
@@ -435,18 +447,26 @@ class Store:
         assert row is not None
         return row
 
-    async def set_players(self, game_id: int, players: Sequence[Seat]) -> None:
-        """Seat list of a game still in its lobby."""
+    async def set_players(
+        self, game_id: int, players: Sequence[Seat], *, expected: Sequence[Seat] | None = None
+    ) -> None:
+        """Seat list of a game still in its lobby (and, if `expected` is given, still
+        seating exactly those players); `StaleVersion` when it is not."""
+        guard, params = "", [_seats_json(players), now(), game_id, LOBBY]
+        if expected is not None:
+            guard = " AND players = ?"
+            params.append(_seats_json(expected))
         (count,) = await self._transaction(
             [
                 (
-                    "UPDATE games SET players = ?, updated_at = ? WHERE id = ? AND status = ?",
-                    (_seats_json(players), now(), game_id, LOBBY),
+                    "UPDATE games SET players = ?, updated_at = ? WHERE id = ? AND status = ?"
+                    + guard,
+                    tuple(params),
                 )
             ]
         )
         if count == 0:
-            raise StaleVersion(f"game {game_id} is no longer in its lobby")
+            raise StaleVersion(f"game {game_id} is no longer in its lobby with those players")
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         await self._transaction(
@@ -462,14 +482,16 @@ class Store:
         self,
         game_id: int,
         players: Sequence[Seat],
-        state: dict[str, Any],
+        state: dict[str, Any] | str,
         moves: Sequence[tuple[str, str]],
         *,
         turn_events: dict[str, Any] | None = None,
+        at: str | None = None,
     ) -> None:
-        """Lobby -> active with the seated players and the engine's first state."""
+        """Lobby -> active with the seated players and the engine's first state (a dict,
+        or its JSON already made), stamped `at` (default: now)."""
         version = len(moves)
-        stamp = now()
+        stamp = at or now()
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
                 "UPDATE games SET status = ?, players = ?, state = ?, version = ?, updated_at = ?, "
@@ -477,7 +499,7 @@ class Store:
                 (
                     ACTIVE,
                     _seats_json(players),
-                    json.dumps(state),
+                    _json(state),
                     version,
                     stamp,
                     json.dumps(turn_events or {}),
@@ -499,27 +521,29 @@ class Store:
         self,
         game_id: int,
         expected_version: int,
-        new_state: dict[str, Any],
+        new_state: dict[str, Any] | str,
         new_version: int,
         moves: Sequence[tuple[str, str]],
         *,
         finished: bool = False,
         turn_events: dict[str, Any] | None = None,
+        at: str | None = None,
     ) -> None:
         """Save a move in one transaction if the game is still at `expected_version`.
 
-        `moves` are the log lines (player, notation) for versions expected+1..new.
-        Raises `StaleVersion` (and writes nothing) when the game moved on meanwhile.
+        `new_state` is the engine's state (a dict, or its JSON already made); `moves` are
+        the log lines (player, notation) for versions expected+1..new, stamped `at`
+        (default: now). Raises `StaleVersion` (and writes nothing) when the game moved on.
         """
         if len(moves) != new_version - expected_version:
             raise ValueError("one log line per version step")
-        stamp = now()
+        stamp = at or now()
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
                 "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?, "
                 "turn_events = ? WHERE id = ? AND version = ? AND status = ?",
                 (
-                    json.dumps(new_state),
+                    _json(new_state),
                     new_version,
                     FINISHED if finished else ACTIVE,
                     stamp,

@@ -99,15 +99,3 @@ def load_settings(
             "MONTANA_DEADLINE_POLL_SECONDS", get("MONTANA_DEADLINE_POLL_SECONDS"), 60
         ),
     )
-
-
-def apply_discord_overrides(settings: Settings) -> None:
-    """Point discord.py at a fake Discord when the test-only settings are present."""
-    import discord.gateway
-    import discord.http
-    import yarl
-
-    if settings.api_base:
-        discord.http.Route.BASE = settings.api_base.rstrip("/")
-    if settings.gateway:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway)

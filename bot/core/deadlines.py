@@ -1,4 +1,4 @@
-"""Turn and auction deadlines: reminders, auction timeouts and votes to end a stalled game.
+"""Turn and auction deadlines: which games are due, and what happens to them.
 
 Each game has a turn deadline and an auction-answer deadline (seconds, in its row).
 The clock of the awaited decision starts at the time of the game's last move (the
@@ -14,9 +14,12 @@ For the decision awaited now, with T its deadline (auction or turn):
   other players vote to end the game; a majority of them ends it, and the standings
   at that moment are stored as its unfinished result (status `ended`).
 
-One `DeadlineDriver` task drives all games: it sleeps until the next due time (or
-`poll_seconds`, whichever is sooner, or until woken after a move). Its clock is
-injectable, so tests move time instead of waiting.
+`step_for` decides what is due for one game, a pure function of what is stored and
+the clock it is given. `DeadlineDriver` runs it for every game from one task that
+sleeps until the next due time (or `poll_seconds`, whichever is sooner, or until woken
+after a move), passes auction answers through the service and hands everything to be
+said to a `DeadlinePoster` — the front end's part. Its clock is injectable, so tests
+move time instead of waiting.
 """
 
 from __future__ import annotations
@@ -25,35 +28,31 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
-
-import discord
-from discord import app_commands
+from typing import Any, Literal, Protocol
 
 from rules import Game
 
 from . import logs, words
-from .commands import channel_id_of, montana, tracked
-from .notify import Notifier, message_link
 from .service import GameService, Outcome, Refusal
-from .store import ACTIVE, ENDED, LOBBY, OPEN_STATUSES, GameRow, Store
-from .views import Components, bot_of, reply
+from .store import (
+    ACTIVE,
+    DEFAULT_AUCTION_SECONDS,
+    DEFAULT_TURN_SECONDS,
+    ENDED,
+    LOBBY,
+    GameRow,
+    Store,
+)
 
 log = logging.getLogger(__name__)
 
 HOUR = 3600
-DEFAULT_TURN_SECONDS = 48 * HOUR
-DEFAULT_AUCTION_SECONDS = 24 * HOUR
 DEFAULT_POLL_SECONDS = 60.0
 MIN_SLEEP_SECONDS = 1.0
 """Never spin: a step is recorded before it is taken, so the next due time moves on."""
-# The longest deadline is 720 h (30 days). The command options spell the number out:
-# discord.py reads their annotations in the namespace of `bot.commands` (`tracked`).
-NO_PINGS = discord.AllowedMentions.none()
 
 Clock = Callable[[], datetime]
 
@@ -87,6 +86,10 @@ class Deadlines:
             f"city auction answers {period_text(self.auction_seconds)}"
         )
 
+    def period(self, kind: str) -> int:
+        """The deadline of a decision of this kind, in seconds."""
+        return self.auction_seconds if kind == "bid" else self.turn_seconds
+
 
 @dataclass(frozen=True)
 class Watch:
@@ -106,28 +109,68 @@ class Awaited:
     kind: str
 
 
-def timestamp(moment: datetime) -> str:
-    """A Discord timestamp: each reader sees it in their own time zone, e.g. "in 3 hours"."""
-    return f"<t:{int(moment.timestamp())}:R>"
-
-
 def deadline_of(watch: Watch, kind: str) -> datetime:
-    period = watch.deadlines.auction_seconds if kind == "bid" else watch.deadlines.turn_seconds
-    return watch.moved_at + timedelta(seconds=period)
+    return watch.moved_at + timedelta(seconds=watch.deadlines.period(kind))
 
 
 def due_at(watch: Watch, kind: str) -> datetime:
     """When the next step for this decision is due."""
-    period = watch.deadlines.auction_seconds if kind == "bid" else watch.deadlines.turn_seconds
+    period = watch.deadlines.period(kind)
     offset = period / 2 if watch.sent == 0 else period * watch.sent
     return watch.moved_at + timedelta(seconds=offset)
+
+
+StepKind = Literal["remind", "overdue", "pass"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """What is due for one game: its half-time reminder, an overdue notice, or the
+    pass of an unanswered auction."""
+
+    watch: Watch
+    awaited: Awaited
+    kind: StepKind
+    sent: int
+    """The step count to record for the game's version once this step is taken."""
+
+    @property
+    def period(self) -> int:
+        return self.watch.deadlines.period(self.awaited.kind)
+
+    @property
+    def deadline(self) -> datetime:
+        return deadline_of(self.watch, self.awaited.kind)
+
+
+def step_for(watch: Watch, awaited: Awaited | None, now: datetime) -> Step | None:
+    """The step due for a game at `now`, or None (nobody awaited, or nothing due yet)."""
+    if awaited is None or now < due_at(watch, awaited.kind):
+        return None
+    period = watch.deadlines.period(awaited.kind)
+    elapsed = (now - watch.moved_at).total_seconds()
+    overdue = elapsed >= period
+    # after a long outage, catch up without sending every missed reminder
+    sent = max(int(elapsed // period) + 1 if overdue else 1, watch.sent + 1)
+    kind: StepKind = "remind"
+    if overdue:
+        kind = "pass" if awaited.kind == "bid" else "overdue"
+    return Step(watch, awaited, kind, sent)
+
+
+def next_due(games: Iterable[tuple[Watch, Awaited | None]]) -> datetime | None:
+    """The earliest time something becomes due among `games`."""
+    return min(
+        (due_at(watch, awaited.kind) for watch, awaited in games if awaited is not None),
+        default=None,
+    )
 
 
 # ------------------------------------------------------------------ the store's part
 
 
 class DeadlineStore:
-    """The deadline tables (migration 3 of `bot.store`)."""
+    """The deadline tables (migration 3 of `bot.core.store`)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -150,15 +193,17 @@ class DeadlineStore:
             ]
         )
 
-    async def watches(self) -> list[Watch]:
+    async def watches(self, game_id: int | None = None) -> list[Watch]:
+        """The clocks of every active game (or of one)."""
+        only_one = " AND g.id = ?" if game_id is not None else ""
         rows = await self.store.query(
             "SELECT g.id, g.version, g.turn_seconds, g.auction_seconds, g.updated_at, "
             "(SELECT at FROM moves m WHERE m.game_id = g.id AND m.version = g.version) "
             "AS moved_at, "
             "r.version AS reminded_version, r.sent AS sent "
             "FROM games g LEFT JOIN reminders r ON r.game_id = g.id "
-            "WHERE g.status = ?",
-            (ACTIVE,),
+            "WHERE g.status = ?" + only_one,
+            (ACTIVE,) if game_id is None else (ACTIVE, game_id),
         )
         return [
             Watch(
@@ -261,20 +306,32 @@ class VoteOutcome:
     voter_name: str
 
 
+class DeadlinePoster(Protocol):
+    """The front end's part: saying reminders and the end of a game by vote."""
+
+    async def remind(self, row: GameRow, game: Game, step: Step) -> None:
+        """Mention the awaited player again (half time, or overdue with a vote button)."""
+        ...
+
+    async def announce_end(
+        self, row: GameRow, game: Game, voters: list[str], awaited: str
+    ) -> None: ...
+
+
 # ------------------------------------------------------------------ the driver
 
 
 class DeadlineDriver:
     def __init__(
         self,
-        client: discord.Client,
         service: GameService,
+        poster: DeadlinePoster,
         *,
         clock: Clock = utcnow,
         poll_seconds: float = DEFAULT_POLL_SECONDS,
     ) -> None:
-        self.client = client
         self.service = service
+        self.poster = poster
         self.db = DeadlineStore(service.store)
         self.clock = clock
         self.poll_seconds = poll_seconds
@@ -327,7 +384,7 @@ class DeadlineDriver:
             delay = self.poll_seconds
             try:
                 await self.run_due()
-                upcoming = await self.next_due()
+                upcoming = next_due(await self._games())
                 if upcoming is not None:
                     delay = min(delay, (upcoming - self.clock()).total_seconds())
             except asyncio.CancelledError:
@@ -353,42 +410,38 @@ class DeadlineDriver:
         self._awaited[game_id] = (version, found)
         return found
 
-    async def due_text(self, row: GameRow) -> str:
-        """ "Ana's move is due in 5 hours." for the game's awaited decision ("" if none)."""
-        watch = next((w for w in await self.db.watches() if w.game_id == row.id), None)
-        if watch is None:
-            return ""
-        awaited = await self.awaited(row.id, watch.version)
-        if awaited is None:
-            return ""
-        name = row.names.get(awaited.player, "The awaited player")
-        return f" {name}'s move is due {timestamp(deadline_of(watch, awaited.kind))}."
+    async def _games(self, game_id: int | None = None) -> list[tuple[Watch, Awaited | None]]:
+        return [
+            (watch, await self.awaited(watch.game_id, watch.version))
+            for watch in await self.db.watches(game_id)
+        ]
+
+    async def due_of(self, row: GameRow) -> tuple[str, datetime] | None:
+        """Who the game waits for and when their decision is due (None if nobody)."""
+        game = self.service.game_of(row)
+        awaited = game.awaiting
+        for watch in await self.db.watches(row.id):
+            if awaited is not None and watch.version == row.version:
+                return awaited, deadline_of(watch, game.pending.kind)
+        return None
 
     async def next_due(self) -> datetime | None:
-        times = []
-        for watch in await self.db.watches():
-            awaited = await self.awaited(watch.game_id, watch.version)
-            if awaited is not None:
-                times.append(due_at(watch, awaited.kind))
-        return min(times, default=None)
+        return next_due(await self._games())
 
     async def run_due(self) -> int:
         """Take every step due now; returns how many were taken."""
         taken = 0
         async with self._pass:
-            for watch in await self.db.watches():
-                awaited = await self.awaited(watch.game_id, watch.version)
-                if awaited is None:
-                    continue
-                now = self.clock()
-                if now < due_at(watch, awaited.kind):
+            for watch, awaited in await self._games():
+                step = step_for(watch, awaited, self.clock())
+                if step is None:
                     continue
                 row = await self.service.store.get(watch.game_id)
                 if row is None or row.version != watch.version or row.status != ACTIVE:
                     continue
                 with logs.game_scope(row.id, row.play_channel_id):
                     try:
-                        await self._step(row, watch, awaited, now)
+                        await self._take(row, step)
                     except Exception:
                         # one game's trouble must not hold up the others' deadlines
                         log.exception("a deadline step failed")
@@ -396,74 +449,25 @@ class DeadlineDriver:
                 taken += 1
         return taken
 
-    async def _step(self, row: GameRow, watch: Watch, awaited: Awaited, now: datetime) -> None:
-        bid = awaited.kind == "bid"
-        period = watch.deadlines.auction_seconds if bid else watch.deadlines.turn_seconds
-        elapsed = (now - watch.moved_at).total_seconds()
-        overdue = elapsed >= period
-        # after a long outage, catch up without sending every missed reminder
-        sent = int(elapsed // period) + 1 if overdue else 1
-        await self.db.record_step(row.id, row.version, max(sent, watch.sent + 1), now)
+    async def _take(self, row: GameRow, step: Step) -> None:
+        await self.db.record_step(row.id, row.version, step.sent, self.clock())
         game = self.service.game_of(row)
-        if bid and overdue:
-            await self._pass_for(row, game, awaited.player, period)
-        elif overdue:
-            await self._remind(row, watch, game, awaited.player, period, overdue=True)
-        else:
-            await self._remind(row, watch, game, awaited.player, period, overdue=False)
-
-    # ---- the steps
-
-    def _link(self, row: GameRow) -> str:
-        if row.message_id is None:
-            return ""
-        url = message_link(row.guild_id, row.play_channel_id, row.message_id)
-        return f" [Jump to the game]({url})."
-
-    async def _remind(
-        self, row: GameRow, watch: Watch, game: Game, player: str, period: int, *, overdue: bool
-    ) -> None:
-        line = words.prompt_line(game, lambda pid: f"<@{pid}>")
-        view: discord.ui.View | None = None
-        if not overdue:
-            bid = game.pending.kind == "bid"
-            due = timestamp(deadline_of(watch, game.pending.kind))
-            text = f"⏰ Reminder — {line} Half of the {period_text(period)} deadline has passed" + (
-                f"; if no answer comes, I pass for you {due}." if bid else f" (due {due})."
-            )
-        else:
-            text = (
-                f"⏰ Overdue — {line} The {period_text(period)} deadline has passed. "
-                "The other players may now vote to end the game; the standings at that "
-                "moment become its (unfinished) result."
-            )
-            view = Components()
-            view.add_item(EndVoteButton(row.id, row.version))
-        text += self._link(row)
-        channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
-        try:
-            await channel.send(
-                text,
-                allowed_mentions=discord.AllowedMentions(
-                    everyone=False, roles=False, users=[discord.Object(int(player))]
-                ),
-                view=view if view is not None else discord.utils.MISSING,
-            )
-        except discord.HTTPException as error:
-            log.warning("could not post a deadline reminder: %s", error)
+        if step.kind == "pass":
+            await self._pass_for(row, step)
+            return
+        await self.poster.remind(row, game, step)
         log.info(
-            "reminded %s (%s, version %s)", player, "overdue" if overdue else "half", row.version
-        )
-        await Notifier(self.client, self.service.store).send_dm(
-            player,
-            row,
-            ("Overdue: " if overdue else "Reminder: ") + words.waiting_for(game, row.names),
+            "reminded %s (%s, version %s)",
+            step.awaited.player,
+            "overdue" if step.kind == "overdue" else "half",
+            row.version,
         )
 
-    async def _pass_for(self, row: GameRow, game: Game, player: str, period: int) -> None:
+    async def _pass_for(self, row: GameRow, step: Step) -> None:
+        player = step.awaited.player
         name = row.names.get(player, "The awaited player")
         note = (
-            f"⏰ {name} did not answer the city auction within {period_text(period)}, "
+            f"⏰ {name} did not answer the city auction within {period_text(step.period)}, "
             "so I passed for them."
         )
         try:
@@ -477,12 +481,17 @@ class DeadlineDriver:
     # ---- votes to end
 
     async def vote(
-        self, game_id: int, voter: str, version: int | None, *, channel_id: int | None = None
+        self,
+        target: int | GameRow,
+        voter: str,
+        version: int | None,
+        *,
+        channel_id: int | None = None,
     ) -> VoteOutcome:
         """`voter` votes to end the game (`version`: the state the button was made for;
         `channel_id`: where it was pressed, which must be the game's)."""
-        async with self.service.lock(game_id):
-            row = await self.service.get(game_id)
+        row = await self.service.row_of(target)
+        async with self.service.lock(row.id):
             if channel_id is not None and channel_id not in (row.channel_id, row.play_channel_id):
                 raise Refusal("That vote belongs to a game in another channel.")
             if row.status == LOBBY:
@@ -505,12 +514,9 @@ class DeadlineDriver:
                     "You are the player the game is waiting for: make your move, or ask "
                     "the creator to `/montana abandon` the game."
                 )
-            deadlines = await self.db.deadlines(row.id)
-            watch = next((w for w in await self.db.watches() if w.game_id == row.id), None)
-            period = (
-                deadlines.auction_seconds if game.pending.kind == "bid" else deadlines.turn_seconds
-            )
-            if watch is None or self.clock() < watch.moved_at + timedelta(seconds=period):
+            watches = await self.db.watches(row.id)
+            period = (await self.db.deadlines(row.id)).period(game.pending.kind)
+            if not watches or self.clock() < watches[0].moved_at + timedelta(seconds=period):
                 raise Refusal(
                     "A vote to end the game is possible only once the awaited player is "
                     f"overdue ({period_text(period)} without a move). "
@@ -525,143 +531,21 @@ class DeadlineDriver:
             if not await self.db.end_game(row.id, row.version, result_record(game, counted)):
                 raise Refusal("The game has moved on meanwhile; the vote is void.")
             log.info("ended by a vote of %s while %s was overdue", counted, awaited)
-            await self._announce_end(row, game, counted, awaited)
+            await self.poster.announce_end(row, game, counted, awaited)
             return VoteOutcome(counted, needed, True, row.names.get(voter, "A player"))
-
-    async def _announce_end(
-        self, row: GameRow, game: Game, voters: list[str], awaited: str
-    ) -> None:
-        names = row.names
-        who = " and ".join(names.get(v, v) for v in voters)
-        text = (
-            f"The game was ended by a vote of {who}: {names.get(awaited, awaited)} "
-            "was overdue. It is recorded as unfinished, with the standings at this moment.\n"
-            + words.results(game, names)
-        )
-        channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
-        try:
-            await channel.send(text[:2000], allowed_mentions=NO_PINGS)
-            if row.message_id is not None:
-                await channel.get_partial_message(row.message_id).edit(view=None)
-        except discord.HTTPException as error:
-            log.warning("could not post the end of the game: %s", error)
-
-
-def driver_of(interaction: discord.Interaction[Any]) -> DeadlineDriver:
-    return bot_of(interaction).deadlines
-
-
-class EndVoteButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"mv:(?P<game>[0-9]{1,19}):(?P<version>[0-9]{1,9})",
-):
-    def __init__(self, game_id: int, version: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Vote to end the game",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"mv:{game_id}:{version}",
-            )
-        )
-        self.game_id = game_id
-        self.version = version
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> EndVoteButton:
-        return cls(int(match["game"]), int(match["version"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            async with bot_of(interaction).busy():
-                outcome = await driver_of(interaction).vote(
-                    self.game_id,
-                    str(interaction.user.id),
-                    self.version,
-                    channel_id=interaction.channel_id,
-                )
-        except Refusal as refusal:
-            await reply(interaction, refusal.message)
-            return
-        await answer_vote(interaction, outcome)
-
-
-async def answer_vote(interaction: discord.Interaction[Any], outcome: VoteOutcome) -> None:
-    """A vote short of the majority is said in the channel (no pings); the deciding
-    vote's public message is the end of the game itself."""
-    if outcome.ended:
-        await reply(
-            interaction, "Your vote is counted, and it ends the game: the standings are posted."
-        )
-        return
-    await interaction.response.send_message(
-        f"{outcome.voter_name} votes to end the game: {len(outcome.voters)} of the "
-        f"{outcome.needed} votes needed.",
-        allowed_mentions=NO_PINGS,
-    )
-
-
-# ------------------------------------------------------------------ commands
-
-
-def may_manage(interaction: discord.Interaction[Any], row: GameRow) -> bool:
-    return row.creator_id == str(interaction.user.id) or interaction.permissions.manage_channels
-
-
-@montana.command(name="settings", description="Show or change this game's deadlines")
-@app_commands.describe(
-    turn_hours="Hours a player has for a turn (default 48)",
-    auction_hours="Hours to answer the city auction before passing (default 24)",
-)
-@tracked
-async def settings_command(
-    interaction: discord.Interaction[Any],
-    turn_hours: app_commands.Range[int, 1, 720] | None = None,
-    auction_hours: app_commands.Range[int, 1, 720] | None = None,
-) -> None:
-    driver = driver_of(interaction)
-    row = await driver.service.game_here(channel_id_of(interaction))
-    logs.bind_game(row.id, row.play_channel_id)
-    current = await driver.db.deadlines(row.id)
-    if turn_hours is None and auction_hours is None:
-        due = await driver.due_text(row) if row.status == ACTIVE else ""
-        await reply(interaction, f"This game's deadlines: {current.describe()}.{due}")
-        return
-    if not may_manage(interaction, row):
-        raise Refusal(
-            "Only the player who opened the game, or someone allowed to manage this "
-            f"channel, can change its deadlines. Now: {current.describe()}."
-        )
-    if row.status not in OPEN_STATUSES:
-        raise Refusal("This game is over.")
-    new = await driver.set_hours(row.id, turn_hours, auction_hours)
-    log.info("deadlines set by %s: %s", interaction.user.id, new)
-    await interaction.response.send_message(
-        f"{interaction.user.display_name} set the deadlines: {new.describe()}.",
-        allowed_mentions=NO_PINGS,
-    )
-
-
-@montana.command(name="vote-end", description="Vote to end a game whose awaited player is overdue")
-@tracked
-async def vote_end(interaction: discord.Interaction[Any]) -> None:
-    driver = driver_of(interaction)
-    row = await driver.service.game_here(channel_id_of(interaction))
-    outcome = await driver.vote(row.id, str(interaction.user.id), None)
-    await answer_vote(interaction, outcome)
 
 
 __all__ = [
     "DEFAULT_AUCTION_SECONDS",
     "DEFAULT_TURN_SECONDS",
     "DeadlineDriver",
+    "DeadlinePoster",
     "DeadlineStore",
     "Deadlines",
-    "EndVoteButton",
+    "Step",
+    "VoteOutcome",
+    "due_at",
+    "next_due",
     "period_text",
+    "step_for",
 ]

@@ -5,7 +5,7 @@ carrying a *code*: `a:<notation>` applies an action, `p:<panel>[:args]` opens a
 follow-up panel, `board` shows the presser's own board. Every action offered comes
 from `game.legal_actions`, so this module holds no rule of the game; it only groups
 the legal actions into steps a person can tap through, with a sensible default
-first. The Discord layer turns panels into components (`bot.views`); the console
+first. The Discord layer turns panels into components (`bot.discord_app.components`); the console
 can number the same choices.
 """
 

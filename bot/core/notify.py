@@ -1,0 +1,40 @@
+"""How each player wants to hear that a game waits for them (table `notify_prefs`).
+
+Channel mentions only (the default), or also a direct message whenever a game starts
+waiting for them. The front end sends the messages; this module keeps the choice.
+"""
+
+from __future__ import annotations
+
+from .store import Store, now
+
+CHANNEL_ONLY = "channel"
+ALSO_DM = "dm"
+MODES = {
+    CHANNEL_ONLY: "channel mentions only",
+    ALSO_DM: "channel mentions and a direct message when the game waits for you",
+}
+
+
+class NotifyPrefs:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def wants_dm(self, user_id: str) -> bool:
+        rows = await self.store.query("SELECT dm FROM notify_prefs WHERE user_id = ?", (user_id,))
+        return bool(rows and rows[0]["dm"])
+
+    async def set_dm(self, user_id: str, dm: bool) -> None:
+        await self.store.transaction(
+            [
+                (
+                    "INSERT INTO notify_prefs (user_id, dm, updated_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, "
+                    "updated_at = excluded.updated_at",
+                    (user_id, int(dm), now()),
+                )
+            ]
+        )
+
+
+__all__ = ["ALSO_DM", "CHANNEL_ONLY", "MODES", "NotifyPrefs"]

@@ -1,0 +1,235 @@
+"""Buttons and selects that survive restarts, and the small helpers every feature uses.
+
+Every component is a `DynamicItem` whose custom_id holds only small keys:
+`mt:<game id>:<state version>:<code>` for buttons, `ms:<game id>:<version>:<menu>` for
+selects (their option values are codes). The game itself is read from the store at
+press time, so a button posted before a restart still works; one whose version is
+older than the game's answers "this prompt is out of date" and changes nothing.
+Codes are made by `bot.core.prompts` (`a:<notation>`, `p:<panel>`, `board`) plus the
+lobby's `join`, `leave` and `start`. A press is handed to the client
+(`MontanaBot.handle_choice`), which the features (`presses`, `lobby`) serve: this
+module knows no feature.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+import discord
+
+from ..core import prompts
+from ..core.prompts import Panel
+from ..core.service import GameService
+from ..core.store import Seat
+
+if TYPE_CHECKING:
+    from .client import MontanaBot
+
+PICTURE_NAME = "montana.png"
+UNKNOWN_BUTTON = (
+    "I do not recognise this button (it may come from an older version of the bot). "
+    "Use the newest game message or `/montana board`."
+)
+NOT_POSTED = (
+    "Your move is saved, but I could not post it in <#{channel}>. Please check that I may "
+    "send messages and attach files there; `/montana board` posts the game again."
+)
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+class HasService(Protocol):
+    service: GameService
+
+
+def service_of(interaction: discord.Interaction[Any]) -> GameService:
+    return cast("HasService", interaction.client).service
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> MontanaBot:
+    return cast("MontanaBot", interaction.client)
+
+
+def button_id(game_id: int, version: int, code: str) -> str:
+    return f"mt:{game_id}:{version}:{code}"
+
+
+def select_id(game_id: int, version: int, menu: str) -> str:
+    return f"ms:{game_id}:{version}:{menu}"
+
+
+# ------------------------------------------------------------------ components
+
+
+class ChoiceButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"mt:(?P<game>[0-9]{1,19}):(?P<version>[0-9]{1,9}):(?P<code>.{1,80})",
+):
+    def __init__(self, game_id: int, version: int, choice: prompts.Choice) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=choice.label[:80],
+                style=STYLES[choice.style],
+                disabled=choice.disabled,
+                custom_id=button_id(game_id, version, choice.code),
+                row=choice.row,
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+        self.code = choice.code
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ChoiceButton:
+        return cls(int(match["game"]), int(match["version"]), prompts.Choice(match["code"], "·"))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await bot_of(interaction).handle_choice(interaction, self.game_id, self.version, self.code)
+
+
+class ChoiceSelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=r"ms:(?P<game>[0-9]{1,19}):(?P<version>[0-9]{1,9}):(?P<menu>[a-z]{1,20})",
+):
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        menu: prompts.Menu,
+        *,
+        row: int | None = None,
+        select: discord.ui.Select[discord.ui.View] | None = None,
+    ) -> None:
+        if select is None:
+            select = discord.ui.Select(
+                custom_id=select_id(game_id, version, menu.name),
+                placeholder=menu.placeholder[:150],
+                options=[
+                    discord.SelectOption(
+                        label=option.label[:100],
+                        value=option.code[:100],
+                        description=(option.description or None)
+                        and (option.description or "")[:100],
+                    )
+                    for option in menu.options[: prompts.MAX_OPTIONS]
+                ],
+                row=row,
+            )
+        super().__init__(select)
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ChoiceSelect:
+        select = cast("discord.ui.Select[discord.ui.View]", item)
+        return cls(
+            int(match["game"]),
+            int(match["version"]),
+            prompts.Menu(match["menu"], "", ()),
+            select=select,
+        )
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # a tampered client may send this id on a button, which has no values
+        values = self.item.values if isinstance(self.item, discord.ui.Select) else []
+        if not values:
+            await reply(interaction, "Pick one of the options.")
+            return
+        await bot_of(interaction).handle_choice(interaction, self.game_id, self.version, values[0])
+
+
+class Components(discord.ui.View):
+    """The components of one message, which discord.py need not watch.
+
+    Every item is a `DynamicItem`, dispatched by its registration on the client
+    whatever message it comes from, so the view is stopped at birth and discord.py
+    never stores it. A stored view of an ephemeral message would be kept alive 15
+    minutes by a timeout task of its own: under load, thousands of views, their items
+    and tasks, which every full garbage collection then has to traverse.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.stop()
+
+
+def panel_view(game_id: int, version: int, panel: Panel) -> discord.ui.View | None:
+    """The components of a panel (None when it has nothing to press)."""
+    if not panel.buttons and not panel.menus:
+        return None
+    view = Components()
+    used_rows = {choice.row or 0 for choice in panel.buttons}
+    free_rows = [r for r in range(5) if r not in used_rows]
+    for choice in panel.buttons:
+        view.add_item(ChoiceButton(game_id, version, choice))
+    for menu, row in zip(panel.menus, free_rows, strict=False):
+        if menu.options:
+            view.add_item(ChoiceSelect(game_id, version, menu, row=row))
+    return view
+
+
+def picture_file(picture: bytes, filename: str = PICTURE_NAME) -> discord.File:
+    return discord.File(io.BytesIO(picture), filename=filename)
+
+
+# ------------------------------------------------------------------ replies
+
+
+async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
+    """An ephemeral answer, whether or not the interaction was answered already."""
+    text = text[:2000]
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+def seat_of(user: discord.abc.User) -> Seat:
+    return Seat(str(user.id), user.display_name)
+
+
+def from_ephemeral(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the pressed component sits on an ephemeral message (a player's panel)."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
+DynamicItems = tuple[type[discord.ui.DynamicItem[Any]], ...]
+"""What each feature module lists as `DYNAMIC_ITEMS`, for the client to register."""
+DYNAMIC_ITEMS: DynamicItems = (ChoiceButton, ChoiceSelect)
+
+__all__ = [
+    "DYNAMIC_ITEMS",
+    "NOT_POSTED",
+    "PICTURE_NAME",
+    "UNKNOWN_BUTTON",
+    "ChoiceButton",
+    "ChoiceSelect",
+    "Components",
+    "DynamicItems",
+    "bot_of",
+    "from_ephemeral",
+    "panel_view",
+    "picture_file",
+    "reply",
+    "seat_of",
+    "service_of",
+]

@@ -1,0 +1,67 @@
+"""The `/montana` command group, and what every command of it shares.
+
+The group is defined here, on its own: each feature module (`lobby`, `moves`,
+`looking`, `deadlines`, `notify`, `history`) adds its subcommands to it when
+imported, and `client` assembles the features. Nothing here imports a feature.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec
+
+import discord
+from discord import app_commands
+
+from ..core.service import Refusal
+from .components import bot_of
+
+NO_PINGS = discord.AllowedMentions.none()
+
+montana = app_commands.Group(
+    name="montana",
+    description="Play the board game Montana in this channel",
+    guild_only=True,
+)
+
+
+async def answer(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
+    """Answer a slash command ephemerally, before or after deferring it."""
+    text = text[:2000]
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=text, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+P = ParamSpec("P")
+
+
+def tracked(
+    command: Callable[Concatenate[discord.Interaction[Any], P], Coroutine[Any, Any, None]],
+) -> Callable[Concatenate[discord.Interaction[Any], P], Coroutine[Any, Any, None]]:
+    """Count the command as in flight (a shutdown waits for it); refuse while stopping.
+
+    A `Refusal` raised by the command is its ephemeral answer."""
+
+    @functools.wraps(command)
+    async def run(
+        interaction: discord.Interaction[Any], /, *args: P.args, **kwargs: P.kwargs
+    ) -> None:
+        try:
+            async with bot_of(interaction).busy():
+                await command(interaction, *args, **kwargs)
+        except Refusal as refusal:
+            await answer(interaction, refusal.message)
+
+    return run
+
+
+def channel_id_of(interaction: discord.Interaction[Any]) -> int:
+    if interaction.channel_id is None:
+        raise Refusal("Use this command in a server channel.")
+    return interaction.channel_id
+
+
+__all__ = ["NO_PINGS", "answer", "channel_id_of", "montana", "tracked"]

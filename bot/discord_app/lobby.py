@@ -1,0 +1,239 @@
+"""The lobby: `/montana new | join | leave | start | abandon`, and its buttons.
+
+`/montana new` posts the lobby message with Join / Leave / Start; Start (button or
+command) opens the game's thread, deals, and posts the first prompt there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import replace
+from typing import Any, cast
+
+import discord
+from discord import app_commands
+
+from ..core import prompts
+from ..core.prompts import Panel
+from ..core.store import LOBBY, GameRow
+from .components import DynamicItems, bot_of, panel_view, seat_of, service_of
+from .group import NO_PINGS, answer, channel_id_of, montana, tracked
+
+log = logging.getLogger(__name__)
+
+JOIN, LEAVE, START = "join", "leave", "start"
+LOBBY_CODES = (JOIN, LEAVE, START)
+LOBBY_VERSION = 0
+
+
+def lobby_view(game_id: int) -> discord.ui.View:
+    return cast(
+        "discord.ui.View",
+        panel_view(
+            game_id,
+            LOBBY_VERSION,
+            Panel(
+                "",
+                (
+                    prompts.Choice(JOIN, "Join", "success"),
+                    prompts.Choice(LEAVE, "Leave", "secondary"),
+                    prompts.Choice(START, "Start", "primary"),
+                ),
+            ),
+        ),
+    )
+
+
+def lobby_text(row: GameRow) -> str:
+    if row.status != LOBBY:
+        if row.status == "active":
+            return f"**Montana** — the game is under way in <#{row.play_channel_id}>."
+        return f"**Montana** — this game was {row.status}."
+    players = ", ".join(f"<@{s.user_id}>" for s in row.players)
+    return (
+        f"**Montana** — a new game is open ({len(row.players)}/4): {players}.\n"
+        "Press **Join** to take a seat (2 to 4 players), then **Start**. "
+        "The seat order is drawn at random when the game starts."
+    )
+
+
+async def lobby_press(interaction: discord.Interaction[Any], game_id: int, code: str) -> None:
+    """Join, Leave or Start pressed on the lobby message."""
+    service = service_of(interaction)
+    user = seat_of(interaction.user)
+    if code == JOIN:
+        row = await service.join(game_id, user)
+    elif code == LEAVE:
+        row = await service.leave(game_id, user.user_id)
+    else:
+        await start_game(interaction, game_id)
+        return
+    view = lobby_view(game_id) if row.status == LOBBY else None
+    await interaction.response.edit_message(content=lobby_text(row), view=view)
+
+
+def thread_name(row: GameRow) -> str:
+    return ("Montana — " + ", ".join(s.name for s in row.players))[:100]
+
+
+async def start_game(interaction: discord.Interaction[Any], game: int | GameRow) -> None:
+    """Start from the Start button or `/montana start`: open the thread, deal, announce."""
+    service = service_of(interaction)
+    user_id = str(interaction.user.id)
+    row = await service.check_start(game, user_id)
+    pressed_lobby = (
+        interaction.message is not None and interaction.message.id == row.lobby_message_id
+    )
+    await interaction.response.defer(thinking=not pressed_lobby, ephemeral=not pressed_lobby)
+    note = ""
+    thread: discord.Thread | None = None
+    if row.thread_id is None:
+        channel = interaction.channel
+        if isinstance(channel, discord.TextChannel):
+            try:
+                thread = await channel.create_thread(
+                    name=thread_name(row),
+                    message=discord.Object(row.lobby_message_id) if row.lobby_message_id else None,
+                    auto_archive_duration=10080,
+                    type=discord.ChannelType.public_thread,
+                )
+                await service.store.set_thread(row.id, thread.id)
+                row = replace(row, thread_id=thread.id)
+            except discord.HTTPException as error:
+                log.warning("game %s: could not open a thread: %s", row.id, error)
+                note = " (I could not open a thread here, so the game plays in this channel.)"
+    outcome = await service.start(row, user_id)
+    row = outcome.row
+    if thread is not None and thread.name != thread_name(row):
+        # the thread was named in joining order; the seat order is known only now
+        try:
+            await thread.edit(name=thread_name(row))
+        except discord.HTTPException as error:
+            log.warning("game %s: could not rename the thread: %s", row.id, error)
+    if row.lobby_message_id is not None:
+        lobby = bot_of(interaction).get_partial_messageable(row.channel_id)
+        try:
+            await lobby.get_partial_message(row.lobby_message_id).edit(
+                content=lobby_text(row) + note, view=None
+            )
+        except discord.HTTPException as error:
+            log.warning("game %s: could not update the lobby message: %s", row.id, error)
+    if not pressed_lobby:
+        await interaction.edit_original_response(
+            content=f"The game has started in <#{row.play_channel_id}>.{note}"
+        )
+
+
+# ------------------------------------------------------------------ commands
+
+
+@montana.command(name="new", description="Open a new game in this channel (2-4 players)")
+@app_commands.describe(
+    turn_hours="Hours a player has for a turn (default 48)",
+    auction_hours="Hours to answer the city auction before the bot passes (default 24)",
+)
+@tracked
+async def new(
+    interaction: discord.Interaction[Any],
+    turn_hours: app_commands.Range[int, 1, 720] | None = None,
+    auction_hours: app_commands.Range[int, 1, 720] | None = None,
+) -> None:
+    service = service_of(interaction)
+    channel_id = channel_id_of(interaction)
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    row = await service.open_lobby(
+        guild_id=interaction.guild_id,
+        channel_id=channel_id,
+        thread_id=channel_id if in_thread else None,
+        creator=seat_of(interaction.user),
+    )
+    callback = await interaction.response.send_message(
+        lobby_text(row), view=lobby_view(row.id), allowed_mentions=NO_PINGS
+    )
+    if callback.message_id is not None:
+        await service.store.set_lobby_message(row.id, callback.message_id)
+    bot = bot_of(interaction)
+    await bot.deadlines.set_hours(
+        row.id, turn_hours or bot.settings.turn_hours, auction_hours or bot.settings.auction_hours
+    )
+    log.info("game %s channel %s: lobby opened", row.id, channel_id)
+
+
+async def _lobby_change(interaction: discord.Interaction[Any], joining: bool) -> None:
+    service = service_of(interaction)
+    row = await service.game_here(channel_id_of(interaction))
+    if joining:
+        row = await service.join(row, seat_of(interaction.user))
+    else:
+        row = await service.leave(row, str(interaction.user.id))
+    if row.lobby_message_id is not None:
+        lobby = bot_of(interaction).get_partial_messageable(row.channel_id)
+        try:
+            await lobby.get_partial_message(row.lobby_message_id).edit(
+                content=lobby_text(row),
+                view=lobby_view(row.id) if row.status == LOBBY else None,
+                allowed_mentions=NO_PINGS,
+            )
+        except discord.HTTPException as error:
+            log.warning("game %s: could not update the lobby message: %s", row.id, error)
+    await answer(
+        interaction,
+        ("You joined. " if joining else "You left. ")
+        + f"Players: {', '.join(s.name for s in row.players) or 'nobody'}.",
+    )
+
+
+@montana.command(name="join", description="Take a seat in the game waiting for players here")
+@tracked
+async def join(interaction: discord.Interaction[Any]) -> None:
+    await _lobby_change(interaction, joining=True)
+
+
+@montana.command(name="leave", description="Leave the game here before it starts")
+@tracked
+async def leave(interaction: discord.Interaction[Any]) -> None:
+    await _lobby_change(interaction, joining=False)
+
+
+@montana.command(name="start", description="Start the game: the seat order is drawn at random")
+@tracked
+async def start(interaction: discord.Interaction[Any]) -> None:
+    service = service_of(interaction)
+    row = await service.game_here(channel_id_of(interaction))
+    await start_game(interaction, row)
+
+
+@montana.command(
+    name="abandon", description="End the game here without a result (creator or channel managers)"
+)
+@tracked
+async def abandon(interaction: discord.Interaction[Any]) -> None:
+    service = service_of(interaction)
+    row = await service.game_here(channel_id_of(interaction))
+    may_manage = interaction.permissions.manage_channels
+    row = await service.abandon(row, str(interaction.user.id), may_manage=may_manage)
+    await interaction.response.send_message(
+        f"{interaction.user.display_name} abandoned the game of Montana. "
+        "Open a new one with `/montana new`.",
+        allowed_mentions=NO_PINGS,
+    )
+    bot = bot_of(interaction)
+    for message_id, channel_id in (
+        (row.message_id, row.play_channel_id),
+        (row.lobby_message_id, row.channel_id),
+    ):
+        if message_id is None:
+            continue
+        with contextlib.suppress(discord.HTTPException):
+            await (
+                bot.get_partial_messageable(channel_id)
+                .get_partial_message(message_id)
+                .edit(view=None)
+            )
+
+
+DYNAMIC_ITEMS: DynamicItems = ()
+"""The lobby's buttons are `ChoiceButton`s (codes join/leave/start)."""
+
+__all__ = ["LOBBY_CODES", "lobby_press", "lobby_text", "lobby_view", "start_game"]

@@ -1,0 +1,78 @@
+"""Looking at the game: `/montana board | status | rules | log`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from ..core import words
+from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY
+from .components import DynamicItems, bot_of, picture_file, service_of
+from .group import NO_PINGS, answer, channel_id_of, montana, tracked
+from .history import log_page_text, log_view
+from .lobby import lobby_text
+
+STOPPED_EARLY = {
+    ENDED: "This game was ended early by a vote; below are its standings when it ended.",
+    ABANDONED: "This game was abandoned.",
+}
+
+
+@montana.command(name="board", description="Post the current picture and prompt again")
+@tracked
+async def board(interaction: discord.Interaction[Any]) -> None:
+    service = service_of(interaction)
+    row = await service.latest_here(channel_id_of(interaction))
+    game = service.game_of(row)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    if row.status == ACTIVE:
+        await service.repost(row)
+    else:
+        picture = await service.game_picture(row, game)
+        channel = bot_of(interaction).get_partial_messageable(row.play_channel_id)
+        await channel.send(
+            words.results(game, row.names),
+            file=picture_file(picture),
+            allowed_mentions=NO_PINGS,
+        )
+    await answer(interaction, f"The board is posted in <#{row.play_channel_id}>.")
+
+
+@montana.command(name="status", description="A text summary of the game (only you see it)")
+@tracked
+async def status(interaction: discord.Interaction[Any]) -> None:
+    service = service_of(interaction)
+    row = await service.latest_here(channel_id_of(interaction))
+    if row.status == LOBBY:
+        await answer(interaction, lobby_text(row))
+        return
+    game = service.game_of(row)
+    lines = words.status(game, row.names).split("\n")
+    if row.status in STOPPED_EARLY:  # nobody is waited for any more
+        lines[0] = STOPPED_EARLY[row.status]
+    await answer(interaction, "\n".join(lines))
+
+
+@montana.command(name="rules", description="The rules of Montana in short")
+@tracked
+async def rules(interaction: discord.Interaction[Any]) -> None:
+    await answer(interaction, words.RULES_HELP)
+
+
+@montana.command(name="log", description="The moves so far, in notation (only you see it)")
+@app_commands.describe(page="1 = the latest moves, 2 = the ones before, ...")
+@tracked
+async def log_command(interaction: discord.Interaction[Any], page: int = 1) -> None:
+    service = service_of(interaction)
+    row = await service.latest_here(channel_id_of(interaction))
+    text, page, pages = await log_page_text(service, row, page)
+    view = log_view(row.id, page, pages)
+    await answer(interaction, text, **({"view": view} if view else {}))
+
+
+DYNAMIC_ITEMS: DynamicItems = ()
+"""This feature answers no component of its own."""
+
+__all__: list[str] = []
