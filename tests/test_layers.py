@@ -1,5 +1,7 @@
 """The rooms of the project and the directions their imports may take (issue 9;
-ARCHITECTURE.md "The shape"): adapter -> core -> render -> rules, front ends -> core.
+ARCHITECTURE.md "The shape"): adapter -> core -> render -> rules, front ends -> core;
+the message catalogues (`i18n`, issue 13) import no room and every room but the rules
+engine may use them.
 
 Every import statement counts, also those inside functions; only imports under
 `if TYPE_CHECKING:` (annotations, never executed) are left out.
@@ -16,20 +18,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-PROJECT_PACKAGES = ("rules", "render", "ai", "bot", "tests")
+PROJECT_PACKAGES = ("rules", "render", "ai", "i18n", "bot", "tests")
 ROOMS: dict[str, tuple[str, ...]] = {
     # room (a module prefix)   -> the project rooms it may import, besides itself
     "rules": (),
-    "render": ("rules",),
+    "i18n": (),
+    "render": ("rules", "i18n"),
     "ai": ("rules",),
-    "bot.core": ("render", "rules", "ai"),
-    "bot.discord_app": ("bot.core", "render", "rules", "ai"),
-    "bot.console": ("bot.core", "render", "rules", "ai"),
+    "bot.core": ("render", "rules", "ai", "i18n"),
+    "bot.discord_app": ("bot.core", "render", "rules", "ai", "i18n"),
+    "bot.console": ("bot.core", "render", "rules", "ai", "i18n"),
     "bot.__main__": ("bot.core", "bot.discord_app", "bot.console"),
     "bot.bench": ("bot.core", "bot.discord_app", "bot.__main__", "rules", "tests"),
 }
 FORBIDDEN_LIBRARIES: dict[str, tuple[str, ...]] = {
-    "rules": ("discord", "PIL", "aiosqlite", "asyncpg"),
+    "rules": ("discord", "PIL", "aiosqlite", "asyncpg", "babel"),
+    "i18n": ("discord", "PIL", "aiosqlite", "asyncpg"),
     "render": ("discord", "aiosqlite", "asyncpg"),
     "ai": ("discord", "PIL", "aiosqlite", "asyncpg"),
     "bot.core": ("discord",),
@@ -111,18 +115,22 @@ def test_every_import_points_the_allowed_way() -> None:
 
 def test_the_check_notices_a_wrong_import(tmp_path: Path) -> None:
     """A core module importing the adapter, a function-level discord import and an
-    engine module importing the renderer are all reported."""
+    engine module importing the renderer or the catalogues, and the catalogues importing
+    the bot are all reported."""
     for package in PROJECT_PACKAGES:
         (tmp_path / package).mkdir()
     (tmp_path / "bot" / "core").mkdir()
     (tmp_path / "bot" / "core" / "service.py").write_text(
         "from ..discord_app import client\n\ndef f():\n    import discord\n"
     )
-    (tmp_path / "rules" / "game.py").write_text("import render\n")
+    (tmp_path / "rules" / "game.py").write_text("import render\nfrom i18n import translator\n")
+    (tmp_path / "i18n" / "translator.py").write_text("from bot.core import words\n")
     found = violations(tmp_path)
     assert "bot.core.service imports bot.discord_app.client (bot.core -> bot.discord_app)" in found
     assert "bot.core.service imports discord (not allowed in bot.core)" in found
     assert "rules.game imports render (rules -> render)" in found
+    assert "rules.game imports i18n (rules -> i18n)" in found
+    assert "i18n.translator imports bot.core (i18n -> bot.core)" in found
 
 
 CORE_WITHOUT_DISCORD = """

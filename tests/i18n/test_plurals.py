@@ -1,0 +1,56 @@
+"""Issue 13: counted words take each language's own plural forms — Polish three
+(1 krowa, 2 krowy, 5 krów, 22 krowy, 25 krów), French two (0 and 1 singular),
+Japanese none."""
+
+from __future__ import annotations
+
+import pytest
+
+from i18n import build, terms, translator
+from i18n.translator import po_path
+
+COWS = ("count", "{n} cow", "{n} cows")
+
+
+@pytest.mark.parametrize(
+    ("n", "expected"),
+    [
+        (1, "1 krowa"),
+        (2, "2 krowy"),
+        (4, "4 krowy"),
+        (5, "5 krów"),
+        (12, "12 krów"),
+        (22, "22 krowy"),
+        (25, "25 krów"),
+        (0, "0 krów"),
+        (112, "112 krów"),
+    ],
+)
+def test_polish_cows_take_the_three_forms(n: int, expected: str) -> None:
+    assert translator("pl").npgettext(*COWS, n) == expected
+
+
+def test_a_marked_plural_message_is_counted_the_same_way() -> None:
+    cows = next(m for m in terms.PIECES if m.id == "{n} cow")
+    polish = translator("pl")
+    assert [polish.translate(cows, n=n) for n in (1, 3, 5)] == ["1 krowa", "3 krowy", "5 krów"]
+    coins = next(m for m in terms.PIECES if m.id == "{n} coin")
+    assert [polish.translate(coins, n=n) for n in (1, 2, 5)] == ["1 moneta", "2 monety", "5 monet"]
+
+
+def test_japanese_has_one_form_for_every_count() -> None:
+    japanese = translator("ja")
+    assert {japanese.npgettext(*COWS, n).replace(str(n), "N") for n in (1, 2, 5, 22)} == {"牛N個"}
+    catalog = build.read_catalog(po_path("ja"), "ja")
+    assert catalog.num_plurals == 1
+    assert all(len(build.texts(entry.string)) == 1 for entry in catalog if entry.pluralizable)
+
+
+def test_french_zero_and_one_are_singular() -> None:
+    french = translator("fr")
+    assert [french.npgettext(*COWS, n) for n in (0, 1, 2)] == ["0 vache", "1 vache", "2 vaches"]
+
+
+def test_english_is_the_source_one_and_many() -> None:
+    english = translator("en")
+    assert [english.npgettext(*COWS, n) for n in (0, 1, 2)] == ["0 cows", "1 cow", "2 cows"]
