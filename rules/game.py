@@ -39,13 +39,6 @@ def _multisets(size: int) -> list[tuple[str, ...]]:
     return list(combinations_with_replacement(data.COLOURS, size))
 
 
-_TAKE_ACTIONS = [Action("take", combo) for combo in _multisets(2)]
-_CITY_GOODS_ACTIONS = [
-    Action("goods", tuple(sorted(c, key=data.GOODS.index)))
-    for c in combinations_with_replacement(data.CITY_GOODS, 3)
-]
-
-
 def _count(combo: tuple[str, ...]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for item in combo:
@@ -53,13 +46,97 @@ def _count(combo: tuple[str, ...]) -> dict[str, int]:
     return counts
 
 
-@cache
-def _count_items(combo: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
-    return tuple(_count(combo).items())
-
-
 def _affordable(combo: tuple[str, ...], have: dict[str, int]) -> bool:
-    return all(have[item] >= n for item, n in _count_items(combo))
+    return all(have[item] >= n for item, n in _count(combo).items())
+
+
+# The options of a decision depend on few numbers (the workers a player holds, a
+# place's index, ...): they are computed once per distinct case and kept, as ready
+# Action objects, so listing the legal actions costs a few look-ups.
+
+Held = tuple[int, ...]
+"""A player's workers as counts in `data.COLOURS` order (a cache key)."""
+
+
+def _held(workers: dict[str, int]) -> Held:
+    return tuple(map(workers.__getitem__, data.COLOURS))
+
+
+@cache
+def _worker_options(size: int, held: Held) -> tuple[tuple[str, ...], ...]:
+    """Every choice of `size` workers that a player holding `held` can give."""
+    have = dict(zip(data.COLOURS, held, strict=True))
+    return tuple(combo for combo in _multisets(size) if _affordable(combo, have))
+
+
+@cache
+def _box_options(area: str, held: Held) -> tuple[tuple[str, ...], ...]:
+    """Workers one box of `area` may take from `held` (RULES.md 6.2): 1 of the
+    area's colour or 2 of any colours."""
+    colour = data.AREA_COLOUR[area]
+    single = (colour,) * data.LARGE_BOX_SINGLE
+    has_single = held[data.COLOURS.index(colour)] >= data.LARGE_BOX_SINGLE
+    return ((single,) if has_single else ()) + _worker_options(data.BOX_ANY_COLOUR, held)
+
+
+@cache
+def _bank_space_actions(index: int, held: Held) -> tuple[Action, ...]:
+    needed = data.BANK[index][0]
+    return tuple(Action("bank", (str(index + 1), *c)) for c in _worker_options(needed, held))
+
+
+@cache
+def _harvest_place_actions(area: str, index: int, held: Held) -> tuple[Action, ...]:
+    return tuple(Action("harvest", (area, str(index + 1), *c)) for c in _box_options(area, held))
+
+
+@cache
+def _extra_actions(area: str, held: Held) -> tuple[Action, ...]:
+    return tuple(Action("extra", c) for c in _box_options(area, held))
+
+
+@cache
+def _return_actions(excess: int, held: Held) -> tuple[Action, ...]:
+    return tuple(Action("return", c) for c in _worker_options(excess, held))
+
+
+@cache
+def _upgrade_actions(upgrades: int, smalls: tuple[int, ...]) -> tuple[Action, ...]:
+    """Up to `upgrades` upgrades by a player holding `smalls` (counts in
+    `data.UPGRADES` order) small pieces (RULES.md 6.3.5)."""
+    have = dict(zip(data.UPGRADES, smalls, strict=True))
+    return tuple(
+        Action("upgrade", combo)
+        for count in range(upgrades + 1)
+        for combo in combinations_with_replacement(tuple(data.UPGRADES), count)
+        if _affordable(combo, have)
+    )
+
+
+@cache
+def _build_action(label: str) -> Action:
+    return Action("build", (label,))
+
+
+_TAKE_ACTIONS = tuple(Action("take", combo) for combo in _multisets(2))
+_ADVANCE_ACTIONS = tuple(Action("advance", (str(k),)) for k in range(data.MAX_ADVANCE + 1))
+_CITY_GOODS_ACTIONS = tuple(
+    Action("goods", tuple(sorted(c, key=data.GOODS.index)))
+    for c in combinations_with_replacement(data.CITY_GOODS, 3)
+)
+_SPACES = tuple(
+    (row, col) for row in range(1, data.CITY_ROWS + 1) for col in range(1, len(data.CITY_COSTS) + 1)
+)
+_CITY_ACTIONS = {space: Action("city", (str(space[0]), str(space[1]))) for space in _SPACES}
+_PLACE_ACTIONS = {space: Action("place", (str(space[0]), str(space[1]))) for space in _SPACES}
+_TRADE_ACTIONS = (
+    *(Action("trade", (good,)) for good in data.TRADE_GOODS),
+    Action("trade", ("coins",)),
+    *(Action("trade", ("worker", colour)) for colour in data.COLOURS),
+)
+_RECRUIT, _NOEXTRA, _PASS, _STOP, _CANTEEN, _END = (
+    Action(verb) for verb in ("recruit", "noextra", "pass", "stop", "canteen", "end")
+)
 
 
 def _describe_cost(cost: dict[str, int]) -> str:
@@ -92,8 +169,12 @@ class Game:
         self.log: list[tuple[str, str]] = []
         self.rng = random.Random()
         self._auto_chance = True
-        self._by_hex: dict[Hex, Field] = {}
-        self._neighbours: dict[str, list[Field]] = {}
+        # derived data, never saved: the landscape's topology (fixed once dealt, so
+        # copies share it), the build frontier (until a settlement is placed) and the
+        # legal actions of the pending decision (until the next action)
+        self._label_at: dict[Hex, str] = {}
+        self._neighbours: dict[str, tuple[str, ...]] = {}
+        self._frontier_cache: tuple[str, ...] | None = None
         self._legal_cache: tuple[int, int, list[Action], frozenset[Action]] | None = None
 
     # ------------------------------------------------------------------ creation
@@ -162,11 +243,14 @@ class Game:
         return game
 
     def _index_board(self) -> None:
-        self._by_hex = {f.hex: f for f in self.fields.values()}
+        self._label_at = {f.hex: f.label for f in self.fields.values()}
         self._neighbours = {
-            f.label: [self._by_hex[h] for h in board.neighbours(f.hex) if h in self._by_hex]
+            f.label: tuple(
+                self._label_at[h] for h in board.neighbours(f.hex) if h in self._label_at
+            )
             for f in self.fields.values()
         }
+        self._frontier_cache = None
 
     # ------------------------------------------------------------------ queries
 
@@ -237,6 +321,10 @@ class Game:
             self._legal_cache = (*key, actions, frozenset(actions))
         return self._legal_cache[2], self._legal_cache[3]
 
+    def _legal_set(self) -> frozenset[Action]:
+        """The legal actions of the awaited player (empty when nobody is awaited)."""
+        return frozenset() if self.pending.seat is None else self._legal()[1]
+
     def _enumerate(self, seat: int) -> Iterator[Action]:
         kind = self.pending.kind
         player = self.players[seat]
@@ -245,37 +333,34 @@ class Game:
         if kind == "take":
             yield from _TAKE_ACTIONS
         elif kind == "advance":
-            for steps in range(min(data.MAX_ADVANCE, player.goods["grain"]) + 1):
-                yield Action("advance", (str(steps),))
+            yield from _ADVANCE_ACTIONS[: min(data.MAX_ADVANCE, player.goods["grain"]) + 1]
         elif kind == "return":
             excess = self.workers_over_limit(player.id)
-            for combo in _multisets(excess):
-                if _affordable(combo, player.workers):
-                    yield Action("return", combo)
+            yield from _return_actions(excess, _held(player.workers))
         elif kind == "main":
-            yield Action("recruit")
-            yield from self._bank_actions(player)
-            yield from self._harvest_actions(player)
+            yield _RECRUIT
+            held = _held(player.workers)
+            yield from self._bank_actions(held)
+            yield from self._harvest_actions(player, held)
             yield from self._city_actions(seat)
             yield from self._build_actions(player)
         elif kind == "extra":
-            for combo in self._box_options(player, self.pending.area):
-                yield Action("extra", combo)
-            yield Action("noextra")
+            yield from _extra_actions(self.pending.area, _held(player.workers))
+            yield _NOEXTRA
         elif kind == "bid":
-            for row, col in self._open_spaces(seat, player.goods["pumpkin"]):
-                yield Action("place", (str(row), str(col)))
-            yield Action("pass")
+            for space in self._open_spaces(seat, player.goods["pumpkin"]):
+                yield _PLACE_ACTIONS[space]
+            yield _PASS
         elif kind == "reward":
             yield from self._reward_actions(player, self.pending.row)
         elif kind == "build":
             yield from self._build_actions(player)
-            yield Action("stop")
+            yield _STOP
         elif kind == "end":
-            yield Action("canteen")
-            yield Action("end")
+            yield _CANTEEN
+            yield _END
         if self._may_trade(seat):
-            yield from self._trade_actions(player)
+            yield from _TRADE_ACTIONS
 
     def _may_trade(self, seat: int) -> bool:
         # RULES.md 7.2: only in your own turn, also while answering your own auction
@@ -286,40 +371,17 @@ class Game:
             and self.pending.kind not in ("spin", "over")
         )
 
-    def _trade_actions(self, player: Player) -> Iterator[Action]:
-        for good in data.TRADE_GOODS:
-            yield Action("trade", (good,))
-        yield Action("trade", ("coins",))
-        for colour in data.COLOURS:
-            yield Action("trade", ("worker", colour))
+    def _bank_actions(self, held: Held) -> Iterator[Action]:
+        for index, space in enumerate(self.bank):
+            if not space:
+                yield from _bank_space_actions(index, held)
 
-    def _bank_actions(self, player: Player) -> Iterator[Action]:
-        for index, (needed, _coins) in enumerate(data.BANK):
-            if self.bank[index]:
-                continue
-            for combo in _multisets(needed):
-                if _affordable(combo, player.workers):
-                    yield Action("bank", (str(index + 1), *combo))
-
-    def _box_options(self, player: Player, area: str) -> list[tuple[str, ...]]:
-        """Workers the player may put on one box of `area` (RULES.md 6.2)."""
-        colour = data.AREA_COLOUR[area]
-        single = [(colour,) * data.LARGE_BOX_SINGLE] if player.workers[colour] else []
-        return single + self._any_colour_options(player)
-
-    def _any_colour_options(self, player: Player) -> list[tuple[str, ...]]:
-        return [c for c in _multisets(data.BOX_ANY_COLOUR) if _affordable(c, player.workers)]
-
-    def _harvest_actions(self, player: Player) -> Iterator[Action]:
-        any_colour = self._any_colour_options(player)
+    def _harvest_actions(self, player: Player, held: Held) -> Iterator[Action]:
         for area in data.AREAS:
-            colour = data.AREA_COLOUR[area]
-            single = [(colour,) * data.LARGE_BOX_SINGLE] if player.workers[colour] else []
+            places = self.harvest[area]
             for index, (coins, _goods) in enumerate(data.HARVEST_PLACES[area]):
-                if self.harvest[area][index].large or player.coins < coins:
-                    continue
-                for combo in single + any_colour:
-                    yield Action("harvest", (area, str(index + 1), *combo))
+                if not places[index].large and player.coins >= coins:
+                    yield from _harvest_place_actions(area, index, held)
 
     def _pumpkins_after_free_pumpkin(self, seat: int) -> int:
         """The active player's pumpkins once the city's free pumpkin is taken (6.3.1)."""
@@ -344,18 +406,15 @@ class Game:
 
     def _city_actions(self, seat: int) -> Iterator[Action]:
         pumpkins = self._pumpkins_after_free_pumpkin(seat)
-        for row, col in self._open_spaces(seat, pumpkins):
-            yield Action("city", (str(row), str(col)))
+        for space in self._open_spaces(seat, pumpkins):
+            yield _CITY_ACTIONS[space]
 
-    def _reward_actions(self, player: Player, row: int) -> Iterator[Action]:
+    def _reward_actions(self, player: Player, row: int) -> tuple[Action, ...]:
         reward = data.CITY_REWARDS[row]
         if reward["goods"]:
-            yield from _CITY_GOODS_ACTIONS
-            return
-        for count in range(reward["upgrades"] + 1):
-            for combo in combinations_with_replacement(tuple(data.UPGRADES), count):
-                if _affordable(combo, player.goods):
-                    yield Action("upgrade", combo)
+            return _CITY_GOODS_ACTIONS
+        smalls = tuple(map(player.goods.__getitem__, data.UPGRADES))
+        return _upgrade_actions(reward["upgrades"], smalls)
 
     def buildable_fields(self, player_id: str) -> list[str]:
         """Labels of the fields `player_id` could build on now, ignoring whose turn it is."""
@@ -366,26 +425,36 @@ class Game:
             self.pending.kind == "build" and self.builds_done >= data.BUILDS_PER_ACTION
         ):
             return
-        for f in self._frontier():
-            if all(player.goods[g] >= n for g, n in f.cost.items()):
-                yield Action("build", (f.label,))
+        goods = player.goods
+        for label in self._frontier():
+            for good, n in self.fields[label].cost.items():
+                if goods[good] < n:
+                    break
+            else:
+                yield _build_action(label)
 
-    def _frontier(self) -> list[Field]:
-        """Empty buildable fields touching the start tile or a settlement (7.1.1)."""
-        result: dict[str, Field] = {}
-        for f in self.fields.values():
-            if f.start or f.settlements:
-                for n in self._neighbours[f.label]:
-                    if n.buildable and not n.settlements:
-                        result[n.label] = n
-        return [result[label] for label in sorted(result)]
+    def _frontier(self) -> tuple[str, ...]:
+        """Labels of the empty buildable fields touching the start tile or a
+        settlement (7.1.1), in label order; kept until a settlement is placed."""
+        if self._frontier_cache is None:
+            found: set[str] = set()
+            for f in self.fields.values():
+                if f.start or f.settlements:
+                    for label in self._neighbours[f.label]:
+                        n = self.fields[label]
+                        if n.buildable and not n.settlements:
+                            found.add(label)
+            self._frontier_cache = tuple(sorted(found))
+        return self._frontier_cache
 
     # ------------------------------------------------------------------ applying
 
     def apply(self, player_id: str, action: Action | str) -> list[Event]:
         """Check and carry out `action` for `player_id`; the game's chance steps follow."""
-        # text or a hand-built Action: both go through the notation's canonical order
-        action = parse_action(action if isinstance(action, str) else str(action))
+        # text or a hand-built Action go through the notation's canonical order; an
+        # Action taken from `legal_actions` is canonical already
+        if not isinstance(action, Action) or action not in self._legal_set():
+            action = parse_action(action if isinstance(action, str) else str(action))
         if action.verb == "spin":
             raise IllegalAction("the wheel is spun by the game, not by a player: choose 'recruit'")
         events = self._apply_checked(player_id, action)
@@ -642,7 +711,7 @@ class Game:
             )
         )
         # a cow can still buy the worker the small box needs (RULES.md 7.2)
-        if player.cows > 0 or self._box_options(player, area):
+        if player.cows > 0 or _box_options(area, _held(player.workers)):
             self.pending = Pending("extra", seat, area=area, place=place)
         else:
             self._main_done(seat, events)
@@ -729,7 +798,7 @@ class Game:
             self.supply.goods["pumpkin"] += cost
             events.append(Event("pay", player.id, {"row": row, "column": col, "pumpkins": cost}))
             self.pending = Pending("reward", seat, row=row)
-            options = list(self._reward_actions(player, row))
+            options = self._reward_actions(player, row)
             # the active player may still trade a cow before declaring (RULES.md 7.2)
             if len(options) > 1 or self._may_trade(seat):
                 return
@@ -793,7 +862,11 @@ class Game:
             if self._line_length(f, axis, player_id) == data.LINE_BONUS_LENGTH and stock > 0:
                 bonuses.append("line")
                 stock -= 1
-        lakes = [n.label for n in self._neighbours[label] if n.kind == "lake" and n.canteen]
+        lakes = [
+            n
+            for n in self._neighbours[label]
+            if self.fields[n].kind == "lake" and self.fields[n].canteen
+        ]
         return BuildGains(bonuses=bonuses, cow=f.cow, canteen_lakes=lakes)
 
     def unused_build_coins(self) -> int:
@@ -847,6 +920,7 @@ class Game:
     def _place_settlement(self, player: Player, f: Field) -> None:
         player.settlements_left -= 1
         f.settlements.append(player.id)
+        self._frontier_cache = None
 
     def _line_length(self, f: Field, axis: tuple[int, int], player_id: str) -> int:
         length = 1
@@ -854,8 +928,8 @@ class Game:
             q, r = f.q, f.r
             while True:
                 q, r = q + sign * axis[0], r + sign * axis[1]
-                other = self._by_hex.get((q, r))
-                if other is None or player_id not in other.settlements:
+                other = self._label_at.get((q, r))
+                if other is None or player_id not in self.fields[other].settlements:
                     break
                 length += 1
         return length
@@ -1105,7 +1179,7 @@ class Game:
             return "you have no settlements left"
         if self.pending.kind == "build" and self.builds_done >= data.BUILDS_PER_ACTION:
             return "you have made your 3 builds"
-        if f not in self._frontier():
+        if label not in self._frontier():
             return f"{label} does not touch the start tile or any settlement"
         missing = {g: n - player.goods[g] for g, n in f.cost.items() if player.goods[g] < n}
         return f"{label} costs {_describe_cost(f.cost)}; you lack {_describe_cost(missing)}"

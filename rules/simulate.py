@@ -145,8 +145,8 @@ def play_game(players: int, seed: int, *, check: bool = False) -> GameStats:
     """
     game = Game.new(PLAYER_NAMES[:players], seed=seed)
     rng = random.Random(seed)
-    replayed = Game.replay_start(game.record())
     if check:
+        replayed = Game.replay_start(game.record())
         for player_id, notation in game.log:
             replayed.replay_action(player_id, notation)
         check_invariants(game, replayed=replayed)
@@ -211,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         "wins by seat:       "
         + ", ".join(f"seat {seat + 1}: {wins[seat]}" for seat in range(args.players))
     )
+    print(f"ran {elapsed:.2f} s wall, {cpu:.2f} s CPU")
     return 0
 
 

@@ -17,8 +17,10 @@ IDS = ("ann", "bob", "cid", "dot")
 
 
 def refresh(game: Game) -> Game:
-    """Forget the legal actions cached before a direct change of the state."""
+    """Forget what the engine derived (legal actions, build frontier) before a direct
+    change of the state."""
     game._legal_cache = None
+    game._frontier_cache = None
     return game
 
 
@@ -164,7 +166,8 @@ def verbs(game: Game, pid: str | None = None) -> set[str]:
 
 
 def at(game: Game, h: Hex) -> Field | None:
-    return game._by_hex.get(h)
+    label = game._label_at.get(h)
+    return None if label is None else game.fields[label]
 
 
 def step(h: Hex, direction: tuple[int, int], times: int = 1) -> Hex:
