@@ -1274,7 +1274,25 @@ class Game:
     __hash__ = None  # type: ignore[assignment]
 
     def copy(self) -> Game:
-        return Game.from_dict(self.to_dict())
+        """An independent game equal to this one, for simulations: the mutable parts
+        are copied, the rest (landscape topology, printed costs, the pending
+        decision, cached legal actions) is shared, being never changed in place."""
+        game = Game.__new__(Game)
+        game.__dict__.update(self.__dict__)
+        game.players = [p.copy() for p in self.players]
+        game.supply = self.supply.copy()
+        game.box = dict(self.box)
+        game.tiles = list(self.tiles)
+        game.fields = {label: f.copy() for label, f in self.fields.items()}
+        game.bank = [list(space) for space in self.bank]
+        game.harvest = {area: [p.copy() for p in places] for area, places in self.harvest.items()}
+        game.representatives = list(self.representatives)
+        game.auction = self.auction.copy() if self.auction else None
+        game.setup_queue = list(self.setup_queue)
+        game.log = list(self.log)
+        game.rng = random.Random(0)
+        game.rng.setstate(self.rng.getstate())
+        return game
 
     def record(self) -> dict[str, Any]:
         """Setup + every action: enough to replay the game without the generator."""
