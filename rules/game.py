@@ -2,9 +2,10 @@
 
 Exactly one decision is pending at a time (`Pending`); `legal_actions` lists what the
 awaited player may do and `apply` checks the action against that list before it
-changes anything. Steps with only one possible outcome are carried out by the game
-itself, and the wheel's spin is a chance step drawn from the game's own generator and
-logged as `spin N`, so a record of setup + log replays to the identical state.
+changes anything. A decision with exactly one legal action is applied by the game
+itself and logged as that player's move (RULES.md 7.3), and the wheel's spin is a
+chance step drawn from the game's own generator and logged as `spin N`, so a record
+of setup + log replays to the identical state.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from functools import cache
-from itertools import combinations_with_replacement
+from itertools import chain, combinations_with_replacement, islice
 from typing import Any
 
 from . import board, data
@@ -30,7 +31,8 @@ from .state import (
     Supply,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2 added `auto` (forced steps are logged) and `schema1_moves`; 1 is still read."""
 
 
 @cache
@@ -118,17 +120,25 @@ def _build_action(label: str) -> Action:
     return Action("build", (label,))
 
 
+@cache
+def _space_actions(verb: str, rightmost: tuple[int, ...], pumpkins: int) -> tuple[Action, ...]:
+    """`city` or `place` on every city space one may take with `pumpkins` pumpkins
+    (RULES.md 6.3.1-6.3.3): `rightmost[row - 1]` is the column of the rightmost other
+    representative in that row (0: nobody), and a space must lie to its right."""
+    return tuple(
+        Action(verb, (str(row), str(col)))
+        for row in range(1, data.CITY_ROWS + 1)
+        for col, cost in enumerate(data.CITY_COSTS, start=1)
+        if cost <= pumpkins and col > rightmost[row - 1]
+    )
+
+
 _TAKE_ACTIONS = tuple(Action("take", combo) for combo in _multisets(2))
 _ADVANCE_ACTIONS = tuple(Action("advance", (str(k),)) for k in range(data.MAX_ADVANCE + 1))
 _CITY_GOODS_ACTIONS = tuple(
     Action("goods", tuple(sorted(c, key=data.GOODS.index)))
     for c in combinations_with_replacement(data.CITY_GOODS, 3)
 )
-_SPACES = tuple(
-    (row, col) for row in range(1, data.CITY_ROWS + 1) for col in range(1, len(data.CITY_COSTS) + 1)
-)
-_CITY_ACTIONS = {space: Action("city", (str(space[0]), str(space[1]))) for space in _SPACES}
-_PLACE_ACTIONS = {space: Action("place", (str(space[0]), str(space[1]))) for space in _SPACES}
 _TRADE_ACTIONS = (
     *(Action("trade", (good,)) for good in data.TRADE_GOODS),
     Action("trade", ("coins",)),
@@ -137,6 +147,11 @@ _TRADE_ACTIONS = (
 _RECRUIT, _NOEXTRA, _PASS, _STOP, _CANTEEN, _END = (
     Action(verb) for verb in ("recruit", "noextra", "pass", "stop", "canteen", "end")
 )
+
+
+def _pool(holder: Player | Supply, pool: str) -> dict[str, int]:
+    """The goods or the workers ("goods" / "workers") of a player or the supply."""
+    return holder.goods if pool == "goods" else holder.workers
 
 
 def _describe_cost(cost: dict[str, int]) -> str:
@@ -167,15 +182,24 @@ class Game:
         self.setup_queue: list[int] = []
         self.final_round = False
         self.log: list[tuple[str, str]] = []
+        self.auto: list[int] = []
+        """Indices in `log` of the forced steps the game applied itself (RULES.md 7.3)."""
+        self.schema1_moves = 0
+        """How many leading `log` entries were logged under schema 1, which carried out
+        some forced steps without logging them (their replay is lenient)."""
         self.rng = random.Random()
         self._auto_chance = True
+        self._replayed = 0
+        """Log entries accounted for by `replay_action` (the log's length outside replay)."""
+        self._schema1_entries_left = 0
+        """Record entries still to replay that were logged under schema 1."""
         # derived data, never saved: the landscape's topology (fixed once dealt, so
         # copies share it), the build frontier (until a settlement is placed) and the
         # legal actions of the pending decision (until the next action)
         self._label_at: dict[Hex, str] = {}
         self._neighbours: dict[str, tuple[str, ...]] = {}
         self._frontier_cache: tuple[str, ...] | None = None
-        self._legal_cache: tuple[int, int, list[Action], frozenset[Action]] | None = None
+        self._legal_cache: tuple[int, int, list[Action], frozenset[int]] | None = None
 
     # ------------------------------------------------------------------ creation
 
@@ -183,7 +207,8 @@ class Game:
     def new(cls, player_ids: Sequence[str], *, seed: int, start_field: str | None = None) -> Game:
         """A new game: landscape dealt from `seed`, setup spins made (RULES.md 2)."""
         game = cls._setup(player_ids, seed, start_field)
-        game._resolve_chance([])
+        game._settle([])
+        game._replayed = len(game.log)
         return game
 
     @classmethod
@@ -310,57 +335,71 @@ class Game:
         """What `player_id` may do now (empty when they are not awaited)."""
         if self.pending.seat is None or self.awaiting != player_id:
             return []
-        return list(self._legal()[0])
+        return list(self._legal())
 
-    def _legal(self) -> tuple[list[Action], frozenset[Action]]:
+    def _legal(self) -> list[Action]:
+        """The legal actions of the awaited player, kept until the next action."""
+        return self._legal_with_ids()[0]
+
+    def _legal_with_ids(self) -> tuple[list[Action], frozenset[int]]:
         seat = self.pending.seat
         assert seat is not None
         key = (len(self.log), seat)
         if self._legal_cache is None or self._legal_cache[:2] != key:
-            actions = list(self._enumerate(seat))
-            self._legal_cache = (*key, actions, frozenset(actions))
+            actions = list(chain.from_iterable(self._option_groups(seat)))
+            self._legal_cache = (*key, actions, frozenset(map(id, actions)))
         return self._legal_cache[2], self._legal_cache[3]
 
-    def _legal_set(self) -> frozenset[Action]:
-        """The legal actions of the awaited player (empty when nobody is awaited)."""
-        return frozenset() if self.pending.seat is None else self._legal()[1]
+    def _is_listed(self, action: Action) -> bool:
+        """Whether `action` is one of the very objects `legal_actions` gave (the legal
+        list keeps them alive, so their ids are theirs): a check cheaper than hashing."""
+        return self.pending.seat is not None and id(action) in self._legal_with_ids()[1]
 
-    def _enumerate(self, seat: int) -> Iterator[Action]:
+    def _is_legal(self, action: Action) -> bool:
+        return self._is_listed(action) or action in self._legal()
+
+    def _option_groups(self, seat: int) -> Iterator[Sequence[Action]]:
+        """The legal actions of `seat`, in their order, a group at a time (a group
+        being what one cached look-up gives), so that the first few come cheap."""
         kind = self.pending.kind
         player = self.players[seat]
         if kind == "spin":
             return  # chance: never a player's choice
         if kind == "take":
-            yield from _TAKE_ACTIONS
+            yield _TAKE_ACTIONS
         elif kind == "advance":
-            yield from _ADVANCE_ACTIONS[: min(data.MAX_ADVANCE, player.goods["grain"]) + 1]
+            yield _ADVANCE_ACTIONS[: min(data.MAX_ADVANCE, player.goods["grain"]) + 1]
         elif kind == "return":
             excess = self.workers_over_limit(player.id)
-            yield from _return_actions(excess, _held(player.workers))
+            yield _return_actions(excess, _held(player.workers))
         elif kind == "main":
-            yield _RECRUIT
+            yield (_RECRUIT,)
             held = _held(player.workers)
-            yield from self._bank_actions(held)
-            yield from self._harvest_actions(player, held)
-            yield from self._city_actions(seat)
-            yield from self._build_actions(player)
+            for index, space in enumerate(self.bank):
+                if not space:
+                    yield _bank_space_actions(index, held)
+            for area in data.AREAS:
+                places = self.harvest[area]
+                for index, (coins, _goods) in enumerate(data.HARVEST_PLACES[area]):
+                    if not places[index].large and player.coins >= coins:
+                        yield _harvest_place_actions(area, index, held)
+            yield self._open_spaces("city", seat, self._pumpkins_after_free_pumpkin(seat))
+            yield tuple(self._build_actions(player))
         elif kind == "extra":
-            yield from _extra_actions(self.pending.area, _held(player.workers))
-            yield _NOEXTRA
+            yield _extra_actions(self.pending.area, _held(player.workers))
+            yield (_NOEXTRA,)
         elif kind == "bid":
-            for space in self._open_spaces(seat, player.goods["pumpkin"]):
-                yield _PLACE_ACTIONS[space]
-            yield _PASS
+            yield self._open_spaces("place", seat, player.goods["pumpkin"])
+            yield (_PASS,)
         elif kind == "reward":
-            yield from self._reward_actions(player, self.pending.row)
+            yield self._reward_actions(player, self.pending.row)
         elif kind == "build":
-            yield from self._build_actions(player)
-            yield _STOP
+            yield tuple(self._build_actions(player))
+            yield (_STOP,)
         elif kind == "end":
-            yield _CANTEEN
-            yield _END
+            yield (_CANTEEN, _END)
         if self._may_trade(seat):
-            yield from _TRADE_ACTIONS
+            yield self._trade_actions(seat)
 
     def _may_trade(self, seat: int) -> bool:
         # RULES.md 7.2: only in your own turn, also while answering your own auction
@@ -371,17 +410,31 @@ class Game:
             and self.pending.kind not in ("spin", "over")
         )
 
-    def _bank_actions(self, held: Held) -> Iterator[Action]:
-        for index, space in enumerate(self.bank):
-            if not space:
-                yield from _bank_space_actions(index, held)
+    def _trade_actions(self, seat: int) -> tuple[Action, ...]:
+        """The cow trades that yield something (RULES.md 7.2): coins always; a good or
+        a worker colour only if taking one leaves the trader with one more."""
+        goods, workers = self.supply.goods, self.supply.workers
+        if min(map(goods.__getitem__, data.TRADE_GOODS)) > 0 and min(workers.values()) > 0:
+            return _TRADE_ACTIONS  # the supply has one of each
+        return tuple(
+            action
+            for action in _TRADE_ACTIONS
+            if action.args[0] == "coins"
+            or self._take_gains(
+                seat, "workers" if action.args[0] == "worker" else "goods", action.args[-1]
+            )
+        )
 
-    def _harvest_actions(self, player: Player, held: Held) -> Iterator[Action]:
-        for area in data.AREAS:
-            places = self.harvest[area]
-            for index, (coins, _goods) in enumerate(data.HARVEST_PLACES[area]):
-                if not places[index].large and player.coins >= coins:
-                    yield from _harvest_place_actions(area, index, held)
+    def _take_gains(self, seat: int, pool: str, name: str) -> bool:
+        """Whether taking one `name` leaves `seat` with one more. Under the shortage
+        rule (RULES.md 4) an empty supply still gives one when the taker holds none and
+        another player holds some (they return it); a taker holding one would return
+        it and take it back, gaining nothing."""
+        if _pool(self.supply, pool)[name] > 0:
+            return True
+        if _pool(self.players[seat], pool)[name] > 0:
+            return False
+        return any(_pool(p, pool)[name] > 0 for p in self.players)
 
     def _pumpkins_after_free_pumpkin(self, seat: int) -> int:
         """The active player's pumpkins once the city's free pumpkin is taken (6.3.1)."""
@@ -393,21 +446,13 @@ class Game:
         others = any(p.goods["pumpkin"] for p in self.players)
         return 1 if others else 0
 
-    def _open_spaces(self, seat: int, pumpkins: int) -> Iterator[tuple[int, int]]:
-        """City spaces `seat` may take now (RULES.md 6.3.1-6.3.3)."""
-        occupied: dict[int, int] = {}
+    def _open_spaces(self, verb: str, seat: int, pumpkins: int) -> tuple[Action, ...]:
+        """`verb` ("city" or "place") on each city space `seat` may take now."""
+        rightmost = [0] * data.CITY_ROWS
         for other, pos in enumerate(self.representatives):
             if pos is not None and other != seat:
-                occupied[pos[0]] = max(occupied.get(pos[0], 0), pos[1])
-        for row in range(1, data.CITY_ROWS + 1):
-            for col, cost in enumerate(data.CITY_COSTS, start=1):
-                if cost <= pumpkins and col > occupied.get(row, 0):
-                    yield (row, col)
-
-    def _city_actions(self, seat: int) -> Iterator[Action]:
-        pumpkins = self._pumpkins_after_free_pumpkin(seat)
-        for space in self._open_spaces(seat, pumpkins):
-            yield _CITY_ACTIONS[space]
+                rightmost[pos[0] - 1] = max(rightmost[pos[0] - 1], pos[1])
+        return _space_actions(verb, tuple(rightmost), min(pumpkins, max(data.CITY_COSTS)))
 
     def _reward_actions(self, player: Player, row: int) -> tuple[Action, ...]:
         reward = data.CITY_REWARDS[row]
@@ -453,12 +498,13 @@ class Game:
         """Check and carry out `action` for `player_id`; the game's chance steps follow."""
         # text or a hand-built Action go through the notation's canonical order; an
         # Action taken from `legal_actions` is canonical already
-        if not isinstance(action, Action) or action not in self._legal_set():
+        if not isinstance(action, Action) or not self._is_listed(action):
             action = parse_action(action if isinstance(action, str) else str(action))
         if action.verb == "spin":
             raise IllegalAction("the wheel is spun by the game, not by a player: choose 'recruit'")
         events = self._apply_checked(player_id, action)
-        self._resolve_chance(events)
+        self._settle(events)
+        self._replayed = len(self.log)
         return events
 
     def _apply_checked(self, player_id: str, action: Action) -> list[Event]:
@@ -473,9 +519,8 @@ class Game:
                 f"it is not your move: the game is waiting for {self.players[seat].id}"
             )
         if action.verb != "spin":
-            legal, legal_set = self._legal()
-            if action not in legal_set:
-                raise IllegalAction(self._explain(seat, action, legal))
+            if not self._is_legal(action):
+                raise IllegalAction(self._explain(seat, action, self._legal()))
         elif self.pending.kind != "spin":
             raise IllegalAction("the wheel is not being spun now")
         events: list[Event] = []
@@ -484,14 +529,32 @@ class Game:
         self._execute(seat, action, events)
         return events
 
-    def _resolve_chance(self, events: list[Event]) -> None:
-        while self._auto_chance and self.pending.kind == "spin":
+    def _settle(self, events: list[Event]) -> None:
+        """Carry out what needs nobody's choice: the wheel's spins (unless a replay
+        takes them from its record) and forced steps, i.e. decisions with exactly one
+        legal action (RULES.md 7.3), each logged as the awaited player's move, its
+        index kept in `auto` and its events preceded by a `forced` event."""
+        while not self.is_over:
             seat = self.pending.seat
             assert seat is not None
-            segment = self.rng.randint(1, len(data.WHEEL))
-            events.extend(
-                self._apply_checked(self.players[seat].id, Action("spin", (str(segment),)))
+            player_id = self.players[seat].id
+            if self.pending.kind == "spin":
+                if not self._auto_chance:
+                    return
+                segment = self.rng.randint(1, len(data.WHEEL))
+                events.extend(self._apply_checked(player_id, Action("spin", (str(segment),))))
+                continue
+            # two options are enough to know it is a choice; the full list is made
+            # (and kept) only when someone asks for it
+            options = list(islice(chain.from_iterable(self._option_groups(seat)), 2))
+            if len(options) != 1:
+                return
+            forced = options[0]
+            self.auto.append(len(self.log))
+            events.append(
+                Event("forced", player_id, {"action": str(forced), "decision": self.pending.kind})
             )
+            events.extend(self._apply_checked(player_id, forced))
 
     def _execute(self, seat: int, action: Action, events: list[Event]) -> None:
         verb, args = action.verb, action.args
@@ -583,16 +646,14 @@ class Game:
 
     def _take(self, seat: int, pool: str, name: str, count: int, events: list[Event]) -> int:
         """Take `count` of a good or worker colour under the shortage rule (RULES.md 4)."""
-        supply = self.supply.goods if pool == "goods" else self.supply.workers
+        supply = _pool(self.supply, pool)
         returned: dict[str, int] = {}
         while supply[name] < count:
-            holders = [
-                p for p in self.players if (p.goods if pool == "goods" else p.workers)[name] > 0
-            ]
+            holders = [p for p in self.players if _pool(p, pool)[name] > 0]
             if not holders:
                 break
             for holder in holders:
-                (holder.goods if pool == "goods" else holder.workers)[name] -= 1
+                _pool(holder, pool)[name] -= 1
                 supply[name] += 1
                 returned[holder.id] = returned.get(holder.id, 0) + 1
         if returned:
@@ -605,7 +666,7 @@ class Game:
             )
         got = min(count, supply[name])
         supply[name] -= got
-        (self.players[seat].goods if pool == "goods" else self.players[seat].workers)[name] += got
+        _pool(self.players[seat], pool)[name] += got
         return got
 
     def _put_workers(self, player: Player, box: list[str], colours: tuple[str, ...]) -> None:
@@ -649,11 +710,7 @@ class Game:
             else:
                 self._start_turn(0, events)
         elif context == "recruit":
-            player = self.players[seat]
-            if player.goods["grain"] > 0 or player.cows > 0:
-                self.pending = Pending("advance", seat)
-            else:
-                self._recruit_done(seat, events)
+            self.pending = Pending("advance", seat)
         else:
             self._recruit_done(seat, events)
 
@@ -710,11 +767,7 @@ class Game:
                 },
             )
         )
-        # a cow can still buy the worker the small box needs (RULES.md 7.2)
-        if player.cows > 0 or _box_options(area, _held(player.workers)):
-            self.pending = Pending("extra", seat, area=area, place=place)
-        else:
-            self._main_done(seat, events)
+        self.pending = Pending("extra", seat, area=area, place=place)
 
     def _bid_place(self, seat: int, row: int, col: int, events: list[Event]) -> None:
         auction = self.auction
@@ -798,12 +851,6 @@ class Game:
             self.supply.goods["pumpkin"] += cost
             events.append(Event("pay", player.id, {"row": row, "column": col, "pumpkins": cost}))
             self.pending = Pending("reward", seat, row=row)
-            options = self._reward_actions(player, row)
-            # the active player may still trade a cow before declaring (RULES.md 7.2)
-            if len(options) > 1 or self._may_trade(seat):
-                return
-            self._reward(seat, row, options[0].verb, options[0].args, events)
-            # _reward moved on to the next payer already
             return
         active = auction.active
         self.auction = None
@@ -914,8 +961,6 @@ class Game:
             self._stop_building(seat, events)
             return
         self.pending = Pending("build", seat)
-        if player.cows == 0 and not any(True for _ in self._build_actions(player)):
-            self._stop_building(seat, events)
 
     def _place_settlement(self, player: Player, f: Field) -> None:
         player.settlements_left -= 1
@@ -1229,12 +1274,14 @@ class Game:
             "final_round": self.final_round,
             "over": self.is_over,
             "log": [[pid, notation] for pid, notation in self.log],
+            "auto": list(self.auto),
+            "schema1_moves": self.schema1_moves,
             "rng": [version, list(internal), gauss],
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
-        if d.get("version") != SCHEMA_VERSION:
+        if d.get("version") not in (1, SCHEMA_VERSION):
             raise ValueError(f"unsupported game schema version {d.get('version')!r}")
         game = cls()
         game.seed = d["seed"]
@@ -1264,6 +1311,9 @@ class Game:
         game.setup_queue = list(d["setup_queue"])
         game.final_round = d["final_round"]
         game.log = [(pid, notation) for pid, notation in d["log"]]
+        game.auto = list(d.get("auto", []))
+        game.schema1_moves = len(game.log) if d["version"] == 1 else d["schema1_moves"]
+        game._replayed = len(game.log)
         version, internal, gauss = d["rng"]
         game.rng.setstate((version, tuple(internal), gauss))
         return game
@@ -1290,28 +1340,36 @@ class Game:
         game.auction = self.auction.copy() if self.auction else None
         game.setup_queue = list(self.setup_queue)
         game.log = list(self.log)
+        game.auto = list(self.auto)
         game.rng = random.Random(0)
         game.rng.setstate(self.rng.getstate())
         return game
 
     def record(self) -> dict[str, Any]:
-        """Setup + every action: enough to replay the game without the generator."""
-        return {
+        """Setup + every action, forced steps included: enough to replay the game
+        without the generator. `schema1_moves` (only for a game begun under schema 1)
+        counts the leading actions logged without their forced steps."""
+        record: dict[str, Any] = {
             "version": SCHEMA_VERSION,
             "players": self.player_ids,
             "seed": self.seed,
             "start_field": self.start_field,
             "actions": [[pid, notation] for pid, notation in self.log],
         }
+        if self.schema1_moves:
+            record["schema1_moves"] = self.schema1_moves
+        return record
 
     @classmethod
     def replay(cls, record: dict[str, Any]) -> Game:
-        """The game a record describes; spins come from the record, not the generator."""
+        """The game a record describes; spins come from the record, not the generator.
+        Forced steps that end the record are applied as in play."""
         game = cls.replay_start(record)
         for pid, notation in record["actions"]:
             game.replay_action(pid, notation)
         game._auto_chance = True
-        game._resolve_chance([])
+        game._settle([])
+        game._replayed = len(game.log)
         return game
 
     @classmethod
@@ -1319,13 +1377,36 @@ class Game:
         """The game of `record` before its first action, ready for `replay_action`."""
         game = cls._setup(record["players"], record["seed"], record["start_field"])
         game._auto_chance = False
+        old = len(record["actions"]) if record["version"] == 1 else record.get("schema1_moves", 0)
+        game._schema1_entries_left = old
         return game
 
     def replay_action(self, player_id: str, notation: str) -> list[Event]:
-        """Apply one recorded action, spins included (replay is a fold of these)."""
+        """Apply one recorded action, spins included (replay is a fold of these).
+
+        A forced step is applied by the game as soon as it is due (RULES.md 7.3), so
+        when the record reaches it, it is in the log already: the record's entry must
+        be that step, and nothing is applied twice. Entries logged under schema 1 may
+        leave forced steps out; those are then kept as the game applied them."""
+        index = self._replayed
+        lenient = self._schema1_entries_left > 0
+        self._schema1_entries_left -= lenient
         try:
-            return self._apply_checked(player_id, parse_action(notation))
+            action = parse_action(notation)
+            entry = (player_id, str(action))
+            while index < len(self.log):
+                if self.log[index] == entry:
+                    self._replayed = index + 1
+                    return []
+                if not lenient:
+                    pid, forced = self.log[index]
+                    raise IllegalAction(f"the game applied the forced step '{pid}: {forced}' here")
+                index += 1
+            events = self._apply_checked(player_id, action)
+            self._replayed = len(self.log)
+            self._settle(events)
+            return events
         except IllegalAction as error:
             raise IllegalAction(
-                f"record action {len(self.log) + 1} '{player_id}: {notation}': {error}"
+                f"record action {self._replayed + 1} '{player_id}: {notation}': {error}"
             ) from error

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from rules import Action, Event, Game, Pending, board, data
+from rules import Event, Game, Pending, board, data
 from rules.board import Field, Hex
 
 IDS = ("ann", "bob", "cid", "dot")
@@ -116,7 +116,7 @@ def spin(game: Game, segment: int) -> list[Event]:
     assert pid is not None and game.pending.kind == "spin"
     game._auto_chance = False
     try:
-        return game._apply_checked(pid, Action("spin", (str(segment),)))
+        return game.replay_action(pid, f"spin {segment}")
     finally:
         game._auto_chance = True
 

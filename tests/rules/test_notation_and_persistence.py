@@ -387,6 +387,7 @@ EVENT_DATA = {
     "turn_end": set(),
     "turn": {"number"},
     "game_over": {"winners"},
+    "forced": {"action", "decision"},
 }
 
 
