@@ -1229,6 +1229,49 @@ class Game:
         missing = {g: n - player.goods[g] for g, n in f.cost.items() if player.goods[g] < n}
         return f"{label} costs {_describe_cost(f.cost)}; you lack {_describe_cost(missing)}"
 
+    # ------------------------------------------------------------------ taking moves back
+
+    def undoable(self, player_id: str) -> int:
+        """How many of `player_id`'s last moves may be taken back, one `undo` each."""
+        return len(self._undo_window(player_id)[0])
+
+    def undo(self, player_id: str) -> Game:
+        """The game just before `player_id`'s last move (with the forced steps that
+        followed it): the replay of the record without those entries.
+
+        A player may take back their own moves while no other player has made a move
+        since (forced steps do not count) and no wheel result has been revealed since,
+        and not once the game is over. Raises `IllegalAction` with the reason otherwise.
+        """
+        moves, reason = self._undo_window(player_id)
+        if not moves:
+            raise IllegalAction(f"nothing to take back: {reason}")
+        record = self.record()
+        record["actions"] = record["actions"][: moves[0]]
+        return Game.replay(record)
+
+    def _undo_window(self, player_id: str) -> tuple[list[int], str]:
+        """Log indices of `player_id`'s moves that may be taken back, latest first, and
+        why the window ends where it does."""
+        self.seat_of(player_id)  # refuses a stranger
+        if self.is_over:
+            return [], "the game is over"
+        if self.schema1_moves:
+            # replaying a record of schema 1 adds forced steps to its log
+            return [], "this game was begun before moves could be taken back"
+        auto = set(self.auto)
+        moves: list[int] = []
+        for index in range(len(self.log) - 1, -1, -1):
+            pid, notation = self.log[index]
+            if notation.startswith("spin "):
+                return moves, "the wheel has been spun since"
+            if index in auto:
+                continue
+            if pid != player_id:
+                return moves, f"{pid} has moved since"
+            moves.append(index)
+        return moves, "no earlier move"
+
     # ------------------------------------------------------------------ persistence
 
     def to_dict(self) -> dict[str, Any]:
