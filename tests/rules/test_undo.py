@@ -110,20 +110,41 @@ def test_refused_across_a_spin_but_the_wild_choice_after_it_can_be_taken_back() 
     assert back.player("ann").workers["copper"] == game.player("ann").workers["copper"] + 1
 
 
-def _city_with_a_forced_pass(game: Game) -> str | None:
-    """A city choice of the awaited player after which the next player passes by force
-    and a later one is asked."""
-    pid = game.awaiting
-    if game.pending.kind != "main" or pid is None:
+def _main_action(verb: str, leads_to: Callable[[Game, str], bool]) -> Callable[[Game], str | None]:
+    """What `_first_position` looks for: a main action `verb` of the awaited player after
+    which `leads_to(game after it, player)` holds (tried on a copy); gives its notation."""
+
+    def find(game: Game) -> str | None:
+        pid = game.awaiting
+        if game.pending.kind != "main" or pid is None:
+            return None
+        for action in game.legal_actions(pid):
+            if action.verb == verb:
+                trial = game.copy()
+                trial.apply(pid, action)
+                if leads_to(trial, pid):
+                    return str(action)
         return None
-    for action in game.legal_actions(pid):
-        if action.verb == "city":
-            trial = game.copy()
-            trial.apply(pid, action)
-            nxt = game.players[(game.turn + 1) % 4].id
-            if trial.log[-1] == (nxt, "pass") and trial.pending.kind == "bid":
-                return str(action)
-    return None
+
+    return find
+
+
+def _next_player(game: Game, pid: str) -> str:
+    return game.players[(game.seat_of(pid) + 1) % len(game.players)].id
+
+
+_city_with_a_forced_pass = _main_action(
+    "city",
+    lambda after, pid: (
+        after.log[-1] == (_next_player(after, pid), "pass") and after.pending.kind == "bid"
+    ),
+)
+"""A city choice after which the next player passes by force and a later one is asked."""
+
+_build_ending_the_turn = _main_action(
+    "build", lambda after, pid: after.log[-1] == (pid, "stop") and after.turn_player != pid
+)
+"""A build after which the Build action stops by force and the next player's turn begins."""
 
 
 def test_undo_of_a_city_choice_while_the_first_bidder_has_not_answered() -> None:
@@ -142,21 +163,6 @@ def test_undo_of_a_city_choice_while_the_first_bidder_has_not_answered() -> None
     back = game.undo(pid)
     assert _snapshot(back) == before
     assert back.city_grid() == {} and back.awaiting == pid and back.pending.kind == "main"
-
-
-def _build_ending_the_turn(game: Game) -> str | None:
-    """A build of the awaited player after which their Build action stops by force and
-    the next player's turn begins."""
-    pid = game.awaiting
-    if game.pending.kind != "main" or pid is None:
-        return None
-    for action in game.legal_actions(pid):
-        if action.verb == "build":
-            trial = game.copy()
-            trial.apply(pid, action)
-            if trial.log[-1] == (pid, "stop") and trial.turn_player != pid:
-                return str(action)
-    return None
 
 
 def test_undo_of_the_last_build_after_the_turn_passed_on() -> None:
