@@ -61,6 +61,13 @@ class Field:
         """A plain field without the start tile (occupied or not)."""
         return self.kind == "plain" and not self.start
 
+    def copy(self) -> Field:
+        """An independent copy; the printed `cost` is shared, as nothing changes it."""
+        new = Field.__new__(Field)
+        new.__dict__.update(self.__dict__)
+        new.settlements = list(self.settlements)
+        return new
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "label": self.label,

@@ -2,9 +2,10 @@
 
 Exactly one decision is pending at a time (`Pending`); `legal_actions` lists what the
 awaited player may do and `apply` checks the action against that list before it
-changes anything. Steps with only one possible outcome are carried out by the game
-itself, and the wheel's spin is a chance step drawn from the game's own generator and
-logged as `spin N`, so a record of setup + log replays to the identical state.
+changes anything. A decision with exactly one legal action is applied by the game
+itself and logged as that player's move (RULES.md 7.3), and the wheel's spin is a
+chance step drawn from the game's own generator and logged as `spin N`, so a record
+of setup + log replays to the identical state.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from functools import cache
-from itertools import combinations_with_replacement
+from itertools import chain, combinations_with_replacement, islice
 from typing import Any
 
 from . import board, data
@@ -30,20 +31,14 @@ from .state import (
     Supply,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2 added `auto` (forced steps are logged) and `schema1_moves`; 1 is still read."""
 
 
 @cache
 def _multisets(size: int) -> list[tuple[str, ...]]:
     """Every choice of `size` workers by colour, in canonical order."""
     return list(combinations_with_replacement(data.COLOURS, size))
-
-
-_TAKE_ACTIONS = [Action("take", combo) for combo in _multisets(2)]
-_CITY_GOODS_ACTIONS = [
-    Action("goods", tuple(sorted(c, key=data.GOODS.index)))
-    for c in combinations_with_replacement(data.CITY_GOODS, 3)
-]
 
 
 def _count(combo: tuple[str, ...]) -> dict[str, int]:
@@ -53,13 +48,110 @@ def _count(combo: tuple[str, ...]) -> dict[str, int]:
     return counts
 
 
-@cache
-def _count_items(combo: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
-    return tuple(_count(combo).items())
-
-
 def _affordable(combo: tuple[str, ...], have: dict[str, int]) -> bool:
-    return all(have[item] >= n for item, n in _count_items(combo))
+    return all(have[item] >= n for item, n in _count(combo).items())
+
+
+# The options of a decision depend on few numbers (the workers a player holds, a
+# place's index, ...): they are computed once per distinct case and kept, as ready
+# Action objects, so listing the legal actions costs a few look-ups.
+
+Held = tuple[int, ...]
+"""A player's workers as counts in `data.COLOURS` order (a cache key)."""
+
+
+def _held(workers: dict[str, int]) -> Held:
+    return tuple(map(workers.__getitem__, data.COLOURS))
+
+
+@cache
+def _worker_options(size: int, held: Held) -> tuple[tuple[str, ...], ...]:
+    """Every choice of `size` workers that a player holding `held` can give."""
+    have = dict(zip(data.COLOURS, held, strict=True))
+    return tuple(combo for combo in _multisets(size) if _affordable(combo, have))
+
+
+@cache
+def _box_options(area: str, held: Held) -> tuple[tuple[str, ...], ...]:
+    """Workers one box of `area` may take from `held` (RULES.md 6.2): 1 of the
+    area's colour or 2 of any colours."""
+    colour = data.AREA_COLOUR[area]
+    single = (colour,) * data.LARGE_BOX_SINGLE
+    has_single = held[data.COLOURS.index(colour)] >= data.LARGE_BOX_SINGLE
+    return ((single,) if has_single else ()) + _worker_options(data.BOX_ANY_COLOUR, held)
+
+
+@cache
+def _bank_space_actions(index: int, held: Held) -> tuple[Action, ...]:
+    needed = data.BANK[index][0]
+    return tuple(Action("bank", (str(index + 1), *c)) for c in _worker_options(needed, held))
+
+
+@cache
+def _harvest_place_actions(area: str, index: int, held: Held) -> tuple[Action, ...]:
+    return tuple(Action("harvest", (area, str(index + 1), *c)) for c in _box_options(area, held))
+
+
+@cache
+def _extra_actions(area: str, held: Held) -> tuple[Action, ...]:
+    return tuple(Action("extra", c) for c in _box_options(area, held))
+
+
+@cache
+def _return_actions(excess: int, held: Held) -> tuple[Action, ...]:
+    return tuple(Action("return", c) for c in _worker_options(excess, held))
+
+
+@cache
+def _upgrade_actions(upgrades: int, smalls: tuple[int, ...]) -> tuple[Action, ...]:
+    """Up to `upgrades` upgrades by a player holding `smalls` (counts in
+    `data.UPGRADES` order) small pieces (RULES.md 6.3.5)."""
+    have = dict(zip(data.UPGRADES, smalls, strict=True))
+    return tuple(
+        Action("upgrade", combo)
+        for count in range(upgrades + 1)
+        for combo in combinations_with_replacement(tuple(data.UPGRADES), count)
+        if _affordable(combo, have)
+    )
+
+
+@cache
+def _build_action(label: str) -> Action:
+    return Action("build", (label,))
+
+
+@cache
+def _space_actions(verb: str, rightmost: tuple[int, ...], pumpkins: int) -> tuple[Action, ...]:
+    """`city` or `place` on every city space one may take with `pumpkins` pumpkins
+    (RULES.md 6.3.1-6.3.3): `rightmost[row - 1]` is the column of the rightmost other
+    representative in that row (0: nobody), and a space must lie to its right."""
+    return tuple(
+        Action(verb, (str(row), str(col)))
+        for row in range(1, data.CITY_ROWS + 1)
+        for col, cost in enumerate(data.CITY_COSTS, start=1)
+        if cost <= pumpkins and col > rightmost[row - 1]
+    )
+
+
+_TAKE_ACTIONS = tuple(Action("take", combo) for combo in _multisets(2))
+_ADVANCE_ACTIONS = tuple(Action("advance", (str(k),)) for k in range(data.MAX_ADVANCE + 1))
+_CITY_GOODS_ACTIONS = tuple(
+    Action("goods", tuple(sorted(c, key=data.GOODS.index)))
+    for c in combinations_with_replacement(data.CITY_GOODS, 3)
+)
+_TRADE_ACTIONS = (
+    *(Action("trade", (good,)) for good in data.TRADE_GOODS),
+    Action("trade", ("coins",)),
+    *(Action("trade", ("worker", colour)) for colour in data.COLOURS),
+)
+_RECRUIT, _NOEXTRA, _PASS, _STOP, _CANTEEN, _END = (
+    Action(verb) for verb in ("recruit", "noextra", "pass", "stop", "canteen", "end")
+)
+
+
+def _pool(holder: Player | Supply, pool: str) -> dict[str, int]:
+    """The goods or the workers ("goods" / "workers") of a player or the supply."""
+    return holder.goods if pool == "goods" else holder.workers
 
 
 def _describe_cost(cost: dict[str, int]) -> str:
@@ -90,11 +182,24 @@ class Game:
         self.setup_queue: list[int] = []
         self.final_round = False
         self.log: list[tuple[str, str]] = []
+        self.auto: list[int] = []
+        """Indices in `log` of the forced steps the game applied itself (RULES.md 7.3)."""
+        self.schema1_moves = 0
+        """How many leading `log` entries were logged under schema 1, which carried out
+        some forced steps without logging them (their replay is lenient)."""
         self.rng = random.Random()
         self._auto_chance = True
-        self._by_hex: dict[Hex, Field] = {}
-        self._neighbours: dict[str, list[Field]] = {}
-        self._legal_cache: tuple[int, int, list[Action], frozenset[Action]] | None = None
+        self._replayed = 0
+        """Log entries accounted for by `replay_action` (the log's length outside replay)."""
+        self._schema1_entries_left = 0
+        """Record entries still to replay that were logged under schema 1."""
+        # derived data, never saved: the landscape's topology (fixed once dealt, so
+        # copies share it), the build frontier (until a settlement is placed) and the
+        # legal actions of the pending decision (until the next action)
+        self._label_at: dict[Hex, str] = {}
+        self._neighbours: dict[str, tuple[str, ...]] = {}
+        self._frontier_cache: tuple[str, ...] | None = None
+        self._legal_cache: tuple[int, int, list[Action], frozenset[int]] | None = None
 
     # ------------------------------------------------------------------ creation
 
@@ -102,7 +207,8 @@ class Game:
     def new(cls, player_ids: Sequence[str], *, seed: int, start_field: str | None = None) -> Game:
         """A new game: landscape dealt from `seed`, setup spins made (RULES.md 2)."""
         game = cls._setup(player_ids, seed, start_field)
-        game._resolve_chance([])
+        game._settle([])
+        game._replayed = len(game.log)
         return game
 
     @classmethod
@@ -162,11 +268,14 @@ class Game:
         return game
 
     def _index_board(self) -> None:
-        self._by_hex = {f.hex: f for f in self.fields.values()}
+        self._label_at = {f.hex: f.label for f in self.fields.values()}
         self._neighbours = {
-            f.label: [self._by_hex[h] for h in board.neighbours(f.hex) if h in self._by_hex]
+            f.label: tuple(
+                self._label_at[h] for h in board.neighbours(f.hex) if h in self._label_at
+            )
             for f in self.fields.values()
         }
+        self._frontier_cache = None
 
     # ------------------------------------------------------------------ queries
 
@@ -226,56 +335,71 @@ class Game:
         """What `player_id` may do now (empty when they are not awaited)."""
         if self.pending.seat is None or self.awaiting != player_id:
             return []
-        return list(self._legal()[0])
+        return list(self._legal())
 
-    def _legal(self) -> tuple[list[Action], frozenset[Action]]:
+    def _legal(self) -> list[Action]:
+        """The legal actions of the awaited player, kept until the next action."""
+        return self._legal_with_ids()[0]
+
+    def _legal_with_ids(self) -> tuple[list[Action], frozenset[int]]:
         seat = self.pending.seat
         assert seat is not None
         key = (len(self.log), seat)
         if self._legal_cache is None or self._legal_cache[:2] != key:
-            actions = list(self._enumerate(seat))
-            self._legal_cache = (*key, actions, frozenset(actions))
+            actions = list(chain.from_iterable(self._option_groups(seat)))
+            self._legal_cache = (*key, actions, frozenset(map(id, actions)))
         return self._legal_cache[2], self._legal_cache[3]
 
-    def _enumerate(self, seat: int) -> Iterator[Action]:
+    def _is_listed(self, action: Action) -> bool:
+        """Whether `action` is one of the very objects `legal_actions` gave (the legal
+        list keeps them alive, so their ids are theirs): a check cheaper than hashing."""
+        return self.pending.seat is not None and id(action) in self._legal_with_ids()[1]
+
+    def _is_legal(self, action: Action) -> bool:
+        return self._is_listed(action) or action in self._legal()
+
+    def _option_groups(self, seat: int) -> Iterator[Sequence[Action]]:
+        """The legal actions of `seat`, in their order, a group at a time (a group
+        being what one cached look-up gives), so that the first few come cheap."""
         kind = self.pending.kind
         player = self.players[seat]
         if kind == "spin":
             return  # chance: never a player's choice
         if kind == "take":
-            yield from _TAKE_ACTIONS
+            yield _TAKE_ACTIONS
         elif kind == "advance":
-            for steps in range(min(data.MAX_ADVANCE, player.goods["grain"]) + 1):
-                yield Action("advance", (str(steps),))
+            yield _ADVANCE_ACTIONS[: min(data.MAX_ADVANCE, player.goods["grain"]) + 1]
         elif kind == "return":
             excess = self.workers_over_limit(player.id)
-            for combo in _multisets(excess):
-                if _affordable(combo, player.workers):
-                    yield Action("return", combo)
+            yield _return_actions(excess, _held(player.workers))
         elif kind == "main":
-            yield Action("recruit")
-            yield from self._bank_actions(player)
-            yield from self._harvest_actions(player)
-            yield from self._city_actions(seat)
-            yield from self._build_actions(player)
+            yield (_RECRUIT,)
+            held = _held(player.workers)
+            for index, space in enumerate(self.bank):
+                if not space:
+                    yield _bank_space_actions(index, held)
+            for area in data.AREAS:
+                places = self.harvest[area]
+                for index, (coins, _goods) in enumerate(data.HARVEST_PLACES[area]):
+                    if not places[index].large and player.coins >= coins:
+                        yield _harvest_place_actions(area, index, held)
+            yield self._open_spaces("city", seat, self._pumpkins_after_free_pumpkin(seat))
+            yield tuple(self._build_actions(player))
         elif kind == "extra":
-            for combo in self._box_options(player, self.pending.area):
-                yield Action("extra", combo)
-            yield Action("noextra")
+            yield _extra_actions(self.pending.area, _held(player.workers))
+            yield (_NOEXTRA,)
         elif kind == "bid":
-            for row, col in self._open_spaces(seat, player.goods["pumpkin"]):
-                yield Action("place", (str(row), str(col)))
-            yield Action("pass")
+            yield self._open_spaces("place", seat, player.goods["pumpkin"])
+            yield (_PASS,)
         elif kind == "reward":
-            yield from self._reward_actions(player, self.pending.row)
+            yield self._reward_actions(player, self.pending.row)
         elif kind == "build":
-            yield from self._build_actions(player)
-            yield Action("stop")
+            yield tuple(self._build_actions(player))
+            yield (_STOP,)
         elif kind == "end":
-            yield Action("canteen")
-            yield Action("end")
+            yield (_CANTEEN, _END)
         if self._may_trade(seat):
-            yield from self._trade_actions(player)
+            yield self._trade_actions(seat)
 
     def _may_trade(self, seat: int) -> bool:
         # RULES.md 7.2: only in your own turn, also while answering your own auction
@@ -286,40 +410,31 @@ class Game:
             and self.pending.kind not in ("spin", "over")
         )
 
-    def _trade_actions(self, player: Player) -> Iterator[Action]:
-        for good in data.TRADE_GOODS:
-            yield Action("trade", (good,))
-        yield Action("trade", ("coins",))
-        for colour in data.COLOURS:
-            yield Action("trade", ("worker", colour))
+    def _trade_actions(self, seat: int) -> tuple[Action, ...]:
+        """The cow trades that yield something (RULES.md 7.2): coins always; a good or
+        a worker colour only if taking one leaves the trader with one more."""
+        goods, workers = self.supply.goods, self.supply.workers
+        if min(map(goods.__getitem__, data.TRADE_GOODS)) > 0 and min(workers.values()) > 0:
+            return _TRADE_ACTIONS  # the supply has one of each
+        return tuple(
+            action
+            for action in _TRADE_ACTIONS
+            if action.args[0] == "coins"
+            or self._take_gains(
+                seat, "workers" if action.args[0] == "worker" else "goods", action.args[-1]
+            )
+        )
 
-    def _bank_actions(self, player: Player) -> Iterator[Action]:
-        for index, (needed, _coins) in enumerate(data.BANK):
-            if self.bank[index]:
-                continue
-            for combo in _multisets(needed):
-                if _affordable(combo, player.workers):
-                    yield Action("bank", (str(index + 1), *combo))
-
-    def _box_options(self, player: Player, area: str) -> list[tuple[str, ...]]:
-        """Workers the player may put on one box of `area` (RULES.md 6.2)."""
-        colour = data.AREA_COLOUR[area]
-        single = [(colour,) * data.LARGE_BOX_SINGLE] if player.workers[colour] else []
-        return single + self._any_colour_options(player)
-
-    def _any_colour_options(self, player: Player) -> list[tuple[str, ...]]:
-        return [c for c in _multisets(data.BOX_ANY_COLOUR) if _affordable(c, player.workers)]
-
-    def _harvest_actions(self, player: Player) -> Iterator[Action]:
-        any_colour = self._any_colour_options(player)
-        for area in data.AREAS:
-            colour = data.AREA_COLOUR[area]
-            single = [(colour,) * data.LARGE_BOX_SINGLE] if player.workers[colour] else []
-            for index, (coins, _goods) in enumerate(data.HARVEST_PLACES[area]):
-                if self.harvest[area][index].large or player.coins < coins:
-                    continue
-                for combo in single + any_colour:
-                    yield Action("harvest", (area, str(index + 1), *combo))
+    def _take_gains(self, seat: int, pool: str, name: str) -> bool:
+        """Whether taking one `name` leaves `seat` with one more. Under the shortage
+        rule (RULES.md 4) an empty supply still gives one when the taker holds none and
+        another player holds some (they return it); a taker holding one would return
+        it and take it back, gaining nothing."""
+        if _pool(self.supply, pool)[name] > 0:
+            return True
+        if _pool(self.players[seat], pool)[name] > 0:
+            return False
+        return any(_pool(p, pool)[name] > 0 for p in self.players)
 
     def _pumpkins_after_free_pumpkin(self, seat: int) -> int:
         """The active player's pumpkins once the city's free pumpkin is taken (6.3.1)."""
@@ -331,31 +446,20 @@ class Game:
         others = any(p.goods["pumpkin"] for p in self.players)
         return 1 if others else 0
 
-    def _open_spaces(self, seat: int, pumpkins: int) -> Iterator[tuple[int, int]]:
-        """City spaces `seat` may take now (RULES.md 6.3.1-6.3.3)."""
-        occupied: dict[int, int] = {}
+    def _open_spaces(self, verb: str, seat: int, pumpkins: int) -> tuple[Action, ...]:
+        """`verb` ("city" or "place") on each city space `seat` may take now."""
+        rightmost = [0] * data.CITY_ROWS
         for other, pos in enumerate(self.representatives):
             if pos is not None and other != seat:
-                occupied[pos[0]] = max(occupied.get(pos[0], 0), pos[1])
-        for row in range(1, data.CITY_ROWS + 1):
-            for col, cost in enumerate(data.CITY_COSTS, start=1):
-                if cost <= pumpkins and col > occupied.get(row, 0):
-                    yield (row, col)
+                rightmost[pos[0] - 1] = max(rightmost[pos[0] - 1], pos[1])
+        return _space_actions(verb, tuple(rightmost), min(pumpkins, max(data.CITY_COSTS)))
 
-    def _city_actions(self, seat: int) -> Iterator[Action]:
-        pumpkins = self._pumpkins_after_free_pumpkin(seat)
-        for row, col in self._open_spaces(seat, pumpkins):
-            yield Action("city", (str(row), str(col)))
-
-    def _reward_actions(self, player: Player, row: int) -> Iterator[Action]:
+    def _reward_actions(self, player: Player, row: int) -> tuple[Action, ...]:
         reward = data.CITY_REWARDS[row]
         if reward["goods"]:
-            yield from _CITY_GOODS_ACTIONS
-            return
-        for count in range(reward["upgrades"] + 1):
-            for combo in combinations_with_replacement(tuple(data.UPGRADES), count):
-                if _affordable(combo, player.goods):
-                    yield Action("upgrade", combo)
+            return _CITY_GOODS_ACTIONS
+        smalls = tuple(map(player.goods.__getitem__, data.UPGRADES))
+        return _upgrade_actions(reward["upgrades"], smalls)
 
     def buildable_fields(self, player_id: str) -> list[str]:
         """Labels of the fields `player_id` could build on now, ignoring whose turn it is."""
@@ -366,30 +470,41 @@ class Game:
             self.pending.kind == "build" and self.builds_done >= data.BUILDS_PER_ACTION
         ):
             return
-        for f in self._frontier():
-            if all(player.goods[g] >= n for g, n in f.cost.items()):
-                yield Action("build", (f.label,))
+        goods = player.goods
+        for label in self._frontier():
+            for good, n in self.fields[label].cost.items():
+                if goods[good] < n:
+                    break
+            else:
+                yield _build_action(label)
 
-    def _frontier(self) -> list[Field]:
-        """Empty buildable fields touching the start tile or a settlement (7.1.1)."""
-        result: dict[str, Field] = {}
-        for f in self.fields.values():
-            if f.start or f.settlements:
-                for n in self._neighbours[f.label]:
-                    if n.buildable and not n.settlements:
-                        result[n.label] = n
-        return [result[label] for label in sorted(result)]
+    def _frontier(self) -> tuple[str, ...]:
+        """Labels of the empty buildable fields touching the start tile or a
+        settlement (7.1.1), in label order; kept until a settlement is placed."""
+        if self._frontier_cache is None:
+            found: set[str] = set()
+            for f in self.fields.values():
+                if f.start or f.settlements:
+                    for label in self._neighbours[f.label]:
+                        n = self.fields[label]
+                        if n.buildable and not n.settlements:
+                            found.add(label)
+            self._frontier_cache = tuple(sorted(found))
+        return self._frontier_cache
 
     # ------------------------------------------------------------------ applying
 
     def apply(self, player_id: str, action: Action | str) -> list[Event]:
         """Check and carry out `action` for `player_id`; the game's chance steps follow."""
-        # text or a hand-built Action: both go through the notation's canonical order
-        action = parse_action(action if isinstance(action, str) else str(action))
+        # text or a hand-built Action go through the notation's canonical order; an
+        # Action taken from `legal_actions` is canonical already
+        if not isinstance(action, Action) or not self._is_listed(action):
+            action = parse_action(action if isinstance(action, str) else str(action))
         if action.verb == "spin":
             raise IllegalAction("the wheel is spun by the game, not by a player: choose 'recruit'")
         events = self._apply_checked(player_id, action)
-        self._resolve_chance(events)
+        self._settle(events)
+        self._replayed = len(self.log)
         return events
 
     def _apply_checked(self, player_id: str, action: Action) -> list[Event]:
@@ -404,9 +519,8 @@ class Game:
                 f"it is not your move: the game is waiting for {self.players[seat].id}"
             )
         if action.verb != "spin":
-            legal, legal_set = self._legal()
-            if action not in legal_set:
-                raise IllegalAction(self._explain(seat, action, legal))
+            if not self._is_legal(action):
+                raise IllegalAction(self._explain(seat, action, self._legal()))
         elif self.pending.kind != "spin":
             raise IllegalAction("the wheel is not being spun now")
         events: list[Event] = []
@@ -415,14 +529,32 @@ class Game:
         self._execute(seat, action, events)
         return events
 
-    def _resolve_chance(self, events: list[Event]) -> None:
-        while self._auto_chance and self.pending.kind == "spin":
+    def _settle(self, events: list[Event]) -> None:
+        """Carry out what needs nobody's choice: the wheel's spins (unless a replay
+        takes them from its record) and forced steps, i.e. decisions with exactly one
+        legal action (RULES.md 7.3), each logged as the awaited player's move, its
+        index kept in `auto` and its events preceded by a `forced` event."""
+        while not self.is_over:
             seat = self.pending.seat
             assert seat is not None
-            segment = self.rng.randint(1, len(data.WHEEL))
-            events.extend(
-                self._apply_checked(self.players[seat].id, Action("spin", (str(segment),)))
+            player_id = self.players[seat].id
+            if self.pending.kind == "spin":
+                if not self._auto_chance:
+                    return
+                segment = self.rng.randint(1, len(data.WHEEL))
+                events.extend(self._apply_checked(player_id, Action("spin", (str(segment),))))
+                continue
+            # two options are enough to know it is a choice; the full list is made
+            # (and kept) only when someone asks for it
+            options = list(islice(chain.from_iterable(self._option_groups(seat)), 2))
+            if len(options) != 1:
+                return
+            forced = options[0]
+            self.auto.append(len(self.log))
+            events.append(
+                Event("forced", player_id, {"action": str(forced), "decision": self.pending.kind})
             )
+            events.extend(self._apply_checked(player_id, forced))
 
     def _execute(self, seat: int, action: Action, events: list[Event]) -> None:
         verb, args = action.verb, action.args
@@ -514,16 +646,14 @@ class Game:
 
     def _take(self, seat: int, pool: str, name: str, count: int, events: list[Event]) -> int:
         """Take `count` of a good or worker colour under the shortage rule (RULES.md 4)."""
-        supply = self.supply.goods if pool == "goods" else self.supply.workers
+        supply = _pool(self.supply, pool)
         returned: dict[str, int] = {}
         while supply[name] < count:
-            holders = [
-                p for p in self.players if (p.goods if pool == "goods" else p.workers)[name] > 0
-            ]
+            holders = [p for p in self.players if _pool(p, pool)[name] > 0]
             if not holders:
                 break
             for holder in holders:
-                (holder.goods if pool == "goods" else holder.workers)[name] -= 1
+                _pool(holder, pool)[name] -= 1
                 supply[name] += 1
                 returned[holder.id] = returned.get(holder.id, 0) + 1
         if returned:
@@ -536,7 +666,7 @@ class Game:
             )
         got = min(count, supply[name])
         supply[name] -= got
-        (self.players[seat].goods if pool == "goods" else self.players[seat].workers)[name] += got
+        _pool(self.players[seat], pool)[name] += got
         return got
 
     def _put_workers(self, player: Player, box: list[str], colours: tuple[str, ...]) -> None:
@@ -580,11 +710,7 @@ class Game:
             else:
                 self._start_turn(0, events)
         elif context == "recruit":
-            player = self.players[seat]
-            if player.goods["grain"] > 0 or player.cows > 0:
-                self.pending = Pending("advance", seat)
-            else:
-                self._recruit_done(seat, events)
+            self.pending = Pending("advance", seat)
         else:
             self._recruit_done(seat, events)
 
@@ -641,11 +767,7 @@ class Game:
                 },
             )
         )
-        # a cow can still buy the worker the small box needs (RULES.md 7.2)
-        if player.cows > 0 or self._box_options(player, area):
-            self.pending = Pending("extra", seat, area=area, place=place)
-        else:
-            self._main_done(seat, events)
+        self.pending = Pending("extra", seat, area=area, place=place)
 
     def _bid_place(self, seat: int, row: int, col: int, events: list[Event]) -> None:
         auction = self.auction
@@ -729,12 +851,6 @@ class Game:
             self.supply.goods["pumpkin"] += cost
             events.append(Event("pay", player.id, {"row": row, "column": col, "pumpkins": cost}))
             self.pending = Pending("reward", seat, row=row)
-            options = list(self._reward_actions(player, row))
-            # the active player may still trade a cow before declaring (RULES.md 7.2)
-            if len(options) > 1 or self._may_trade(seat):
-                return
-            self._reward(seat, row, options[0].verb, options[0].args, events)
-            # _reward moved on to the next payer already
             return
         active = auction.active
         self.auction = None
@@ -793,7 +909,11 @@ class Game:
             if self._line_length(f, axis, player_id) == data.LINE_BONUS_LENGTH and stock > 0:
                 bonuses.append("line")
                 stock -= 1
-        lakes = [n.label for n in self._neighbours[label] if n.kind == "lake" and n.canteen]
+        lakes = [
+            n
+            for n in self._neighbours[label]
+            if self.fields[n].kind == "lake" and self.fields[n].canteen
+        ]
         return BuildGains(bonuses=bonuses, cow=f.cow, canteen_lakes=lakes)
 
     def unused_build_coins(self) -> int:
@@ -841,12 +961,11 @@ class Game:
             self._stop_building(seat, events)
             return
         self.pending = Pending("build", seat)
-        if player.cows == 0 and not any(True for _ in self._build_actions(player)):
-            self._stop_building(seat, events)
 
     def _place_settlement(self, player: Player, f: Field) -> None:
         player.settlements_left -= 1
         f.settlements.append(player.id)
+        self._frontier_cache = None
 
     def _line_length(self, f: Field, axis: tuple[int, int], player_id: str) -> int:
         length = 1
@@ -854,8 +973,8 @@ class Game:
             q, r = f.q, f.r
             while True:
                 q, r = q + sign * axis[0], r + sign * axis[1]
-                other = self._by_hex.get((q, r))
-                if other is None or player_id not in other.settlements:
+                other = self._label_at.get((q, r))
+                if other is None or player_id not in self.fields[other].settlements:
                     break
                 length += 1
         return length
@@ -1105,10 +1224,53 @@ class Game:
             return "you have no settlements left"
         if self.pending.kind == "build" and self.builds_done >= data.BUILDS_PER_ACTION:
             return "you have made your 3 builds"
-        if f not in self._frontier():
+        if label not in self._frontier():
             return f"{label} does not touch the start tile or any settlement"
         missing = {g: n - player.goods[g] for g, n in f.cost.items() if player.goods[g] < n}
         return f"{label} costs {_describe_cost(f.cost)}; you lack {_describe_cost(missing)}"
+
+    # ------------------------------------------------------------------ taking moves back
+
+    def undoable(self, player_id: str) -> int:
+        """How many of `player_id`'s last moves may be taken back, one `undo` each."""
+        return len(self._undo_window(player_id)[0])
+
+    def undo(self, player_id: str) -> Game:
+        """The game just before `player_id`'s last move (with the forced steps that
+        followed it): the replay of the record without those entries.
+
+        A player may take back their own moves while no other player has made a move
+        since (forced steps do not count) and no wheel result has been revealed since,
+        and not once the game is over. Raises `IllegalAction` with the reason otherwise.
+        """
+        moves, reason = self._undo_window(player_id)
+        if not moves:
+            raise IllegalAction(f"nothing to take back: {reason}")
+        record = self.record()
+        record["actions"] = record["actions"][: moves[0]]
+        return Game.replay(record)
+
+    def _undo_window(self, player_id: str) -> tuple[list[int], str]:
+        """Log indices of `player_id`'s moves that may be taken back, latest first, and
+        why the window ends where it does."""
+        self.seat_of(player_id)  # refuses a stranger
+        if self.is_over:
+            return [], "the game is over"
+        if self.schema1_moves:
+            # replaying a record of schema 1 adds forced steps to its log
+            return [], "this game was begun before moves could be taken back"
+        auto = set(self.auto)
+        moves: list[int] = []
+        for index in range(len(self.log) - 1, -1, -1):
+            pid, notation = self.log[index]
+            if notation.startswith("spin "):
+                return moves, "the wheel has been spun since"
+            if index in auto:
+                continue
+            if pid != player_id:
+                return moves, f"{pid} has moved since"
+            moves.append(index)
+        return moves, "no earlier move"
 
     # ------------------------------------------------------------------ persistence
 
@@ -1155,12 +1317,14 @@ class Game:
             "final_round": self.final_round,
             "over": self.is_over,
             "log": [[pid, notation] for pid, notation in self.log],
+            "auto": list(self.auto),
+            "schema1_moves": self.schema1_moves,
             "rng": [version, list(internal), gauss],
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
-        if d.get("version") != SCHEMA_VERSION:
+        if d.get("version") not in (1, SCHEMA_VERSION):
             raise ValueError(f"unsupported game schema version {d.get('version')!r}")
         game = cls()
         game.seed = d["seed"]
@@ -1190,6 +1354,9 @@ class Game:
         game.setup_queue = list(d["setup_queue"])
         game.final_round = d["final_round"]
         game.log = [(pid, notation) for pid, notation in d["log"]]
+        game.auto = list(d.get("auto", []))
+        game.schema1_moves = len(game.log) if d["version"] == 1 else d["schema1_moves"]
+        game._replayed = len(game.log)
         version, internal, gauss = d["rng"]
         game.rng.setstate((version, tuple(internal), gauss))
         return game
@@ -1200,26 +1367,52 @@ class Game:
     __hash__ = None  # type: ignore[assignment]
 
     def copy(self) -> Game:
-        return Game.from_dict(self.to_dict())
+        """An independent game equal to this one, for simulations: the mutable parts
+        are copied, the rest (landscape topology, printed costs, the pending
+        decision, cached legal actions) is shared, being never changed in place."""
+        game = Game.__new__(Game)
+        game.__dict__.update(self.__dict__)
+        game.players = [p.copy() for p in self.players]
+        game.supply = self.supply.copy()
+        game.box = dict(self.box)
+        game.tiles = list(self.tiles)
+        game.fields = {label: f.copy() for label, f in self.fields.items()}
+        game.bank = [list(space) for space in self.bank]
+        game.harvest = {area: [p.copy() for p in places] for area, places in self.harvest.items()}
+        game.representatives = list(self.representatives)
+        game.auction = self.auction.copy() if self.auction else None
+        game.setup_queue = list(self.setup_queue)
+        game.log = list(self.log)
+        game.auto = list(self.auto)
+        game.rng = random.Random(0)
+        game.rng.setstate(self.rng.getstate())
+        return game
 
     def record(self) -> dict[str, Any]:
-        """Setup + every action: enough to replay the game without the generator."""
-        return {
+        """Setup + every action, forced steps included: enough to replay the game
+        without the generator. `schema1_moves` (only for a game begun under schema 1)
+        counts the leading actions logged without their forced steps."""
+        record: dict[str, Any] = {
             "version": SCHEMA_VERSION,
             "players": self.player_ids,
             "seed": self.seed,
             "start_field": self.start_field,
             "actions": [[pid, notation] for pid, notation in self.log],
         }
+        if self.schema1_moves:
+            record["schema1_moves"] = self.schema1_moves
+        return record
 
     @classmethod
     def replay(cls, record: dict[str, Any]) -> Game:
-        """The game a record describes; spins come from the record, not the generator."""
+        """The game a record describes; spins come from the record, not the generator.
+        Forced steps that end the record are applied as in play."""
         game = cls.replay_start(record)
         for pid, notation in record["actions"]:
             game.replay_action(pid, notation)
         game._auto_chance = True
-        game._resolve_chance([])
+        game._settle([])
+        game._replayed = len(game.log)
         return game
 
     @classmethod
@@ -1227,13 +1420,36 @@ class Game:
         """The game of `record` before its first action, ready for `replay_action`."""
         game = cls._setup(record["players"], record["seed"], record["start_field"])
         game._auto_chance = False
+        old = len(record["actions"]) if record["version"] == 1 else record.get("schema1_moves", 0)
+        game._schema1_entries_left = old
         return game
 
     def replay_action(self, player_id: str, notation: str) -> list[Event]:
-        """Apply one recorded action, spins included (replay is a fold of these)."""
+        """Apply one recorded action, spins included (replay is a fold of these).
+
+        A forced step is applied by the game as soon as it is due (RULES.md 7.3), so
+        when the record reaches it, it is in the log already: the record's entry must
+        be that step, and nothing is applied twice. Entries logged under schema 1 may
+        leave forced steps out; those are then kept as the game applied them."""
+        index = self._replayed
+        lenient = self._schema1_entries_left > 0
+        self._schema1_entries_left -= lenient
         try:
-            return self._apply_checked(player_id, parse_action(notation))
+            action = parse_action(notation)
+            entry = (player_id, str(action))
+            while index < len(self.log):
+                if self.log[index] == entry:
+                    self._replayed = index + 1
+                    return []
+                if not lenient:
+                    pid, forced = self.log[index]
+                    raise IllegalAction(f"the game applied the forced step '{pid}: {forced}' here")
+                index += 1
+            events = self._apply_checked(player_id, action)
+            self._replayed = len(self.log)
+            self._settle(events)
+            return events
         except IllegalAction as error:
             raise IllegalAction(
-                f"record action {len(self.log) + 1} '{player_id}: {notation}': {error}"
+                f"record action {self._replayed + 1} '{player_id}: {notation}': {error}"
             ) from error

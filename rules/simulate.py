@@ -5,9 +5,10 @@
 
 With `--check`, after every action: no piece is created or lost, nobody holds more
 than 8 workers outside a recruit or trade in progress, no count is negative, the
-awaited player has a legal action, the state survives a JSON round trip and the
-record replays to it. The first violation stops the run (exit status 1) with the
-game's seed and the action. Without `--check` it prints the benchmark figures.
+awaited player has at least two legal actions (a single one is applied by the game,
+RULES.md 7.3), the state survives a JSON round trip and the record replays to it. The
+first violation stops the run (exit status 1) with the game's seed and the action.
+Without `--check` it prints the benchmark figures.
 """
 
 from __future__ import annotations
@@ -120,6 +121,8 @@ def check_invariants(game: Game, *, replayed: Game | None = None) -> None:
         awaited = game.awaiting
         if awaited is None or not game.legal_actions(awaited):
             raise InvariantError(f"{awaited} is awaited with no legal action ({game.pending})")
+        if len(game.legal_actions(awaited)) == 1:
+            raise InvariantError(f"{awaited} is awaited for a forced step ({game.pending})")
     if Game.from_dict(json.loads(json.dumps(game.to_dict()))) != game:
         raise InvariantError("the JSON round trip changed the game")
     if replayed is None:
@@ -145,8 +148,8 @@ def play_game(players: int, seed: int, *, check: bool = False) -> GameStats:
     """
     game = Game.new(PLAYER_NAMES[:players], seed=seed)
     rng = random.Random(seed)
-    replayed = Game.replay_start(game.record())
     if check:
+        replayed = Game.replay_start(game.record())
         for player_id, notation in game.log:
             replayed.replay_action(player_id, notation)
         check_invariants(game, replayed=replayed)
@@ -211,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         "wins by seat:       "
         + ", ".join(f"seat {seat + 1}: {wins[seat]}" for seat in range(args.players))
     )
+    print(f"ran {elapsed:.2f} s wall, {cpu:.2f} s CPU")
     return 0
 
 

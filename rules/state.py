@@ -30,6 +30,17 @@ class Player:
     def worker_count(self) -> int:
         return sum(self.workers.values())
 
+    def copy(self) -> Player:
+        return Player(
+            self.id,
+            self.coins,
+            self.cows,
+            self.canteens,
+            self.settlements_left,
+            dict(self.goods),
+            dict(self.workers),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -60,6 +71,9 @@ class Supply:
     workers: dict[str, int] = field(default_factory=zero_workers)
     cows: int = 0
 
+    def copy(self) -> Supply:
+        return Supply(dict(self.goods), dict(self.workers), self.cows)
+
     def to_dict(self) -> dict[str, Any]:
         return {"goods": dict(self.goods), "workers": dict(self.workers), "cows": self.cows}
 
@@ -75,6 +89,9 @@ class HarvestPlace:
     large: list[str] = field(default_factory=list)
     small: list[str] = field(default_factory=list)
 
+    def copy(self) -> HarvestPlace:
+        return HarvestPlace(list(self.large), list(self.small))
+
     def to_dict(self) -> dict[str, Any]:
         return {"large": list(self.large), "small": list(self.small)}
 
@@ -83,9 +100,9 @@ class HarvestPlace:
         return cls(large=list(d["large"]), small=list(d["small"]))
 
 
-@dataclass
+@dataclass(frozen=True)
 class Pending:
-    """The decision the game waits for.
+    """The decision the game waits for (never changed: a new one replaces it).
 
     kinds: "spin" (chance), "take" (wild colours), "advance", "return", "main",
     "extra", "bid" (city answer), "reward", "build" (build more or stop), "end"
@@ -139,6 +156,9 @@ class Auction:
     """The seat overtaken and not yet moved."""
     payers: list[int] = field(default_factory=list)
     """At resolution: seats still to pay and be rewarded, in order."""
+
+    def copy(self) -> Auction:
+        return Auction(self.active, list(self.queue), self.displaced, list(self.payers))
 
     def to_dict(self) -> dict[str, Any]:
         return {

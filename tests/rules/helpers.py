@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from rules import Action, Event, Game, Pending, board, data
+from rules import Event, Game, Pending, board, data
 from rules.board import Field, Hex
 
 IDS = ("ann", "bob", "cid", "dot")
 
 
 def refresh(game: Game) -> Game:
-    """Forget the legal actions cached before a direct change of the state."""
+    """Forget what the engine derived (legal actions, build frontier) before a direct
+    change of the state."""
     game._legal_cache = None
+    game._frontier_cache = None
     return game
 
 
@@ -114,7 +116,7 @@ def spin(game: Game, segment: int) -> list[Event]:
     assert pid is not None and game.pending.kind == "spin"
     game._auto_chance = False
     try:
-        return game._apply_checked(pid, Action("spin", (str(segment),)))
+        return game.replay_action(pid, f"spin {segment}")
     finally:
         game._auto_chance = True
 
@@ -164,7 +166,8 @@ def verbs(game: Game, pid: str | None = None) -> set[str]:
 
 
 def at(game: Game, h: Hex) -> Field | None:
-    return game._by_hex.get(h)
+    label = game._label_at.get(h)
+    return None if label is None else game.fields[label]
 
 
 def step(h: Hex, direction: tuple[int, int], times: int = 1) -> Hex:

@@ -31,18 +31,20 @@ def test_the_active_player_takes_a_free_pumpkin_then_places() -> None:
     then puts their representative on a space of the city." 6.3.2: the others answer one by
     one clockwise and "do not get the free pumpkin"."""
     game = _auction(pumpkins=0)
+    h.set_goods(game, "cid", pumpkin=1)
     supply = game.supply.goods["pumpkin"]
     events = game.apply("ann", "city 3 1")
     assert h.of_kind(events, "city")[0].data == {"row": 3, "column": 1, "free_pumpkin": 1}
     assert game.player("ann").goods["pumpkin"] == 1
     assert game.supply.goods["pumpkin"] == supply - 1
     assert game.city_grid() == {(3, 1): "ann"}
-    for pid in ("bob", "cid", "dot"):
-        assert game.pending.kind == "bid" and game.awaiting == pid
-        assert game.turn_player == "ann"
-        assert game.player(pid).goods["pumpkin"] == 0
-        assert h.legal(game) == {"pass"}
-        game.apply(pid, "pass")
+    # bob, holding no pumpkin, could only pass: done for him (RULES.md 7.3); cid is asked
+    assert game.log[-1] == ("bob", "pass")
+    assert game.pending.kind == "bid" and game.awaiting == "cid"
+    assert game.turn_player == "ann"
+    assert game.player("bob").goods["pumpkin"] == game.player("dot").goods["pumpkin"] == 0
+    game.apply("cid", "pass")
+    assert game.log[-2:] == [("cid", "pass"), ("dot", "pass")]
     assert game.player("ann").goods["pumpkin"] == 0  # paid column 1 back
     assert game.supply.goods["pumpkin"] == supply
 
@@ -319,29 +321,30 @@ def test_an_auction_starts_with_every_row_empty() -> None:
 
 def test_a_placed_player_never_pays_more_pumpkins_than_they_hold() -> None:
     """6.3.1 "A player may only occupy a space whose cost they can pay right now (they pay
-    later)" with 4 (a taker's shortage makes every holder return one) and 7.2 (the active
-    player may trade cows inside their own auction): bob stands on column 2 with 2 pumpkins;
-    ann's cow trade for a pumpkin, with none in the supply, makes bob return one. No player
-    may end with fewer than zero pumpkins."""
+    later)". With today's values nothing takes pumpkins from a placed player before the
+    auction ends (the active player's cow trade for a pumpkin with an empty supply, which
+    would make every holder return one, is not offered: she holds a pumpkin, so it yields
+    her nothing, RULES.md 7.2); should it happen all the same (set here by hand), the
+    player goes back to the shop building without a reward (rules/README.md, our ruling)
+    and nobody ends with fewer than zero pumpkins."""
     game = _auction(pumpkins=0)
     h.set_goods(game, "bob", pumpkin=2)
     h.set_supply_goods(game, "pumpkin", 1)
     game.apply("ann", "city 1 1")
     game.apply("bob", "place 1 2")
-    game.apply("ann", "trade pumpkin")
-    assert game.player("bob").goods["pumpkin"] == 1
-    h.play(game, "place 2 1", "pass", "pass")
+    assert game.supply.goods["pumpkin"] == 0 and "trade pumpkin" not in h.legal(game, "ann")
+    h.set_goods(game, "bob", pumpkin=1)
+    game.apply("ann", "place 2 1")  # cid and dot, with no pumpkin, pass (RULES.md 7.3)
+    assert game.log[-2:] == [("cid", "pass"), ("dot", "pass")]
     events: list[Event] = []
     while game.pending.kind == "reward":
         events += h.play(game, sorted(a for a in h.legal(game) if not a.startswith("trade"))[0])
     assert min(p.goods["pumpkin"] for p in game.players) >= 0
-    # rules/README.md, our ruling: back to the shop building without a reward
     assert [(e.player, e.data) for e in h.of_kind(events, "cannot_pay")] == [
         ("bob", {"row": 1, "column": 2, "pumpkins": 2})
     ]
     assert "bob" not in {e.player for e in h.of_kind(events, "reward")}
     assert game.player("bob").goods["pumpkin"] == 1
-    h.assert_conserved(game)
 
 
 def test_the_active_player_may_trade_a_cow_before_choosing_upgrades() -> None:
@@ -362,11 +365,10 @@ def test_the_active_player_may_trade_a_cow_before_choosing_upgrades() -> None:
 def test_answers_in_random_auctions_match_the_rules() -> None:
     """6.3.1-6.3.3 and 7.2 written out independently of the engine: an answering player may
     pass, or stand on any space they can pay whose row holds nobody else or only someone to
-    its left; only the turn player (answering in their own auction) may also trade cows."""
-    trades = {f"trade {good}" for good in data.TRADE_GOODS} | {"trade coins"}
-    trades |= {f"trade worker {colour}" for colour in data.COLOURS}
+    its left; only the turn player (answering in their own auction) may also trade cows.
+    7.3: a player who could only pass is never awaited."""
     checked = 0
-    for players, seed in ((3, 81), (4, 82), (4, 83)):
+    for players, seed in ((3, 81), (4, 82), (4, 83), (4, 84)):
         game = Game.new(h.IDS[:players], seed=seed)
         rng = random.Random(seed)
         while not game.is_over:
@@ -384,9 +386,11 @@ def test_answers_in_random_auctions_match_the_rules() -> None:
                     for col, cost in enumerate(data.CITY_COSTS, start=1)
                     if cost <= player.goods["pumpkin"] and col > rightmost.get(row, 0)
                 }
-                if seat == game.turn and player.cows:
-                    expected |= trades
-                assert h.legal(game) == expected
+                legal = h.legal(game)
+                assert {a for a in legal if not a.startswith("trade")} == expected
+                may_trade = seat == game.turn and player.cows > 0
+                assert ("trade coins" in legal) == may_trade
+                assert len(legal) > 1
                 checked += 1
             game.apply(*choose_action(game, rng))
     assert checked > 50

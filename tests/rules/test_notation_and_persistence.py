@@ -272,6 +272,27 @@ def test_saved_states_round_trip_exactly_at_every_decision() -> None:
             assert restored == original
 
 
+def test_a_copy_plays_on_alone_and_leaves_the_original_untouched() -> None:
+    """Issue 14: `Game.copy()` is what AI players simulate from; a copy equals the
+    game, plays on exactly as the game itself would (same wheel spins), and nothing
+    done to the copy (builds, auctions, harvests, trades, the wheel) reaches the
+    original."""
+    for players, seed in ((2, 41), (4, 42)):
+        for game in _random_positions(players, seed, 400):
+            if game.version % 11:
+                continue
+            before = _snapshot(game)
+            copy = game.copy()
+            assert copy == game
+            twin = Game.from_dict(game.to_dict())
+            rng_copy, rng_twin = random.Random(game.version), random.Random(game.version)
+            while not copy.is_over:
+                copy.apply(*choose_action(copy, rng_copy))
+                twin.apply(*choose_action(twin, rng_twin))
+            assert copy == twin, "a copy plays on like the saved and restored game"
+            assert _snapshot(game) == before, "the original did not change"
+
+
 def test_an_unknown_schema_version_is_refused() -> None:
     """Issue 2: "with a schema `version`": a state saved under another schema is not read."""
     d = h.new_game(2, seed=1).to_dict()
@@ -366,6 +387,7 @@ EVENT_DATA = {
     "turn_end": set(),
     "turn": {"number"},
     "game_over": {"winners"},
+    "forced": {"action", "decision"},
 }
 
 

@@ -130,13 +130,13 @@ def test_a_player_board_holds_at_most_eight_workers() -> None:
     9 makes the player return one before the turn ends."""
     game = h.new_game(4, seed=1)
     ann = h.player_id(game, 0)
-    h.set_workers(game, ann, copper=7, stone=0, grain=0, pumpkin=0)
+    h.set_workers(game, ann, copper=6, stone=1, grain=0, pumpkin=0)
     h.set_goods(game, ann, grain=0)
     h.set_cows(game, ann, 0)
     h.recruit(game, 4)  # copper + copper
-    assert game.player(ann).workers["copper"] == 9
+    assert game.player(ann).worker_count == 9
     assert game.pending.kind == "return" and game.awaiting == ann
-    assert h.legal(game) == {"return copper"}
+    assert h.legal(game) == {"return copper", "return stone"}
     game.apply(ann, "return copper")
     assert game.player(ann).worker_count == data.MAX_WORKERS
     assert game.turn_player == "bob"
