@@ -71,17 +71,17 @@ def image_size(image: Image.Image) -> int:
 def cached_image(
     name: str, max_bytes: int
 ) -> Callable[[Callable[P, Image.Image]], Callable[P, Image.Image]]:
-    """Decorator: keep the images a pure drawing function returns, per argument tuple.
+    """Decorator: keep the images pure drawing functions return, per argument tuple, in
+    the cache `name` (functions decorated with the same name share it and its budget).
 
     Callers must not draw on a returned image (copy it first): it is shared.
     """
+    cache: BoundedCache[Image.Image] = REGISTRY.get(name) or BoundedCache(name, max_bytes)
 
     def decorate(function: Callable[P, Image.Image]) -> Callable[P, Image.Image]:
-        cache: BoundedCache[Image.Image] = BoundedCache(name, max_bytes)
-
         @wraps(function)
         def cached(*args: P.args, **kwargs: P.kwargs) -> Image.Image:
-            key = (args, tuple(sorted(kwargs.items())))
+            key = (function.__qualname__, args, tuple(sorted(kwargs.items())))
             image = cache.get(key)
             if image is None:
                 image = function(*args, **kwargs)

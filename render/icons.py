@@ -18,14 +18,13 @@ from .palette import (
     GOLD_EDGE,
     INK,
     PLAYER_INK,
-    PLAYER_LETTER,
     PLAYER_RGB,
     RGB,
     WHITE,
     WORKER_INK,
-    WORKER_LETTER,
     WORKER_RGB,
 )
+from .vocabulary import PLAYER_COLOURS, WORKER_COLOURS
 
 SCALE = 4
 ICON_BYTES = 16 * 1024 * 1024
@@ -234,7 +233,7 @@ def _with_letter(
         ImageDraw.Draw(picture),
         (size / 2, size * centre_y),
         letter,
-        max(8, round(size * scale)),
+        round(size * scale),
         fill=ink,
         bold=True,
         anchor="mm",
@@ -261,7 +260,10 @@ def canteen(size: int) -> Image.Image:
 def house(colour: str, size: int) -> Image.Image:
     """A settlement in a player colour, with the colour's letter low in the body."""
     return _with_letter(
-        _sprite(size, _house(PLAYER_RGB[colour])), PLAYER_LETTER[colour], PLAYER_INK[colour], 0.74
+        _sprite(size, _house(PLAYER_RGB[colour])),
+        PLAYER_COLOURS[colour].letter,
+        PLAYER_INK[colour],
+        0.74,
     )
 
 
@@ -285,7 +287,7 @@ def worker(colour: str, size: int) -> Image.Image:
     """A worker in its colour with the colour's letter (C, S, G, P)."""
     return _with_letter(
         _sprite(size, _meeple(WORKER_RGB[colour])),
-        WORKER_LETTER[colour],
+        WORKER_COLOURS[colour].letter,
         WORKER_INK[colour],
         0.62,
         0.56,
@@ -305,14 +307,19 @@ def empty_worker(size: int) -> Image.Image:
 @_cached
 def wild_worker(size: int) -> Image.Image:
     """A white worker with a question mark: any colour."""
-    return _with_letter(_sprite(size, _meeple(WHITE)), "?", INK, 0.64, 0.5)
+    return _with_letter(
+        _sprite(size, _meeple(WHITE)), WORKER_COLOURS["wild"].letter, INK, 0.62, 0.56
+    )
 
 
 @_cached
 def pawn(colour: str, size: int) -> Image.Image:
     """A representative in a player colour, with the colour's letter."""
     return _with_letter(
-        _sprite(size, _pawn(PLAYER_RGB[colour])), PLAYER_LETTER[colour], PLAYER_INK[colour], 0.68
+        _sprite(size, _pawn(PLAYER_RGB[colour])),
+        PLAYER_COLOURS[colour].letter,
+        PLAYER_INK[colour],
+        0.68,
     )
 
 

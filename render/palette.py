@@ -28,7 +28,6 @@ PLAYER_TINT: Final[dict[str, RGB]] = {
     for name, rgb in PLAYER_RGB.items()
 }
 """Built fields are washed in their owner's colour."""
-PLAYER_LETTER: Final[dict[str, str]] = {"blue": "B", "yellow": "Y", "green": "G", "red": "R"}
 PLAYER_INK: Final[dict[str, RGB]] = {
     "blue": (255, 255, 255),
     "yellow": (20, 20, 20),
@@ -43,7 +42,6 @@ WORKER_RGB: Final[dict[str, RGB]] = {
     "grain": (242, 226, 180),
     "pumpkin": (245, 132, 10),
 }
-WORKER_LETTER: Final[dict[str, str]] = {"copper": "C", "stone": "S", "grain": "G", "pumpkin": "P"}
 WORKER_INK: Final[dict[str, RGB]] = {
     "copper": (255, 255, 255),
     "stone": (20, 20, 20),

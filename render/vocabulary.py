@@ -25,6 +25,8 @@ class Term:
     many: str
     hint: str = ""
     """A few words saying what the thing is or does ("" when the name says it)."""
+    letter: str = ""
+    """The letter drawn on a piece of this colour (colour is never the only clue)."""
 
     def count(self, n: int) -> str:
         """ "1 pumpkin", "2 pumpkins"."""
@@ -42,13 +44,21 @@ GOODS: Final = {
 """The six goods. Small and large copper (and stone) are different goods."""
 
 WORKER_COLOURS: Final = {
-    "copper": Term("copper", "copper"),
-    "stone": Term("stone", "stone"),
-    "grain": Term("grain", "grain"),
-    "pumpkin": Term("pumpkin", "pumpkin"),
-    "wild": Term("wild", "wild", "any colour you choose"),
+    "copper": Term("copper", "copper", letter="C"),
+    "stone": Term("stone", "stone", letter="S"),
+    "grain": Term("grain", "grain", letter="G"),
+    "pumpkin": Term("pumpkin", "pumpkin", letter="P"),
+    "wild": Term("wild", "wild", "any colour you choose", letter="?"),
 }
 """Worker colours, as the adjective in "a copper worker"."""
+
+PLAYER_COLOURS: Final = {
+    "blue": Term("blue", "blue", letter="B"),
+    "yellow": Term("yellow", "yellow", letter="Y"),
+    "green": Term("green", "green", letter="G"),
+    "red": Term("red", "red", letter="R"),
+}
+"""The players' colours (settlements and representatives)."""
 
 AREAS: Final = {
     "mine": Term("mine", "mines"),
@@ -118,11 +128,13 @@ LABELS: Final = {
 def vocabulary_words() -> set[str]:
     """Every word of every table, lower-cased (a test checks the pictures' labels)."""
     texts: list[str] = list(LABELS.values())
-    for table in (GOODS, WORKER_COLOURS, AREAS, BOARD, PIECES, ACTIONS):
+    for table in (GOODS, WORKER_COLOURS, PLAYER_COLOURS, AREAS, BOARD, PIECES, ACTIONS):
         for term in table.values():
-            texts += [term.one, term.many, term.hint]
-    return {word for text in texts for word in _words(text)}
+            texts += [term.one, term.many, term.hint, term.letter]
+    return {word for text in texts for word in words_of(text)}
 
 
-def _words(text: str) -> list[str]:
-    return ["".join(c for c in part if c.isalpha()).lower() for part in text.split()]
+def words_of(text: str) -> list[str]:
+    """The words of `text`, lower-cased, without punctuation, digits or symbols."""
+    cleaned = ("".join(c for c in part if c.isalpha()).lower() for part in text.split())
+    return [word for word in cleaned if word]

@@ -167,13 +167,14 @@ def _joined(parts: Sequence[str]) -> str:
 
 def _turn_phrases(turn: RecentTurn) -> list[tuple[str, str]]:
     """(player, phrase) for the moves of a turn, short: a spin joins its recruit, builds
-    are listed together, "stop" says its coins, declining an option is left out."""
+    are listed together, "stop" says its coins, declining an option (the extra box, the
+    arrow, the canteen) is left out, a pass in the auction is just "passed"."""
     phrases: list[tuple[str, str]] = []
     builds = turn.builds
     moves: list[Move] = list(turn.moves)
     for i, move in enumerate(moves):
         verb, args = move.action.verb, move.action.args
-        if verb in ("noextra",) or (verb == "advance" and args[0] == "0"):
+        if verb in ("noextra", "end") or (verb == "advance" and args[0] == "0"):
             continue
         if verb == "spin" and i > 0 and moves[i - 1].action.verb == "recruit":
             player, _ = phrases.pop()
@@ -183,7 +184,7 @@ def _turn_phrases(turn: RecentTurn) -> list[tuple[str, str]]:
             if builds and args[0] == builds[0]:
                 phrases.append((move.player, f"built on {_joined(builds)}"))
             continue
-        phrase = action_phrase(move.action)
+        phrase = "passed" if verb == "pass" else action_phrase(move.action)
         if verb == "stop":
             coins = turn.unused_build_coins
             phrase += f" (+{_coins(coins)})" if coins else ""

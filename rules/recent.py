@@ -146,9 +146,12 @@ def _verb(notation: str) -> str:
     return notation.split(" ", 1)[0]
 
 
-def _starts_turn(log: list[tuple[str, str]], index: int) -> bool:
+def _starts_turn(log: list[tuple[str, str]], index: int, setup_end: int) -> bool:
     """Does log entry `index` (not an answer) start a turn? It does unless the turn in
-    progress before it is its own player's and was not ended by a canteen."""
+    progress before it is its own player's and was not ended by a canteen; the first
+    entry after the setup spins always does."""
+    if index == setup_end:
+        return True
     player = log[index][0]
     for before in range(index - 1, -1, -1):
         earlier_player, notation = log[before]
@@ -163,16 +166,20 @@ def last_turn(game: Game) -> RecentTurn | None:
     """The most recent turn that has moves (the current one if it has any); None before
     the first move."""
     log = game.log
+    # the setup is every spin and wild colour before the first turn's first move
+    setup_end = next(
+        (i for i, (_, notation) in enumerate(log) if _verb(notation) not in SETUP_VERBS), len(log)
+    )
     start = None
     for index in range(len(log) - 1, -1, -1):
-        if _verb(log[index][1]) not in ANSWER_VERBS and _starts_turn(log, index):
+        if _verb(log[index][1]) not in ANSWER_VERBS and _starts_turn(log, index, setup_end):
             start = index
             break
     if start is None:
         return None
     moves = tuple(Move(player, parse_action(notation)) for player, notation in log[start:])
     owner = moves[0].player
-    setup = moves[0].action.verb in SETUP_VERBS
+    setup = start < setup_end
     if setup:
         in_progress = game.in_setup and game.awaiting == owner
         number = None
