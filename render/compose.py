@@ -49,15 +49,15 @@ COLUMN_WIDTH = workerboard.WIDTH
 MAX_WIDTH = 2 * MARGIN + landscape.MAX_WIDTH + GAP + COLUMN_WIDTH
 """2000 px: wider pictures shrink too much in a phone's chat column."""
 HEADER_HEIGHT = 178
-TITLE_SIZE = 60
+TITLE_SIZE = fonts.TITLE
 """The awaited player's name: its capitals stay 11 px tall in a 550 × 350 preview."""
-TASK_SIZE = 46
-LINE_SIZE = 26
-NOTE_SIZE = 26
-RESULT_SIZE = 20
+TASK_SIZE = fonts.TASK
+LINE_SIZE = fonts.LARGE
+NOTE_SIZE = fonts.LARGE
+RESULT_SIZE = fonts.TEXT
 RESULT_LINE = 29
 RESULTS_WIDTH = 880
-MIN_TEXT_SIZE = 18
+MIN_TEXT_SIZE = fonts.SMALL
 """No text of any picture is smaller (readable on a phone with at most one zoom)."""
 
 
@@ -135,8 +135,8 @@ def _draw_header(
         icons.paste(picture, icons.house(seat_colour(game.seat_of(turn.player)), 44), (x + 22, 154))
         x += 54
     size = LINE_SIZE
-    while size > MIN_TEXT_SIZE and fonts.text_width(turn_line, size) > right - x:
-        size -= 2
+    if fonts.text_width(turn_line, size) > right - x:
+        size = fonts.TEXT
     fonts.draw_text(
         draw, (x, 156), fonts.fit(turn_line, size, right - x), size, fill=WHITE, anchor="lm"
     )

@@ -40,7 +40,7 @@ def _sprite(size: int, paint: Painter, height: int | None = None) -> Image.Image
     w, h = size, height or size
     big = Image.new("RGBA", (w * SCALE, h * SCALE), (0, 0, 0, 0))
     paint(ImageDraw.Draw(big), w * SCALE)
-    return big.resize((w, h), Image.Resampling.LANCZOS)
+    return big.reduce(SCALE)
 
 
 def _pts(points: list[Point], unit: float) -> list[Point]:
@@ -233,7 +233,7 @@ def _with_letter(
         ImageDraw.Draw(picture),
         (size / 2, size * centre_y),
         letter,
-        round(size * scale),
+        fonts.LARGE if size * scale >= fonts.LARGE else fonts.SMALL,
         fill=ink,
         bold=True,
         anchor="mm",

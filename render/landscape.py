@@ -48,13 +48,16 @@ RADIUS_MAX = 60
 MAX_WIDTH = 1020
 """The landscape's room in the snapshot's width (the worker board takes the rest)."""
 MARGIN = 12
-LABEL_SIZE = 22
-COUNT_SIZE = 22
-START_SIZE = 18
+LABEL_SIZE = fonts.TEXT
+COUNT_SIZE = fonts.TEXT
+START_SIZE = fonts.SMALL
 SUPERSAMPLE = 2
 FIELD_BYTES = 24 * 1024 * 1024
-MARK_WIDTH = 7
-"""Width of the ring in the mover's colour around a field built in the last turn."""
+MARK_WIDTH = 10
+"""Width of the ring in the mover's colour around a field built in the last turn; it
+runs along the field's edge, a dark line of MARK_EDGE on each side."""
+MARK_EDGE = 3
+MARK_INSET = 2
 
 
 @dataclass(frozen=True)
@@ -195,7 +198,7 @@ def field_sprite(
         _draw_mountain(draw, centre[0], centre[1] + 0.05 * big_r, big_r, SUPERSAMPLE)
     elif kind == "lake":
         _draw_waves(draw, centre[0], centre[1], big_r, 2 * SUPERSAMPLE)
-    sprite = big.resize((width, height), Image.Resampling.LANCZOS)
+    sprite = big.reduce(SUPERSAMPLE)
     cx, cy = width / 2, height / 2
     if double:
         icons.paste(sprite, icons.double_symbol(round(0.42 * radius)), _double_at(cx, cy, radius))
@@ -254,7 +257,7 @@ def tile_outline(radius: int) -> Image.Image:
             if (q + dq, r + dr) not in inside:
                 draw.line([corners[i], corners[(i + 1) % 6]], fill=TILE_EDGE, width=5 * SUPERSAMPLE)
                 draw.ellipse(_dot(corners[i], 2.5 * SUPERSAMPLE), fill=TILE_EDGE)
-    return big.resize((geo.width, geo.height), Image.Resampling.LANCZOS)
+    return big.reduce(SUPERSAMPLE)
 
 
 def _dot(centre: tuple[float, float], radius: float) -> tuple[float, float, float, float]:
@@ -371,8 +374,8 @@ def draw_pieces(
                 )
     for mark in marks:
         f = game.fields[mark.label]
-        corners = [(x + ox, y + oy) for x, y in geo.corners(f.q, f.r, inset=MARK_WIDTH / 2 + 1)]
-        draw.line([*corners, corners[0]], fill=INK, width=MARK_WIDTH + 4, joint="curve")
+        corners = [(x + ox, y + oy) for x, y in geo.corners(f.q, f.r, inset=MARK_INSET)]
+        draw.line([*corners, corners[0]], fill=INK, width=MARK_WIDTH + 2 * MARK_EDGE, joint="curve")
         draw.line([*corners, corners[0]], fill=mark.colour, width=MARK_WIDTH, joint="curve")
 
 

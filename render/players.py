@@ -32,15 +32,15 @@ from .words import capitalised, display_name, settlements_left, upgrade_label, w
 
 BOARD_WIDTH = 470
 BOARD_HEIGHT = 168
-NAME_SIZE = 26
-NOTE_SIZE = 18
-TAG_SIZE = 18
-COUNT_SIZE = 22
+NAME_SIZE = fonts.LARGE
+NOTE_SIZE = fonts.SMALL
+TAG_SIZE = fonts.SMALL
+COUNT_SIZE = fonts.TEXT
 ICON = 30
 WORKER = 32
 HOUSE = 44
 SUPPLY_HEIGHT = 52
-LEGEND_SIZE = 18
+LEGEND_SIZE = fonts.SMALL
 LEGEND_LINE = 38
 
 

@@ -42,11 +42,12 @@ AREA_HEIGHT = 218
 HEIGHT = AREA_TOP + AREA_HEIGHT
 WORKER = 32
 PAWN = 44
-TITLE_SIZE = 24
-AREA_TITLE_SIZE = 20
-TEXT_SIZE = 22
-SMALL_SIZE = 18
-MARK_WIDTH = 6
+TITLE_SIZE = fonts.LARGE
+AREA_TITLE_SIZE = fonts.TEXT
+TEXT_SIZE = fonts.TEXT
+SMALL_SIZE = fonts.SMALL
+MARK_WIDTH = 8
+MARK_EDGE = 3
 
 WHEEL_BOX = (0, 0, 262, TOP_HEIGHT)
 BANK_BOX = (272, 0, 512, TOP_HEIGHT)
@@ -169,7 +170,7 @@ def wheel_picture(stop: int | None) -> Image.Image:
         right = _polar((c, c), angle + math.pi / 2, side)
         draw.polygon([tip, left, right], fill=INK)
     draw.ellipse([c - 0.1 * r, c - 0.1 * r, c + 0.1 * r, c + 0.1 * r], fill=INK)
-    picture = big.resize((size, size), Image.Resampling.LANCZOS)
+    picture = big.reduce(scale)
     text = ImageDraw.Draw(picture)
     half = (size / 2, size / 2)
     for i, pair in enumerate(data.WHEEL):
@@ -239,7 +240,7 @@ def static_board() -> Image.Image:
         )
         centre_x = _centre(cell)[0]
         icons.paste(picture, icons.coin(28), (centre_x - 20, cell[1] + 40))
-        _text(draw, centre_x - 4, cell[1] + 40, f"+{coins}", 26)
+        _text(draw, centre_x - 4, cell[1] + 40, f"+{coins}", fonts.LARGE)
         for spot in spots.bank_spots[i]:
             icons.paste(picture, icons.empty_worker(WORKER), spot)
     _panel(draw, CITY_BOX, capitalised(BOARD["city"].one))
@@ -297,11 +298,12 @@ def static_board() -> Image.Image:
     return picture
 
 
-def _ring(draw: ImageDraw.ImageDraw, box: Box, colour: RGB, pad: float = 3) -> None:
-    """A rounded ring in a player's colour (with a dark edge) around `box`."""
+def _ring(draw: ImageDraw.ImageDraw, box: Box, colour: RGB, pad: float = 5) -> None:
+    """A rounded ring in a player's colour (with a dark edge) along `box`'s edge."""
     outer = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
-    draw.rounded_rectangle(outer, radius=9, outline=INK, width=MARK_WIDTH + 4)
-    inner = (outer[0] + 2, outer[1] + 2, outer[2] - 2, outer[3] - 2)
+    draw.rounded_rectangle(outer, radius=10, outline=INK, width=MARK_WIDTH + 2 * MARK_EDGE)
+    e = MARK_EDGE
+    inner = (outer[0] + e, outer[1] + e, outer[2] - e, outer[3] - e)
     draw.rounded_rectangle(inner, radius=8, outline=colour, width=MARK_WIDTH)
 
 
@@ -396,5 +398,5 @@ def _mark_segment(
     arc_out = [_polar(centre, angle - half + 2 * half * k / steps, outer) for k in range(steps + 1)]
     arc_in = [_polar(centre, angle + half - 2 * half * k / steps, inner) for k in range(steps + 1)]
     outline = [*arc_out, *arc_in, arc_out[0]]
-    draw.line(outline, fill=INK, width=MARK_WIDTH + 4, joint="curve")
+    draw.line(outline, fill=INK, width=MARK_WIDTH + 2 * MARK_EDGE, joint="curve")
     draw.line(outline, fill=colour, width=MARK_WIDTH, joint="curve")

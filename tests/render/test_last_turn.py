@@ -41,7 +41,7 @@ def _build_twice_and_stop(game: Game) -> tuple[str, list[str]]:
 def _ring_pixel(snap: compose.Snapshot, game: Game, label: str) -> tuple[int, int, int]:
     """A pixel of the ring drawn inside field `label`'s edge (middle of its bottom side)."""
     f = game.fields[label]
-    inset = landscape.MARK_WIDTH / 2 + 1
+    inset = landscape.MARK_INSET
     corners = snap.geometry.corners(f.q, f.r, inset=inset)
     ox, oy = snap.landscape_origin
     x = (corners[1][0] + corners[2][0]) / 2 + ox

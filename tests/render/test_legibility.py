@@ -87,8 +87,8 @@ def test_settlements_and_the_last_turns_rings_stay_visible_in_the_preview(count)
     scale = preview_scale(*snap.image.size)
     house = round(0.8 * snap.geometry.radius)  # a settlement's width on the landscape
     assert house * scale >= 10, "a settlement's colour is a patch of at least 10 px"
-    ring = landscape.MARK_WIDTH + 4  # the coloured ring and its dark edge
-    assert ring * scale >= 2.5
+    ring = landscape.MARK_WIDTH + 2 * landscape.MARK_EDGE  # the coloured ring and its edges
+    assert ring * scale >= 4, "the last turn's rings stand out in the preview"
 
 
 def test_long_names_and_notes_stay_inside_the_header_and_their_boards(monkeypatch):

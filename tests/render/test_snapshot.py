@@ -115,7 +115,7 @@ def test_the_highlight_rings_the_named_field():
     marked = compose.snapshot(game, highlight=label.lower()).image
     snap = compose.snapshot(game)
     f = game.fields[label]
-    corners = snap.geometry.corners(f.q, f.r, inset=landscape.MARK_WIDTH / 2 + 1)
+    corners = snap.geometry.corners(f.q, f.r, inset=landscape.MARK_INSET)
     ox, oy = snap.landscape_origin
     mid = ((corners[2][0] + corners[3][0]) / 2 + ox, (corners[2][1] + corners[3][1]) / 2 + oy)
     point = (round(mid[0]), round(mid[1]))
