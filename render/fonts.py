@@ -327,21 +327,6 @@ def fit(text: str, size: int, max_width: float, bold: bool = False) -> str:
     return text[:low].rstrip() + "…"
 
 
-def wrap(text: str, size: int, max_width: float, lines: int, bold: bool = False) -> list[str]:
-    """`text` broken at spaces into at most `lines` lines of `max_width`; the last line
-    is cut with an ellipsis when the text does not fit."""
-    words = text.split(" ")
-    result: list[str] = []
-    while words and len(result) < lines:
-        line = words.pop(0)
-        while words and text_width(line + " " + words[0], size, bold) <= max_width:
-            line += " " + words.pop(0)
-        result.append(line)
-    if words:
-        result[-1] = fit(result[-1] + " " + " ".join(words), size, max_width, bold)
-    return [fit(line, size, max_width, bold) for line in result]
-
-
 MASK_BYTES = 24 * 1024 * 1024
 _MASKS: BoundedCache[tuple[Any, tuple[int, int], Any]] = BoundedCache("text masks", MASK_BYTES)
 """(source, size, bold, run, stroke width, ink for colour fonts) -> the glyph mask

@@ -266,7 +266,10 @@ def _dot(centre: tuple[float, float], radius: float) -> tuple[float, float, floa
 
 def _sprite_of(f: Field, shade: int, radius: int) -> Image.Image:
     kind = "start" if f.start else f.kind
-    return field_sprite(kind, _expand_cost(f.cost), f.double, shade, radius)
+    # only meadows take their tile's shade: one sprite serves every lake, mountain, start
+    return field_sprite(
+        kind, _expand_cost(f.cost), f.double, shade if kind == "plain" else 0, radius
+    )
 
 
 def _draw_label(

@@ -151,13 +151,6 @@ def describe_action(
     return f"{who} {action_phrase(action)}"
 
 
-def last_action(game: Game, names: Mapping[str, str] | None = None) -> str:
-    if not game.log:
-        return "Nothing played yet"
-    player_id, notation = game.log[-1]
-    return describe_action(game, player_id, notation, names)
-
-
 def _joined(parts: Sequence[str]) -> str:
     """["a", "b", "c"] -> "a, b and c"."""
     if len(parts) <= 1:

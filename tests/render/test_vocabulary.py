@@ -87,9 +87,9 @@ def test_the_harvest_areas_and_board_parts_are_titled_with_the_tables_names(monk
 
 
 def _text_argument(call: ast.Call) -> ast.expr | None:
-    """The text argument of a call to fonts.draw_text / fit / text_width / wrap."""
+    """The text argument of a call to fonts.draw_text or fonts.fit."""
     func = call.func
-    if not (isinstance(func, ast.Attribute) and func.attr in ("draw_text", "fit", "wrap")):
+    if not (isinstance(func, ast.Attribute) and func.attr in ("draw_text", "fit")):
         return None
     index = 2 if func.attr == "draw_text" else 0
     return call.args[index] if len(call.args) > index else None
