@@ -34,9 +34,10 @@ import render
 from render.__main__ import play
 imported = time.perf_counter() - started
 game, _ = play(4, {seed}, {moves}, final=False)
-started = time.perf_counter()
+started, cpu_started = time.perf_counter(), time.process_time()
 render.render_game(game)
-print(f"{{(time.perf_counter() - started) * 1000:.0f}} {{imported * 1000:.0f}}")
+wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+print(f"{{wall * 1000:.0f}} {{cpu * 1000:.0f}} {{imported * 1000:.0f}}")
 """
 
 
@@ -53,14 +54,14 @@ def _timed(games: list[Game], renders: int) -> tuple[list[float], list[float], b
     return walls, cpus, png
 
 
-def _first_render(seed: int, moves: int) -> tuple[int, int]:
-    """(first render ms, import ms) measured in a fresh Python process."""
+def _first_render(seed: int, moves: int) -> tuple[int, int, int]:
+    """(first render wall ms, its CPU ms, import ms) measured in a fresh Python process."""
     code = FRESH_PROCESS.format(seed=seed, moves=moves)
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
-    first, imported = result.stdout.split()
-    return int(first), int(imported)
+    wall, cpu, imported = result.stdout.split()
+    return int(wall), int(cpu), int(imported)
 
 
 def _png_size(png: bytes) -> tuple[int, int]:
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--renders and --games must be at least 1")
     run_started, run_cpu_started = time.perf_counter(), time.process_time()
 
-    first_ms, import_ms = _first_render(args.seed, args.moves)
+    first_ms, first_cpu_ms, import_ms = _first_render(args.seed, args.moves)
     game, _ = play(4, args.seed, args.moves, final=False)
     render_game(game)  # the shared art, as in a running bot
     walls, cpus, png = _timed([game], args.renders)
@@ -90,7 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         f"max {max(walls):.1f} ms; CPU median {statistics.median(cpus):.1f} ms; "
         f"PNG {len(png) / 1024:.0f} KiB, {width}x{height} px"
     )
-    print(f"first render in a fresh process: {first_ms} ms (import {import_ms} ms before it)")
+    print(
+        f"first render in a fresh process: {first_ms} ms, CPU {first_cpu_ms} ms "
+        f"(import {import_ms} ms before it)"
+    )
 
     many = [
         play(2 + i % 3, args.seed + 1 + i, args.moves // 2 + 7 * (i % 10), final=False)[0]

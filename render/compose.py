@@ -12,7 +12,7 @@
     | supply                         |                                 |
     +--------------------------------+---------------------------------+
 
-Landscape format (width:height about 1.4 to 1.7, at most 2000 px wide): Discord's
+Landscape format (width:height about 1.6, at most 2000 px wide): Discord's
 preview box is about 1.57:1, and a picture much wider than it loses on phones. The
 awaited player's name is written in their colour, large enough to read in the
 preview; no text is smaller than MIN_TEXT_SIZE at full size.
@@ -208,6 +208,7 @@ def snapshot(
     _draw_header(picture, game, lines, names, notes, turn, results)
 
     supply_origin = (MARGIN, top + body_height - players.SUPPLY_HEIGHT)
+    # the landscape in the middle of the room above the supply
     land_origin = (MARGIN, top + (body_height - left_height) // 2)
     marks = landscape.field_marks(game, turn, highlight)
     landscape.draw_landscape(picture, game, geo, land_origin, marks)

@@ -244,8 +244,8 @@ def awaited_task(game: Game) -> str:
 
 
 def title_task(game: Game) -> str:
-    """The header's big line after the awaited player's name ("must recruit, work or
-    build"), or the end of the game."""
+    """The header's big line after the awaited player's name: "must recruit, work or
+    build"."""
     return f"must {awaited_task(game)}"
 
 
