@@ -76,7 +76,9 @@ def cached_image(
 
     Callers must not draw on a returned image (copy it first): it is shared.
     """
-    cache: BoundedCache[Image.Image] = REGISTRY.get(name) or BoundedCache(name, max_bytes)
+    cache: BoundedCache[Image.Image] = (
+        REGISTRY[name] if name in REGISTRY else BoundedCache(name, max_bytes)
+    )
 
     def decorate(function: Callable[P, Image.Image]) -> Callable[P, Image.Image]:
         @wraps(function)

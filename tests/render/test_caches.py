@@ -17,6 +17,17 @@ def _printed_fields() -> int:
     return len({(kind, tuple(sorted(cost.items())), double) for kind, cost, double, _ in specs}) + 1
 
 
+def test_every_drawing_cache_is_measured_and_emptied_by_clear_all():
+    compose.snapshot(game_at(4, "mid"))
+    caches.clear_all()
+    assert all(size == 0 for _, size in caches.memory().values())
+    compose.snapshot(game_at(4, "mid"))
+    held = caches.memory()
+    for name in ("icons", "landscape fields", "text masks", "worker board", "wheel", "legend"):
+        assert held[name][1] > 0, f"{name}: what the render drew is in the measured cache"
+    assert held["landscape fields"][0] > 10, "the field sprites, not only the hex mask"
+
+
 def test_many_games_share_the_landscape_art_instead_of_adding_their_own():
     caches.clear_all()
     radii = set()
@@ -26,8 +37,8 @@ def test_many_games_share_the_landscape_art_instead_of_adding_their_own():
             compose.snapshot(game)
             radii.add(landscape.geometry(game).radius)
     entries, _ = caches.memory()["landscape fields"]
-    # one sprite per printed field, meadow shade and hex size: whatever the games
-    assert entries <= _printed_fields() * len(MEADOWS) * len(radii)
+    # one sprite per printed field, meadow shade and hex size (and a mask per size)
+    assert 0 < entries <= (_printed_fields() * len(MEADOWS) + 1) * len(radii)
     for name, (_, held) in caches.memory().items():
         assert held <= caches.REGISTRY[name].max_bytes, name
 
