@@ -56,7 +56,7 @@ LINE_SIZE = fonts.LARGE
 NOTE_SIZE = fonts.LARGE
 RESULT_SIZE = fonts.TEXT
 RESULT_LINE = 29
-RESULTS_WIDTH = 880
+RESULTS_WIDTH = 980
 MIN_TEXT_SIZE = fonts.SMALL
 """No text of any picture is smaller (readable on a phone with at most one zoom)."""
 
@@ -165,10 +165,10 @@ def _draw_results(
         fonts.draw_text(
             draw, (left + 42, y), f"{place}.", RESULT_SIZE, fill=INK, bold=True, anchor="lm"
         )
-        name = fonts.fit(name, RESULT_SIZE, 190, bold=True)
+        name = fonts.fit(name, RESULT_SIZE, 170, bold=True)
         fonts.draw_text(draw, (left + 68, y), name, RESULT_SIZE, fill=INK, bold=True, anchor="lm")
-        figures = fonts.fit(figures, RESULT_SIZE, RESULTS_WIDTH - 280)
-        fonts.draw_text(draw, (left + 266, y), figures, RESULT_SIZE, fill=INK, anchor="lm")
+        figures = fonts.fit(figures, RESULT_SIZE, RESULTS_WIDTH - 266)
+        fonts.draw_text(draw, (left + 250, y), figures, RESULT_SIZE, fill=INK, anchor="lm")
         y += RESULT_LINE
 
 
