@@ -44,8 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--final", action="store_true", help="play to the end of the game")
     parser.add_argument("--out", type=Path, required=True, help="PNG file to write")
     args = parser.parse_args(argv)
-    game, last_build = play(args.players, args.seed, args.moves, args.final)
-    args.out.write_bytes(render_game(game, highlight=last_build))
+    game, _ = play(args.players, args.seed, args.moves, args.final)
+    args.out.write_bytes(render_game(game))
     state = "over" if game.is_over else f"awaiting {game.awaiting}"
     print(f"{args.out}: {len(game.log)} actions, {state}")
     return 0

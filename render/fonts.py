@@ -20,14 +20,17 @@ from __future__ import annotations
 
 import bisect
 import importlib.util
+import math
 import struct
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from PIL import ImageDraw, ImageFont
+
+from .caches import BoundedCache
 
 Font = ImageFont.FreeTypeFont
 
@@ -251,31 +254,112 @@ def split_runs(text: str) -> tuple[tuple[int, str], ...]:
     return tuple(zip(indexes, runs, strict=True))
 
 
+SMALL = 18
+"""The type scale. Every text is drawn at one of these sizes: the smallest stays readable
+on a phone, and each size (and weight) is a FreeType face that takes about 8 ms to set
+up the first time it draws (the variable font's instance), so fewer sizes make the
+first picture of a process faster."""
+TEXT = 22
+LARGE = 26
+TASK = 46
+TITLE = 60
+
+
 @lru_cache(maxsize=256)
-def font(source_index: int, size: int, bold: bool = False) -> Font:
-    """The FreeType font of chain entry `source_index` at `size` pixels."""
+def font(source_index: int, size: int, bold: bool = False, shaped: bool = True) -> Font:
+    """The FreeType font of chain entry `source_index` at `size` pixels.
+
+    `shaped` selects the complex layout engine (Raqm: ligatures, emoji sequences,
+    combining marks); without it the basic engine lays glyphs side by side, about
+    fifteen times faster, which is all that plain Latin, Greek, Cyrillic and CJK runs
+    need.
+    """
     source = font_chain()[source_index]
+    engine = ImageFont.Layout.RAQM if shaped else ImageFont.Layout.BASIC
     if bold and source.bold_path is not None:
-        return ImageFont.truetype(str(source.bold_path), size)
-    loaded = ImageFont.truetype(str(source.path), size, index=source.index)
+        return ImageFont.truetype(str(source.bold_path), size, layout_engine=engine)
+    loaded = ImageFont.truetype(str(source.path), size, index=source.index, layout_engine=engine)
     if source.variable_bold:
         loaded.set_variation_by_name("Bold" if bold else "Regular")
     return loaded
 
 
+def _needs_shaping(source_index: int, run: str) -> bool:
+    """Colour emoji and runs holding joiners, marks or flags need the complex layout."""
+    if font_chain()[source_index].colour:
+        return True
+    return any(_attaches_to_previous(c) or 0x1F1E6 <= ord(c) <= 0x1F1FF for c in run)
+
+
+def run_font(source_index: int, size: int, bold: bool, run: str) -> Font:
+    """The font that draws `run` (one entry of `split_runs`)."""
+    return font(source_index, size, bold, _needs_shaping(source_index, run))
+
+
+@lru_cache(maxsize=16384)
+def _run_width(source_index: int, size: int, bold: bool, run: str) -> float:
+    return run_font(source_index, size, bold, run).getlength(run)
+
+
 def text_width(text: str, size: int, bold: bool = False) -> float:
     """The advance width of `text` in pixels."""
-    return sum(font(i, size, bold).getlength(run) for i, run in split_runs(text))
+    return sum(_run_width(i, size, bold, run) for i, run in split_runs(text))
+
+
+def cap_height(size: int, bold: bool = False) -> int:
+    """Height in pixels of a capital letter (H) of the main font at `size`."""
+    box = font(0, size, bold, False).getbbox("H", anchor="ls")
+    return round(box[3] - box[1])
 
 
 def fit(text: str, size: int, max_width: float, bold: bool = False) -> str:
     """`text`, cut with an ellipsis if it is wider than `max_width`."""
     if text_width(text, size, bold) <= max_width:
         return text
-    chars = list(text)
-    while chars and text_width("".join(chars) + "…", size, bold) > max_width:
-        chars.pop()
-    return "".join(chars) + "…"
+    # widths of prefixes grow with their length: find the longest that fits by halving
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text_width(text[:middle] + "…", size, bold) <= max_width:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low].rstrip() + "…"
+
+
+MASK_BYTES = 24 * 1024 * 1024
+_MASKS: BoundedCache[tuple[Any, tuple[int, int], Any]] = BoundedCache("text masks", MASK_BYTES)
+"""(source, size, bold, run, stroke width, ink for colour fonts) -> the glyph mask
+FreeType draws, its offset from the baseline origin, and the colours of emoji."""
+
+
+def _mask(
+    source_index: int, size: int, bold: bool, run: str, stroke_width: int, ink: int
+) -> tuple[Any, tuple[int, int], Any]:
+    colour = font_chain()[source_index].colour
+    key = (source_index, size, bold, run, stroke_width, ink if colour else 0)
+    entry = _MASKS.get(key)
+    if entry is None:
+        loaded = run_font(source_index, size, bold, run)
+        mode = "RGBA" if colour else "L"
+        mask, offset = loaded.getmask2(
+            run, mode, stroke_width=stroke_width, anchor="ls", ink=ink, start=(0, 0)
+        )
+        colours = None
+        if colour:
+            # as ImageDraw.text does: the colours in RGB, the coverage as the mask
+            colours, mask = mask, mask.getband(3)
+            colours.fillband(3, (ink >> 24) & 0xFF)
+        width, height = mask.size
+        entry = (mask, offset, colours)
+        _MASKS.put(key, entry, width * height * (5 if colour else 1) + 200)
+    return entry
+
+
+def pixel(coordinate: float) -> int:
+    """The pixel a coordinate falls in, halves rounded up: unlike round(), shifting a
+    drawing by whole pixels never changes where its parts land."""
+    return math.floor(coordinate + 0.5)
 
 
 def draw_text(
@@ -294,9 +378,11 @@ def draw_text(
 
     `anchor` is Pillow's two letters: l/m/r horizontally, then a (top of the
     ascender), m (middle) or s (baseline) vertically, measured on the first font.
+    Each run's glyph mask is drawn by FreeType once and kept (`_MASKS`), then
+    composited exactly as `ImageDraw.text` composites it.
     """
     runs = split_runs(text)
-    widths = [font(i, size, bold).getlength(run) for i, run in runs]
+    widths = [_run_width(i, size, bold, run) for i, run in runs]
     total = sum(widths)
     x, y = xy
     horizontal, vertical = anchor[0], anchor[1]
@@ -304,24 +390,37 @@ def draw_text(
         x -= total / 2
     elif horizontal == "r":
         x -= total
-    ascent, descent = font(0, size, bold).getmetrics()
+    ascent, descent = font(0, size, bold, False).getmetrics()
     if vertical == "a":
         y += ascent
     elif vertical == "m":
         y += (ascent - descent) / 2
     elif vertical == "d":
         y -= descent
+    ink = draw.draw.draw_ink(fill)
+    stroke_ink = draw.draw.draw_ink(stroke) if stroke is not None and stroke_width else None
+    base_y = pixel(y)
     for (i, run), width in zip(runs, widths, strict=True):
-        source = font_chain()[i]
-        draw.text(
-            (round(x), round(y)),
-            run,
-            font=font(i, size, bold),
-            fill=fill,
-            anchor="ls",
-            embedded_color=source.colour,
-            stroke_width=0 if source.colour else stroke_width,
-            stroke_fill=stroke,
-        )
+        origin = (pixel(x), base_y)
+        colour = font_chain()[i].colour
+        if stroke_ink is not None and not colour:
+            _composite(
+                draw, origin, _mask(i, size, bold, run, stroke_width, stroke_ink), stroke_ink
+            )
+        _composite(draw, origin, _mask(i, size, bold, run, 0, ink), ink)
         x += width
     return total
+
+
+def _composite(
+    draw: ImageDraw.ImageDraw,
+    origin: tuple[int, int],
+    entry: tuple[Any, tuple[int, int], Any],
+    ink: int,
+) -> None:
+    mask, (dx, dy), colours = entry
+    x, y = origin[0] + dx, origin[1] + dy
+    if colours is None:
+        draw.draw.draw_bitmap((x, y), mask, ink)
+    else:
+        draw.im.paste(colours, (x, y, x + mask.size[0], y + mask.size[1]), mask)

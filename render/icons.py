@@ -8,26 +8,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from . import fonts
+from .caches import cached_image
 from .palette import (
     GOLD,
     GOLD_EDGE,
     INK,
     PLAYER_INK,
-    PLAYER_LETTER,
     PLAYER_RGB,
     RGB,
     WHITE,
     WORKER_INK,
-    WORKER_LETTER,
     WORKER_RGB,
 )
+from .vocabulary import PLAYER_COLOURS, WORKER_COLOURS
 
 SCALE = 4
+ICON_BYTES = 16 * 1024 * 1024
+_cached = cached_image("icons", ICON_BYTES)
+"""Sprites per (kind, size, colour): a few hundred small images shared by every game."""
 OUTLINE = (40, 32, 24)
 Point = tuple[float, float]
 Painter = Callable[[ImageDraw.ImageDraw, float], None]
@@ -38,7 +40,7 @@ def _sprite(size: int, paint: Painter, height: int | None = None) -> Image.Image
     w, h = size, height or size
     big = Image.new("RGBA", (w * SCALE, h * SCALE), (0, 0, 0, 0))
     paint(ImageDraw.Draw(big), w * SCALE)
-    return big.resize((w, h), Image.Resampling.LANCZOS)
+    return big.reduce(SCALE)
 
 
 def _pts(points: list[Point], unit: float) -> list[Point]:
@@ -122,7 +124,7 @@ GOOD_PAINTERS: dict[str, Painter] = {
 }
 
 
-@lru_cache(maxsize=256)
+@_cached
 def good(name: str, size: int) -> Image.Image:
     """A good: grain ear, pumpkin, copper nugget, stone pebble, copper ingot, stone block."""
     return _sprite(size, GOOD_PAINTERS[name])
@@ -231,7 +233,7 @@ def _with_letter(
         ImageDraw.Draw(picture),
         (size / 2, size * centre_y),
         letter,
-        max(8, round(size * scale)),
+        fonts.LARGE if size * scale >= fonts.LARGE else fonts.SMALL,
         fill=ink,
         bold=True,
         anchor="mm",
@@ -239,35 +241,38 @@ def _with_letter(
     return picture
 
 
-@lru_cache(maxsize=64)
+@_cached
 def coin(size: int) -> Image.Image:
     return _sprite(size, _coin)
 
 
-@lru_cache(maxsize=64)
+@_cached
 def cow(size: int) -> Image.Image:
     return _sprite(size, _cow)
 
 
-@lru_cache(maxsize=64)
+@_cached
 def canteen(size: int) -> Image.Image:
     return _sprite(size, _canteen)
 
 
-@lru_cache(maxsize=64)
+@_cached
 def house(colour: str, size: int) -> Image.Image:
     """A settlement in a player colour, with the colour's letter low in the body."""
     return _with_letter(
-        _sprite(size, _house(PLAYER_RGB[colour])), PLAYER_LETTER[colour], PLAYER_INK[colour], 0.74
+        _sprite(size, _house(PLAYER_RGB[colour])),
+        PLAYER_COLOURS[colour].letter,
+        PLAYER_INK[colour],
+        0.74,
     )
 
 
-@lru_cache(maxsize=16)
+@_cached
 def plain_house(size: int, fill: RGB = WHITE) -> Image.Image:
     return _sprite(size, _house(fill))
 
 
-@lru_cache(maxsize=16)
+@_cached
 def double_symbol(size: int) -> Image.Image:
     """Two settlement outlines side by side: the double-settlement field."""
     picture = Image.new("RGBA", (size, size), (0, 0, 0, 0))
@@ -277,19 +282,19 @@ def double_symbol(size: int) -> Image.Image:
     return picture
 
 
-@lru_cache(maxsize=64)
+@_cached
 def worker(colour: str, size: int) -> Image.Image:
     """A worker in its colour with the colour's letter (C, S, G, P)."""
     return _with_letter(
         _sprite(size, _meeple(WORKER_RGB[colour])),
-        WORKER_LETTER[colour],
+        WORKER_COLOURS[colour].letter,
         WORKER_INK[colour],
         0.62,
         0.56,
     )
 
 
-@lru_cache(maxsize=16)
+@_cached
 def empty_worker(size: int) -> Image.Image:
     """The faint outline of a free worker spot."""
 
@@ -299,21 +304,26 @@ def empty_worker(size: int) -> Image.Image:
     return _sprite(size, paint)
 
 
-@lru_cache(maxsize=64)
+@_cached
 def wild_worker(size: int) -> Image.Image:
     """A white worker with a question mark: any colour."""
-    return _with_letter(_sprite(size, _meeple(WHITE)), "?", INK, 0.64, 0.5)
-
-
-@lru_cache(maxsize=64)
-def pawn(colour: str, size: int) -> Image.Image:
-    """A representative in a player colour, with the colour's letter."""
     return _with_letter(
-        _sprite(size, _pawn(PLAYER_RGB[colour])), PLAYER_LETTER[colour], PLAYER_INK[colour], 0.68
+        _sprite(size, _meeple(WHITE)), WORKER_COLOURS["wild"].letter, INK, 0.62, 0.56
     )
 
 
-@lru_cache(maxsize=16)
+@_cached
+def pawn(colour: str, size: int) -> Image.Image:
+    """A representative in a player colour, with the colour's letter."""
+    return _with_letter(
+        _sprite(size, _pawn(PLAYER_RGB[colour])),
+        PLAYER_COLOURS[colour].letter,
+        PLAYER_INK[colour],
+        0.68,
+    )
+
+
+@_cached
 def star(size: int, fill: RGB = (220, 40, 40)) -> Image.Image:
     def paint(d: ImageDraw.ImageDraw, u: float) -> None:
         points = []
@@ -326,7 +336,7 @@ def star(size: int, fill: RGB = (220, 40, 40)) -> Image.Image:
     return _sprite(size, paint)
 
 
-@lru_cache(maxsize=16)
+@_cached
 def arrow(size: int, fill: RGB = INK) -> Image.Image:
     """A right-pointing arrow (upgrades: small good -> large good)."""
 
@@ -350,8 +360,19 @@ def arrow(size: int, fill: RGB = INK) -> Image.Image:
     return _sprite(size, paint)
 
 
+@_cached
+def faded(kind: str, colour: str, size: int) -> Image.Image:
+    """A worker ("worker") or representative ("pawn") drawn pale: one that stood there
+    during the last turn and has left since (cleared, or back from the city)."""
+    sprite = worker(colour, size) if kind == "worker" else pawn(colour, size)
+    picture = sprite.copy()
+    alpha = picture.getchannel("A").point(lambda a: a * 45 // 100)
+    picture.putalpha(alpha)
+    return picture
+
+
 def paste(target: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
     """Paste `sprite` centred on `centre` (target is RGB or RGBA)."""
-    x = round(centre[0] - sprite.width / 2)
-    y = round(centre[1] - sprite.height / 2)
+    x = fonts.pixel(centre[0] - sprite.width / 2)
+    y = fonts.pixel(centre[1] - sprite.height / 2)
     target.paste(sprite, (x, y), sprite)

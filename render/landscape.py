@@ -1,24 +1,27 @@
 """The landscape: hex fields with labels, costs, terrain, cows, canteens, settlements.
 
-The parts that never change during a game (terrain, labels, costs, the double
-symbol, the start tile, field and tile edges) are drawn once per landscape layout
-and cached; each render copies that base and draws the pieces on top.
+What never changes is drawn once and shared by every game: one sprite per printed
+field (its terrain, cost icons and symbols) at a hex size, and the outline of a tile.
+A render lays those sprites where this game's tiles lie, writes the labels, then
+draws the pieces and the marks of the last turn on top.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from rules import Game, data
 from rules.board import Field, hex_centre
+from rules.recent import RecentTurn
 
 from . import fonts, icons
+from .caches import cached_image
 from .palette import (
+    BOARD_GROUND,
     FIELD_EDGE,
     HIGHLIGHT,
     INK,
@@ -27,22 +30,34 @@ from .palette import (
     MEADOWS,
     MOUNTAIN,
     MOUNTAIN_ROCK,
+    PANEL_EDGE,
     PAPER,
+    PLAYER_RGB,
     PLAYER_TINT,
+    RGB,
     SNOW,
     START_FIELD,
     TILE_EDGE,
     WHITE,
     seat_colour,
 )
+from .vocabulary import LABELS
 
-RADIUS = 70
-"""Hex radius in pixels (centre to corner) of the full picture."""
-MARGIN = 14
-LABEL_SIZE = 26
+RADIUS_MAX = 60
+"""Hex radius in pixels (centre to corner) when the landscape has room for it."""
+MAX_WIDTH = 1020
+"""The landscape's room in the snapshot's width (the worker board takes the rest)."""
+MARGIN = 12
+LABEL_SIZE = fonts.TEXT
+COUNT_SIZE = fonts.TEXT
+START_SIZE = fonts.SMALL
 SUPERSAMPLE = 2
-
-FieldKey = tuple[str, int, int, str, str, tuple[tuple[str, int], ...], bool, bool]
+FIELD_BYTES = 24 * 1024 * 1024
+MARK_WIDTH = 10
+"""Width of the ring in the mover's colour around a field built in the last turn; it
+runs along the field's edge, a dark line of MARK_EDGE on each side."""
+MARK_EDGE = 3
+MARK_INSET = 2
 
 
 @dataclass(frozen=True)
@@ -61,71 +76,78 @@ class LandscapeGeometry:
 
     def corners(self, q: int, r: int, inset: float = 0) -> list[tuple[float, float]]:
         """Corners clockwise from the upper right; corner i to i+1 faces HEX_DIRECTIONS[i]."""
-        cx, cy = self.centre(q, r)
-        size = self.radius - inset
-        return [
-            (
-                cx + size * math.cos(math.radians(60 * i - 30)),
-                cy + size * math.sin(math.radians(60 * i - 30)),
-            )
-            for i in range(6)
-        ]
+        return hex_corners(self.centre(q, r), self.radius - inset)
 
 
-def geometry_for(hexes: list[tuple[int, int]], radius: int = RADIUS) -> LandscapeGeometry:
+def hex_corners(centre: tuple[float, float], size: float) -> list[tuple[float, float]]:
+    cx, cy = centre
+    return [
+        (
+            cx + size * math.cos(math.radians(60 * i - 30)),
+            cy + size * math.sin(math.radians(60 * i - 30)),
+        )
+        for i in range(6)
+    ]
+
+
+def _extent(hexes: Sequence[tuple[int, int]]) -> tuple[float, float, float, float]:
+    """(min x, min y, width, height) of the hexes' centres, in hex radii."""
     xs = [hex_centre(q, r)[0] for q, r in hexes]
     ys = [hex_centre(q, r)[1] for q, r in hexes]
-    half_width = math.sqrt(3) / 2
-    width = math.ceil((max(xs) - min(xs) + 2 * half_width) * radius) + 2 * MARGIN
-    height = math.ceil((max(ys) - min(ys) + 2) * radius) + 2 * MARGIN
-    origin = (
-        MARGIN + (half_width - min(xs)) * radius,
-        MARGIN + (1 - min(ys)) * radius,
+    return min(xs), min(ys), max(xs) - min(xs) + math.sqrt(3), max(ys) - min(ys) + 2
+
+
+def geometry_for(hexes: Sequence[tuple[int, int]], radius: int) -> LandscapeGeometry:
+    min_x, min_y, width, height = _extent(hexes)
+    return LandscapeGeometry(
+        radius,
+        math.ceil(width * radius) + 2 * MARGIN,
+        math.ceil(height * radius) + 2 * MARGIN,
+        (MARGIN + (math.sqrt(3) / 2 - min_x) * radius, MARGIN + (1 - min_y) * radius),
     )
-    return LandscapeGeometry(radius, width, height, origin)
 
 
-def geometry(game: Game, radius: int = RADIUS) -> LandscapeGeometry:
-    """The geometry of `game`'s landscape picture."""
+def radius_to_fit(game: Game, width: int, height: int) -> int:
+    """The largest hex radius (at most RADIUS_MAX) whose landscape fits width × height."""
+    _, _, units_w, units_h = _extent([f.hex for f in game.fields.values()])
+    return min(
+        RADIUS_MAX,
+        math.floor((width - 2 * MARGIN) / units_w),
+        math.floor((height - 2 * MARGIN) / units_h),
+    )
+
+
+def geometry(game: Game) -> LandscapeGeometry:
+    """The geometry of `game`'s landscape picture: the largest hexes that fit MAX_WIDTH."""
+    radius = radius_to_fit(game, MAX_WIDTH, MAX_WIDTH)
     return geometry_for([f.hex for f in game.fields.values()], radius)
 
 
-def field_key(f: Field) -> FieldKey:
-    return (f.label, f.q, f.r, f.tile, f.kind, tuple(sorted(f.cost.items())), f.double, f.start)
-
-
-def layout_key(game: Game) -> tuple[FieldKey, ...]:
-    """What the static art depends on: the fields' places, kinds, costs and the start tile."""
-    return tuple(field_key(f) for f in game.fields.values())
-
-
-def _expand_cost(cost: tuple[tuple[str, int], ...]) -> list[str]:
-    order = {good: i for i, good in enumerate(data.GOODS)}
+def _expand_cost(cost: Mapping[str, int]) -> tuple[str, ...]:
     goods: list[str] = []
-    for good, count in sorted(cost, key=lambda item: order[item[0]]):
-        goods.extend([good] * count)
-    return goods
+    for good in data.GOODS:
+        goods.extend([good] * cost.get(good, 0))
+    return tuple(goods)
 
 
-def _tile_shade(key: tuple[FieldKey, ...], tile: str) -> int:
+def _tile_shade(game: Game, tile: str) -> int:
     """0..2 so that neighbouring tiles get different meadow colours."""
-    centre = [k for k in key if k[3] == tile]
-    q = sum(k[1] for k in centre) // len(centre)
-    r = sum(k[2] for k in centre) // len(centre)
+    centre = next(p.centre for p in game.tiles if p.letter == tile)
     # tile centres are a*(2,1) + b*(-1,3); (a - b) mod 3 colours the tile lattice
+    q, r = centre
     a = round((3 * q + r) / 7)
     b = round((2 * r - q) / 7)
     return (a - b) % 3
 
 
-def _draw_mountain(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+def _draw_mountain(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, line: int) -> None:
     peaks = ((-0.3, 0.34, 0.42), (0.22, 0.38, 0.5))
     for dx, base_half, height in peaks:
         px, base_y = cx + dx * r, cy + 0.5 * r
         top = (px, base_y - height * r * 1.6)
         left = (px - base_half * r, base_y)
         right = (px + base_half * r, base_y)
-        draw.polygon([top, right, left], fill=MOUNTAIN_ROCK, outline=INK, width=SUPERSAMPLE)
+        draw.polygon([top, right, left], fill=MOUNTAIN_ROCK, outline=INK, width=line)
         snow = 0.3
         draw.polygon(
             [
@@ -137,7 +159,7 @@ def _draw_mountain(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) ->
         )
 
 
-def _draw_waves(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+def _draw_waves(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, line: int) -> None:
     for dy, dx in ((-0.05, -0.28), (0.55, 0.3), (0.55, -0.4)):
         x0, y0 = cx + dx * r, cy + dy * r
         for k in range(2):
@@ -147,53 +169,116 @@ def _draw_waves(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> No
                 x0 + k * 0.2 * r + 0.1 * r,
                 y0 + 0.06 * r,
             ]
-            draw.arc(box, 200, 340, fill=LAKE_WAVE, width=2 * SUPERSAMPLE)
+            draw.arc(box, 200, 340, fill=LAKE_WAVE, width=line)
 
 
-@lru_cache(maxsize=16)
-def static_base(key: tuple[FieldKey, ...], radius: int = RADIUS) -> Image.Image:
-    """The landscape without its movable pieces (cows, canteens, settlements)."""
-    geo = geometry_for([(k[1], k[2]) for k in key], radius)
-    big_geo = geometry_for([(k[1], k[2]) for k in key], radius * SUPERSAMPLE)
-    big = Image.new("RGB", (geo.width * SUPERSAMPLE, geo.height * SUPERSAMPLE), PAPER)
+def _sprite_size(radius: int) -> tuple[int, int]:
+    return (math.ceil(math.sqrt(3) * radius) + 4, 2 * radius + 4)
+
+
+@cached_image("landscape fields", FIELD_BYTES)
+def field_sprite(
+    kind: str, cost: tuple[str, ...], double: bool, shade: int, radius: int
+) -> Image.Image:
+    """One printed field (RGB), centred in its sprite: ground, edge, terrain, cost,
+    symbols; `hex_mask` cuts it out. `kind` is "plain", "mountain", "lake" or "start"
+    (the start tile's field)."""
+    width, height = _sprite_size(radius)
+    fill = {"mountain": MOUNTAIN, "lake": LAKE, "start": START_FIELD}.get(kind, MEADOWS[shade])
+    big = Image.new("RGB", (width * SUPERSAMPLE, height * SUPERSAMPLE), fill)
     draw = ImageDraw.Draw(big)
-    by_hex = {(k[1], k[2]): k for k in key}
-    shades = {tile: _tile_shade(key, tile) for tile in {k[3] for k in key}}
+    centre = (width * SUPERSAMPLE / 2, height * SUPERSAMPLE / 2)
     big_r = radius * SUPERSAMPLE
-    for k in key:
-        label, q, r, tile, kind, _cost, _double, start = k
-        fill = {"mountain": MOUNTAIN, "lake": LAKE}.get(kind, MEADOWS[shades[tile]])
-        if start:
-            fill = START_FIELD
-        draw.polygon(big_geo.corners(q, r), fill=fill, outline=FIELD_EDGE, width=2 * SUPERSAMPLE)
-        cx, cy = big_geo.centre(q, r)
-        if kind == "mountain":
-            _draw_mountain(draw, cx, cy + 0.05 * big_r, big_r)
-        elif kind == "lake":
-            _draw_waves(draw, cx, cy, big_r)
-    for k in key:
-        _label, q, r, tile = k[:4]
-        corners = big_geo.corners(q, r)
+    corners = hex_corners(centre, big_r)
+    draw.line([*corners, corners[0]], fill=FIELD_EDGE, width=2 * SUPERSAMPLE, joint="curve")
+    if kind == "mountain":
+        _draw_mountain(draw, centre[0], centre[1] + 0.05 * big_r, big_r, SUPERSAMPLE)
+    elif kind == "lake":
+        _draw_waves(draw, centre[0], centre[1], big_r, 2 * SUPERSAMPLE)
+    sprite = big.reduce(SUPERSAMPLE)
+    cx, cy = width / 2, height / 2
+    if double:
+        icons.paste(sprite, icons.double_symbol(round(0.42 * radius)), _double_at(cx, cy, radius))
+    if kind == "start":
+        icons.paste(sprite, icons.star(round(0.62 * radius)), (cx, cy + 0.08 * radius))
+    elif kind == "plain":
+        _draw_cost(sprite, cost, cx, cy, radius)
+    return sprite
+
+
+@cached_image("landscape fields", FIELD_BYTES)
+def hex_mask(radius: int) -> Image.Image:
+    """The shape of a field sprite: its hex and one pixel more, so that neighbours
+    overlap without a seam (a two-level mask: pasting through it is a plain copy, three
+    times faster than blending through an alpha channel; the edges it leaves hard lie
+    under a neighbour or the tile's outline)."""
+    mask = Image.new("1", _sprite_size(radius), 0)
+    centre = (mask.width / 2, mask.height / 2)
+    ImageDraw.Draw(mask).polygon(hex_corners(centre, radius + 1), fill=1)
+    return mask
+
+
+def _double_at(cx: float, cy: float, radius: int) -> tuple[float, float]:
+    return (cx - 0.56 * radius, cy - 0.36 * radius)
+
+
+def _draw_cost(
+    base: Image.Image, goods: tuple[str, ...], cx: float, cy: float, radius: int
+) -> None:
+    if len(goods) <= 2:
+        rows = [goods]
+        size = round(0.52 * radius)
+        ys = [cy + 0.24 * radius]
+    elif len(goods) == 3:
+        rows = [goods]
+        size = round(0.48 * radius)
+        ys = [cy + 0.24 * radius]
+    else:
+        rows = [goods[:2], goods[2:]]
+        size = round(0.44 * radius)
+        ys = [cy + 0.06 * radius, cy + 0.52 * radius]
+    gap = 2
+    for row, y in zip(rows, ys, strict=True):
+        width = len(row) * size + (len(row) - 1) * gap
+        x = cx - width / 2 + size / 2
+        for good in row:
+            icons.paste(base, icons.good(good, size), (x, y))
+            x += size + gap
+
+
+@cached_image("landscape tile outline", 2 * 1024 * 1024)
+def tile_outline(radius: int) -> Image.Image:
+    """The thick outline of a tile (a centre hex and its six neighbours), centred."""
+    hexes = [(0, 0), *data.HEX_DIRECTIONS]
+    geo = geometry_for(hexes, radius)
+    size = (geo.width * SUPERSAMPLE, geo.height * SUPERSAMPLE)
+    big = Image.new("RGBA", size, (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    centre = (geo.origin[0] * SUPERSAMPLE, geo.origin[1] * SUPERSAMPLE)
+    inside = set(hexes)
+    for q, r in hexes:
+        x, y = hex_centre(q, r)
+        corners = hex_corners(
+            (centre[0] + x * radius * SUPERSAMPLE, centre[1] + y * radius * SUPERSAMPLE),
+            radius * SUPERSAMPLE,
+        )
         for i, (dq, dr) in enumerate(data.HEX_DIRECTIONS):
-            neighbour = by_hex.get((q + dq, r + dr))
-            if neighbour is None or neighbour[3] != tile:
+            if (q + dq, r + dr) not in inside:
                 draw.line([corners[i], corners[(i + 1) % 6]], fill=TILE_EDGE, width=5 * SUPERSAMPLE)
-    base = big.resize((geo.width, geo.height), Image.Resampling.LANCZOS)
-    draw = ImageDraw.Draw(base)
-    for k in key:
-        label, q, r, _tile, kind, cost, double, start = k
-        cx, cy = geo.centre(q, r)
-        _draw_label(draw, label, kind, cx, cy, radius)
-        if double:
-            icons.paste(base, icons.double_symbol(26), (cx - 0.54 * radius, cy - 0.34 * radius))
-        if start:
-            icons.paste(base, icons.star(40), (cx, cy + 0.1 * radius))
-            fonts.draw_text(
-                draw, (cx, cy + 0.5 * radius), "START", 17, fill=INK, bold=True, anchor="mm"
-            )
-        elif kind == "plain":
-            _draw_cost(base, _expand_cost(cost), cx, cy, radius)
-    return base
+                draw.ellipse(_dot(corners[i], 2.5 * SUPERSAMPLE), fill=TILE_EDGE)
+    return big.reduce(SUPERSAMPLE)
+
+
+def _dot(centre: tuple[float, float], radius: float) -> tuple[float, float, float, float]:
+    return (centre[0] - radius, centre[1] - radius, centre[0] + radius, centre[1] + radius)
+
+
+def _sprite_of(f: Field, shade: int, radius: int) -> Image.Image:
+    kind = "start" if f.start else f.kind
+    # only meadows take their tile's shade: one sprite serves every lake, mountain, start
+    return field_sprite(
+        kind, _expand_cost(f.cost), f.double, shade if kind == "plain" else 0, radius
+    )
 
 
 def _draw_label(
@@ -213,26 +298,49 @@ def _draw_label(
     )
 
 
-def _draw_cost(base: Image.Image, goods: list[str], cx: float, cy: float, radius: int) -> None:
-    if len(goods) <= 2:
-        rows = [goods]
-        size = round(0.52 * radius)
-        ys = [cy + 0.24 * radius]
-    elif len(goods) == 3:
-        rows = [goods]
-        size = round(0.46 * radius)
-        ys = [cy + 0.24 * radius]
-    else:
-        rows = [goods[:2], goods[2:]]
-        size = round(0.42 * radius)
-        ys = [cy + 0.08 * radius, cy + 0.5 * radius]
-    gap = 3
-    for row, y in zip(rows, ys, strict=True):
-        width = len(row) * size + (len(row) - 1) * gap
-        x = cx - width / 2 + size / 2
-        for good in row:
-            icons.paste(base, icons.good(good, size), (x, y))
-            x += size + gap
+def draw_ground(
+    picture: Image.Image, game: Game, geo: LandscapeGeometry, offset: tuple[int, int]
+) -> None:
+    """The printed landscape of `game`: field sprites, tile outlines, labels, start tile."""
+    ox, oy = offset
+    radius = geo.radius
+    shades = {p.letter: _tile_shade(game, p.letter) for p in game.tiles}
+    mask = hex_mask(radius)
+    for f in game.fields.values():
+        sprite = _sprite_of(f, shades[f.tile], radius)
+        cx, cy = geo.centre(f.q, f.r)
+        picture.paste(sprite, _top_left(cx + ox, cy + oy, sprite), mask)
+    outline = tile_outline(radius)
+    for placement in game.tiles:
+        cx, cy = geo.centre(*placement.centre)
+        picture.paste(outline, _top_left(cx + ox, cy + oy, outline), outline)
+    draw = ImageDraw.Draw(picture)
+    for f in game.fields.values():
+        cx, cy = geo.centre(f.q, f.r)
+        if not f.settlements:
+            _draw_label(draw, f.label, f.kind, cx + ox, cy + oy, radius)
+        if f.start:
+            fonts.draw_text(
+                draw,
+                (cx + ox, cy + oy + 0.6 * radius),
+                LABELS["start_tag"],
+                START_SIZE,
+                fill=INK,
+                bold=True,
+                anchor="mm",
+            )
+
+
+def _top_left(cx: float, cy: float, sprite: Image.Image) -> tuple[int, int]:
+    return (fonts.pixel(cx - sprite.width / 2), fonts.pixel(cy - sprite.height / 2))
+
+
+@dataclass(frozen=True)
+class FieldMark:
+    """A ring around a field: built during the last turn, in the builder's colour."""
+
+    label: str
+    colour: RGB
 
 
 def draw_pieces(
@@ -240,9 +348,9 @@ def draw_pieces(
     game: Game,
     geo: LandscapeGeometry,
     offset: tuple[int, int] = (0, 0),
-    highlight: str | None = None,
+    marks: Sequence[FieldMark] = (),
 ) -> None:
-    """Cows, canteens, settlements and the highlight, on a copy of the static base."""
+    """Cows, canteens, settlements, and the rings of `marks`."""
     draw = ImageDraw.Draw(picture)
     radius = geo.radius
     ox, oy = offset
@@ -252,14 +360,13 @@ def draw_pieces(
         cx, cy = cx + ox, cy + oy
         if f.cow:
             icons.paste(
-                picture, icons.cow(round(0.46 * radius)), (cx + 0.54 * radius, cy - 0.32 * radius)
+                picture, icons.cow(round(0.46 * radius)), (cx + 0.54 * radius, cy - 0.3 * radius)
             )
         if f.canteen:
             icons.paste(picture, icons.canteen(round(0.62 * radius)), (cx, cy + 0.2 * radius))
         if f.settlements:
-            owner = f.settlements[0]
-            colour = seat_colour(seats.get(owner, 0))
-            # the cost is paid: a pale tint of the owner's colour replaces it
+            colour = seat_colour(seats.get(f.settlements[0], 0))
+            # the cost is paid: a pale wash of the owner's colour replaces it
             draw.polygon(
                 [(x + ox, y + oy) for x, y in geo.corners(f.q, f.r, inset=3)],
                 fill=PLAYER_TINT[colour],
@@ -267,38 +374,72 @@ def draw_pieces(
             _draw_label(draw, f.label, f.kind, cx, cy, radius)
             if f.double:
                 icons.paste(
-                    picture, icons.double_symbol(26), (cx - 0.54 * radius, cy - 0.34 * radius)
+                    picture, icons.double_symbol(round(0.42 * radius)), _double_at(cx, cy, radius)
                 )
             icons.paste(picture, icons.house(colour, round(0.8 * radius)), (cx, cy + 0.2 * radius))
             count = len(f.settlements)
             if count > 1:
-                bx, by = cx + 0.5 * radius, cy + 0.42 * radius
-                badge = 0.22 * radius
-                draw.ellipse(
-                    [bx - badge, by - badge, bx + badge, by + badge],
-                    fill=WHITE,
-                    outline=INK,
-                    width=3,
+                bx, by = cx + 0.5 * radius, cy + 0.44 * radius
+                badge = 0.25 * radius
+                draw.ellipse(_dot((bx, by), badge), fill=WHITE, outline=INK, width=3)
+                fonts.draw_text(
+                    draw, (bx, by), f"{count}", COUNT_SIZE, fill=INK, bold=True, anchor="mm"
                 )
-                fonts.draw_text(draw, (bx, by), f"{count}", 24, fill=INK, bold=True, anchor="mm")
-        if highlight is not None and f.label == highlight.upper():
-            corners = [(x + ox, y + oy) for x, y in geo.corners(f.q, f.r, inset=4)]
-            draw.line([*corners, corners[0]], fill=HIGHLIGHT, width=7, joint="curve")
+    for mark in marks:
+        f = game.fields[mark.label]
+        corners = [(x + ox, y + oy) for x, y in geo.corners(f.q, f.r, inset=MARK_INSET)]
+        draw.line([*corners, corners[0]], fill=INK, width=MARK_WIDTH + 2 * MARK_EDGE, joint="curve")
+        draw.line([*corners, corners[0]], fill=mark.colour, width=MARK_WIDTH, joint="curve")
 
 
-def landscape_picture(game: Game, highlight: str | None = None) -> Image.Image:
-    """The landscape alone (RGB)."""
+def field_marks(game: Game, turn: RecentTurn | None, highlight: str | None) -> list[FieldMark]:
+    """Rings for the fields built in the last turn (in the builder's colour) and for
+    `highlight` (a label) if it is not one of them."""
+    marks = []
+    if turn is not None:
+        colour = PLAYER_RGB[seat_colour(game.seat_of(turn.player))]
+        marks = [FieldMark(label, colour) for label in turn.builds]
+    if highlight is not None and highlight.upper() in game.fields:
+        label = highlight.upper()
+        if all(mark.label != label for mark in marks):
+            marks.append(FieldMark(label, HIGHLIGHT))
+    return marks
+
+
+def draw_landscape(
+    picture: Image.Image,
+    game: Game,
+    geo: LandscapeGeometry,
+    offset: tuple[int, int],
+    marks: Sequence[FieldMark] = (),
+) -> None:
+    """The whole landscape in its frame, its top-left corner at `offset`."""
+    x, y = offset
+    ImageDraw.Draw(picture).rounded_rectangle(
+        (x, y, x + geo.width - 1, y + geo.height - 1),
+        radius=12,
+        fill=PAPER,
+        outline=PANEL_EDGE,
+        width=2,
+    )
+    draw_ground(picture, game, geo, offset)
+    draw_pieces(picture, game, geo, offset, marks)
+
+
+def landscape_picture(game: Game, marks: Sequence[FieldMark] = ()) -> Image.Image:
+    """The landscape alone (RGB), as the snapshot shows it."""
     geo = geometry(game)
-    picture = static_base(layout_key(game)).copy()
-    draw_pieces(picture, game, geo, highlight=highlight)
+    picture = Image.new("RGB", (geo.width, geo.height), BOARD_GROUND)
+    draw_landscape(picture, game, geo, (0, 0), marks)
     return picture
 
 
-def field_centres(game: Game, offset: tuple[int, int] = (0, 0)) -> Mapping[str, tuple[int, int]]:
+def field_centres(
+    game: Game, geo: LandscapeGeometry, offset: tuple[int, int] = (0, 0)
+) -> Mapping[str, tuple[int, int]]:
     """Pixel centre of every field label on a picture whose landscape starts at `offset`."""
-    geo = geometry(game)
     result = {}
     for f in game.fields.values():
         x, y = geo.centre(f.q, f.r)
-        result[f.label] = (round(x + offset[0]), round(y + offset[1]))
+        result[f.label] = (fonts.pixel(x + offset[0]), fonts.pixel(y + offset[1]))
     return result

@@ -1,30 +1,47 @@
-"""Player boards: name, colour, coins, cows, canteens, goods, workers, settlements left."""
+"""Player boards, the general supply and the legend of icons.
+
+A player board: name (and seat note), colour, start player / turn / awaited tags,
+coins, cows, canteens, settlements left, goods and workers.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from PIL import Image, ImageDraw
 
 from rules import Game, data
 
 from . import fonts, icons
+from .caches import cached_image
 from .palette import (
+    BOARD_GROUND,
+    GOLD_LIGHT,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
     PANEL_EDGE,
     PLAYER_RGB,
+    RGB,
     WHITE,
     seat_colour,
 )
-from .words import display_name
+from .vocabulary import ACTIONS, BOARD, GOODS, LABELS, PIECES, WORKER_COLOURS
+from .words import capitalised, display_name, settlements_left, upgrade_label, workers_held
 
-BOARD_WIDTH = 625
-BOARD_HEIGHT = 224
-NAME_SIZE = 30
-COUNT_SIZE = 26
+BOARD_WIDTH = 470
+BOARD_HEIGHT = 168
+NAME_SIZE = fonts.LARGE
+NOTE_SIZE = fonts.SMALL
+TAG_SIZE = fonts.SMALL
+COUNT_SIZE = fonts.TEXT
+ICON = 30
+WORKER = 32
+HOUSE = 44
+SUPPLY_HEIGHT = 52
+LEGEND_SIZE = fonts.SMALL
+LEGEND_LINE = 38
 
 
 def _tag(
@@ -32,15 +49,15 @@ def _tag(
     right: float,
     y: float,
     text: str,
-    fill: tuple[int, int, int],
-    ink: tuple[int, int, int],
+    fill: RGB,
+    ink: RGB,
 ) -> float:
     """A rounded label ending at `right`; returns its left edge."""
-    width = fonts.text_width(text, 20, bold=True) + 20
+    width = fonts.text_width(text, TAG_SIZE, bold=True) + 16
     draw.rounded_rectangle(
-        (right - width, y - 16, right, y + 16), radius=10, fill=fill, outline=INK, width=2
+        (right - width, y - 15, right, y + 15), radius=10, fill=fill, outline=INK, width=2
     )
-    fonts.draw_text(draw, (right - width / 2, y), text, 20, fill=ink, bold=True, anchor="mm")
+    fonts.draw_text(draw, (right - width / 2, y), text, TAG_SIZE, fill=ink, bold=True, anchor="mm")
     return right - width
 
 
@@ -51,11 +68,12 @@ def _count(
     x: float,
     y: float,
     text: str,
+    ink: RGB = INK,
 ) -> float:
     """An icon and its count from `x`; returns the x after them."""
     icons.paste(picture, sprite, (x + sprite.width / 2, y))
     x += sprite.width + 4
-    return x + fonts.draw_text(draw, (x, y), text, COUNT_SIZE, fill=INK, bold=True, anchor="lm")
+    return x + fonts.draw_text(draw, (x, y), text, COUNT_SIZE, fill=ink, bold=True, anchor="lm")
 
 
 def draw_player_board(
@@ -64,77 +82,97 @@ def draw_player_board(
     seat: int,
     origin: tuple[int, int],
     names: Mapping[str, str] | None = None,
+    note: str | None = None,
 ) -> None:
-    """One player's board with its top-left corner at `origin`."""
+    """One player's board with its top-left corner at `origin`; `note` (a seat note such
+    as "AI plays") is written after the name."""
     player = game.players[seat]
     colour = seat_colour(seat)
     draw = ImageDraw.Draw(picture)
     x0, y0 = origin
     awaited = game.awaiting == player.id
-    edge = HIGHLIGHT if awaited else PANEL_EDGE
     draw.rounded_rectangle(
         (x0, y0, x0 + BOARD_WIDTH, y0 + BOARD_HEIGHT),
         radius=12,
         fill=PANEL,
-        outline=edge,
+        outline=HIGHLIGHT if awaited else PANEL_EDGE,
         width=5 if awaited else 2,
     )
     draw.rounded_rectangle(
-        (x0 + 2, y0 + 2, x0 + 14, y0 + BOARD_HEIGHT - 2), radius=6, fill=PLAYER_RGB[colour]
+        (x0 + 3, y0 + 3, x0 + 15, y0 + BOARD_HEIGHT - 3), radius=6, fill=PLAYER_RGB[colour]
     )
-    icons.paste(picture, icons.house(colour, 44), (x0 + 46, y0 + 34))
-    right: float = x0 + BOARD_WIDTH - 12
-    tags_y = y0 + 32
-    if game.awaiting == player.id:
-        right = _tag(draw, right, tags_y, "TO PLAY", HIGHLIGHT, WHITE) - 6
+    top_y = y0 + 28
+    icons.paste(picture, icons.house(colour, HOUSE), (x0 + 42, top_y))
+    right: float = x0 + BOARD_WIDTH - 10
+    if awaited:
+        right = _tag(draw, right, top_y, LABELS["awaited_tag"], HIGHLIGHT, WHITE) - 5
     if not game.is_over and game.turn_player == player.id and not game.in_setup:
-        right = _tag(draw, right, tags_y, "TURN", INK, WHITE) - 6
+        right = _tag(draw, right, top_y, LABELS["turn_tag"], INK, WHITE) - 5
     if seat == 0:
-        right = _tag(draw, right, tags_y, "START", (255, 236, 170), INK) - 6
-    name = fonts.fit(display_name(player.id, names), NAME_SIZE, right - (x0 + 78), bold=True)
-    fonts.draw_text(draw, (x0 + 76, y0 + 34), name, NAME_SIZE, fill=INK, bold=True, anchor="lm")
+        right = _tag(draw, right, top_y, LABELS["start_tag"], GOLD_LIGHT, INK) - 5
+    name_x = x0 + 70
+    room = right - name_x - 4
+    name = display_name(player.id, names)
+    if note:
+        name = fonts.fit(
+            name,
+            NAME_SIZE,
+            max(room * 0.6, room - fonts.text_width(note, NOTE_SIZE) - 12),
+            bold=True,
+        )
+    else:
+        name = fonts.fit(name, NAME_SIZE, room, bold=True)
+    name_width = fonts.draw_text(
+        draw, (name_x, top_y), name, NAME_SIZE, fill=INK, bold=True, anchor="lm"
+    )
+    if note:
+        note_x = name_x + name_width + 10
+        fonts.draw_text(
+            draw,
+            (note_x, top_y + 1),
+            fonts.fit(note, NOTE_SIZE, right - note_x - 4),
+            NOTE_SIZE,
+            fill=MUTED,
+            anchor="lm",
+        )
 
-    y: float = y0 + 86
-    x: float = x0 + 26
-    x = _count(picture, draw, icons.coin(34), x, y, str(player.coins)) + 22
-    x = _count(picture, draw, icons.cow(36), x, y, str(player.cows)) + 22
-    x = _count(picture, draw, icons.canteen(36), x, y, str(player.canteens)) + 22
-    x = _count(picture, draw, icons.house(colour, 34), x, y, f"{player.settlements_left} left")
+    y: float = y0 + 68
+    x: float = x0 + 24
+    x = _count(picture, draw, icons.coin(ICON), x, y, str(player.coins)) + 20
+    x = _count(picture, draw, icons.cow(ICON + 2), x, y, str(player.cows)) + 20
+    x = _count(picture, draw, icons.canteen(ICON + 2), x, y, str(player.canteens)) + 20
+    _count(
+        picture, draw, icons.house(colour, HOUSE), x, y, settlements_left(player.settlements_left)
+    )
 
-    y = y0 + 136
-    x = x0 + 26
+    y = y0 + 106
+    x = x0 + 24
     for good in data.GOODS:
         count = player.goods[good]
-        ink = INK if count else MUTED
-        icons.paste(picture, icons.good(good, 34), (x + 17, y))
-        x += 38
-        x += (
-            fonts.draw_text(draw, (x, y), str(count), COUNT_SIZE, fill=ink, bold=True, anchor="lm")
-            + 26
+        x = (
+            _count(picture, draw, icons.good(good, ICON), x, y, str(count), INK if count else MUTED)
+            + 14
         )
 
-    y = y0 + 188
-    x = x0 + 26
+    y = y0 + 144
+    x = x0 + 24
     for colour_name in data.COLOURS:
-        icons.paste(picture, icons.worker(colour_name, 38), (x + 19, y))
-        x += 42
-        x += (
-            fonts.draw_text(
-                draw,
-                (x, y),
-                str(player.workers[colour_name]),
-                COUNT_SIZE,
-                fill=INK,
-                bold=True,
-                anchor="lm",
-            )
-            + 28
+        count = player.workers[colour_name]
+        x = _count(
+            picture,
+            draw,
+            icons.worker(colour_name, WORKER),
+            x,
+            y,
+            str(count),
+            INK if count else MUTED,
         )
+        x += 18
     fonts.draw_text(
         draw,
-        (x + 6, y),
-        f"workers {player.worker_count}/{data.MAX_WORKERS}",
-        COUNT_SIZE - 2,
+        (x + 4, y),
+        f"{PIECES['worker'].many} {workers_held(player.worker_count)}",
+        COUNT_SIZE,
         fill=MUTED,
         bold=True,
         anchor="lm",
@@ -142,16 +180,13 @@ def draw_player_board(
 
 
 def player_board_picture(
-    game: Game, player_id: str, names: Mapping[str, str] | None = None
+    game: Game, player_id: str, names: Mapping[str, str] | None = None, note: str | None = None
 ) -> Image.Image:
-    """One player's board alone."""
+    """One player's board alone ("my board")."""
     seat = game.seat_of(player_id)
-    picture = Image.new("RGB", (BOARD_WIDTH + 20, BOARD_HEIGHT + 20), (233, 224, 200))
-    draw_player_board(picture, game, seat, (10, 10), names)
+    picture = Image.new("RGB", (BOARD_WIDTH + 20, BOARD_HEIGHT + 20), BOARD_GROUND)
+    draw_player_board(picture, game, seat, (10, 10), names, note)
     return picture
-
-
-SUPPLY_HEIGHT = 60
 
 
 def draw_supply(picture: Image.Image, game: Game, origin: tuple[int, int], width: int) -> None:
@@ -161,19 +196,127 @@ def draw_supply(picture: Image.Image, game: Game, origin: tuple[int, int], width
     draw.rounded_rectangle(
         (x0, y0, x0 + width, y0 + SUPPLY_HEIGHT), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2
     )
+    items = [(icons.good(good, ICON), game.supply.goods[good]) for good in data.GOODS]
+    items.append((icons.cow(ICON + 2), game.supply.cows))
+    items += [(icons.worker(c, WORKER), game.supply.workers[c]) for c in data.COLOURS]
+    title = capitalised(BOARD["supply"].one)
+    content = fonts.text_width(title, COUNT_SIZE, bold=True) + sum(
+        sprite.width + 4 + fonts.text_width(str(count), COUNT_SIZE, bold=True)
+        for sprite, count in items
+    )
+    # spread the items over the strip, never wider apart than 20 px
+    gap = min(20.0, (width - 28 - content) / len(items))
     y = y0 + SUPPLY_HEIGHT / 2
-    x: float = x0 + 16
-    x += fonts.draw_text(draw, (x, y), "Supply", COUNT_SIZE, fill=INK, bold=True, anchor="lm") + 18
-    for good in data.GOODS:
-        x = _count(picture, draw, icons.good(good, 32), x, y, str(game.supply.goods[good])) + 16
-    x = _count(picture, draw, icons.cow(34), x, y, str(game.supply.cows)) + 20
-    for colour_name in data.COLOURS:
-        x = _count(
-            picture,
-            draw,
-            icons.worker(colour_name, 34),
-            x,
-            y,
-            str(game.supply.workers[colour_name]),
-        )
-        x += 14
+    x: float = x0 + 14
+    x += fonts.draw_text(draw, (x, y), title, COUNT_SIZE, fill=INK, bold=True, anchor="lm") + gap
+    for sprite, count in items:
+        x = _count(picture, draw, sprite, x, y, str(count)) + gap
+
+
+# --- the legend -----------------------------------------------------------------------
+
+Painter = Callable[[Image.Image, float, float], float]
+"""Pastes an icon group with its left edge at x, centred on y; returns its width."""
+
+
+def _icon(sprite: Image.Image) -> Painter:
+    def paint(picture: Image.Image, x: float, y: float) -> float:
+        icons.paste(picture, sprite, (x + sprite.width / 2, y))
+        return sprite.width
+
+    return paint
+
+
+def _upgrade(good: str) -> Painter:
+    def paint(picture: Image.Image, x: float, y: float) -> float:
+        small, large = icons.good(good, ICON), icons.good(data.UPGRADES[good], ICON)
+        icons.paste(picture, small, (x + ICON / 2, y))
+        icons.paste(picture, icons.arrow(14), (x + ICON + 9, y))
+        icons.paste(picture, large, (x + ICON + 18 + ICON / 2, y))
+        return 2 * ICON + 18
+
+    return paint
+
+
+def _with_hint(name: str, hint: str) -> str:
+    return f"{name}: {hint}" if hint else name
+
+
+def _workers_icon(picture: Image.Image, x: float, y: float) -> float:
+    for k, colour in enumerate(data.COLOURS):
+        icons.paste(picture, icons.worker(colour, WORKER), (x + WORKER / 2 + k * (WORKER + 2), y))
+    return len(data.COLOURS) * (WORKER + 2)
+
+
+def _box_icon(picture: Image.Image, x: float, y: float) -> float:
+    draw = ImageDraw.Draw(picture)
+    draw.rounded_rectangle(
+        (x, y - 14, x + 40, y + 14), radius=5, fill=WHITE, outline=PANEL_EDGE, width=2
+    )
+    return 40
+
+
+def legend_items() -> list[tuple[Painter, str]]:
+    """(icon, words) of the legend: every good, the upgrade, the pieces, the workers."""
+    items: list[tuple[Painter, str]] = [
+        (_icon(icons.good(g, ICON)), GOODS[g].one) for g in data.GOODS
+    ]
+    upgrade = ACTIONS["upgrade"]
+    items.append((_upgrade("copper"), f"{upgrade.one}: {upgrade_label('copper')}"))
+    items.append((_upgrade("stone"), upgrade_label("stone")))
+    items += [
+        (_icon(icons.coin(ICON)), PIECES["coin"].one),
+        (_icon(icons.cow(ICON + 2)), _with_hint(PIECES["cow"].one, PIECES["cow"].hint)),
+    ]
+    colours = ", ".join(WORKER_COLOURS[c].one for c in data.COLOURS)
+    items.append((_workers_icon, f"{PIECES['worker'].many}: {colours}"))
+    wild = WORKER_COLOURS[data.WILD]
+    items.append((_icon(icons.wild_worker(WORKER)), _with_hint(wild.one, wild.hint)))
+    items.append(
+        (_icon(icons.canteen(ICON + 2)), _with_hint(PIECES["canteen"].one, PIECES["canteen"].hint))
+    )
+    extra = BOARD["small_box"]
+    items.append((_box_icon, _with_hint(extra.one, extra.hint)))
+    return items
+
+
+def _legend_rows(width: int) -> list[list[tuple[Painter, str, float]]]:
+    """The legend's items packed into rows: each goes into the first row with room."""
+    rows: list[list[tuple[Painter, str, float]]] = []
+    used: list[float] = []
+    probe = Image.new("RGBA", (200, 60))
+    for painter, text in legend_items():
+        item_width = painter(probe, 0, 30) + 6 + fonts.text_width(text, LEGEND_SIZE) + 16
+        for row, row_width in zip(rows, used, strict=True):
+            if row_width + item_width - 16 <= width - 24:
+                row.append((painter, text, item_width))
+                used[rows.index(row)] += item_width
+                break
+        else:
+            rows.append([(painter, text, item_width)])
+            used.append(item_width)
+    return rows
+
+
+def legend_height(width: int) -> int:
+    return len(_legend_rows(width)) * LEGEND_LINE + 14
+
+
+@cached_image("legend", 4 * 1024 * 1024)
+def legend_picture(width: int) -> Image.Image:
+    """Icons with their one name (the vocabulary), wrapped to `width`."""
+    rows = _legend_rows(width)
+    picture = Image.new("RGB", (width, legend_height(width)), BOARD_GROUND)
+    draw = ImageDraw.Draw(picture)
+    draw.rounded_rectangle(
+        (0, 0, width - 1, picture.height - 1), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2
+    )
+    y = 7 + LEGEND_LINE / 2
+    for row in rows:
+        x = 12.0
+        for painter, text, item_width in row:
+            icon_width = painter(picture, x, y)
+            fonts.draw_text(draw, (x + icon_width + 6, y), text, LEGEND_SIZE, fill=INK, anchor="lm")
+            x += item_width
+        y += LEGEND_LINE
+    return picture

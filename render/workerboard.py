@@ -1,49 +1,63 @@
 """The worker board: recruitment wheel, bank, city and the four harvest areas.
 
-Everything printed on the board is drawn once (`static_board`); a render pastes the
-wheel turned to its last stop, the workers standing on the boxes and the
-representatives in the city.
+Everything printed on the board is drawn once (`static_board`, shared by every game);
+a render pastes the wheel turned to its last stop, the workers standing on the boxes,
+the representatives in the city, and rings in the mover's colour around what the last
+turn used (with pale workers or representatives where they have left since).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from rules import Game, data
+from rules.recent import RecentTurn
 
 from . import fonts, icons
+from .caches import cached_image
 from .palette import (
-    HIGHLIGHT,
+    BOARD_GROUND,
+    GOLD_LIGHT,
     INK,
     MUTED,
     PANEL,
     PANEL_EDGE,
+    PLAYER_RGB,
+    RGB,
     WHITE,
     seat_colour,
 )
+from .vocabulary import AREAS, BOARD
+from .words import capitalised
 
-WIDTH = 1280
-TOP_HEIGHT = 370
-AREA_HEIGHT = 290
-HEIGHT = TOP_HEIGHT + AREA_HEIGHT + 10
-WORKER = 36
-TITLE_SIZE = 28
-TEXT_SIZE = 24
+WIDTH = 950
+TOP_HEIGHT = 310
+AREA_TOP = TOP_HEIGHT + 10
+AREA_HEIGHT = 218
+HEIGHT = AREA_TOP + AREA_HEIGHT
+WORKER = 32
+PAWN = 44
+TITLE_SIZE = fonts.LARGE
+AREA_TITLE_SIZE = fonts.TEXT
+TEXT_SIZE = fonts.TEXT
+SMALL_SIZE = fonts.SMALL
+MARK_WIDTH = 8
+MARK_EDGE = 3
 
-WHEEL_CENTRE = (170, 196)
-WHEEL_RADIUS = 150
-BANK_BOX = (340, 10, 690, TOP_HEIGHT - 6)
-CITY_BOX = (700, 10, WIDTH - 10, TOP_HEIGHT - 6)
-AREA_TITLES = {
-    "mine": "Mine",
-    "quarry": "Quarry",
-    "wheatfield": "Grain field",
-    "garden": "Pumpkin garden",
-}
+WHEEL_BOX = (0, 0, 262, TOP_HEIGHT)
+BANK_BOX = (272, 0, 512, TOP_HEIGHT)
+CITY_BOX = (522, 0, WIDTH, TOP_HEIGHT)
+WHEEL_CENTRE = (131, 172)
+WHEEL_RADIUS = 122
+AREA_WIDTH = (WIDTH - 30) / 4
+BANK_CELL = (110, 120)
+CITY_CELL = (58, 48)
+BOX_SIZE = (76, 46)
 Box = tuple[float, float, float, float]
 
 
@@ -51,7 +65,10 @@ Box = tuple[float, float, float, float]
 class BoardLayout:
     """Where the movable pieces go, shared by the static art and the pieces."""
 
+    bank_cells: tuple[Box, ...]
     bank_spots: tuple[tuple[tuple[float, float], ...], ...]
+    harvest_boxes: dict[tuple[str, int, str], Box]
+    """(area, place 1..3, "large"/"small") -> the box's rectangle."""
     harvest_spots: dict[tuple[str, int, str], tuple[tuple[float, float], ...]]
     """(area, place 1..3, "large"/"small") -> centres of its two worker spots."""
     city_cells: dict[tuple[int, int], tuple[float, float]]
@@ -59,46 +76,59 @@ class BoardLayout:
 
 def _panel(draw: ImageDraw.ImageDraw, box: Box, title: str) -> None:
     draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
-    fonts.draw_text(draw, (box[0] + 14, box[1] + 8), title, TITLE_SIZE, fill=INK, bold=True)
+    if title:
+        fonts.draw_text(draw, (box[0] + 12, box[1] + 6), title, TITLE_SIZE, fill=INK, bold=True)
+
+
+def _centre(box: Box) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
+def _spots(centre: tuple[float, float], count: int) -> tuple[tuple[float, float], ...]:
+    """Centres of `count` workers side by side around `centre`."""
+    step = WORKER + 2
+    return tuple((centre[0] + (k - (count - 1) / 2) * step, centre[1]) for k in range(count))
 
 
 @lru_cache(maxsize=1)
 def layout() -> BoardLayout:
-    bank_spots = []
-    x0, y0, x1, _ = BANK_BOX
-    cell_w = (x1 - x0 - 30) / 2
+    x0, y0, _, _ = BANK_BOX
+    cells = []
     for i in range(len(data.BANK)):
         col, row = i % 2, i // 2
-        left = x0 + 10 + col * (cell_w + 10)
-        top = y0 + 50 + row * 152
-        needed = data.BANK[i][0]
-        spots = tuple(
-            (left + cell_w / 2 + (k - (needed - 1) / 2) * (WORKER + 6), top + 106)
-            for k in range(needed)
-        )
-        bank_spots.append(spots)
+        left = x0 + 8 + col * (BANK_CELL[0] + 4)
+        top = y0 + 44 + row * (BANK_CELL[1] + 6)
+        cells.append((left, top, left + BANK_CELL[0], top + BANK_CELL[1]))
+    bank_spots = tuple(
+        _spots((_centre(cell)[0], cell[1] + 88), needed)
+        for cell, (needed, _coins) in zip(cells, data.BANK, strict=True)
+    )
+    harvest_boxes: dict[tuple[str, int, str], Box] = {}
     harvest_spots: dict[tuple[str, int, str], tuple[tuple[float, float], ...]] = {}
-    area_w = (WIDTH - 50) / 4
     for a, area in enumerate(data.AREAS):
-        left = 10 + a * (area_w + 10)
-        for place in range(1, 4):
-            y = TOP_HEIGHT + 10 + 110 + (place - 1) * 68
-            large_x = left + 170
-            small_x = left + 258
-            harvest_spots[(area, place, "large")] = ((large_x - 19, y), (large_x + 19, y))
-            harvest_spots[(area, place, "small")] = ((small_x - 19, y), (small_x + 19, y))
-    city_cells = {}
-    cx0, cy0, cx1, cy1 = CITY_BOX
-    grid_left = cx0 + 196
-    cell_w = (cx1 - 10 - grid_left) / 4
-    cell_h = (cy1 - cy0 - 100) / 4
-    for row in range(1, data.CITY_ROWS + 1):
-        for col in range(1, len(data.CITY_COSTS) + 1):
-            city_cells[(row, col)] = (
-                grid_left + (col - 0.5) * cell_w,
-                cy0 + 92 + (row - 0.5) * cell_h,
-            )
-    return BoardLayout(tuple(bank_spots), harvest_spots, city_cells)
+        area_left = a * (AREA_WIDTH + 10)
+        for place in range(1, len(data.HARVEST_PLACES[area]) + 1):
+            y = AREA_TOP + 88 + (place - 1) * 50
+            for box, x in (("large", area_left + 104), ("small", area_left + 186)):
+                rect = (
+                    x - BOX_SIZE[0] / 2,
+                    y - BOX_SIZE[1] / 2,
+                    x + BOX_SIZE[0] / 2,
+                    y + BOX_SIZE[1] / 2,
+                )
+                harvest_boxes[(area, place, box)] = rect
+                harvest_spots[(area, place, box)] = _spots((x, y), data.BOX_ANY_COLOUR)
+    _, cy0, cx1, _ = CITY_BOX
+    grid_left = cx1 - 8 - 4 * CITY_CELL[0]
+    city_cells = {
+        (row, col): (
+            grid_left + (col - 0.5) * CITY_CELL[0],
+            cy0 + 80 + (row - 0.5) * (CITY_CELL[1] + 6),
+        )
+        for row in range(1, data.CITY_ROWS + 1)
+        for col in range(1, len(data.CITY_COSTS) + 1)
+    }
+    return BoardLayout(tuple(cells), bank_spots, harvest_boxes, harvest_spots, city_cells)
 
 
 def _segment_angle(segment: int) -> float:
@@ -106,15 +136,14 @@ def _segment_angle(segment: int) -> float:
     return 2 * math.pi * (segment - 1) / len(data.WHEEL)
 
 
-def _polar(angle: float, radius: float) -> tuple[float, float]:
-    cx, cy = WHEEL_CENTRE
-    return (cx + radius * math.sin(angle), cy - radius * math.cos(angle))
+def _polar(centre: tuple[float, float], angle: float, radius: float) -> tuple[float, float]:
+    return (centre[0] + radius * math.sin(angle), centre[1] - radius * math.cos(angle))
 
 
-@lru_cache(maxsize=len(data.WHEEL) + 1)
+@cached_image("wheel", 4 * 1024 * 1024)
 def wheel_picture(stop: int | None) -> Image.Image:
-    """The recruitment wheel (its own square), the last stop marked by the arrow."""
-    size = 2 * WHEEL_RADIUS + 20
+    """The recruitment wheel (its own square), the last stop lit and the arrow on it."""
+    size = 2 * WHEEL_RADIUS + 8
     scale = 3
     big = Image.new("RGBA", (size * scale, size * scale), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
@@ -123,7 +152,7 @@ def wheel_picture(stop: int | None) -> Image.Image:
     n = len(data.WHEEL)
     for i in range(n):
         start = -90 + 360 * (i - 0.5) / n
-        fill = (255, 236, 170) if stop == i + 1 else ((236, 226, 200) if i % 2 else (222, 210, 180))
+        fill = GOLD_LIGHT if stop == i + 1 else ((236, 226, 200) if i % 2 else (222, 210, 180))
         draw.pieslice(
             [c - r, c - r, c + r, c + r],
             start,
@@ -135,184 +164,169 @@ def wheel_picture(stop: int | None) -> Image.Image:
     draw.ellipse([c - r, c - r, c + r, c + r], outline=INK, width=3 * scale)
     if stop is not None:
         angle = _segment_angle(stop)
-        tip = (c + 0.9 * r * math.sin(angle), c - 0.9 * r * math.cos(angle))
-        side = 0.09 * r
-        left = (c + side * math.sin(angle - math.pi / 2), c - side * math.cos(angle - math.pi / 2))
-        right = (c + side * math.sin(angle + math.pi / 2), c - side * math.cos(angle + math.pi / 2))
-        draw.polygon([tip, left, right], fill=HIGHLIGHT, outline=INK, width=2 * scale)
-    draw.ellipse([c - 0.14 * r, c - 0.14 * r, c + 0.14 * r, c + 0.14 * r], fill=INK)
-    picture = big.resize((size, size), Image.Resampling.LANCZOS)
+        tip = _polar((c, c), angle, 0.48 * r)
+        side = 0.08 * r
+        left = _polar((c, c), angle - math.pi / 2, side)
+        right = _polar((c, c), angle + math.pi / 2, side)
+        draw.polygon([tip, left, right], fill=INK)
+    draw.ellipse([c - 0.1 * r, c - 0.1 * r, c + 0.1 * r, c + 0.1 * r], fill=INK)
+    picture = big.reduce(scale)
     text = ImageDraw.Draw(picture)
-    half = size / 2
+    half = (size / 2, size / 2)
     for i, pair in enumerate(data.WHEEL):
         angle = _segment_angle(i + 1)
-        sx, sy = (
-            half + 0.84 * WHEEL_RADIUS * math.sin(angle),
-            half - 0.84 * WHEEL_RADIUS * math.cos(angle),
+        fonts.draw_text(
+            text,
+            _polar(half, angle, 0.9 * WHEEL_RADIUS),
+            str(i + 1),
+            SMALL_SIZE,
+            fill=MUTED,
+            bold=True,
+            anchor="mm",
         )
-        fonts.draw_text(text, (sx, sy), str(i + 1), 20, fill=MUTED, bold=True, anchor="mm")
         for k, colour in enumerate(pair):
-            offset = (k - 0.5) * 0.24
-            wx = half + 0.58 * WHEEL_RADIUS * math.sin(angle + offset)
-            wy = half - 0.58 * WHEEL_RADIUS * math.cos(angle + offset)
-            sprite = icons.wild_worker(30) if colour == data.WILD else icons.worker(colour, 30)
-            icons.paste(picture, sprite, (wx, wy))
+            radius = 0.7 * WHEEL_RADIUS
+            offset = (k - 0.5) * (WORKER + 2) / radius
+            sprite = (
+                icons.wild_worker(WORKER) if colour == data.WILD else icons.worker(colour, WORKER)
+            )
+            icons.paste(picture, sprite, _polar(half, angle + offset, radius))
     return picture
 
 
-def _upgrade_icon(picture: Image.Image, x: float, y: float) -> float:
+def _upgrade_icon(picture: Image.Image, x: float, y: float, size: int = 24) -> float:
     """Small copper -> large copper, drawn from x; returns the width used."""
-    icons.paste(picture, icons.good("copper", 28), (x + 14, y))
-    icons.paste(picture, icons.arrow(16), (x + 35, y))
-    icons.paste(picture, icons.good("bigcopper", 28), (x + 56, y))
-    return 70
+    icons.paste(picture, icons.good("copper", size), (x + size / 2, y))
+    icons.paste(picture, icons.arrow(14), (x + size + 8, y))
+    icons.paste(picture, icons.good("bigcopper", size), (x + size + 16 + size / 2, y))
+    return 2 * size + 16
+
+
+def _text(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int = TEXT_SIZE) -> float:
+    """Bold ink text from x, centred on y; returns its width."""
+    return fonts.draw_text(draw, (x, y), text, size, fill=INK, bold=True, anchor="lm")
 
 
 def _reward(picture: Image.Image, draw: ImageDraw.ImageDraw, row: int, x: float, y: float) -> None:
     reward = data.CITY_REWARDS[row]
     if reward["coins"]:
         icons.paste(picture, icons.coin(26), (x + 13, y))
-        x += (
-            fonts.draw_text(
-                draw, (x + 28, y), f"{reward['coins']}", TEXT_SIZE, fill=INK, bold=True, anchor="lm"
-            )
-            + 36
-        )
+        x += 28 + _text(draw, x + 28, y, f"{reward['coins']}") + 8
     if reward["cows"]:
         icons.paste(picture, icons.cow(30), (x + 15, y))
-        x += 34
+        x += 36
     if reward["upgrades"]:
-        x += (
-            fonts.draw_text(
-                draw, (x, y), f"{reward['upgrades']}×", TEXT_SIZE, fill=INK, bold=True, anchor="lm"
-            )
-            + 2
-        )
+        x += _text(draw, x, y, f"{reward['upgrades']}×") + 3
         _upgrade_icon(picture, x, y)
     if reward["goods"]:
-        x += (
-            fonts.draw_text(
-                draw,
-                (x, y),
-                f"{reward['goods']} of",
-                TEXT_SIZE - 2,
-                fill=INK,
-                bold=True,
-                anchor="lm",
-            )
-            + 4
-        )
+        x += _text(draw, x, y, f"{reward['goods']}×") + 3
         for good in data.CITY_GOODS:
             icons.paste(picture, icons.good(good, 24), (x + 12, y))
             x += 26
 
 
-@lru_cache(maxsize=1)
+@cached_image("worker board", 4 * 1024 * 1024)
 def static_board() -> Image.Image:
     """The worker board with nothing standing on it."""
     spots = layout()
-    picture = Image.new("RGB", (WIDTH, HEIGHT), (233, 224, 200))
+    picture = Image.new("RGB", (WIDTH, HEIGHT), BOARD_GROUND)
     draw = ImageDraw.Draw(picture)
-    _panel(draw, (10, 10, 330, TOP_HEIGHT - 6), "Wheel")
-    _panel(draw, BANK_BOX, "Bank")
-    x0, y0, x1, _ = BANK_BOX
-    cell_w = (x1 - x0 - 30) / 2
-    for i, (_needed, coins) in enumerate(data.BANK):
-        col, row = i % 2, i // 2
-        left = x0 + 10 + col * (cell_w + 10)
-        top = y0 + 50 + row * 152
-        draw.rounded_rectangle(
-            (left, top, left + cell_w, top + 142), radius=8, fill=WHITE, outline=PANEL_EDGE, width=2
-        )
-        fonts.draw_text(draw, (left + 10, top + 8), f"{i + 1}", 20, fill=MUTED, bold=True)
-        icons.paste(picture, icons.coin(40), (left + cell_w / 2 - 30, top + 44))
+    _panel(draw, WHEEL_BOX, capitalised(BOARD["wheel"].one))
+    _panel(draw, BANK_BOX, capitalised(BOARD["bank"].one))
+    for i, (cell, (_needed, coins)) in enumerate(zip(spots.bank_cells, data.BANK, strict=True)):
+        draw.rounded_rectangle(cell, radius=8, fill=WHITE, outline=PANEL_EDGE, width=2)
         fonts.draw_text(
-            draw,
-            (left + cell_w / 2 - 4, top + 44),
-            f"+{coins}",
-            36,
-            fill=INK,
-            bold=True,
-            anchor="lm",
+            draw, (cell[0] + 8, cell[1] + 4), f"{i + 1}", SMALL_SIZE, fill=MUTED, bold=True
         )
+        centre_x = _centre(cell)[0]
+        icons.paste(picture, icons.coin(28), (centre_x - 20, cell[1] + 40))
+        _text(draw, centre_x - 4, cell[1] + 40, f"+{coins}", fonts.LARGE)
         for spot in spots.bank_spots[i]:
             icons.paste(picture, icons.empty_worker(WORKER), spot)
-    _panel(draw, CITY_BOX, "City")
-    cx0, cy0 = CITY_BOX[:2]
-    fonts.draw_text(draw, (cx0 + 14, cy0 + 64), "row: reward", 18, fill=MUTED, anchor="lm")
+    _panel(draw, CITY_BOX, capitalised(BOARD["city"].one))
+    cy0 = CITY_BOX[1]
     for col, cost in enumerate(data.CITY_COSTS, start=1):
         x, _ = spots.city_cells[(1, col)]
-        icons.paste(picture, icons.good("pumpkin", 30), (x - 14, cy0 + 64))
-        fonts.draw_text(draw, (x + 4, cy0 + 64), f"{cost}", 28, fill=INK, bold=True, anchor="lm")
+        icons.paste(picture, icons.good("pumpkin", 24), (x - 12, cy0 + 44))
+        _text(draw, x + 4, cy0 + 44, f"{cost}")
     for row in range(1, data.CITY_ROWS + 1):
         _, y = spots.city_cells[(row, 1)]
-        fonts.draw_text(draw, (cx0 + 14, y), f"{row}", 22, fill=MUTED, bold=True, anchor="lm")
-        _reward(picture, draw, row, cx0 + 34, y)
+        fonts.draw_text(
+            draw, (CITY_BOX[0] + 10, y), f"{row}", SMALL_SIZE, fill=MUTED, bold=True, anchor="lm"
+        )
+        _reward(picture, draw, row, CITY_BOX[0] + 28, y)
         for col in range(1, len(data.CITY_COSTS) + 1):
             x, y = spots.city_cells[(row, col)]
+            w, h = CITY_CELL[0] / 2 - 3, CITY_CELL[1] / 2
             draw.rounded_rectangle(
-                (x - 34, y - 26, x + 34, y + 26), radius=6, fill=WHITE, outline=PANEL_EDGE, width=2
+                (x - w, y - h, x + w, y + h), radius=6, fill=WHITE, outline=PANEL_EDGE, width=2
             )
-    area_w = (WIDTH - 50) / 4
     for a, area in enumerate(data.AREAS):
-        left = 10 + a * (area_w + 10)
-        top = TOP_HEIGHT + 10
+        left = a * (AREA_WIDTH + 10)
+        top = AREA_TOP
         good = data.AREA_GOOD[area]
-        _panel(draw, (left, top, left + area_w, top + AREA_HEIGHT - 10), "")
-        icons.paste(picture, icons.good(good, 32), (left + 26, top + 26))
+        _panel(draw, (left, top, left + AREA_WIDTH, top + AREA_HEIGHT), "")
+        icons.paste(picture, icons.good(good, 26), (left + 20, top + 22))
+        _text(draw, left + 36, top + 22, capitalised(AREAS[area].one), AREA_TITLE_SIZE)
+        heads_y = top + 52
+        large_x = _centre(spots.harvest_boxes[(area, 1, "large")])[0]
+        icons.paste(picture, icons.worker(data.AREA_COLOUR[area], WORKER), (large_x, heads_y))
+        icons.paste(picture, icons.coin(22), (left + 18, heads_y))
+        icons.paste(picture, icons.arrow(12), (left + 36, heads_y))
+        icons.paste(picture, icons.good(good, 22), (left + 54, heads_y))
+        small_x = _centre(spots.harvest_boxes[(area, 1, "small")])[0]
         fonts.draw_text(
             draw,
-            (left + 48, top + 26),
-            AREA_TITLES[area],
-            TITLE_SIZE - 2,
-            fill=INK,
+            (small_x, heads_y),
+            f"+{data.SMALL_BOX_YIELD}",
+            SMALL_SIZE,
+            fill=MUTED,
             bold=True,
-            anchor="lm",
-        )
-        icons.paste(
-            picture, icons.worker(data.AREA_COLOUR[area], 28), (left + area_w - 24, top + 26)
+            anchor="mm",
         )
         for place, (coins, amount) in enumerate(data.HARVEST_PLACES[area], start=1):
-            large = spots.harvest_spots[(area, place, "large")]
-            small = spots.harvest_spots[(area, place, "small")]
-            y = large[0][1]
-            icons.paste(picture, icons.coin(26), (left + 20, y))
-            fonts.draw_text(
-                draw, (left + 36, y), f"{coins}", TEXT_SIZE, fill=INK, bold=True, anchor="lm"
-            )
-            icons.paste(picture, icons.arrow(14), (left + 64, y))
-            fonts.draw_text(
-                draw, (left + 74, y), f"{amount}", TEXT_SIZE, fill=INK, bold=True, anchor="lm"
-            )
-            icons.paste(picture, icons.good(good, 26), (left + 101, y))
-            for box in (large, small):
-                bx = (box[0][0] + box[1][0]) / 2
+            y = _centre(spots.harvest_boxes[(area, place, "large")])[1]
+            _text(draw, left + 10, y, f"{coins}→{amount}")
+            for box in ("large", "small"):
                 draw.rounded_rectangle(
-                    (bx - 40, y - 29, bx + 40, y + 29),
+                    spots.harvest_boxes[(area, place, box)],
                     radius=6,
                     fill=WHITE,
                     outline=PANEL_EDGE,
                     width=2,
                 )
-        large_x = spots.harvest_spots[(area, 1, "large")][0][0] + 19
-        small_x = spots.harvest_spots[(area, 1, "small")][0][0] + 19
-        header_y = top + 60
-        fonts.draw_text(draw, (left + 60, header_y), "pay → take", 17, fill=MUTED, anchor="mm")
-        fonts.draw_text(draw, (large_x, header_y), "large", 17, fill=MUTED, anchor="mm")
-        fonts.draw_text(
-            draw, (small_x, header_y), f"small +{data.SMALL_BOX_YIELD}", 17, fill=MUTED, anchor="mm"
-        )
     return picture
 
 
-def draw_pieces(picture: Image.Image, game: Game, offset: tuple[int, int]) -> None:
-    """Wheel stop, workers on the bank and the harvest boxes, representatives in the city."""
+def _ring(draw: ImageDraw.ImageDraw, box: Box, colour: RGB, pad: float = 5) -> None:
+    """A rounded ring in a player's colour (with a dark edge) along `box`'s edge."""
+    outer = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+    draw.rounded_rectangle(outer, radius=10, outline=INK, width=MARK_WIDTH + 2 * MARK_EDGE)
+    e = MARK_EDGE
+    inner = (outer[0] + e, outer[1] + e, outer[2] - e, outer[3] - e)
+    draw.rounded_rectangle(inner, radius=8, outline=colour, width=MARK_WIDTH)
+
+
+def _shift(box: Box, ox: int, oy: int) -> Box:
+    return (box[0] + ox, box[1] + oy, box[2] + ox, box[3] + oy)
+
+
+def _player_rgb(game: Game, player_id: str) -> RGB:
+    return PLAYER_RGB[seat_colour(game.seat_of(player_id))]
+
+
+def draw_pieces(
+    picture: Image.Image, game: Game, offset: tuple[int, int], turn: RecentTurn | None = None
+) -> None:
+    """Wheel stop, workers on the bank and the harvest boxes, representatives in the city,
+    and the marks of `turn` (the last turn)."""
     ox, oy = offset
     spots = layout()
+    draw = ImageDraw.Draw(picture)
     wheel = wheel_picture(game.wheel)
     picture.paste(
         wheel,
-        (ox + WHEEL_CENTRE[0] - wheel.width // 2, oy + WHEEL_CENTRE[1] - wheel.height // 2 + 10),
+        (ox + WHEEL_CENTRE[0] - wheel.width // 2, oy + WHEEL_CENTRE[1] - wheel.height // 2),
         wheel,
     )
     for space, colours in zip(spots.bank_spots, game.bank, strict=True):
@@ -325,7 +339,64 @@ def draw_pieces(picture: Image.Image, game: Game, offset: tuple[int, int]) -> No
                     spots.harvest_spots[(area, place, box)], colours, strict=False
                 ):
                     icons.paste(picture, icons.worker(colour, WORKER), (x + ox, y + oy))
+    if turn is not None:
+        _draw_turn_marks(picture, draw, game, turn, offset)
     for seat, position in enumerate(game.representatives):
         if position is not None:
             x, y = spots.city_cells[position]
-            icons.paste(picture, icons.pawn(seat_colour(seat), 44), (x + ox, y + oy))
+            icons.paste(picture, icons.pawn(seat_colour(seat), PAWN), (x + ox, y + oy))
+
+
+def _draw_turn_marks(
+    picture: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    game: Game,
+    turn: RecentTurn,
+    offset: tuple[int, int],
+) -> None:
+    ox, oy = offset
+    spots = layout()
+    for stop in turn.wheel_stops:
+        _mark_segment(draw, stop, _player_rgb(game, turn.player), offset)
+    for placed in turn.placements:
+        colour = _player_rgb(game, placed.player)
+        if placed.space is not None:
+            box = spots.bank_cells[placed.space - 1]
+            standing: Sequence[str] = game.bank[placed.space - 1]
+            worker_spots = spots.bank_spots[placed.space - 1]
+        else:
+            assert placed.area is not None and placed.place is not None and placed.box is not None
+            key = (placed.area, placed.place, placed.box)
+            box = spots.harvest_boxes[key]
+            harvest_place = game.harvest[placed.area][placed.place - 1]
+            standing = harvest_place.large if placed.box == "large" else harvest_place.small
+            worker_spots = spots.harvest_spots[key]
+        _ring(draw, _shift(box, ox, oy), colour)
+        if not standing:  # cleared at the end of the turn: show who stood there, pale
+            for (x, y), worker_colour in zip(worker_spots, placed.colours, strict=False):
+                icons.paste(picture, icons.faded("worker", worker_colour, WORKER), (x + ox, y + oy))
+    standing_now = {game.players[seat].id for seat, pos in enumerate(game.representatives) if pos}
+    for player, (row, col) in turn.auction_result.items():
+        x, y = spots.city_cells[(row, col)]
+        w, h = CITY_CELL[0] / 2 - 3, CITY_CELL[1] / 2
+        _ring(draw, (x - w + ox, y - h + oy, x + w + ox, y + h + oy), _player_rgb(game, player))
+        if player not in standing_now:
+            colour_name = seat_colour(game.seat_of(player))
+            icons.paste(picture, icons.faded("pawn", colour_name, PAWN), (x + ox, y + oy))
+
+
+def _mark_segment(
+    draw: ImageDraw.ImageDraw, segment: int, colour: RGB, offset: tuple[int, int]
+) -> None:
+    """Outline wheel segment `segment` in `colour` (its workers were taken)."""
+    centre = (WHEEL_CENTRE[0] + offset[0], WHEEL_CENTRE[1] + offset[1])
+    n = len(data.WHEEL)
+    half = math.pi / n
+    angle = _segment_angle(segment)
+    inner, outer = 0.16 * WHEEL_RADIUS, WHEEL_RADIUS - 2
+    steps = 12
+    arc_out = [_polar(centre, angle - half + 2 * half * k / steps, outer) for k in range(steps + 1)]
+    arc_in = [_polar(centre, angle + half - 2 * half * k / steps, inner) for k in range(steps + 1)]
+    outline = [*arc_out, *arc_in, arc_out[0]]
+    draw.line(outline, fill=INK, width=MARK_WIDTH + 2 * MARK_EDGE, joint="curve")
+    draw.line(outline, fill=colour, width=MARK_WIDTH, joint="curve")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import render
 from render import __main__ as cli
-from render import bench
+from render import bench, examples
 
 from .helpers import decode
 
@@ -20,7 +20,7 @@ def test_the_command_line_renders_a_random_game(tmp_path, capsys):
     out = tmp_path / "game.png"
     assert cli.main(["--players", "3", "--seed", "2", "--moves", "40", "--out", str(out)]) == 0
     image = decode(out.read_bytes())
-    assert image.width == render.compose.WIDTH
+    assert 1.3 <= image.width / image.height <= 1.8 and image.width <= 2000
     assert "awaiting" in capsys.readouterr().out
 
 
@@ -34,10 +34,21 @@ def test_the_command_line_plays_to_the_end_with_final(tmp_path, capsys):
 
 
 def test_the_benchmark_prints_its_figures(capsys):
-    assert bench.main(["--renders", "2"]) == 0
+    assert bench.main(["--renders", "2", "--games", "2", "--moves", "40"]) == 0
     printed = capsys.readouterr().out
-    for word in ("median", "min", "max", "KiB"):
-        assert word in printed
+    for words in ("median", "min", "max", "KiB", "px", "first render in a fresh process"):
+        assert words in printed
+    for words in ("different games", "render caches", "MiB", "wall", "CPU"):
+        assert words in printed
+
+
+def test_the_readme_pictures_are_drawn_at_their_moments(tmp_path, capsys):
+    assert examples.main([str(tmp_path)]) == 0
+    for name, (players, seed, stop) in examples.EXAMPLES.items():
+        decode((tmp_path / name).read_bytes())
+        game = examples.play_until(players, seed, stop)
+        assert stop(game) or game.is_over, name
+    assert "over" in capsys.readouterr().out
 
 
 def test_render_imports_only_rules_pillow_and_the_standard_library():

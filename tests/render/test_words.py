@@ -9,6 +9,7 @@ import pytest
 from render import words
 from render.__main__ import play
 from rules import Game
+from rules.recent import last_turn
 from rules.simulate import choose_action
 
 from .helpers import game_at
@@ -27,8 +28,10 @@ from .helpers import game_at
         ("bank 1 stone", "Ana put 1 stone worker on bank space 1 (+3 coins)"),
         ("advance 0", "Ana did not move the arrow"),
         ("advance 2", "Ana paid 2 grain to move the arrow 2 segments"),
-        ("spin 3", "The wheel stopped on segment 3 for Ana (2 wild workers)"),
-        ("spin 1", "The wheel stopped on segment 1 for Ana (1 stone + 1 pumpkin workers)"),
+        ("spin 3", "Ana got segment 3 of the wheel (2 wild workers)"),
+        ("spin 1", "Ana got segment 1 of the wheel (1 stone + 1 pumpkin workers)"),
+        ("extra copper", "Ana also filled the extra box with 1 copper worker"),
+        ("stop", "Ana stopped building"),
         ("take pumpkin pumpkin", "Ana took 2 pumpkin workers"),
         ("pass", "Ana passed in the city auction"),
         ("upgrade", "Ana took no upgrade"),
@@ -73,13 +76,19 @@ def test_the_header_names_who_must_answer_during_a_city_auction():
     game = Game.new(["ana", "ben", "cleo"], seed=2)
     rng = random.Random(4)
     game = _until(game, "bid", rng)
-    lines = words.header_lines(game, {"ana": "Ana", "ben": "Ben", "cleo": "Cleo"})
-    awaited = {"ana": "Ana", "ben": "Ben", "cleo": "Cleo"}[game.awaiting or ""]
-    turn = {"ana": "Ana", "ben": "Ben", "cleo": "Cleo"}[game.turn_player]
-    assert lines[0].startswith(f"Turn {game.turn_number}: {turn}'s turn")
-    assert lines[1].startswith(f"Now: {awaited} must ")
-    assert "city" in lines[1]
-    assert lines[2].startswith("Last: ")
+    names = {"ana": "Ana", "ben": "Ben", "cleo": "Cleo"}
+    lines = words.header_lines(game, last_turn(game), names)
+    assert game.awaiting != game.turn_player, "another player answers in the auction"
+    turn = names[game.turn_player]
+    assert lines[0] == "must take a city space or pass (city auction)"
+    assert lines[1] == f"Turn {game.turn_number}: {turn}'s turn"
+    assert lines[2].startswith(f"Turn {game.turn_number} so far: {turn} went to the city")
+
+
+def test_a_seat_note_follows_the_turn_players_name():
+    game = game_at(3, "mid")
+    lines = words.header_lines(game, last_turn(game), None, {game.turn_player: "AI plays"})
+    assert lines[1].startswith(f"Turn {game.turn_number}: {game.turn_player}'s turn (AI plays)")
 
 
 def test_the_final_ranking_lists_tie_break_figures_in_order():
