@@ -10,6 +10,7 @@ import pytest
 from bot.core import prompts
 from rules import Game
 from rules.simulate import choose_action
+from tests.bot.games import at_first_main_decision
 
 
 def reachable_codes(game: Game, pid: str) -> set[str]:
@@ -52,13 +53,7 @@ def test_panels_offer_exactly_the_legal_actions(players: int, seed: int) -> None
 
 
 def test_disabled_main_buttons_say_why() -> None:
-    game = Game.new(["ana", "ben"], seed=5)
-    while game.pending.kind != "main":
-        pid = game.awaiting
-        assert pid is not None
-        game.apply(pid, game.legal_actions(pid)[0])
-    pid = game.awaiting
-    assert pid is not None
+    game, pid = at_first_main_decision(["ana", "ben"], 5)
     player = game.player(pid)
     for good in player.goods:
         player.goods[good] = 0
@@ -71,13 +66,7 @@ def test_disabled_main_buttons_say_why() -> None:
 
 
 def test_build_options_cheapest_first_with_costs() -> None:
-    game = Game.new(["ana", "ben"], seed=7)
-    while game.pending.kind != "main":
-        pid = game.awaiting
-        assert pid is not None
-        game.apply(pid, game.legal_actions(pid)[0])
-    pid = game.awaiting
-    assert pid is not None
+    game, pid = at_first_main_decision(["ana", "ben"], 7)
     player = game.player(pid)
     for good in player.goods:
         player.goods[good] = 5
@@ -126,13 +115,7 @@ def test_no_panel_repeats_a_code() -> None:
 
 
 def test_tampered_codes_are_refused_or_harmless() -> None:
-    game = Game.new(["ana", "ben"], seed=2)
-    while game.pending.kind != "main":
-        pid = game.awaiting
-        assert pid is not None
-        game.apply(pid, game.legal_actions(pid)[0])
-    pid = game.awaiting
-    assert pid is not None
+    game, pid = at_first_main_decision(["ana", "ben"], 2)
     for code in ("p:", "p:nope", "x:work", "p:ret:gold", "p:bank", "p:harv:mine"):
         with pytest.raises(prompts.UnknownChoice):
             prompts.sub_panel(game, pid, code, {})

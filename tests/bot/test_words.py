@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.core import words
 from rules import Event
+from tests.bot.games import at_first_main_decision
 
 NAMES = {"1": "Ana", "2": "Ben", "3": "Cleo"}
 
@@ -69,14 +70,8 @@ def test_workers_and_goods_phrases() -> None:
 
 
 def test_waiting_for_names_the_player_and_their_task() -> None:
-    from rules import Game
-
-    game = Game.new(["1", "2"], seed=1)
-    while game.pending.kind != "main":
-        pid = game.awaiting
-        assert pid is not None
-        game.apply(pid, game.legal_actions(pid)[0])
-    name = NAMES[game.awaiting or ""]
+    game, pid = at_first_main_decision(["1", "2"], 1)
+    name = NAMES[pid]
     assert words.waiting_for(game, NAMES) == (
         f"The game is waiting for {name} to recruit, work or build."
     )
@@ -109,13 +104,7 @@ def test_the_ranking_counts_one_cow_as_one_cow() -> None:
 
 
 def test_what_may_be_done_is_a_list_of_alternatives() -> None:
-    from rules import Game
-
-    game = Game.new(["1", "2"], seed=1)
-    while game.pending.kind != "main":
-        pid = game.awaiting
-        assert pid is not None
-        game.apply(pid, game.legal_actions(pid)[0])
-    allowed = words.allowed_now(game, game.awaiting or "")
+    game, pid = at_first_main_decision(["1", "2"], 1)
+    allowed = words.allowed_now(game, pid)
     assert allowed.startswith("You may now: recruit, ") and allowed.endswith(".")
     assert ", or " in allowed  # the last alternative, as a person writes it
