@@ -46,8 +46,9 @@ service's replacing of ids by names in refusals cannot touch anything else."""
 CONSOLE_HOME = Path("out", "console")
 """Where console games and their pictures go, under the working directory (git ignores
 `out/`)."""
-CONTINUE_COMMAND = "bash scripts/run-bot.sh console"
-"""How to continue a game: works from the repository root, with or without the .venv."""
+CONSOLE_COMMAND = "bash scripts/run-bot.sh console"
+"""How to start the console (and continue a game): works from the repository root,
+with or without the .venv active."""
 LOG_PAGE = 20
 NOTATION_COLUMN = 58
 """Where a menu line's notation (`[build C4]`) starts, when the terminal is wide enough."""
@@ -164,7 +165,7 @@ def parse_players(text: str) -> list[str]:
 
 def parse_args(argv: Sequence[str]) -> Options:
     parser = argparse.ArgumentParser(
-        prog="python -m bot console",
+        prog=CONSOLE_COMMAND,
         description=(
             "Play Montana in this terminal, without Discord, through the bot's own game "
             "service. Pictures are written after every move; the game is saved so it can "
@@ -219,7 +220,7 @@ def picture_folder(options: Options, db_path: Path) -> Path:
 
 def continue_command(db_path: Path, options: Options) -> str:
     """The command that continues this game from the repository root."""
-    command = f"{CONTINUE_COMMAND} --db {shlex.quote(str(db_path))}"
+    command = f"{CONSOLE_COMMAND} --db {shlex.quote(str(db_path))}"
     if options.out is not None:
         command += f" --out {shlex.quote(str(options.out.resolve()))}"
     return command
@@ -298,7 +299,7 @@ class Console:
         self.db_path = db_path
         self.read = read
         self.write = write
-        self.continue_with = continue_with or f"{CONTINUE_COMMAND} --db {shlex.quote(str(db_path))}"
+        self.continue_with = continue_with or f"{CONSOLE_COMMAND} --db {shlex.quote(str(db_path))}"
         self.panel_code: str | None = None
         """The follow-up panel open (a `p:` code of `bot.core.prompts`), None for the first one."""
         self.choices: dict[int, prompts.Choice] = {}
@@ -587,5 +588,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         # Ctrl-C while a move was being saved or drawn: a saved move stays saved
-        print(f"\nStopped. Continue the game with: {CONTINUE_COMMAND} --db FILE", file=sys.stderr)
+        print(f"\nStopped. Continue the game with: {CONSOLE_COMMAND} --db FILE", file=sys.stderr)
         return 130
