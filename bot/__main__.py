@@ -1,45 +1,150 @@
-"""`python -m bot` (or `montana-bot`): run the Montana Discord bot.
+"""`python -m bot` (or `montana-bot`, or `bash scripts/run-bot.sh`): run the Montana
+Discord bot.
+
+    python -m bot [--debug]          the bot (--debug: tracebacks and debug lines on stderr)
+    python -m bot console ...        the offline console (`python -m bot console --help`)
 
 Reads DISCORD_TOKEN (and the other settings in `.env.example`) from the environment
-or `.env`. Without a token it explains how to get one and exits with status 2.
+or the `.env` of the folder it is started in. Without a token it explains how to get
+one and exits with status 2; a setting it cannot use also stops it with status 2. A
+failure to start (Discord unreachable, the database unusable ...) is said in one line
+on stderr, exit status 1; its traceback is logged at DEBUG (shown with --debug).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import logging
+import socket
 import sys
+from urllib.parse import urlsplit
 
-from .core.settings import SettingsError, load_settings
+from .core.errors import StartupError
+from .core.settings import DOTENV, Settings, SettingsError, load_settings
 
-HOW_TO_GET_A_TOKEN = """\
+log = logging.getLogger("bot.start")
+
+PERMISSIONS = 309237763072
+"""View Channels, Send Messages, Send Messages in Threads, Create Public Threads, Attach
+Files, Embed Links, Read Message History (as listed in the guide and the README)."""
+
+
+def how_to_get_a_token() -> str:
+    """The guide printed when DISCORD_TOKEN is not set (it names the .env read here)."""
+    return f"""\
 DISCORD_TOKEN is not set, so the bot cannot log in to Discord.
 
 To get a token:
   1. Open https://discord.com/developers/applications and press "New Application".
   2. In "Bot", press "Reset Token" and copy the token (keep it secret).
-  3. In "OAuth2" -> "URL Generator", tick the scopes "bot" and "applications.commands",
-     and the bot permissions Send Messages, Send Messages in Threads, Create Public
-     Threads, Attach Files, Embed Links and Read Message History; open the generated
-     link to invite the bot to your server.
-  4. Put the token in a file named .env next to where you run the bot:
+  3. In "OAuth2" -> "URL Generator", tick the scopes "bot" and "applications.commands"
+     and the bot permissions
+         View Channels, Send Messages, Send Messages in Threads, Create Public Threads,
+         Attach Files, Embed Links, Read Message History
+     then open the generated link to invite the bot to your server. The same link:
+         https://discord.com/oauth2/authorize?client_id=<APPLICATION_ID>&scope=bot+applications.commands&permissions={PERMISSIONS}
+     (<APPLICATION_ID>: "General Information" -> "Application ID").
+  4. Put the token in this file (the bot reads the .env of the folder it is started in;
+     scripts/run-bot.sh starts it in the repository root):
+         {DOTENV.resolve()}
+     as the line
          DISCORD_TOKEN=your-token-here
-     (see .env.example for the other settings), or export it in your shell.
-  5. Run the bot again: bash scripts/run-bot.sh  (or: python -m bot)
+     (cp .env.example .env gives the file with every other setting), or export
+     DISCORD_TOKEN in your shell.
+  5. Run the bot again: bash scripts/run-bot.sh
 
 No privileged intent is needed (leave "Message Content", "Server Members" and
 "Presence" off).
 
 No token yet? Play a game in this terminal instead, through the same game service:
     bash scripts/run-bot.sh console --players ana,ben
-(python -m bot console --help lists the options.)
+(bash scripts/run-bot.sh console --help lists the options.)
 """
 
 
-def configure_logging(token: str | None = None) -> None:
-    """INFO and up on stderr, lines about a game tagged with it, the token masked."""
+def configure_logging(token: str | None = None, *, debug: bool = False) -> None:
+    """INFO and up on stderr (the bot's DEBUG too with --debug), lines about a game tagged
+    with it, the token masked."""
     from .core.logs import configure_logging as configure
 
     configure(token)
+    if debug:
+        logging.getLogger("bot").setLevel(logging.DEBUG)
+
+
+def unreachable(error: BaseException, settings: Settings) -> StartupError | None:
+    """The one line for a failure to reach Discord at all (None for any other error)."""
+    import aiohttp
+    import discord
+
+    api_base = settings.api_base or discord.http.Route.BASE
+    host = urlsplit(api_base).hostname or api_base
+    check = "check this machine's network connection, DNS and any firewall or proxy"
+    if settings.api_base:
+        check += ", and MONTANA_DISCORD_API_BASE"
+    if isinstance(error, aiohttp.ClientConnectorError):
+        if isinstance(error.os_error, socket.gaierror):
+            return StartupError(
+                f"Cannot reach Discord: the name {host} cannot be resolved (DNS); {check}."
+            )
+        os_error = error.os_error
+        refused = isinstance(os_error, ConnectionRefusedError)
+        reason = "connection refused" if refused else os_error.strerror or str(os_error)
+        return StartupError(f"Cannot reach Discord at {api_base} ({reason}); {check}.")
+    if isinstance(error, TimeoutError):  # aiohttp's timeouts are TimeoutErrors too
+        return StartupError(f"Discord at {api_base} did not answer in time; {check}.")
+    if isinstance(error, aiohttp.ClientError | OSError):
+        return StartupError(f"Cannot talk to Discord at {api_base} ({error}); {check}.")
+    if isinstance(error, discord.GatewayNotFound):
+        return StartupError(
+            "Discord's gateway cannot be found, usually a Discord outage; "
+            "check https://discordstatus.com and start the bot again later."
+        )
+    if isinstance(error, discord.DiscordServerError):
+        return StartupError(
+            f"Discord answered {error.status} at start-up (its servers are in trouble); "
+            "check https://discordstatus.com and start the bot again later."
+        )
+    return None
+
+
+def run_bot(settings: Settings) -> None:
+    """Run until a stop signal; a failure to start raises `StartupError`."""
+    import discord
+
+    from .discord_app.run import run
+
+    # the bot has no voice: discord.py's warnings about voice libraries would only puzzle
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+    try:
+        asyncio.run(run(settings))
+    except discord.LoginFailure:
+        raise StartupError(
+            "Discord refused the token (DISCORD_TOKEN). Reset it in the developer portal "
+            f"(Bot -> Reset Token) and put the new one in {DOTENV.resolve()}."
+        ) from None
+    except Exception as error:
+        failure = unreachable(error, settings)
+        if failure is None:
+            raise
+        raise failure from error
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="bash scripts/run-bot.sh",
+        description=(
+            "Run the Montana Discord bot (settings: .env.example). "
+            "'console' plays offline instead: bash scripts/run-bot.sh console --help"
+        ),
+    )
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="log the bot's debug lines and the traceback of a failure to start on stderr",
+    )
+    return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,28 +153,25 @@ def main(argv: list[str] | None = None) -> int:
         from .console import main as console_main
 
         return console_main(args[1:])
-    configure_logging()
+    options = parse_args(args)
+    configure_logging(debug=options.debug)
     try:
         settings = load_settings()
     except SettingsError as error:
         print(f"Setting error: {error}", file=sys.stderr)
         return 2
+    for warning in settings.warnings:
+        log.warning("%s", warning)
     if not settings.token:
-        print(HOW_TO_GET_A_TOKEN, file=sys.stderr)
+        print(how_to_get_a_token(), file=sys.stderr)
         return 2
-    configure_logging(settings.token)
-    import discord
-
-    from .discord_app.run import run
-
+    configure_logging(settings.token, debug=options.debug)
     try:
-        asyncio.run(run(settings))
-    except discord.LoginFailure:
-        print(
-            "Discord refused the token (DISCORD_TOKEN). Reset it in the developer portal "
-            "(Bot -> Reset Token) and put the new one in .env.",
-            file=sys.stderr,
-        )
+        run_bot(settings)
+    except StartupError as error:
+        log.debug("the bot could not start", exc_info=True)
+        details = "" if options.debug else " Run with --debug for the details."
+        print(f"{error}{details}", file=sys.stderr)
         return 1
     return 0
 

@@ -1,6 +1,6 @@
 """`python -m bot console`: play Montana in a terminal, without Discord.
 
-    python -m bot console --players ana,ben[,cleo,dan] [--seed S] [--out DIR] [--db FILE]
+    bash scripts/run-bot.sh console --players ana,ben[,cleo,dan] [--seed S] [--out DIR] [--db FILE]
 
 The console is one more front end of `bot.core.service.GameService`, like the Discord
 layer: the lobby, the seat draw, every move, the saving and the pictures go through
@@ -8,8 +8,11 @@ the same service code, and the numbered menus are the Discord panels of
 `bot.core.prompts`. Players share the keyboard: whoever the game awaits answers the
 prompt, with a menu number or the move's notation (`build C4`).
 
-The game is kept in a SQLite file (by default inside the picture folder), so a game
-left with `quit` or the end of the input continues with `--db FILE`.
+A new game goes under `out/console/` of the folder the console is started in (the
+repository root with `scripts/run-bot.sh`; git ignores `out/`): a SQLite file
+`game-<time>.sqlite3`, and its pictures in a folder of the same name beside it (or the
+folder `--out` names). A game left with `quit` or the end of the input continues with
+`--db FILE`, adding its pictures to the same folder beside that file.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import re
+import shlex
+import shutil
 import sys
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -37,15 +43,24 @@ file can hold console games beside Discord ones without mixing them up."""
 PLAYER_ID_PREFIX = "console-"
 """Console players get ids `console-1`...: never a word the engine's messages use, so the
 service's replacing of ids by names in refusals cannot touch anything else."""
-DB_NAME = "game.sqlite3"
+CONSOLE_HOME = Path("out", "console")
+"""Where console games and their pictures go, under the working directory (git ignores
+`out/`)."""
+CONSOLE_COMMAND = "bash scripts/run-bot.sh console"
+"""How to start the console (and continue a game): works from the repository root,
+with or without the .venv active."""
 LOG_PAGE = 20
+NOTATION_COLUMN = 58
+"""Where a menu line's notation (`[build C4]`) starts, when the terminal is wide enough."""
 
 InputFunction = Callable[[str], str]
 """Like `input`: shows the prompt, returns a line, raises EOFError when input ends."""
 
 HELP = """\
 At the prompt, whoever the game awaits answers with:
-  a number        a choice of the menu (choices ending in '…' open a smaller menu)
+  a number        a choice of the menu (choices ending in '…' open a smaller menu);
+                  a choice keeps its number from step to step, and 0 is always the
+                  "no" of the step: stop building, pass, no small box, end the turn
   a move          the move's notation, e.g. recruit, build C4, bank 2 copper grain,
                   harvest mine 1 copper, city 2 3, place 1 2, pass, stop, end
 Commands:
@@ -66,6 +81,62 @@ def plain(text: str) -> str:
 def display_width(text: str) -> int:
     """Columns `text` takes in a terminal (emoji such as the pumpkin take two)."""
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def terminal_width() -> int:
+    return shutil.get_terminal_size().columns
+
+
+HANGING = re.compile(r" *(?:\d+\.|•|>>|\[)? *")
+"""The start of a line that its continuation lines are indented to: the indentation and
+a menu number, bullet or prompt mark."""
+
+
+WORDS = re.compile(r"\[[^\]]*\]|\S+|\s+")
+"""What `wrap` keeps together: a bracketed notation or picture path, a word, a gap."""
+COMMAND_INDENT = "    "
+COMMAND_LINE = re.compile(COMMAND_INDENT + r"(?:bash|python|\.venv/bin/python) ")
+"""A command to copy, alone on its line: `wrap` leaves it whole."""
+
+
+def wrap(text: str, width: int) -> str:
+    """`text` with every line wider than `width` columns broken between words (a word, or
+    a `[...]` group, wider than a whole line stays whole); continuation lines are indented
+    to the text."""
+    wrapped: list[str] = []
+    for line in text.split("\n"):
+        if display_width(line) <= width or COMMAND_LINE.match(line):
+            wrapped.append(line)
+            continue
+        hang = HANGING.match(line)
+        indent = " " * min(display_width(hang.group()) if hang else 0, width // 2)
+        current, gap = "", ""
+        for piece in WORDS.findall(line):
+            if piece.isspace():
+                gap = piece
+                continue
+            if not current.strip() or display_width(current + gap + piece) <= width:
+                current += gap + piece
+            else:
+                wrapped.append(current)
+                current = indent + piece
+            gap = ""
+        wrapped.append(current)
+    return "\n".join(wrapped)
+
+
+def numbered(panel: prompts.Panel) -> dict[int, prompts.Choice]:
+    """The console's numbers for a panel's choices, in the order Discord shows them (a
+    select above the buttons): a choice keeps its number from step to step, because a
+    disabled one keeps its number too (it is listed, not choosable) and the "no" of the
+    step (stop, pass ...), which would otherwise come and go before other choices, is 0."""
+    listed = [option for menu in panel.menus for option in menu.options]
+    listed += [b for b in panel.buttons if not prompts.declines(b)]
+    numbers = dict(enumerate(listed, start=1))
+    for button in panel.buttons:
+        if prompts.declines(button):
+            numbers[0] = button
+    return numbers
 
 
 def player_ids(names: Sequence[str]) -> list[str]:
@@ -94,7 +165,7 @@ def parse_players(text: str) -> list[str]:
 
 def parse_args(argv: Sequence[str]) -> Options:
     parser = argparse.ArgumentParser(
-        prog="python -m bot console",
+        prog=CONSOLE_COMMAND,
         description=(
             "Play Montana in this terminal, without Discord, through the bot's own game "
             "service. Pictures are written after every move; the game is saved so it can "
@@ -110,13 +181,16 @@ def parse_args(argv: Sequence[str]) -> Options:
     parser.add_argument(
         "--out",
         type=Path,
-        help="folder for the pictures (default: a new ./montana-console-<time> folder)",
+        help=(
+            "folder for the pictures (default: beside the game's file, named like it: "
+            f"{CONSOLE_HOME}/game-<time>/ for a new game)"
+        ),
     )
     parser.add_argument(
         "--db",
         type=Path,
         help=(
-            "SQLite file keeping the game (default: game.sqlite3 in the picture folder); "
+            f"SQLite file keeping the game (default: a new {CONSOLE_HOME}/game-<time>.sqlite3); "
             "an unfinished console game in it is continued"
         ),
     )
@@ -126,15 +200,30 @@ def parse_args(argv: Sequence[str]) -> Options:
     return Options(players=parsed.players, seed=parsed.seed, out=parsed.out, db=parsed.db)
 
 
-def fresh_folder(base: Path) -> Path:
-    """A new folder `base/montana-console-<time>` (with a suffix if that exists)."""
+def fresh_database(home: Path) -> Path:
+    """A new file name `home/game-<time>.sqlite3` (with a suffix if that is taken)."""
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    candidate = base / f"montana-console-{stamp}"
+    candidate = home / f"game-{stamp}.sqlite3"
     suffix = 2
-    while candidate.exists():
-        candidate = base / f"montana-console-{stamp}-{suffix}"
+    while candidate.exists() or candidate.with_suffix("").exists():
+        candidate = home / f"game-{stamp}-{suffix}.sqlite3"
         suffix += 1
     return candidate
+
+
+def picture_folder(options: Options, db_path: Path) -> Path:
+    """Where a game's pictures go: `--out`, else a folder beside the game's file, named
+    like it (`game-<time>.sqlite3` -> `game-<time>/`): the same folder whether the game is
+    new or continued, from whichever folder the console is started."""
+    return options.out if options.out is not None else db_path.with_suffix("")
+
+
+def continue_command(db_path: Path, options: Options) -> str:
+    """The command that continues this game from the repository root."""
+    command = f"{CONSOLE_COMMAND} --db {shlex.quote(str(db_path))}"
+    if options.out is not None:
+        command += f" --out {shlex.quote(str(options.out.resolve()))}"
+    return command
 
 
 class ConsoleAnnouncer:
@@ -201,6 +290,7 @@ class Console:
         db_path: Path,
         read: InputFunction,
         write: Callable[[str], None],
+        continue_with: str | None = None,
     ) -> None:
         self.runner = runner
         self.service = service
@@ -209,10 +299,11 @@ class Console:
         self.db_path = db_path
         self.read = read
         self.write = write
+        self.continue_with = continue_with or f"{CONSOLE_COMMAND} --db {shlex.quote(str(db_path))}"
         self.panel_code: str | None = None
         """The follow-up panel open (a `p:` code of `bot.core.prompts`), None for the first one."""
-        self.choices: list[prompts.Choice] = []
-        """The numbered choices last shown."""
+        self.choices: dict[int, prompts.Choice] = {}
+        """The numbered choices last shown (see `numbered`)."""
 
     # ------------------------------------------------------------------ state
 
@@ -284,7 +375,7 @@ class Console:
         row, game = self.current()
         self.write(f"{why} The game is saved in {self.db_path} at move {row.version}.")
         self.write(plain(words.waiting_for(game, row.names)))
-        self.write(f"Continue it with: python -m bot console --db {self.db_path}")
+        self.write(f"Continue it with:\n{COMMAND_INDENT}{self.continue_with}")
 
     def play(self, player_id: str, move: str, *, expected_version: int | None) -> bool:
         """Send a move to the service; True when it was accepted (a new menu is due)."""
@@ -300,13 +391,19 @@ class Console:
         return True
 
     def choose(self, number: int, row: GameRow, game: Game, player_id: str) -> bool:
-        if not 1 <= number <= len(self.choices):
+        choice = self.choices.get(number)
+        if choice is None:
+            highest = max(self.choices, default=0)
+            lowest = min(self.choices, default=0)
             self.write(
                 f"There is no choice {number} in this menu"
-                + (f" (1 to {len(self.choices)})." if self.choices else ".")
+                + (f" ({lowest} to {highest})." if self.choices else ".")
             )
             return False
-        code = self.choices[number - 1].code
+        if choice.disabled:
+            self.write(f"Choice {number} is not open to you now: {plain(choice.label)}.")
+            return False
+        code = choice.code
         if code.startswith("a:"):
             return self.play(player_id, code[2:], expected_version=row.version)
         if code.startswith("p:"):
@@ -336,31 +433,32 @@ class Console:
     def show_menu(self, game: Game, player_id: str, names: Mapping[str, str]) -> None:
         panel = self.panel(game, player_id, names)
         self.write(plain(panel.text))
-        numbered: list[prompts.Choice] = []
-        for button in panel.buttons:
-            if not button.disabled:
-                numbered.append(button)
-                self.write(self.menu_line(len(numbered), button))
-        for menu in panel.menus:
-            self.write(f"  {menu.placeholder}")
-            for option in menu.options:
-                numbered.append(option)
-                self.write(self.menu_line(len(numbered), option))
-        if not numbered:
+        self.choices = numbered(panel)
+        menu_starts = {menu.options[0].code: menu for menu in panel.menus if menu.options}
+        # the "no" of the step (number 0) is listed last, like its button in Discord
+        for number, choice in sorted(self.choices.items(), key=lambda item: item[0] == 0):
+            if choice.code in menu_starts:
+                self.write(f"  {menu_starts[choice.code].placeholder}")
+            self.write(self.menu_line(number, choice))
+        if not any(not choice.disabled for choice in self.choices.values()):
             # every panel offers something; should one not, the notation still works
             self.write("  (no menu here: type a move, or 'moves' to list them)")
         if self.panel_code is not None:
             self.write("  back  the first menu")
-        self.choices = numbered
 
     @staticmethod
     def menu_line(number: int, choice: prompts.Choice) -> str:
         line = f"  {number:>2}. {choice.label}"
         if choice.description:
             line += f" ({choice.description})"
+        if choice.disabled:
+            return f"{line} — not now"
         if choice.code.startswith("a:"):
-            padding = " " * max(1, 58 - display_width(line))
-            line = f"{line}{padding}[{choice.code[2:]}]"
+            notation = f"[{choice.code[2:]}]"
+            # a narrow terminal moves the column left; a long notation then wraps below
+            column = min(NOTATION_COLUMN, max(30, terminal_width() - 24))
+            padding = " " * max(1, column - display_width(line))
+            line = f"{line}{padding}{notation}"
         return line
 
     def show_moves(self, game: Game, player_id: str) -> None:
@@ -440,19 +538,19 @@ def run_console(
     read: InputFunction = input,
     out: TextIO | None = None,
     renderer: Renderer | None = None,
-    folder_base: Path | None = None,
+    home: Path | None = None,
 ) -> int:
     """Play (or continue) a console game; returns the exit status."""
     stream = out if out is not None else sys.stdout
 
     def write(text: str) -> None:
-        print(text, file=stream, flush=True)
+        print(wrap(text, terminal_width()), file=stream, flush=True)
 
-    folder = (options.out or fresh_folder(folder_base or Path.cwd())).resolve()
-    announcer = ConsoleAnnouncer(folder, write)
+    home = (home or CONSOLE_HOME).resolve()
     if options.db is None:
-        announcer.name_folder()  # the game is kept beside its pictures
-    db_path = (options.db or folder / DB_NAME).resolve()
+        home.mkdir(parents=True, exist_ok=True)
+    db_path = (options.db or fresh_database(home)).resolve()
+    announcer = ConsoleAnnouncer(picture_folder(options, db_path).resolve(), write)
     with asyncio.Runner() as runner:
         store = runner.run(Store.open(str(db_path)))
         try:
@@ -462,7 +560,14 @@ def run_console(
                 return 1
             write("Type a menu number or a move; 'help' lists the commands.")
             console = Console(
-                runner, service, announcer, game_id, db_path=db_path, read=read, write=write
+                runner,
+                service,
+                announcer,
+                game_id,
+                db_path=db_path,
+                read=read,
+                write=write,
+                continue_with=continue_command(db_path, options),
             )
             return console.loop()
         finally:
@@ -483,5 +588,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         # Ctrl-C while a move was being saved or drawn: a saved move stays saved
-        print("\nStopped. Continue the game with --db.", file=sys.stderr)
+        print(f"\nStopped. Continue the game with: {CONSOLE_COMMAND} --db FILE", file=sys.stderr)
         return 130

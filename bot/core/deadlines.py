@@ -361,14 +361,19 @@ class DeadlineDriver:
         self._wake.set()
 
     async def set_hours(
-        self, game_id: int, turn_hours: int | None, auction_hours: int | None
+        self, game_id: int, turn_hours: float | None, auction_hours: float | None
     ) -> Deadlines:
-        """Change a game's deadlines (None keeps one); returns them as they are now."""
+        """Change a game's deadlines (None keeps one); returns them as they are now.
+        Hours may be fractions (MONTANA_TURN_HOURS=0.3): kept as whole seconds."""
         current = await self.db.deadlines(game_id)
         new = Deadlines(
-            turn_seconds=turn_hours * HOUR if turn_hours is not None else current.turn_seconds,
+            turn_seconds=(
+                round(turn_hours * HOUR) if turn_hours is not None else current.turn_seconds
+            ),
             auction_seconds=(
-                auction_hours * HOUR if auction_hours is not None else current.auction_seconds
+                round(auction_hours * HOUR)
+                if auction_hours is not None
+                else current.auction_seconds
             ),
         )
         await self.db.set_deadlines(game_id, new)

@@ -12,7 +12,7 @@ can number the same choices.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from rules import Action, Game, IllegalAction, data
@@ -31,6 +31,10 @@ AREA_TITLES = {
     "garden": "Pumpkin garden",
 }
 ROW_REWARDS = words.ROW_REWARDS
+DECLINING = frozenset({"stop", "pass", "noextra", "advance 0", "end", "upgrade"})
+"""The moves that say "no" to a step (stop building, pass, no small box, keep the wheel,
+end the turn, no upgrade): always offered last, so no other choice moves around them,
+and numbered 0 in the console."""
 
 
 class UnknownChoice(ValueError):
@@ -78,6 +82,31 @@ def act(action: Action) -> str:
     return f"a:{action}"
 
 
+def declines(choice: Choice) -> bool:
+    """Whether `choice` is the "no" of its step (see `DECLINING`)."""
+    return choice.code.startswith("a:") and choice.code[2:] in DECLINING
+
+
+def _bottom_row(buttons: Sequence[Choice], adding: int = 1) -> int | None:
+    """The row `adding` more buttons go to so they come last: the lowest row in use if it
+    has room, else the next (None: the buttons are laid out by Discord, in order)."""
+    rows = [b.row for b in buttons if b.row is not None]
+    if not rows:
+        return None
+    bottom = max(rows)
+    return bottom if rows.count(bottom) + adding <= 5 else bottom + 1
+
+
+def _declining_last(buttons: Sequence[Choice]) -> tuple[Choice, ...]:
+    """`buttons` with the declining one moved to the end (and the last row)."""
+    others = [b for b in buttons if not declines(b)]
+    last = [b for b in buttons if declines(b)]
+    if not last or not others:
+        return tuple(buttons)
+    row = _bottom_row(others, len(last))
+    return (*others, *(replace(b, row=row) for b in last))
+
+
 def _short(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -108,7 +137,8 @@ def build_options(game: Game, player_id: str) -> list[Choice]:
         lines = gains.bonuses.count("line")
         if lines:
             extras.append(
-                "completes a line of 4: +1 settlement" if lines == 1 else f"{lines} lines"
+                f"completes {'a line' if lines == 1 else f'{lines} lines'} of 4: "
+                f"+{words.plural(lines, 'settlement')}"
             )
         if gains.cow:
             extras.append("a cow")
@@ -119,7 +149,7 @@ def build_options(game: Game, player_id: str) -> list[Choice]:
             Choice(
                 code=act(Action("build", (f.label,))),
                 label=_short(f"{f.label} — {words.goods_text(f.cost)}"),
-                description=_short(", ".join(extras)) if extras else None,
+                description=_short(words.join_words(extras)) if extras else None,
             )
         )
     return options
@@ -147,17 +177,13 @@ def public_panel(game: Game, names: Mapping[str, str]) -> Panel:
         return Panel(text="")
     actions = _legal(game, pid)
     panel = _public_panel(game, pid, actions, names)
-    if _by_verb(actions, "trade") and not any(b.code == "p:trade" for b in panel.buttons):
+    buttons = panel.buttons
+    if _by_verb(actions, "trade") and not any(b.code == "p:trade" for b in buttons):
         # cows may be traded at any moment of one's own turn: keep the door open
-        used: dict[int, int] = {}
-        for button in panel.buttons:
-            used[button.row or 0] = used.get(button.row or 0, 0) + 1
-        rows = range(5 - len(panel.menus))
-        free = next((r for r in rows if used.get(r, 0) < 5), None)
-        if free is not None:
-            trade = Choice("p:trade", "Trade a cow…", row=free)
-            panel = Panel(panel.text, (*panel.buttons, trade), panel.menus)
-    return panel
+        row = _bottom_row(buttons)
+        if row is None or row < 5 - len(panel.menus):
+            buttons = (*buttons, Choice("p:trade", "Trade a cow…", row=row))
+    return replace(panel, buttons=_declining_last(buttons))
 
 
 def _public_panel(
@@ -187,9 +213,9 @@ def _public_panel(
     if kind == "reward":
         return _reward_panel(game, pid, actions)
     if kind == "build":
-        buttons = [Choice(act(Action("stop")), stop_label(game), "primary", row=1)]
-        buttons += _trade_button(actions, 1)
-        buttons.append(_board_button(1))
+        buttons = [*_trade_button(actions, 1), _board_button(1)]
+        buttons.append(Choice(act(Action("stop")), stop_label(game), "primary", row=1))
+        # the same list, in the same order, as the first "Build…" menu
         options = build_options(game, pid)
         menus = (Menu("build", "Build again on…", tuple(options)),) if options else ()
         return Panel("Build again, or stop building:", tuple(buttons), menus)
@@ -201,9 +227,9 @@ def _public_panel(
                 f"Use a canteen: another turn ({player.canteens} left)",
                 "success",
             ),
-            Choice(act(Action("end")), "End turn", "primary"),
             *_trade_button(actions, 0),
             _board_button(0),
+            Choice(act(Action("end")), "End turn", "primary"),
         ]
         return Panel("Use a canteen for another turn, or end your turn:", tuple(buttons))
     return Panel("Choose your move:", (_board_button(0),))
@@ -260,20 +286,21 @@ def _take_choices(actions: Sequence[Action]) -> list[Choice]:
 
 
 def _advance_choices(game: Game, pid: str, actions: Sequence[Action]) -> list[Choice]:
+    """+1 grain, +2 grain ... (5 a row), and "No" (the default) after them."""
     choices = []
-    for index, action in enumerate(_by_verb(actions, "advance")):
+    keep = None
+    advances = sorted(_by_verb(actions, "advance"), key=lambda a: int(a.args[0]))
+    for action in advances:
         steps = int(action.args[0])
         if steps == 0:
-            choices.append(Choice(act(action), "No, keep what I have", "primary", row=0))
+            keep = Choice(act(action), "No, keep what I have", "primary")
             continue
         shows = preview_wheel(game, pid, action)
         choices.append(
-            Choice(
-                act(action),
-                _short(f"+{steps} grain → {shows}"),
-                row=(index + 1) // 5 if index else 0,
-            )
+            Choice(act(action), _short(f"+{steps} grain → {shows}"), row=(steps - 1) // 5)
         )
+    if keep is not None:
+        choices.append(replace(keep, row=_bottom_row(choices)))
     return choices
 
 
@@ -341,18 +368,19 @@ def _unique(buttons: list[Choice]) -> list[Choice]:
 def _extra_panel(game: Game, actions: Sequence[Action]) -> Panel:
     good = words.GOOD_NAMES[data.AREA_GOOD[game.pending.area]]
     extras = _by_verb(actions, "extra")
-    buttons = [Choice(act(Action("noextra")), "No small box", row=0)]
-    for index, action in enumerate(extras[: MAX_BUTTONS - 5]):
-        buttons.append(
-            Choice(
-                act(action),
-                _short(f"Small box: {words.workers_text(list(action.args))}"),
-                "primary" if index == 0 else "secondary",
-                row=1 + index // 5,
-            )
+    buttons = [
+        Choice(
+            act(action),
+            _short(f"Small box: {words.workers_text(list(action.args))}"),
+            "primary" if index == 0 else "secondary",
+            row=index // 5,
         )
-    buttons += _trade_button(actions, 0)
-    buttons.append(_board_button(0))
+        for index, action in enumerate(extras[: MAX_BUTTONS - 5])
+    ]
+    last_row = (len(buttons) + 4) // 5
+    buttons += _trade_button(actions, last_row)
+    buttons.append(_board_button(last_row))
+    buttons.append(Choice(act(Action("noextra")), "No small box", row=last_row))
     return Panel(f"Put workers on the small box for 1 more {good}?", tuple(buttons))
 
 
@@ -376,11 +404,9 @@ def _city_panel(game: Game, actions: Sequence[Action], verb: str) -> Panel:
                     row=row - 1,
                 )
             )
-    extra_row: list[Choice] = []
+    extra_row = [*_trade_button(actions, 4), _board_button(4)]
     if verb == "place":
         extra_row.append(Choice(act(Action("pass")), "Pass", "danger", row=4))
-    extra_row += _trade_button(actions, 4)
-    extra_row.append(_board_button(4))
     rewards = " · ".join(f"R{r}: {text}" for r, text in ROW_REWARDS.items())
     costs = "/".join(str(n) for n in data.CITY_COSTS)
     legend = f"Rows — {rewards}. Columns cost {costs} pumpkins; green = yours to take."
@@ -467,7 +493,8 @@ def _work_panel(game: Game, pid: str, actions: Sequence[Action]) -> Panel:
         options.append(
             Choice(
                 f"p:bank:{space}",
-                f"Bank space {space}: {words.plural(needed, 'worker')} → {coins} coins",
+                f"Bank space {space}: {words.plural(needed, 'worker')} → "
+                f"{words.plural(coins, 'coin')}",
             )
         )
     places = sorted(
@@ -516,9 +543,8 @@ def _bank_workers_panel(game: Game, pid: str, actions: Sequence[Action], space: 
         for i, a in enumerate(combos[:MAX_BUTTONS])
     )
     needed, coins = data.BANK[int(space) - 1]
-    return Panel(
-        f"Bank space {space} ({coins} coins): which {words.plural(needed, 'worker')}?", buttons
-    )
+    which = "which worker" if needed == 1 else f"which {needed} workers"
+    return Panel(f"Bank space {space} ({words.plural(coins, 'coin')}): {which}?", buttons)
 
 
 def _harvest_workers_panel(
@@ -549,7 +575,7 @@ def _trade_panel(actions: Sequence[Action]) -> Panel:
     buttons = []
     for index, action in enumerate(trades):
         if action.args[0] == "coins":
-            label = f"{data.COW_TRADE_COINS} coins"
+            label = words.plural(data.COW_TRADE_COINS, "coin")
         elif action.args[0] == "worker":
             label = f"a {action.args[1]} worker"
         else:

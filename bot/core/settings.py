@@ -1,18 +1,34 @@
-"""The bot's settings: read from the environment, or from a `.env` file beside it.
+"""The bot's settings: read from the environment, or from the `.env` file of the folder
+the bot is started in (the repository root with `scripts/run-bot.sh`).
 
 Every setting is listed with a comment in `.env.example`. Values already in the
-environment win over the file. The token is kept out of `repr` so it never reaches
-a log line.
+environment win over the file. Each is checked when the bot starts: a value it cannot
+use stops it with one line naming the setting and what it accepts. The token is kept
+out of `repr` so it never reaches a log line.
 """
 
 from __future__ import annotations
 
+import difflib
+import math
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
+from urllib.parse import urlsplit
+
+T = TypeVar("T")
 
 DEFAULT_DB = "./montana.sqlite3"
+DOTENV = Path(".env")
+"""Relative to the working directory: `scripts/run-bot.sh` starts the bot in the
+repository root, so its `.env` is the one read."""
+PREFIX = "MONTANA_"
+MAX_HOURS = 720.0
+"""The longest deadline, as `/montana new` and `/montana settings` allow (30 days)."""
+MIN_HOURS = 0.1
+"""The shortest deadline (6 minutes): shorter than the deadline task's checks is no use."""
 
 
 class SettingsError(ValueError):
@@ -23,18 +39,23 @@ class SettingsError(ValueError):
 class Settings:
     token: str | None = field(repr=False)
     db_path: str = DEFAULT_DB
+    """Where the games are kept: a SQLite file (a store URL later)."""
     guild_id: int | None = None
     """Sync the commands to this server only (instant), instead of globally."""
     api_base: str | None = None
     """Tests only: where discord.py sends REST requests (a fake Discord)."""
     gateway: str | None = None
     """Tests only: the gateway URL discord.py connects to (a fake Discord)."""
-    turn_hours: int = 48
-    """Default turn deadline of a new game (`/montana new` or `/montana settings` change it)."""
-    auction_hours: int = 24
-    """Default time to answer the city auction before the bot passes."""
+    turn_hours: float = 48.0
+    """Default turn deadline of a new game, in hours, fractions allowed (0.5 = 30 min);
+    `/montana new` or `/montana settings` change it per game."""
+    auction_hours: float = 24.0
+    """Default time to answer the city auction before the bot passes, in hours."""
     deadline_poll_seconds: float = 60.0
     """Longest sleep of the deadline task between checks."""
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+    """One line each about a name in the environment or `.env` that looks like a setting
+    but is none (a typo): the bot starts anyway and logs them."""
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -55,47 +76,98 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
-def _optional_int(name: str, text: str | None) -> int | None:
-    if text is None or not text.strip():
-        return None
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise SettingsError(f"{name} must be a number (a Discord id), not {text!r}") from None
+# ---------------------------------------------------------------------- one check each
 
 
-def _positive(name: str, text: str | None, default: float) -> float:
-    if text is None:
-        return default
-    try:
-        value = float(text)
-    except ValueError:
-        raise SettingsError(f"{name} must be a number, not {text!r}") from None
-    if not 0 < value <= 24 * 365:
-        raise SettingsError(f"{name} must be above 0 (and below a year), not {text!r}")
-    return value
+def _text(name: str, text: str) -> str:
+    return text
+
+
+def _token(name: str, text: str) -> str:
+    if any(char.isspace() for char in text) or any(char in text for char in "'\"<>"):
+        # the value itself is never repeated: it is a secret
+        raise SettingsError(
+            f"{name} must be the bot token exactly as the developer portal shows it "
+            "(Bot -> Reset Token), with no spaces, quotes or <>"
+        )
+    return text
+
+
+def _discord_id(name: str, text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 2**64:
+        raise SettingsError(
+            f"{name} must be a server id, a whole number (Discord: Developer Mode, then "
+            f"right-click the server -> Copy Server ID), not {text!r}"
+        )
+    return int(text)
+
+
+def _url(*schemes: str) -> Callable[[str, str], str]:
+    def check(name: str, text: str) -> str:
+        parts = urlsplit(text)
+        if parts.scheme not in schemes or not parts.netloc:
+            examples = " or ".join(f"{scheme}://…" for scheme in schemes)
+            raise SettingsError(f"{name} must be a URL starting {examples}, not {text!r}")
+        return text
+
+    return check
+
+
+def _number(low: float, high: float, unit: str, example: str) -> Callable[[str, str], float]:
+    def check(name: str, text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:  # also refuses nan and inf
+            raise SettingsError(
+                f"{name} must be a number of {unit} from {low:g} to {high:g} "
+                f"(fractions allowed, e.g. {example}), not {text!r}"
+            )
+        return value
+
+    return check
+
+
+_hours = _number(MIN_HOURS, MAX_HOURS, "hours", "0.5 = 30 minutes")
+_poll_seconds = _number(1, 3600, "seconds", "1.5")
+
+
+def _not_settings(names: list[str], known: list[str]) -> tuple[str, ...]:
+    lines = []
+    for name in names:
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        lines.append(f"{name} is not a setting of the bot and is ignored{hint}")
+    return tuple(lines)
 
 
 def load_settings(
-    environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")
+    environ: Mapping[str, str] | None = None, dotenv: Path | None = DOTENV
 ) -> Settings:
-    """The settings from `environ` (default: the process environment) over `dotenv`."""
-    values: dict[str, str] = read_dotenv(dotenv) if dotenv is not None else {}
-    values.update(os.environ if environ is None else environ)
+    """The settings from `environ` (default: the process environment) over `dotenv`,
+    each checked (`SettingsError` for the first one the bot cannot use)."""
+    from_file = read_dotenv(dotenv) if dotenv is not None else {}
+    values = {**from_file, **(os.environ if environ is None else environ)}
+    known: list[str] = []
 
-    def get(name: str) -> str | None:
-        value = values.get(name, "").strip()
-        return value or None
+    def read(name: str, check: Callable[[str, str], T]) -> T | None:
+        known.append(name)
+        text = values.get(name, "").strip()
+        return check(name, text) if text else None
 
-    return Settings(
-        token=get("DISCORD_TOKEN"),
-        db_path=get("MONTANA_DB") or DEFAULT_DB,
-        guild_id=_optional_int("MONTANA_GUILD_ID", get("MONTANA_GUILD_ID")),
-        api_base=get("MONTANA_DISCORD_API_BASE"),
-        gateway=get("MONTANA_DISCORD_GATEWAY"),
-        turn_hours=round(_positive("MONTANA_TURN_HOURS", get("MONTANA_TURN_HOURS"), 48)),
-        auction_hours=round(_positive("MONTANA_AUCTION_HOURS", get("MONTANA_AUCTION_HOURS"), 24)),
-        deadline_poll_seconds=_positive(
-            "MONTANA_DEADLINE_POLL_SECONDS", get("MONTANA_DEADLINE_POLL_SECONDS"), 60
+    settings = Settings(
+        token=read("DISCORD_TOKEN", _token),
+        db_path=read("MONTANA_DB", _text) or DEFAULT_DB,
+        guild_id=read("MONTANA_GUILD_ID", _discord_id),
+        api_base=read("MONTANA_DISCORD_API_BASE", _url("http", "https")),
+        gateway=read("MONTANA_DISCORD_GATEWAY", _url("ws", "wss")),
+        turn_hours=read("MONTANA_TURN_HOURS", _hours) or Settings.turn_hours,
+        auction_hours=read("MONTANA_AUCTION_HOURS", _hours) or Settings.auction_hours,
+        deadline_poll_seconds=(
+            read("MONTANA_DEADLINE_POLL_SECONDS", _poll_seconds) or Settings.deadline_poll_seconds
         ),
     )
+    unknown = [n for n in values if n.startswith(PREFIX) and n not in known]
+    unknown += [n for n in from_file if not n.startswith(PREFIX) and n not in known]
+    return replace(settings, warnings=_not_settings(sorted(set(unknown)), known))

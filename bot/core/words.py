@@ -27,7 +27,17 @@ ROW_REWARDS = {
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
+    """A count and its noun agreeing: `plural(1, "coin")` -> "1 coin", `plural(0, "coin")`
+    -> "0 coins"; `many` is the plural when it is not `word` + "s" ("cows and canteens")."""
     return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def join_words(parts: Iterable[str], conjunction: str = "and") -> str:
+    """A list as a person writes it: "a", "a and b", "a, b, and c" (`conjunction` "or" too)."""
+    items = [part for part in parts if part]
+    if len(items) <= 2:
+        return f" {conjunction} ".join(items)
+    return ", ".join(items[:-1]) + f", {conjunction} " + items[-1]
 
 
 def goods_text(goods: Mapping[str, int]) -> str:
@@ -43,14 +53,15 @@ def count_list(items: Iterable[str]) -> dict[str, int]:
 
 
 def workers_text(workers: Mapping[str, int] | Sequence[str]) -> str:
-    """["copper", "grain"] -> "a copper and a grain worker"; {"copper": 2} -> "2 copper workers"."""
+    """["copper", "grain"] -> "a copper and a grain worker"; {"copper": 2} -> "2 copper workers";
+    {"copper": 2, "grain": 1} -> "2 copper workers and a grain worker"."""
     counts = count_list(workers) if not isinstance(workers, Mapping) else dict(workers)
     held = [(c, counts[c]) for c in data.COLOURS if counts.get(c)]
     if not held:
         return "no workers"
-    singles = all(n == 1 for _, n in held)
-    parts = [f"a {c}" if singles else f"{n} {c}" for c, n in held]
-    return _and(parts) + (" worker" if singles else " workers")
+    if all(n == 1 for _, n in held):
+        return join_words(f"a {c}" for c, _ in held) + " worker"
+    return join_words(f"a {c} worker" if n == 1 else f"{n} {c} workers" for c, n in held)
 
 
 def colours_text(colours: Sequence[str]) -> str:
@@ -61,6 +72,7 @@ def colours_text(colours: Sequence[str]) -> str:
 
 
 def gained_text(gained: Mapping[str, int]) -> str:
+    """{"cows": 1, "coins": 2} -> "1 cow and 2 coins" (goods among them as in a cost)."""
     parts = []
     if gained.get("cows"):
         parts.append(plural(gained["cows"], "cow"))
@@ -69,7 +81,7 @@ def gained_text(gained: Mapping[str, int]) -> str:
     goods = {g: n for g, n in gained.items() if g in data.GOODS}
     if goods:
         parts.append(goods_text(goods))
-    return " + ".join(parts) if parts else "nothing"
+    return join_words(parts) or "nothing"
 
 
 def _build_clause(d: Mapping[str, Any]) -> str:
@@ -91,16 +103,8 @@ def _build_clause(d: Mapping[str, Any]) -> str:
     if gained.get("canteens"):
         extras.append("the canteen" if gained["canteens"] == 1 else "both canteens")
     if extras:
-        text += ", took " + _and(extras)
+        text += ", took " + join_words(extras)
     return text
-
-
-def _and(parts: Sequence[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    if len(parts) == 2:
-        return f"{parts[0]} and {parts[1]}"
-    return ", ".join(parts[:-1]) + ", and " + parts[-1]
 
 
 def _more(goods: Mapping[str, int]) -> str:
@@ -187,13 +191,13 @@ def _standalone(event: Event, name: Callable[[str | None], str]) -> str | None:
             if d["pool"] == "workers"
             else GOOD_NAMES.get(d["name"], d["name"])
         )
-        returned = ", ".join(
+        returned = join_words(
             f"{name(pid)} returned {count}" for pid, count in d["returned"].items()
         )
         return f"The supply ran short of {what}: {returned}."
     if kind == "cleanup":
         cleared = [CLEARED_NAMES.get(c, c) for c in d["cleared"]]
-        text = _and(cleared)
+        text = join_words(cleared)
         verb = "was" if len(cleared) == 1 else "were"
         return f"{text[0].upper()}{text[1:]} {verb} cleared."
     if kind == "final_round":
@@ -202,9 +206,8 @@ def _standalone(event: Event, name: Callable[[str | None], str]) -> str | None:
         return "The city auction is over."
     if kind == "game_over":
         winners = [name(w) for w in d.get("winners", [])]
-        return (
-            f"The game is over: {_and(winners)} {'wins' if len(winners) == 1 else 'share the win'}!"
-        )
+        verb = "wins" if len(winners) == 1 else "share the win"
+        return f"The game is over: {join_words(winners)} {verb}!"
     return None
 
 
@@ -252,7 +255,7 @@ def describe(
     def flush() -> None:
         nonlocal current, clauses
         if current is not None and clauses:
-            sentences.append(f"{name(current)} {_and(clauses)}.")
+            sentences.append(f"{name(current)} {join_words(clauses)}.")
         current, clauses = None, []
 
     for event in events:
@@ -333,14 +336,14 @@ VERB_WORDS = {
 
 
 def allowed_now(game: Game, player_id: str) -> str:
-    """ "You may now: recruit, work at the bank, build." for the awaited player."""
+    """ "You may now: recruit, work at the bank or build." for the awaited player."""
     verbs: list[str] = []
     for action in game.legal_actions(player_id):
         if action.verb not in verbs:
             verbs.append(action.verb)
     if not verbs:
         return ""
-    return "You may now: " + ", ".join(VERB_WORDS.get(v, v) for v in verbs) + "."
+    return "You may now: " + join_words((VERB_WORDS.get(v, v) for v in verbs), "or") + "."
 
 
 def task_of(game: Game) -> str:
@@ -380,8 +383,8 @@ def results(game: Game, names: Mapping[str, str]) -> str:
             f"{standing.place}. {names.get(standing.player, standing.player)} "
             f"({seat_colour(game, standing.player)}) — "
             f"{plural(standing.settlements, 'settlement')}, "
-            f"{standing.cows_and_canteens} cows + canteens, "
-            f"{standing.holdings} goods + coins + workers"
+            f"{plural(standing.cows_and_canteens, 'cow or canteen', 'cows and canteens')}, "
+            f"{plural(standing.holdings, 'good, coin or worker', 'goods, coins and workers')}"
         )
     return "\n".join(lines)
 
@@ -433,7 +436,7 @@ RULES_HELP = "\n".join(
         "Any time in your own turn: trade a **cow** for 1 good, 3 coins or 1 worker. At "
         "the end of your turn you may spend a **canteen** for another turn.",
         "When someone places their last settlement the round is played to its end. Most "
-        "settlements wins; ties: cows + canteens, then goods + coins + workers.",
+        "settlements wins; ties: most cows and canteens, then most goods, coins and workers.",
         "Use the buttons under the latest picture, or type: `/montana build field:`, "
         "`/montana recruit`, `/montana play <move>`.",
     )

@@ -28,9 +28,12 @@ from bot.console import (
     Console,
     ConsoleAnnouncer,
     Options,
+    display_width,
     parse_args,
     start_new,
+    wrap,
 )
+from bot.core import prompts
 from bot.core.service import GameService
 from bot.core.store import FINISHED, Store
 from rules import Game
@@ -143,10 +146,10 @@ def test_a_whole_game_by_menu_numbers_and_notation_ends_with_the_ranking(
             raise AssertionError("the game does not end")
         accepted_versions.append(game.version)
         _, action = choose_action(game, rng)
-        codes = [choice.code for choice in session.console.choices]
-        if f"a:{action}" in codes and rng.random() < 0.7:
+        numbers = {choice.code: n for n, choice in session.console.choices.items()}
+        if f"a:{action}" in numbers and rng.random() < 0.7:
             typed["number"] += 1
-            return str(codes.index(f"a:{action}") + 1)
+            return str(numbers[f"a:{action}"])
         typed["notation"] += 1
         return str(action)
 
@@ -198,7 +201,81 @@ def test_refusals_commands_and_menus_change_nothing(
     assert "Move log, page 1 of 1" in text
     # "2" on the first menu opens "Work…" (a menu of places, no move), "back" returns
     assert "Work where?" in text and "back  the first menu" in text
-    assert text.rstrip().endswith(f"console --db {tmp_path / 'console.sqlite3'}")
+    assert text.rstrip().endswith(
+        f"\n    bash scripts/run-bot.sh console --db {tmp_path / 'console.sqlite3'}"
+    )
+
+
+def test_a_choice_keeps_its_number_from_step_to_step(
+    new_session: Callable[[list[str], int], Session],
+) -> None:
+    """Issue 12.4: "stop" came first in "build again", so a field's number changed from
+    one build to the next. Every move here is tapped through the numbered menus."""
+    session = new_session(["ana", "ben", "cleo"], 4)
+    rng = random.Random(4)
+    shown: list[tuple[str, str | None, dict[str, int]]] = []
+    """(the awaited decision, the open sub-menu, code -> number) of every menu shown"""
+    plan: list[str] = []
+    tried_disabled: list[tuple[int, int]] = []
+
+    def player(prompt: str) -> str:
+        game = session.game()
+        console = session.console
+        numbers = {choice.code: n for n, choice in console.choices.items()}
+        shown.append((game.pending.kind, console.panel_code, numbers))
+        if len(shown) > 4000:
+            raise AssertionError("the game does not end")
+        disabled = [n for n, c in console.choices.items() if c.disabled]
+        if disabled and not plan and len(tried_disabled) < 3:
+            tried_disabled.append((disabled[0], game.version))
+            return str(disabled[0])
+        if not plan:
+            pid, action = choose_action(game, rng)
+            names = console.current()[0].names
+            path = prompts.tap_path(game, pid, names, list(numbers), f"a:{action}")
+            if path is None:
+                return str(action)
+            plan.extend(path)
+        return str(numbers[plan.pop(0)])
+
+    session.answer = player
+    assert session.console.loop() == 0
+    assert session.game().is_over
+    text = session.text()
+    assert "Refused" not in text
+    # a disabled choice keeps its number, is listed, and choosing it changes nothing
+    assert tried_disabled and text.count("is not open to you now") == len(tried_disabled)
+    assert "— not now" in text
+    main = [numbers for kind, sub, numbers in shown if kind == "main" and sub is None]
+    assert main and all(
+        numbers == {"a:recruit": 1, "p:work": 2, "p:build": 3, "p:trade": 4, "board": 5}
+        for numbers in main
+    )
+    declining = {f"a:{notation}" for notation in prompts.DECLINING}
+    zeros = [code for _, _, numbers in shown for code, n in numbers.items() if n == 0]
+    assert {"a:stop", "a:pass", "a:end"} <= set(zeros) <= declining
+    assert all(
+        n == 0 for _, _, numbers in shown for code, n in numbers.items() if code in declining
+    )
+    city = [numbers for kind, _, numbers in shown if kind == "bid"]
+    assert city and all(
+        numbers[f"a:place {row} {column}"] == 4 * (row - 1) + column
+        for numbers in city
+        for row in range(1, 5)
+        for column in range(1, 5)
+    )
+    # the fields of "Build…" and of every "build again" menu: numbered from 1, cheapest
+    # first, so a field keeps its number while the fields before it stay on offer
+    builds = [
+        numbers
+        for kind, sub, numbers in shown
+        if (kind == "main" and sub == "p:build") or (kind == "build" and sub is None)
+    ]
+    assert len([n for kind, _, n in shown if kind == "build"]) > 3
+    assert any(sub == "p:build" for _, sub, _ in shown)
+    for numbers in builds:
+        fields = sorted((n, code) for code, n in numbers.items() if code.startswith("a:build "))
+        assert [n for n, _ in fields] == list(range(1, len(fields) + 1))
 
 
 def test_players_are_named_and_seated_by_the_service() -> None:
@@ -209,13 +286,16 @@ def test_players_are_named_and_seated_by_the_service() -> None:
 # ---------------------------------------------------------------------- as a process
 
 
-def run_console(args: list[str], lines: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+def run_console(
+    args: list[str], lines: list[str], cwd: Path, *, columns: int = 1000
+) -> subprocess.CompletedProcess[str]:
+    """`python -m bot console` in a terminal `columns` wide (wide: no line is wrapped)."""
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     return subprocess.run(
         [sys.executable, "-m", "bot", "console", *args],
         input="".join(line + "\n" for line in lines),
         cwd=cwd,
-        env={**env, "PYTHONPATH": str(ROOT)},
+        env={**env, "PYTHONPATH": str(ROOT), "COLUMNS": str(columns)},
         capture_output=True,
         text=True,
         timeout=120,
@@ -265,7 +345,10 @@ def test_the_process_refuses_helps_stops_at_end_of_input_and_continues(tmp_path:
     assert_valid_png(start_picture)
     # the refused move changed nothing: saved at the starting version
     assert f"saved in {db} at move {start_version}." in out
-    assert f"Continue it with: python -m bot console --db {db}" in out
+    assert (
+        "Continue it with:\n"
+        f"    bash scripts/run-bot.sh console --db {db} --out {tmp_path / 'first'}\n"
+    ) in out
     game_before, version_before, _ = saved_game(db)
     assert version_before == start_version
 
@@ -340,7 +423,7 @@ def test_without_players_or_a_saved_game_it_says_what_to_do(tmp_path: Path) -> N
     done = run_console(["--db", str(tmp_path / "empty.sqlite3")], [], tmp_path)
     assert done.returncode == 1
     assert "Start a new one with --players" in done.stdout
-    assert not list(tmp_path.glob("montana-console-*")), "no picture folder for no game"
+    assert not (tmp_path / "out").exists(), "no picture folder for no game"
 
 
 def test_ctrl_c_at_the_prompt_stops_cleanly_and_keeps_the_game(tmp_path: Path) -> None:
@@ -351,7 +434,7 @@ def test_ctrl_c_at_the_prompt_stops_cleanly_and_keeps_the_game(tmp_path: Path) -
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=tmp_path,
-        env={**env, "PYTHONPATH": str(ROOT)},
+        env={**env, "PYTHONPATH": str(ROOT), "COLUMNS": "1000"},
     )
     assert process.stdout is not None
     shown = b""
@@ -366,4 +449,80 @@ def test_ctrl_c_at_the_prompt_stops_cleanly_and_keeps_the_game(tmp_path: Path) -
     rest, errors = process.communicate(timeout=60)
     assert process.returncode == 0, errors.decode()
     assert b"Stopped. The game is saved in " in rest
-    assert f"--db {tmp_path / 'pics' / 'game.sqlite3'}".encode() in rest
+    (db,) = (tmp_path / "out" / "console").glob("game-*.sqlite3")
+    assert f"--db {db} --out {tmp_path / 'pics'}\n".encode() in rest
+
+
+def test_long_lines_wrap_between_words_to_the_width() -> None:
+    """Issue 12.8: lines are broken at spaces, never inside a word, to the terminal's width."""
+    sentence = (
+        "Seat order, drawn at random: 1. Ana — blue, starts, 3 coins; 2. Ben — yellow, "
+        "4 coins; 3. Cleo — green, 5 coins."
+    )
+    wrapped = wrap(sentence, 30).split("\n")
+    assert len(wrapped) > 3
+    assert all(display_width(line) <= 30 for line in wrapped)
+    assert " ".join(wrapped) == sentence
+    menu = wrap("  12. Bank space 4: 3 workers → 11 coins" + " " * 8 + "[bank 4 copper]", 30)
+    lines = menu.split("\n")
+    assert lines[0].startswith("  12. Bank") and all(
+        line.startswith("      ") for line in lines[1:]
+    )
+    assert "[bank 4 copper]" in menu
+    # a word wider than the line is not cut; a command to copy stays whole
+    assert wrap("see /a/very/long/path/to/a/picture.png now", 12).split("\n") == [
+        "see",
+        "/a/very/long/path/to/a/picture.png",
+        "now",
+    ]
+    command = "    bash scripts/run-bot.sh console --db /some/where/game.sqlite3"
+    assert wrap(command, 20) == command
+
+
+def test_in_a_narrow_terminal_no_line_is_wider_than_it(tmp_path: Path) -> None:
+    done = run_console(
+        ["--players", "ana,ben,cleo", "--seed", "3", "--out", "p"],
+        ["help", "status", "rules"],
+        tmp_path,
+        columns=44,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) > 40
+    for shown in lines:
+        line = re.sub(r"^(?:\w+> )+", "", shown)  # piped input leaves no newline after a prompt
+        if display_width(line) > 44:  # only one long word or [picture: path], or a command
+            whole = len(line.split()) == 1 or re.fullmatch(r" *\[[^\]]*\]", line)
+            assert line.startswith("    bash ") or whole, line
+
+
+def test_the_printed_command_continues_the_game_from_the_repository_root(tmp_path: Path) -> None:
+    """Issue 12.1-2: the hint works outside the virtual environment, and a continued game
+    adds its pictures to the same git-ignored folder as when it was new."""
+    if not (ROOT / ".venv" / "bin" / "python").exists():
+        pytest.skip("scripts/run-bot.sh would first install the .venv")
+    first = run_console(["--players", "ana,ben", "--seed", "6"], [], tmp_path)
+    assert first.returncode == 0, first.stderr
+    (db,) = (tmp_path / "out" / "console").glob("game-*.sqlite3")
+    pictures = db.with_suffix("")
+    assert f"Pictures go to {pictures}/" in first.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"], "nothing outside out/"
+    hint = first.stdout.split("Continue it with:\n", 1)[1].splitlines()[0]
+    assert hint == f"    bash scripts/run-bot.sh console --db {db}"
+    # run it as printed, from the repository root, with no virtual environment active
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "DISCORD_TOKEN")}
+    path = [p for p in env.get("PATH", "").split(os.pathsep) if ".venv" not in p]
+    continued = subprocess.run(
+        ["bash", "-c", hint.strip()],
+        input="1\n",
+        cwd=ROOT,
+        env={**env, "PATH": os.pathsep.join(path), "COLUMNS": "1000"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert continued.returncode == 0, continued.stderr
+    assert f"Continuing the unfinished game in {db}" in continued.stdout
+    shown = pictures_of(continued.stdout)
+    assert len(shown) == 2 and all(path.parent == pictures for path, _ in shown)
+    assert len(list(pictures.glob("move-*.png"))) == 2 + len(pictures_of(first.stdout)) - 1

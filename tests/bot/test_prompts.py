@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from bot.core import prompts
 from rules import Game
 from rules.simulate import choose_action
+from tests.bot.games import at_first_main_decision
 
 
 def reachable_codes(game: Game, pid: str) -> set[str]:
@@ -51,13 +53,7 @@ def test_panels_offer_exactly_the_legal_actions(players: int, seed: int) -> None
 
 
 def test_disabled_main_buttons_say_why() -> None:
-    game = Game.new(["ana", "ben"], seed=5)
-    while game.pending.kind != "main":
-        pid = game.awaiting
-        assert pid is not None
-        game.apply(pid, game.legal_actions(pid)[0])
-    pid = game.awaiting
-    assert pid is not None
+    game, pid = at_first_main_decision(["ana", "ben"], 5)
     player = game.player(pid)
     for good in player.goods:
         player.goods[good] = 0
@@ -70,13 +66,7 @@ def test_disabled_main_buttons_say_why() -> None:
 
 
 def test_build_options_cheapest_first_with_costs() -> None:
-    game = Game.new(["ana", "ben"], seed=7)
-    while game.pending.kind != "main":
-        pid = game.awaiting
-        assert pid is not None
-        game.apply(pid, game.legal_actions(pid)[0])
-    pid = game.awaiting
-    assert pid is not None
+    game, pid = at_first_main_decision(["ana", "ben"], 7)
     player = game.player(pid)
     for good in player.goods:
         player.goods[good] = 5
@@ -125,16 +115,65 @@ def test_no_panel_repeats_a_code() -> None:
 
 
 def test_tampered_codes_are_refused_or_harmless() -> None:
-    game = Game.new(["ana", "ben"], seed=2)
-    while game.pending.kind != "main":
-        pid = game.awaiting
-        assert pid is not None
-        game.apply(pid, game.legal_actions(pid)[0])
-    pid = game.awaiting
-    assert pid is not None
+    game, pid = at_first_main_decision(["ana", "ben"], 2)
     for code in ("p:", "p:nope", "x:work", "p:ret:gold", "p:bank", "p:harv:mine"):
         with pytest.raises(prompts.UnknownChoice):
             prompts.sub_panel(game, pid, code, {})
     for code in ("p:bank:9", "p:bank:abc", "p:harv:mine:7", "p:harv:'; DROP TABLE games;--:1"):
         panel = prompts.sub_panel(game, pid, code, {})
         assert not panel.choices and "not available" in panel.text
+
+
+def public_panels(players: int, seed: int) -> Iterator[tuple[Game, str, prompts.Panel]]:
+    """Every public panel of a random game, with the game and the awaited player."""
+    game = Game.new(["ana", "ben", "cleo", "dan"][:players], seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        pid = game.awaiting
+        assert pid is not None
+        yield game, pid, prompts.public_panel(game, {})
+        game.apply(*choose_action(game, rng))
+
+
+def test_the_choice_that_says_no_is_the_last_button_and_layouts_fit_discord() -> None:
+    """Issue 12.4: "stop" came first in "build again"; now stop, pass and every other
+    "no" are the last button (in the last row), so nothing moves around them."""
+    declined_in: set[str] = set()
+    for players, seed in ((2, 11), (3, 12), (4, 13)):
+        for game, _, panel in public_panels(players, seed):
+            declining = [b for b in panel.buttons if prompts.declines(b)]
+            assert len(declining) <= 1, panel
+            if declining:
+                declined_in.add(game.pending.kind)
+                assert panel.buttons[-1] == declining[0], panel
+                rows = [b.row for b in panel.buttons if b.row is not None]
+                assert declining[0].row == (max(rows) if rows else None), panel
+            rows_used = [b.row or 0 for b in panel.buttons]
+            assert all(rows_used.count(r) <= 5 for r in rows_used), panel
+            assert len(set(rows_used)) + len(panel.menus) <= 5, panel
+            assert max(rows_used, default=0) < 5 - len(panel.menus), panel
+    assert {"build", "bid", "extra", "advance", "end"} <= declined_in
+
+
+def test_the_same_choice_keeps_its_place_from_step_to_step() -> None:
+    """The main buttons never move (a disabled one keeps its place); the city is the same
+    grid every time; "build again" lists the fields in the same order as "Build…"."""
+    main_order: set[tuple[str, ...]] = set()
+    city_order: set[tuple[str, ...]] = set()
+    build_again_seen = 0
+    for players, seed in ((2, 21), (3, 22), (4, 23)):
+        for game, pid, panel in public_panels(players, seed):
+            codes = tuple(b.code for b in panel.buttons)
+            kind = game.pending.kind
+            if kind == "main":
+                main_order.add(tuple(c for c in codes if c != "p:trade"))
+            elif kind == "bid":
+                city_order.add(codes[:16])
+            elif kind == "build":
+                build_again_seen += 1
+                options = [o.code for menu in panel.menus for o in menu.options]
+                assert options == [o.code for o in prompts.build_options(game, pid)]
+                assert codes[-1] == "a:stop"
+    assert main_order == {("a:recruit", "p:work", "p:build", "board")}
+    assert len(city_order) == 1
+    assert build_again_seen > 3

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from bot.core.settings import DEFAULT_DB, SettingsError, load_settings
+from bot.discord_app.client import MontanaBot
+from tests.bot.fakediscord import FakeDiscord
 
 
 def test_environment_wins_over_dotenv(tmp_path: Path) -> None:
@@ -29,3 +31,88 @@ def test_defaults_and_bad_values(tmp_path: Path) -> None:
     assert settings.guild_id is None and settings.api_base is None
     with pytest.raises(SettingsError, match="MONTANA_GUILD_ID"):
         load_settings({"MONTANA_GUILD_ID": "my server"}, None)
+
+
+def test_fractions_of_hours_are_kept() -> None:
+    """Issue 12.6: MONTANA_TURN_HOURS=0.3 silently became 0."""
+    settings = load_settings({"MONTANA_TURN_HOURS": "0.3", "MONTANA_AUCTION_HOURS": " 1.5 "}, None)
+    assert settings.turn_hours == pytest.approx(0.3)
+    assert settings.auction_hours == pytest.approx(1.5)
+
+
+@pytest.mark.parametrize(
+    "name, value, allowed",
+    [
+        ("MONTANA_TURN_HOURS", "0", "from 0.1 to 720"),
+        ("MONTANA_TURN_HOURS", "soon", "from 0.1 to 720"),
+        ("MONTANA_TURN_HOURS", "nan", "from 0.1 to 720"),
+        ("MONTANA_AUCTION_HOURS", "1000", "from 0.1 to 720"),
+        ("MONTANA_AUCTION_HOURS", "-2", "from 0.1 to 720"),
+        ("MONTANA_DEADLINE_POLL_SECONDS", "0", "from 1 to 3600"),
+        ("MONTANA_GUILD_ID", "my server", "whole number"),
+        ("MONTANA_GUILD_ID", "-5", "whole number"),
+        ("MONTANA_DISCORD_API_BASE", "127.0.0.1:9", "http://"),
+        ("MONTANA_DISCORD_GATEWAY", "http://127.0.0.1:9", "ws://"),
+        ("DISCORD_TOKEN", "abc def", "no spaces"),
+    ],
+)
+def test_every_setting_is_checked_with_one_line_naming_it(
+    name: str, value: str, allowed: str
+) -> None:
+    with pytest.raises(SettingsError) as refused:
+        load_settings({name: value}, None)
+    message = str(refused.value)
+    assert message.startswith(name + " ") and allowed in message
+    assert "\n" not in message
+    if name == "DISCORD_TOKEN":
+        assert value not in message, "a token, even a wrong one, is never repeated"
+    else:
+        assert repr(value) in message
+
+
+def test_a_misspelt_setting_is_named_with_the_one_meant(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("MONTANA_TURN_HOUR=12\nDISCORD_TOKN=abc\n", encoding="utf-8")
+    settings = load_settings({"MONTANA_GUILDID": "1", "HOME": "/root"}, dotenv)
+    assert settings.turn_hours == 48
+    assert settings.warnings == (
+        "DISCORD_TOKN is not a setting of the bot and is ignored (did you mean DISCORD_TOKEN?)",
+        "MONTANA_GUILDID is not a setting of the bot and is ignored "
+        "(did you mean MONTANA_GUILD_ID?)",
+        "MONTANA_TURN_HOUR is not a setting of the bot and is ignored "
+        "(did you mean MONTANA_TURN_HOURS?)",
+    )
+
+
+def test_the_example_file_lists_every_setting_and_is_valid() -> None:
+    example = Path(__file__).resolve().parents[2] / ".env.example"
+    settings = load_settings({}, example)
+    assert settings.warnings == ()
+    text = example.read_text(encoding="utf-8")
+    for name in (
+        "DISCORD_TOKEN",
+        "MONTANA_DB",
+        "MONTANA_GUILD_ID",
+        "MONTANA_TURN_HOURS",
+        "MONTANA_AUCTION_HOURS",
+        "MONTANA_DEADLINE_POLL_SECONDS",
+        "MONTANA_DISCORD_API_BASE",
+        "MONTANA_DISCORD_GATEWAY",
+    ):
+        assert f"{name}=" in text
+
+
+async def test_a_fraction_of_an_hour_becomes_the_new_games_deadline(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    settings = load_settings(
+        {"MONTANA_TURN_HOURS": "0.3", "MONTANA_DB": str(tmp_path / "m.sqlite3")}, None
+    )
+    bot = MontanaBot(settings)
+    await fake_discord.start(bot)
+    ana = fake_discord.add_user("ana")
+    await fake_discord.slash(ana, fake_discord.channel, "montana", "new")
+    row = await bot.store.open_game_in(fake_discord.channel.id)
+    assert row is not None and row.turn_seconds == 18 * 60
+    shown = await fake_discord.slash(ana, fake_discord.channel, "montana", "settings")
+    assert "turn deadline 18 min" in shown.content

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.core import words
 from rules import Event
+from tests.bot.games import at_first_main_decision
 
 NAMES = {"1": "Ana", "2": "Ben", "3": "Cleo"}
 
@@ -50,7 +51,7 @@ def test_overtaking_and_shortage_are_their_own_sentences() -> None:
     text = words.describe(events, NAMES)
     assert text == (
         "Ben took row 1, column 2 in the city. Ben overtook Ana in row 1. "
-        "The supply ran short of small stone: Ana returned 1, Cleo returned 1. "
+        "The supply ran short of small stone: Ana returned 1 and Cleo returned 1. "
         "Cleo worked the quarry (place 3) with a stone worker, paid 6 coins and took 3 small stone."
     )
 
@@ -63,19 +64,47 @@ def test_actions_without_events_still_get_words() -> None:
 def test_workers_and_goods_phrases() -> None:
     assert words.workers_text(["copper", "grain"]) == "a copper and a grain worker"
     assert words.workers_text({"pumpkin": 2}) == "2 pumpkin workers"
+    assert words.workers_text({"copper": 2, "grain": 1}) == "2 copper workers and a grain worker"
     assert words.goods_text({"pumpkin": 2, "bigcopper": 1}) == "2 pumpkins + 1 large copper"
     assert words.plural(1, "coin") == "1 coin" and words.plural(3, "coin") == "3 coins"
 
 
 def test_waiting_for_names_the_player_and_their_task() -> None:
-    from rules import Game
-
-    game = Game.new(["1", "2"], seed=1)
-    while game.pending.kind != "main":
-        pid = game.awaiting
-        assert pid is not None
-        game.apply(pid, game.legal_actions(pid)[0])
-    name = NAMES[game.awaiting or ""]
+    game, pid = at_first_main_decision(["1", "2"], 1)
+    name = NAMES[pid]
     assert words.waiting_for(game, NAMES) == (
         f"The game is waiting for {name} to recruit, work or build."
     )
+
+
+def test_counts_agree_with_their_nouns_and_lists_read_like_sentences() -> None:
+    assert words.plural(0, "cow") == "0 cows"
+    assert words.plural(1, "cow or canteen", "cows and canteens") == "1 cow or canteen"
+    assert words.join_words(["the bank"]) == "the bank"
+    assert words.join_words(["the bank", "the mine"]) == "the bank and the mine"
+    assert words.join_words(["a", "b", "c"], "or") == "a, b, or c"
+    assert words.gained_text({"cows": 1, "coins": 2}) == "1 cow and 2 coins"
+
+
+def test_the_ranking_counts_one_cow_as_one_cow() -> None:
+    """Issue 12: the ranking said "1 cows + canteens"."""
+    from rules import Game
+
+    game = Game.new(["1", "2"], seed=1)
+    first, second = game.players
+    first.cows, first.canteens = 1, 0
+    second.cows, second.canteens = 2, 1
+    text = words.results(game, NAMES)
+    assert "1 cow or canteen," in text and "3 cows and canteens," in text
+    assert "cows + canteens" not in text and "1 cows" not in text
+    holdings = {s.player: s.holdings for s in game.result().ranking}
+    for pid, held in holdings.items():
+        noun = "good, coin or worker" if held == 1 else "goods, coins and workers"
+        assert f"{NAMES[pid]} (" in text and f"{held} {noun}" in text
+
+
+def test_what_may_be_done_is_a_list_of_alternatives() -> None:
+    game, pid = at_first_main_decision(["1", "2"], 1)
+    allowed = words.allowed_now(game, pid)
+    assert allowed.startswith("You may now: recruit, ") and allowed.endswith(".")
+    assert ", or " in allowed  # the last alternative, as a person writes it
