@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from rules import Action, Game, IllegalAction, data, parse_action
 from rules.recent import Move, RecentTurn
 
-from .vocabulary import ACTIONS, AREAS, BOARD, GOODS, LABELS, PIECES, WORKER_COLOURS
+from .vocabulary import ACTIONS, AREAS, BOARD, GOODS, LABELS, PIECES, WORKER_COLOURS, Term
 
 GOOD_WORDS = {good: (term.one, term.many) for good, term in GOODS.items()}
 """good -> (singular, plural), e.g. "bigcopper" -> ("large copper", "large copper")."""
@@ -44,11 +44,18 @@ def goods_count_phrase(counts: Mapping[str, int]) -> str:
 
 
 def workers_phrase(colours: Sequence[str]) -> str:
-    """("copper", "grain") -> "1 copper + 1 grain workers"; ("stone",) -> "1 stone worker"."""
+    """("copper", "grain") -> "a copper worker and a grain worker"; ("stone", "stone") ->
+    "2 stone workers" (each count agrees with its own noun)."""
     counts = Counter(colours)
-    parts = [f"{counts[c]} {WORKER_COLOURS[c].one}" for c in data.COLOURS if counts[c]]
     worker = PIECES["worker"]
-    return " + ".join(parts) + " " + (worker.one if sum(counts.values()) == 1 else worker.many)
+    parts = [
+        f"a {WORKER_COLOURS[c].one} {worker.one}"
+        if counts[c] == 1
+        else f"{counts[c]} {WORKER_COLOURS[c].one} {worker.many}"
+        for c in data.COLOURS
+        if counts[c]
+    ]
+    return _joined(parts)
 
 
 def _segment_phrase(segment: int) -> str:
@@ -251,7 +258,7 @@ def title_task(game: Game) -> str:
 
 def game_over_title(game: Game, names: Mapping[str, str] | None = None) -> str:
     winners = [display_name(pid, names) for pid in game.result().winners]
-    return "Game over: " + " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
+    return "Game over: " + _joined(winners) + (" win" if len(winners) > 1 else " wins")
 
 
 def status_line(
@@ -300,6 +307,20 @@ def upgrade_label(good: str) -> str:
     return f"{GOODS[good].one} → {GOODS[data.UPGRADES[good]].one}"
 
 
+GOOD = Term("good", "goods")
+"""Any of the six goods, counted together (the ranking's last tie-break)."""
+
+
+def _either_count(n: int, *terms: Term) -> str:
+    """A count of several kinds of things together: "1 cow or canteen", "3 cows and
+    canteens", "1 good, coin or worker"."""
+    if n == 1:
+        names, joiner = [t.one for t in terms], " or "
+    else:
+        names, joiner = [t.many for t in terms], " and "
+    return f"{n} " + ", ".join(names[:-1]) + joiner + names[-1]
+
+
 def result_lines(game: Game, names: Mapping[str, str] | None = None) -> list[tuple[int, str, str]]:
     """Ranking rows as (place, name, figures), the figures in tie-break order."""
     rows = []
@@ -308,9 +329,18 @@ def result_lines(game: Game, names: Mapping[str, str] | None = None) -> list[tup
             (
                 standing.place,
                 display_name(standing.player, names),
-                f"{PIECES['settlement'].count(standing.settlements)} · "
-                f"{standing.cows_and_canteens} {PIECES['cow'].many} + {PIECES['canteen'].many} · "
-                f"{standing.holdings} goods + {PIECES['coin'].many} + {PIECES['worker'].many}",
+                " · ".join(
+                    (
+                        PIECES["settlement"].count(standing.settlements),
+                        _either_count(standing.cows_and_canteens, PIECES["cow"], PIECES["canteen"]),
+                        _either_count(
+                            standing.holdings,
+                            Term("good", "goods"),
+                            PIECES["coin"],
+                            PIECES["worker"],
+                        ),
+                    )
+                ),
             )
         )
     return rows

@@ -8,6 +8,7 @@ import pytest
 
 from render import words
 from render.__main__ import play
+from render.vocabulary import PIECES
 from rules import Game
 from rules.recent import last_turn
 from rules.simulate import choose_action
@@ -24,13 +25,16 @@ from .helpers import game_at
             "harvest wheatfield 3 grain",
             "Ana worked the grain field, place 3: paid 6 coins for 4 grain",
         ),
-        ("bank 3 copper grain", "Ana put 1 copper + 1 grain workers on bank space 3 (+8 coins)"),
-        ("bank 1 stone", "Ana put 1 stone worker on bank space 1 (+3 coins)"),
+        (
+            "bank 3 copper grain",
+            "Ana put a copper worker and a grain worker on bank space 3 (+8 coins)",
+        ),
+        ("bank 1 stone", "Ana put a stone worker on bank space 1 (+3 coins)"),
         ("advance 0", "Ana did not move the arrow"),
         ("advance 2", "Ana paid 2 grain to move the arrow 2 segments"),
         ("spin 3", "Ana got segment 3 of the wheel (2 wild workers)"),
-        ("spin 1", "Ana got segment 1 of the wheel (1 stone + 1 pumpkin workers)"),
-        ("extra copper", "Ana also filled the extra box with 1 copper worker"),
+        ("spin 1", "Ana got segment 1 of the wheel (a stone worker and a pumpkin worker)"),
+        ("extra copper", "Ana also filled the extra box with a copper worker"),
         ("stop", "Ana stopped building"),
         ("take pumpkin pumpkin", "Ana took 2 pumpkin workers"),
         ("pass", "Ana passed in the city auction"),
@@ -98,5 +102,18 @@ def test_the_final_ranking_lists_tie_break_figures_in_order():
     assert [row[0] for row in rows] == [s.place for s in ranking]
     for row, standing in zip(rows, ranking, strict=True):
         assert row[2].startswith(f"{standing.settlements} settlements · ")
-        assert f"{standing.cows_and_canteens} cows + canteens" in row[2]
-        assert f"{standing.holdings} goods + coins + workers" in row[2]
+        cows = "cow or canteen" if standing.cows_and_canteens == 1 else "cows and canteens"
+        assert f"{standing.cows_and_canteens} {cows} · " in row[2]
+        assert row[2].endswith(f"{standing.holdings} goods, coins and workers")
+
+
+def test_counts_of_one_read_as_a_person_writes_them():
+    """Issue 12.7: "1 cows + canteens" reads "1 cow or canteen"; a lone worker is "a"."""
+    assert words._either_count(1, PIECES["cow"], PIECES["canteen"]) == (
+        "1 cow or canteen"
+    )
+    assert words.workers_phrase(("stone", "stone", "grain")) == (
+        "2 stone workers and a grain worker"
+    )
+    winners = words._joined(["Ana", "Ben", "Cleo"])
+    assert winners == "Ana, Ben and Cleo"
