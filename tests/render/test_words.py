@@ -109,9 +109,7 @@ def test_the_final_ranking_lists_tie_break_figures_in_order():
 
 def test_counts_of_one_read_as_a_person_writes_them():
     """Issue 12.7: "1 cows + canteens" reads "1 cow or canteen"; a lone worker is "a"."""
-    assert words._either_count(1, PIECES["cow"], PIECES["canteen"]) == (
-        "1 cow or canteen"
-    )
+    assert words._either_count(1, PIECES["cow"], PIECES["canteen"]) == ("1 cow or canteen")
     assert words.workers_phrase(("stone", "stone", "grain")) == (
         "2 stone workers and a grain worker"
     )
