@@ -404,8 +404,13 @@ class DeadlineDriver:
         row = await self.service.store.get(game_id)
         found: Awaited | None = None
         if row is not None and row.state_json is not None and row.version == version:
-            game = GameService.game_of(row)
-            if game.awaiting is not None:
+            try:
+                game = GameService.game_of(row)
+            except Refusal:
+                # its state cannot be read (logged once by `game_of`): no deadline runs
+                # for it, and it does not hold up the other games' deadlines
+                game = None
+            if game is not None and game.awaiting is not None:
                 found = Awaited(game.awaiting, game.pending.kind)
         self._awaited[game_id] = (version, found)
         return found
