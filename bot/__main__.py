@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
+from .core.errors import StartupError
 from .core.settings import SettingsError, load_settings
 
 HOW_TO_GET_A_TOKEN = """\
@@ -64,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         asyncio.run(run(settings))
+    except StartupError as error:
+        print(" ".join(str(error).split()), file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print(
             "Discord refused the token (DISCORD_TOKEN). Reset it in the developer portal "
