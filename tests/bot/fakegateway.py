@@ -34,6 +34,11 @@ Use in a test (bot as a subprocess, killed and restarted while the fake keeps it
         await gw.wait_connected()                     # press res.original's buttons again...
         assert await bot.terminate() == 0             # SIGTERM: clean exit expected
 
+Faults are injected as with the in-process fake (``gw.inject(...)``, ``deny_bot``,
+``archive``, ``delete_channel``); here the bot's real discord.py retries what it retries.
+``inject(route, then=bot.kill)`` kills the bot at a chosen point of a move: the request is
+served (a message created, say), and the bot dies before it reads the answer.
+
 Or standalone: ``python -m tests.bot.fakegateway --port 8765 --users ana,ben`` prints the
 environment to give the bot and serves a small control API: ``GET /_fake/world``,
 ``GET /_fake/requests``, ``GET /_fake/messages?channel=ID``, ``POST /_fake/users``
@@ -350,9 +355,14 @@ class FakeGateway(FakeDiscordBase):
         elif request.can_read_body:
             raw = await request.read()
             body = json.loads(raw) if raw else None
+        fault = self.world.take_fault(request.method, path)
+        if fault is not None and fault.delay:
+            await asyncio.sleep(fault.delay)
         status, response = self.world.handle(
-            request.method, path, dict(request.query), body, files, None
+            request.method, path, dict(request.query), body, files, None, fault=fault
         )
+        if fault is not None and fault.then is not None:
+            await fault.then()  # e.g. kill the bot before it reads the answer
         if status == 204 or response is None:
             return web.Response(status=204)
         return _json_response(response, status)
