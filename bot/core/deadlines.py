@@ -447,6 +447,9 @@ class DeadlineDriver:
                 with logs.game_scope(row.id, row.play_channel_id):
                     try:
                         await self._take(row, step)
+                    except Refusal as refusal:  # e.g. its state cannot be read (logged once)
+                        log.warning("no deadline step: %s", refusal.message)
+                        continue
                     except Exception:
                         # one game's trouble must not hold up the others' deadlines
                         log.exception("a deadline step failed")

@@ -329,6 +329,7 @@ class Delivery:
     ) -> Report:
         report = Report(row)
         now = self.clock()
+        owed = await self._without_superseded(owed)
         posts = [entry for entry in owed if entry.kind == POST]
         newest = posts[-1] if posts else None
         for entry in owed:
@@ -348,6 +349,20 @@ class Delivery:
             elif entry.kind == DM:
                 await self._direct(report, game, entry)
         return report
+
+    async def _without_superseded(self, owed: Sequence[Owed]) -> list[Owed]:
+        """`owed` without the fresh prompts asked for (`/montana board`) while an earlier
+        message of the same version is still owed: that one becomes the prompt."""
+        kept: list[Owed] = []
+        versions: set[int] = set()
+        for entry in owed:
+            if entry.kind == POST:
+                if entry.body.get("repost") and entry.version in versions:
+                    await self._delivered(entry, None, note="superseded by an earlier message")
+                    continue
+                versions.add(entry.version)
+            kept.append(entry)
+        return kept
 
     def _ticket(self, entry: Owed) -> Ticket:
         fresh = (

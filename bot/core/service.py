@@ -95,8 +95,8 @@ class BrokenGame(Refusal):
         self.game_id = game_id
 
 
-_reported_broken: set[tuple[int, int]] = set()
-"""(game id, version) of the broken games logged already: each is logged once."""
+_reported_broken: set[tuple[int, int, int]] = set()
+"""The broken games logged already (id, version, state): each is logged once."""
 
 
 def why_not_saved(error: StoreError) -> str:
@@ -243,8 +243,9 @@ class GameService:
         try:
             return Game.from_dict(json.loads(row.state_json))
         except Exception:
-            if (row.id, row.version) not in _reported_broken:
-                _reported_broken.add((row.id, row.version))
+            reported = (row.id, row.version, hash(row.state_json))
+            if reported not in _reported_broken:
+                _reported_broken.add(reported)
                 log.exception(
                     "game %s channel %s: its saved state (version %s) cannot be read; "
                     "the game is skipped until an operator repairs it",
@@ -682,7 +683,9 @@ class GameService:
                 + events_of(row.turn_events.get("own", [])),
                 row.names,
             )
-            owed = [OwedMessage(POST, row.version, {"text": text, "handover": True})]
+            owed = [
+                OwedMessage(POST, row.version, {"text": text, "handover": True, "repost": True})
+            ]
             try:
                 await self.store.owe(row.id, owed)
             except StoreError as error:

@@ -147,10 +147,12 @@ class DiscordAnnouncer:
         notes: list[str] = []
         picture = outcome.picture
         while True:
+            # a refused picture also takes the outdated one off the message
+            attachments = [picture_file(picture)] if picture else [] if notes else None
             try:
                 await message.edit(
                     content=with_notes(content, notes),
-                    attachments=[picture_file(picture)] if picture else discord.utils.MISSING,
+                    attachments=discord.utils.MISSING if attachments is None else attachments,
                     view=view,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )

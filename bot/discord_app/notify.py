@@ -55,7 +55,7 @@ class Notifier:
         if not await self.prefs.wants_dm(user_id):
             return False
         try:
-            await self._send(user_id, row, text, message_id)
+            await self._send(user_id, row, text, message_id or row.message_id)
         except discord.HTTPException as error:
             log.info("DM to %s skipped: %s", user_id, error)
             return False
@@ -66,14 +66,14 @@ class Notifier:
         user_id: str,
         row: GameRow,
         text: str,
-        message_id: int | None,
+        link_to: int | None,
         *,
         nonce: str = discord.utils.MISSING,
     ) -> None:
-        target = message_id if message_id is not None else row.message_id
+        """DM `text` with a link to the game's message `link_to` (or to its channel)."""
         where = (
-            message_link(row.guild_id, row.play_channel_id, target)
-            if target is not None
+            message_link(row.guild_id, row.play_channel_id, link_to)
+            if link_to is not None
             else f"<#{row.play_channel_id}>"
         )
         channel = await self.client.create_dm(discord.Object(int(user_id)))
