@@ -239,6 +239,9 @@ class Delivery:
         self.poll_seconds = poll_seconds
         self._started_at = utcnow()
         self._attempted: set[int] = set()
+        self._shown: dict[int, tuple[int | None, int | None, int | None]] = {}
+        """Game id -> (prompt message, its version, thread) as this process last delivered
+        them: a press may have read its row just before that was recorded."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -295,6 +298,17 @@ class Delivery:
         return sum(await asyncio.gather(*(one(game_id) for game_id in game_ids)))
 
     # ---- one game
+
+    def latest(self, row: GameRow) -> GameRow:
+        """`row` with the prompt message and place its delivery last recorded (a row read
+        while a delivery of its game was under way tells the ones before)."""
+        shown = self._shown.get(row.id)
+        if shown is None or (shown[1] or -1) < (row.prompt_version or -1):
+            return row
+        message_id, prompt_version, thread_id = shown
+        return replace(
+            row, message_id=message_id, prompt_version=prompt_version, thread_id=thread_id
+        )
 
     async def deliver(self, game_id: int, *, force: bool = False) -> Report | None:
         """Deliver a game's owed messages that are due (all of them if `force`)."""
@@ -415,6 +429,7 @@ class Delivery:
             moved = posted.moved_to
             row = replace(row, thread_id=None if moved == row.channel_id else moved)
         report.row = row
+        self._shown[row.id] = (row.message_id, row.prompt_version, row.thread_id)
         log.debug(
             "delivered version %s%s (message %s)",
             entry.version,

@@ -530,7 +530,8 @@ class GameService:
         if not isinstance(game, Turn):
             game = await self.check_turn(game, user_id, expected_version)
         async with self.lock(game.row.id):
-            return await self._play(game.row, game.game, user_id, move, note)
+            row = self.delivery.latest(game.row)
+            return await self._play(row, game.game, user_id, move, note)
 
     async def _play(
         self, row: GameRow, game: Game, user_id: str, move: str | Action, note: str
@@ -677,6 +678,7 @@ class GameService:
         after whatever the game still owes."""
         row = await self.row_of(target)
         async with self.lock(row.id):
+            row = self.delivery.latest(row)
             game = self.game_of(row)
             text = words.describe(
                 events_of(row.turn_events.get("header", []))

@@ -451,7 +451,16 @@ class ProcessLock:
 
 
 async def _connect(path: str, *, wait: float) -> aiosqlite.Connection:
-    db = await aiosqlite.connect(path, isolation_level=None)
+    connecting = aiosqlite.connect(path, isolation_level=None)
+    try:
+        db = await connecting
+    except BaseException:
+        # aiosqlite stops its thread after a failed connect without waiting for it; wait
+        # here, so that no thread outlives the error (it would print to a closed loop)
+        worker = getattr(connecting, "_thread", None)
+        if worker is not None and worker.is_alive():
+            await asyncio.to_thread(worker.join, 5)
+        raise
     try:
         db.row_factory = aiosqlite.Row
         await db.execute(f"PRAGMA busy_timeout={int(wait * 1000)}")
