@@ -26,7 +26,6 @@ Each carries words saying why, for the players.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,11 +35,10 @@ from typing import Protocol
 from rules import Event, Game
 
 from . import logs
+from .periodic import Clock, PeriodicTask
 from .store import ACTIVE, DM, FINISHED, POST, GameRow, Owed, Store, StoreError
 
 log = logging.getLogger(__name__)
-
-Clock = Callable[[], datetime]
 
 
 def utcnow() -> datetime:
@@ -207,13 +205,15 @@ GameLock = Callable[[int], asyncio.Lock]
 CONCURRENT_GAMES = 8
 """Games delivered at once by the task: a game whose Discord calls hang (discord.py
 retries some failures itself for seconds) holds up only its own messages."""
-MIN_SLEEP_SECONDS = 0.5
 DEFAULT_POLL_SECONDS = 300.0
 
 
-class Delivery:
+class Delivery(PeriodicTask):
     """Delivers a game's owed messages (`deliver_held` by a move, `deliver` otherwise)
     and, once started, retries what failed (`run_due` in a task)."""
+
+    TASK_NAME = "delivery"
+    MIN_SLEEP_SECONDS = 0.5
 
     def __init__(
         self,
@@ -228,57 +228,28 @@ class Delivery:
         backoff: Backoff | None = None,
         poll_seconds: float = DEFAULT_POLL_SECONDS,
     ) -> None:
+        super().__init__(clock=clock, poll_seconds=poll_seconds)
         self.store = store
         self.announcer = announcer
         self.notifier = notifier
         self.render = render
         self.load_game = load_game
         self.lock = lock
-        self.clock = clock
         self.backoff = backoff or Backoff()
-        self.poll_seconds = poll_seconds
         self._started_at = utcnow()
         self._attempted: set[int] = set()
         self._shown: dict[int, tuple[int | None, int | None, int | None]] = {}
         """Game id -> (prompt message, its version, thread) as this process last delivered
         them: a press may have read its row just before that was recorded."""
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
 
-    # ---- the task
+    # ---- the task: what is owed, now (also what a previous run left) and whenever due
 
-    def start(self) -> None:
-        """Retry what is owed, now (also what a previous process left) and whenever due."""
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="delivery")
+    async def one_pass(self) -> datetime | None:
+        await self.run_due()
+        return await self.store.next_owed_at()
 
-    async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is None:
-            return
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-    def wake(self) -> None:
-        self._wake.set()
-
-    async def _run(self) -> None:
-        while True:
-            self._wake.clear()
-            delay = self.poll_seconds
-            try:
-                await self.run_due()
-                upcoming = await self.store.next_owed_at()
-                if upcoming is not None:
-                    delay = min(delay, (upcoming - self.clock()).total_seconds())
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("delivering the owed messages failed; trying again later")
-                delay = self.backoff.first
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), max(delay, MIN_SLEEP_SECONDS))
+    def after_failure(self) -> float:
+        return self.backoff.first
 
     async def run_due(self) -> int:
         """Deliver what is due now in every game; returns how many messages went out."""

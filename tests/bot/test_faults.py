@@ -23,6 +23,7 @@ import pytest
 
 import bot.core.store as store_module
 from bot.core.deadlines import parse_time
+from bot.discord_app.client import MontanaBot
 from rules import Action
 from tests.bot.driver import Table, make_bot, open_game, original, to_main_decision
 from tests.bot.fakediscord import (
@@ -58,6 +59,14 @@ async def two_player_game(
     )
     await to_main_decision(table, game_id)
     return table, game_id, thread
+
+
+async def second_game(fake: FakeDiscord, table: Table) -> tuple[int, FakeChannel]:
+    """Another game, in channel #other, at its first main decision (cy and dee)."""
+    other = fake.add_channel("other")
+    game_id, thread, _ = await open_game(fake, table, other, "cy", "dee")
+    await to_main_decision(table, game_id)
+    return game_id, thread
 
 
 async def hand_over(table: Table, game_id: int) -> InteractionResult:
@@ -195,13 +204,21 @@ async def test_without_attach_files_the_move_is_posted_without_its_picture_and_s
     assert (await table.row(game_id)).prompt_version == (await table.row(game_id)).version
 
 
+async def bot_denied(
+    fake: FakeDiscord, db: Path, permissions: discord.Permissions
+) -> tuple[MontanaBot, FakeChannel]:
+    """A bot whose permissions in #general (and its threads) lack `permissions`."""
+    bot = make_bot(db, seed=3)
+    await fake.start(bot)
+    fake.deny_bot(fake.channel, permissions)
+    return bot, fake.channel
+
+
 async def test_without_send_messages_in_the_thread_the_game_plays_in_its_channel(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    bot = make_bot(tmp_path / "m.sqlite3", seed=3)
-    await fake_discord.start(bot)
-    channel = fake_discord.channel
-    fake_discord.deny_bot(channel, discord.Permissions(send_messages_in_threads=True))
+    denied = discord.Permissions(send_messages_in_threads=True)
+    bot, channel = await bot_denied(fake_discord, tmp_path / "m.sqlite3", denied)
     table = Table(fake_discord, bot)
     game_id, place, steps = await open_game(fake_discord, table, channel, "ana", "ben")
     assert place is channel  # the game moved out of the thread it could not post in
@@ -221,11 +238,8 @@ async def test_without_send_messages_in_the_thread_the_game_plays_in_its_channel
 async def test_without_send_messages_anywhere_start_says_which_permission_is_missing(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    bot = make_bot(tmp_path / "m.sqlite3", seed=3)
-    await fake_discord.start(bot)
-    channel = fake_discord.channel
     denied = discord.Permissions(send_messages=True, send_messages_in_threads=True)
-    fake_discord.deny_bot(channel, denied)
+    bot, channel = await bot_denied(fake_discord, tmp_path / "m.sqlite3", denied)
     ana, ben = fake_discord.add_user("ana"), fake_discord.add_user("ben")
     lobby = original(await fake_discord.slash(ana, channel, "montana", "new"))
     await fake_discord.press(ben, lobby, label="Join")
@@ -337,9 +351,7 @@ async def test_a_write_waiting_for_the_database_holds_up_no_other_game(
 ) -> None:
     db = tmp_path / "m.sqlite3"
     table, slow_game, _ = await two_player_game(fake_discord, db)
-    other = fake_discord.add_channel("other")
-    other_game, other_thread, _ = await open_game(fake_discord, table, other, "cy", "dee")
-    await to_main_decision(table, other_game)
+    other_game, other_thread = await second_game(fake_discord, table)
     fake_discord.world.response_deadline = 0.5  # late answers are errors of the fake
     with write_lock_held_elsewhere(db) as other_program:
         # a move in the first game waits for the lock (deferred, then saving) ...
@@ -382,9 +394,7 @@ async def test_a_broken_game_is_skipped_and_shown_as_broken_while_the_others_pla
 ) -> None:
     db = tmp_path / "m.sqlite3"
     table, broken, broken_thread = await two_player_game(fake_discord, db)
-    other = fake_discord.add_channel("other")
-    healthy, healthy_thread, _ = await open_game(fake_discord, table, other, "cy", "dee")
-    await to_main_decision(table, healthy)
+    healthy, healthy_thread = await second_game(fake_discord, table)
     broken_row = await table.row(broken)
     healthy_row, healthy_game = await table.game(healthy)
     await fake_discord.stop(table.bot)
