@@ -378,6 +378,29 @@ async def test_a_write_waiting_for_the_database_holds_up_no_other_game(
     assert (await table.row(other_game)).version > row.version
 
 
+async def test_a_slow_discord_in_one_game_holds_up_no_other_games_retry(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    table, slow_game, slow_thread = await two_player_game(fake_discord, tmp_path / "m.sqlite3")
+    quick_game, quick_thread = await second_game(fake_discord, table)
+    delivery = table.bot.service.delivery
+    await delivery.stop()  # the test runs the retries itself, at a moment it chooses
+    slow_last = fake_discord.messages_in(slow_thread)[-1]
+    quick_last = fake_discord.messages_in(quick_thread)[-1]
+    for game_id, thread in ((slow_game, slow_thread), (quick_game, quick_thread)):
+        fake_discord.inject(MESSAGES, 503, channel=thread)
+        assert "keep trying" in (await hand_over(table, game_id)).text
+    # Discord is back, but answers the first game's posts only after a second
+    fake_discord.inject(MESSAGES, channel=slow_thread, delay=1.0)
+    owed = await table.bot.store.owed()
+    moment = max(entry.next_at for entry in owed) + timedelta(seconds=1)
+    delivery.clock = lambda: moment
+    assert await delivery.run_due() == 2
+    (slow_post,) = after(fake_discord, slow_thread, slow_last)
+    (quick_post,) = after(fake_discord, quick_thread, quick_last)
+    assert quick_post.id < slow_post.id, "the quick game's retry waited for the slow one"
+
+
 # ------------------------------------------------------------------ 10. a broken game
 
 
