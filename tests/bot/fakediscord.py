@@ -623,6 +623,8 @@ class World:
         self.event_sinks: list[EventSink] = []
         self.in_flight: list[InteractionRecord] = []
         self.faults: list[Fault] = []
+        self._fault_now: Fault | None = None
+        """The fault of the request `handle` is serving (set by `serve` around the call)."""
         self.nonce_window = 300.0
         """Seconds during which a message create with a known nonce (and ``enforce_nonce``)
         returns the first message instead of making another (Discord: "a few minutes")."""
@@ -860,14 +862,14 @@ class World:
         body: Any,
         files: Sequence[tuple[str, bytes]],
         interaction: InteractionRecord | None = None,
-        fault: Fault | None = None,
     ) -> tuple[int, Any]:
         """Serve one REST request; returns (status, JSON body or None). Records it.
 
         ``interaction`` is the interaction being handled when the request was made, if known;
         webhook routes find theirs by token, and with exactly one interaction in flight
         (``in_flight``, used by the gateway fake) other requests are attributed to it.
-        ``fault`` (from ``take_fault``) replaces the answer, before or after serving it.
+        An injected fault met by the request (see ``serve``) replaces the answer, before or
+        after serving it.
         """
         token_match = re.match(r"/(?:interactions|webhooks)/\d+/([^/]+)", path)
         if token_match and token_match.group(1) in self.interactions_by_token:
@@ -883,6 +885,7 @@ class World:
             interaction.id if interaction else None,
         )
         self.recorded.append(request)
+        fault = self._fault_now
         failing = fault is not None and fault.status is not None
         try:
             if failing and fault is not None and not fault.performed:
@@ -909,6 +912,29 @@ class World:
             if interaction.response_type is not None and not interaction.responded_at:
                 interaction.responded_at = interaction.last_activity
         self._notify()
+        return status, response
+
+    async def serve(
+        self,
+        method: str,
+        path: str,
+        query: Mapping[str, str],
+        body: Any,
+        files: Sequence[tuple[str, bytes]],
+        interaction: InteractionRecord | None = None,
+    ) -> tuple[int, Any]:
+        """``handle``, with the injected fault the request meets: its delay first, its
+        answer in place of the real one, its ``then`` before the answer goes out."""
+        fault = self.take_fault(method, path)
+        # a network call always yields to the loop
+        await asyncio.sleep(fault.delay if fault is not None else 0)
+        self._fault_now = fault  # no await until handle returns: no other request between
+        try:
+            status, response = self.handle(method, path, query, body, files, interaction)
+        finally:
+            self._fault_now = None
+        if fault is not None and fault.then is not None:
+            await fault.then()
         return status, response
 
     def _notify(self) -> None:
@@ -2331,14 +2357,9 @@ class FakeDiscord(FakeDiscordBase):
                 files.append((part.get("filename") or part["name"], _read_file(part["value"])))
         record = scope.record if scope else None
         for tries in range(5):
-            fault = self.world.take_fault(route.method, path)
-            # a network call always yields to the loop
-            await asyncio.sleep(fault.delay if fault is not None else 0)
-            status, response = self.world.handle(
-                route.method, path, query, body, files, record, fault=fault
+            status, response = await self.world.serve(
+                route.method, path, query, body, files, record
             )
-            if fault is not None and fault.then is not None:
-                await fault.then()
             if webhook or status < 400 or tries == 4:
                 break
             # discord.py's HTTPClient.request tries these again by itself, the same request

@@ -355,14 +355,9 @@ class FakeGateway(FakeDiscordBase):
         elif request.can_read_body:
             raw = await request.read()
             body = json.loads(raw) if raw else None
-        fault = self.world.take_fault(request.method, path)
-        if fault is not None and fault.delay:
-            await asyncio.sleep(fault.delay)
-        status, response = self.world.handle(
-            request.method, path, dict(request.query), body, files, None, fault=fault
+        status, response = await self.world.serve(
+            request.method, path, dict(request.query), body, files, None
         )
-        if fault is not None and fault.then is not None:
-            await fault.then()  # e.g. kill the bot before it reads the answer
         if status == 204 or response is None:
             return web.Response(status=204)
         return _json_response(response, status)
