@@ -28,7 +28,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
@@ -36,6 +36,7 @@ from typing import Any, Literal, Protocol
 from rules import Game
 
 from . import logs, words
+from .periodic import Clock, PeriodicTask
 from .service import GameService, Outcome, Refusal
 from .store import (
     ACTIVE,
@@ -53,8 +54,6 @@ HOUR = 3600
 DEFAULT_POLL_SECONDS = 60.0
 MIN_SLEEP_SECONDS = 1.0
 """Never spin: a step is recorded before it is taken, so the next due time moves on."""
-
-Clock = Callable[[], datetime]
 
 
 def utcnow() -> datetime:
@@ -321,7 +320,10 @@ class DeadlinePoster(Protocol):
 # ------------------------------------------------------------------ the driver
 
 
-class DeadlineDriver:
+class DeadlineDriver(PeriodicTask):
+    TASK_NAME = "deadlines"
+    MIN_SLEEP_SECONDS = MIN_SLEEP_SECONDS
+
     def __init__(
         self,
         service: GameService,
@@ -330,35 +332,24 @@ class DeadlineDriver:
         clock: Clock = utcnow,
         poll_seconds: float = DEFAULT_POLL_SECONDS,
     ) -> None:
+        super().__init__(clock=clock, poll_seconds=poll_seconds)
         self.service = service
         self.poster = poster
         self.db = DeadlineStore(service.store)
-        self.clock = clock
-        self.poll_seconds = poll_seconds
         self._awaited: dict[int, tuple[int, Awaited | None]] = {}
         self._pass = asyncio.Lock()
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
 
     # ---- the task
 
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="deadlines")
-
     async def stop(self) -> None:
         """Stop the task; a pass already running finishes first."""
-        task, self._task = self._task, None
-        if task is None:
-            return
         async with self._pass:  # let a step in progress complete
-            task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-    def wake(self) -> None:
-        """Recompute the next due time (after a move or a settings change)."""
-        self._wake.set()
+            task, self._task = self._task, None
+            if task is not None:
+                task.cancel()
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     async def set_hours(
         self, game_id: int, turn_hours: float | None, auction_hours: float | None
@@ -384,21 +375,9 @@ class DeadlineDriver:
         """The service's hook: a move restarts the clock of the awaited decision."""
         self.wake()
 
-    async def _run(self) -> None:
-        while True:
-            delay = self.poll_seconds
-            try:
-                await self.run_due()
-                upcoming = next_due(await self._games())
-                if upcoming is not None:
-                    delay = min(delay, (upcoming - self.clock()).total_seconds())
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("checking the deadlines failed; trying again later")
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), max(delay, MIN_SLEEP_SECONDS))
+    async def one_pass(self) -> datetime | None:
+        await self.run_due()
+        return next_due(await self._games())
 
     # ---- what is due
 
@@ -409,8 +388,13 @@ class DeadlineDriver:
         row = await self.service.store.get(game_id)
         found: Awaited | None = None
         if row is not None and row.state_json is not None and row.version == version:
-            game = GameService.game_of(row)
-            if game.awaiting is not None:
+            try:
+                game = GameService.game_of(row)
+            except Refusal:
+                # its state cannot be read (logged once by `game_of`): no deadline runs
+                # for it, and it does not hold up the other games' deadlines
+                game = None
+            if game is not None and game.awaiting is not None:
                 found = Awaited(game.awaiting, game.pending.kind)
         self._awaited[game_id] = (version, found)
         return found
@@ -447,6 +431,9 @@ class DeadlineDriver:
                 with logs.game_scope(row.id, row.play_channel_id):
                     try:
                         await self._take(row, step)
+                    except Refusal as refusal:  # e.g. its state cannot be read (logged once)
+                        log.warning("no deadline step: %s", refusal.message)
+                        continue
                     except Exception:
                         # one game's trouble must not hold up the others' deadlines
                         log.exception("a deadline step failed")

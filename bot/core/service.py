@@ -3,11 +3,15 @@
 Both front ends use this module: the Discord adapter (`bot.discord_app`)
 and the offline console. A front end gives the service an `Announcer` that shows
 each accepted move (a channel message, a terminal print) and returns the id of the
-message carrying the new prompt, if any.
+message carrying the new prompt, if any (and, optionally, a `TurnNotifier` for direct
+messages).
 
 Every move runs under a per-game asyncio lock and is saved with the store's
 optimistic version check, so two presses of the same button can never both apply:
-the second one finds the version moved on and gets `Refusal(STALE)`.
+the second one finds the version moved on and gets `Refusal(STALE)`. The messages a
+move owes the players are saved with it (the outbox) and delivered right after by
+`bot.core.delivery`, which retries what fails; a move whose save fails is refused
+(`NotSaved`) with nothing written.
 """
 
 from __future__ import annotations
@@ -17,23 +21,38 @@ import json
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
 
 from . import logs, words
+from .delivery import (
+    Announcer,
+    Backoff,
+    Delivery,
+    Outcome,
+    Posted,
+    Report,
+    SilentAnnouncer,
+    TurnNotifier,
+)
+from .notify import NotifyPrefs
 from .store import (
     ABANDONED,
     ACTIVE,
+    DM,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
+    POST,
     ChannelBusy,
     GameRow,
+    OwedMessage,
     Seat,
     StaleVersion,
     Store,
+    StoreError,
     now,
 )
 
@@ -47,12 +66,47 @@ STALE = (
 )
 
 
+NOT_SAVED = (
+    "Your move was not made: I could not save it just now ({why}). Nothing changed; "
+    "please try again in a moment."
+)
+BROKEN = "This game's saved state cannot be read; an operator must look at it (game #{game})."
+
+
 class Refusal(Exception):
     """A request the bot declines; `message` is meant for the player who asked."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class NotSaved(Refusal):
+    """The database did not take a move (locked beyond the wait, full): nothing of it
+    was written, and the player is told to try again."""
+
+
+class BrokenGame(Refusal):
+    """A game whose saved state does not load: it is skipped by the deadline pass and
+    the deliveries, and its players are told so (the other games play on)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(BROKEN.format(game=game_id))
+        self.game_id = game_id
+
+
+_reported_broken: set[tuple[int, int, int]] = set()
+"""The broken games logged already (id, version, state): each is logged once."""
+
+
+def why_not_saved(error: StoreError) -> str:
+    """The database's failure in a few words a player can take."""
+    text = str(error).lower()
+    if "full" in text:
+        return "the disk is full"
+    if "locked" in text or "busy" in text:
+        return "the database is busy"
+    return "the database failed"
 
 
 class Renderer(Protocol):
@@ -78,41 +132,6 @@ class PillowRenderer:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """An accepted move (or the start of a game) and what to show for it."""
-
-    row: GameRow
-    """The game's row after the move."""
-    game: Game
-    actor: str | None
-    """Who moved (None for the start of the game)."""
-    events: list[Event]
-    text: str
-    """What happened, in words."""
-    picture: bytes
-    previous_message_id: int | None
-    """The message holding the previous prompt (its buttons are now stale)."""
-    awaited_changed: bool = True
-    """False while the same player goes on deciding: their prompt message is updated in
-    place (`text` is then the running account of their moves) instead of a new one."""
-    message_id: int | None = field(default=None, compare=False)
-    announced: bool = True
-    """False when showing the move failed (it is saved all the same)."""
-
-    @property
-    def version(self) -> int:
-        return self.row.version
-
-    @property
-    def finished(self) -> bool:
-        return self.game.is_over
-
-    @property
-    def awaited(self) -> str | None:
-        return self.game.awaiting
-
-
-@dataclass(frozen=True)
 class Turn:
     """A game read once for one press: its row and the engine's state, checked for the
     presser (`GameService.check_turn`)."""
@@ -120,17 +139,6 @@ class Turn:
     row: GameRow
     game: Game
     expected_version: int | None
-
-
-class Announcer(Protocol):
-    async def announce(self, outcome: Outcome) -> int | None:
-        """Show the outcome; return the id of the message now holding the prompt."""
-        ...
-
-
-class SilentAnnouncer:
-    async def announce(self, outcome: Outcome) -> int | None:
-        return None
 
 
 def highlight_of(events: Sequence[Event]) -> str | None:
@@ -165,16 +173,31 @@ class GameService:
         *,
         renderer: Renderer | None = None,
         announcer: Announcer | None = None,
+        notifier: TurnNotifier | None = None,
         seed_source: random.Random | None = None,
+        backoff: Backoff | None = None,
     ) -> None:
         self.store = store
         self.renderer: Renderer = renderer or PillowRenderer()
         self.announcer: Announcer = announcer or SilentAnnouncer()
+        self.notifier = notifier
+        self.prefs = NotifyPrefs(store)
         self._seeds = seed_source or random.SystemRandom()
         self._locks: dict[int, asyncio.Lock] = {}
         self.after_announce: list[Callable[[Outcome], Awaitable[None]]] = []
-        """Called after each announced move or start (DMs, the deadline clock); a hook
-        that fails is logged and skipped, never failing the move."""
+        """Called after each saved move or start (the deadline clock); a hook that fails
+        is logged and skipped, never failing the move."""
+        self.delivery = Delivery(
+            store,
+            self.announcer,
+            notifier=notifier,
+            render=self._picture,
+            load_game=self.game_of,
+            lock=self.lock,
+            backoff=backoff,
+        )
+        """Delivers the messages moves owe; a front end that runs for long `start`s it,
+        so what failed is tried again (and what a previous run left is delivered)."""
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -211,17 +234,33 @@ class GameService:
 
     @staticmethod
     def game_of(row: GameRow) -> Game:
-        state = row.state
-        if state is None:
+        """The engine's state of a started game; `BrokenGame` when it does not load."""
+        if row.state_json is None:
             raise Refusal(
                 "The game has not started yet: players join with the Join button or "
                 "`/montana join`, then `/montana start`."
             )
-        return Game.from_dict(state)
+        try:
+            return Game.from_dict(json.loads(row.state_json))
+        except Exception:
+            reported = (row.id, row.version, hash(row.state_json))
+            if reported not in _reported_broken:
+                _reported_broken.add(reported)
+                log.exception(
+                    "game %s channel %s: its saved state (version %s) cannot be read; "
+                    "the game is skipped until an operator repairs it",
+                    row.id,
+                    row.play_channel_id,
+                    row.version,
+                )
+            raise BrokenGame(row.id) from None
 
     async def game_picture(self, row: GameRow, game: Game) -> bytes:
+        return await self._picture(row, game, None)
+
+    async def _picture(self, row: GameRow, game: Game, highlight: str | None) -> bytes:
         return await asyncio.to_thread(
-            self.renderer.game_picture, game, highlight=None, names=row.names
+            self.renderer.game_picture, game, highlight=highlight, names=row.names
         )
 
     async def board_picture(self, row: GameRow, user_id: str) -> bytes:
@@ -245,8 +284,9 @@ class GameService:
             where = f"<#{row.play_channel_id}>" if row is not None else "this channel"
             state = "is waiting for players" if row and row.status == LOBBY else "is under way"
             raise Refusal(
-                f"A Montana game {state} here already ({where}). Finish it or "
-                "`/montana abandon` it before opening another."
+                f"A Montana game {state} here already ({where}). Finish it, or "
+                "`/montana abandon` it, before opening another (`/montana board` here "
+                "shows it again, in a new thread if its thread is gone)."
             ) from None
 
     async def row_of(self, game: int | GameRow) -> GameRow:
@@ -332,13 +372,19 @@ class GameService:
             text = words.seating(dealt, names) + " " + self._setup_text(dealt, names)
             told = {"header": events_json([words.note(text)]), "own": []}
             state_json = json.dumps(dealt.to_dict())
+            owed = await self._owed(dealt, text, actor=None, handover=True)
             try:
                 stamp = now()
                 await self.store.start(
-                    row.id, seats, state_json, dealt.log, turn_events=told, at=stamp
+                    row.id, seats, state_json, dealt.log, turn_events=told, at=stamp, owed=owed
                 )
             except StaleVersion:
                 raise Refusal("This game has already started.") from None
+            except StoreError as error:
+                raise NotSaved(
+                    "The game did not start: I could not save it just now "
+                    f"({why_not_saved(error)}). Please press Start again in a moment."
+                ) from error
             row = replace(
                 row,
                 status=ACTIVE,
@@ -349,17 +395,51 @@ class GameService:
                 turn_events=told,
             )
             log.info("started with %d players (seed %s)", len(seats), seed)
-            picture = await self.game_picture(row, dealt)
             outcome = Outcome(
                 row=row,
                 game=dealt,
                 actor=None,
                 events=[],
                 text=text,
-                picture=picture,
+                picture=b"",
                 previous_message_id=None,
             )
             return await self._announce(outcome)
+
+    async def _owed(
+        self,
+        game: Game,
+        text: str,
+        *,
+        actor: str | None,
+        handover: bool,
+        in_place: int | None = None,
+        highlight: str | None = None,
+    ) -> list[OwedMessage]:
+        """The messages a saved version owes the players: its post, and a direct message
+        for the player it now waits for if they asked for one."""
+        owed = [
+            OwedMessage(
+                POST,
+                game.version,
+                {
+                    "text": text,
+                    "actor": actor,
+                    "handover": handover,
+                    "in_place": in_place,
+                    "highlight": highlight,
+                },
+            )
+        ]
+        awaited = game.awaiting
+        if (
+            self.notifier is not None
+            and handover
+            and awaited is not None
+            and await self.prefs.wants_dm(awaited)
+        ):
+            owed.append(OwedMessage(DM, game.version, {"user": awaited}))
+        return owed
 
     @staticmethod
     def _setup_text(game: Game, names: Mapping[str, str]) -> str:
@@ -450,7 +530,8 @@ class GameService:
         if not isinstance(game, Turn):
             game = await self.check_turn(game, user_id, expected_version)
         async with self.lock(game.row.id):
-            return await self._play(game.row, game.game, user_id, move, note)
+            row = self.delivery.latest(game.row)
+            return await self._play(row, game.game, user_id, move, note)
 
     async def _play(
         self, row: GameRow, game: Game, user_id: str, move: str | Action, note: str
@@ -487,6 +568,17 @@ class GameService:
             text = f"{note}\n{text}" if text else note
         state_json = json.dumps(game.to_dict())
         stamp = now()
+        # the same player's prompt is updated in place only while it is the game's newest
+        # message (no move's message is still owed before it)
+        in_place = row.message_id if continuing and row.prompt_version == row.version else None
+        owed = await self._owed(
+            game,
+            text,
+            actor=user_id,
+            handover=not continuing,
+            in_place=in_place,
+            highlight=highlight_of(events),
+        )
         try:
             await self.store.commit_move(
                 game_id,
@@ -497,9 +589,13 @@ class GameService:
                 finished=game.is_over,
                 turn_events=told,
                 at=stamp,
+                owed=owed,
             )
         except StaleVersion:
             raise Refusal(STALE) from None
+        except StoreError as error:
+            log.warning("game %s: a move could not be saved: %s", game_id, error)
+            raise NotSaved(NOT_SAVED.format(why=why_not_saved(error))) from error
         log.info(
             "game %s channel %s: %s played %r (version %s -> %s)",
             game_id,
@@ -517,36 +613,34 @@ class GameService:
             updated_at=stamp,
             turn_events=told,
         )
-        picture = await asyncio.to_thread(
-            self.renderer.game_picture, game, highlight=highlight_of(events), names=names
-        )
         outcome = Outcome(
             row=new_row,
             game=game,
             actor=user_id,
             events=events,
             text=text,
-            picture=picture,
+            picture=b"",
             previous_message_id=row.message_id,
             awaited_changed=not continuing,
+            in_place=in_place is not None,
         )
         return await self._announce(outcome)
 
     async def _announce(self, outcome: Outcome) -> Outcome:
+        """Deliver what the game owes now (this version's message last); the caller holds
+        the game's lock. The outcome says whether it was shown, and if not, why."""
         try:
-            message_id = await self.announcer.announce(outcome)
+            report = await self.delivery.deliver_held(outcome.row, outcome.game)
         except Exception:
-            # the move is saved; `/montana board` re-posts the prompt
+            # the move is saved and its message owed: the delivery task tries again
             log.exception(
-                "game %s channel %s: announcing version %s failed",
+                "game %s channel %s: delivering version %s failed",
                 outcome.row.id,
                 outcome.row.play_channel_id,
                 outcome.version,
             )
-            return replace(outcome, announced=False)
-        if message_id is not None:
-            await self.store.set_prompt_message(outcome.row.id, outcome.version, message_id)
-        outcome = replace(outcome, message_id=message_id)
+            report = Report(outcome.row)
+        outcome = self._reported(outcome, report)
         for hook in self.after_announce:
             try:
                 await hook(outcome)
@@ -559,23 +653,55 @@ class GameService:
                 )
         return outcome
 
+    @staticmethod
+    def _reported(outcome: Outcome, report: Report) -> Outcome:
+        """`outcome` as its delivery went: shown (where, with what left out) or not (why)."""
+        posted: Posted | None = report.posted.get(outcome.version)
+        if posted is None:
+            problem = report.problem.words if report.problem is not None else ""
+            return replace(
+                outcome,
+                row=report.row,
+                announced=False,
+                problem=problem or "the message could not be posted yet; I keep trying",
+            )
+        return replace(
+            outcome,
+            row=report.row,
+            message_id=posted.message_id,
+            announced=True,
+            notes=posted.notes,
+        )
+
     async def repost(self, target: int | GameRow) -> Outcome:
-        """Announce the current state again (a fresh prompt; the old one goes stale)."""
+        """Announce the current state again (a fresh prompt; the old one goes stale),
+        after whatever the game still owes."""
         row = await self.row_of(target)
         async with self.lock(row.id):
+            row = self.delivery.latest(row)
             game = self.game_of(row)
-            picture = await self.game_picture(row, game)
+            text = words.describe(
+                events_of(row.turn_events.get("header", []))
+                + events_of(row.turn_events.get("own", [])),
+                row.names,
+            )
+            owed = [
+                OwedMessage(POST, row.version, {"text": text, "handover": True, "repost": True})
+            ]
+            try:
+                await self.store.owe(row.id, owed)
+            except StoreError as error:
+                raise Refusal(
+                    f"I could not post the game just now ({why_not_saved(error)}); "
+                    "please try again in a moment."
+                ) from error
             outcome = Outcome(
                 row=row,
                 game=game,
                 actor=None,
                 events=[],
-                text=words.describe(
-                    events_of(row.turn_events.get("header", []))
-                    + events_of(row.turn_events.get("own", [])),
-                    row.names,
-                ),
-                picture=picture,
+                text=text,
+                picture=b"",
                 previous_message_id=row.message_id,
             )
             return await self._announce(outcome)
@@ -600,7 +726,9 @@ __all__ = [
     "FINISHED",
     "STALE",
     "Announcer",
+    "BrokenGame",
     "GameService",
+    "NotSaved",
     "Outcome",
     "PillowRenderer",
     "Refusal",
@@ -608,4 +736,5 @@ __all__ = [
     "Seat",
     "SilentAnnouncer",
     "Turn",
+    "TurnNotifier",
 ]

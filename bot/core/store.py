@@ -1,23 +1,42 @@
-"""The SQLite store: one row per game, an append-only move log, schema migrations.
+"""The SQLite store: one row per game, an append-only move log, the outbox of messages
+owed to the players, schema migrations.
 
-Everything goes through one aiosqlite connection in WAL mode. Writes take an
-asyncio lock and run in explicit `BEGIN IMMEDIATE` transactions, so a move (new
-state + its log lines) is committed all at once or not at all; `commit_move` checks
-the version it expects (`UPDATE ... WHERE version = ?`) so two processes or two
-presses can never both apply a move to the same state.
+Two aiosqlite connections in WAL mode, each with its own thread: one writes, one
+reads, so a read (a status, a press's first look at its game) never queues behind a
+write that waits for a lock held elsewhere. Writes take an asyncio lock and run in
+explicit `BEGIN IMMEDIATE` transactions, so a move (new state + its log lines + the
+messages it owes) is committed all at once or not at all; `commit_move` checks the
+version it expects (`UPDATE ... WHERE version = ?`) so two processes or two presses
+can never both apply a move to the same state. Every wait for the database is
+bounded (`WRITE_WAIT_SECONDS`): past it the write fails with `StoreError` and
+nothing is written, so an interaction can still be answered in time.
+
+`Store.open(path, exclusive=True)` (the bot) also holds `<path>.lock` for the life of
+the store, so a second bot process on the same file refuses to start.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
-from collections.abc import Iterable, Sequence
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, ParamSpec, TypeVar
 
 import aiosqlite
+
+from .errors import StartupError
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: no lock file there
+    fcntl = None  # type: ignore[assignment]
 
 LOBBY = "lobby"
 ACTIVE = "active"
@@ -30,6 +49,21 @@ DEFAULT_TURN_SECONDS = 48 * 3600
 """A game's turn deadline unless set otherwise (`bot.core.deadlines`)."""
 DEFAULT_AUCTION_SECONDS = 24 * 3600
 """A game's deadline to answer the city auction unless set otherwise."""
+WRITE_WAIT_SECONDS = 2.0
+"""Longest wait for the database's write lock (another write of this process, or of
+another program holding the file): past it a write fails with `StoreError`. Short
+enough that an interaction not yet answered can still say so within Discord's 3 s."""
+READ_WAIT_SECONDS = 1.0
+
+POST = "post"
+"""An owed message: a move (or a fresh prompt) shown in the game's channel or thread."""
+DM = "dm"
+"""An owed message: "the game waits for you" to a player who asked for direct messages."""
+
+
+class StoreError(Exception):
+    """The database could not do what was asked just now (locked beyond the wait, full,
+    damaged): nothing of it was written. The message says which, for the logs."""
 
 
 class StaleVersion(Exception):
@@ -74,6 +108,9 @@ class GameRow:
     moves that led to it, and "own", what the awaited player did since."""
     turn_seconds: int = DEFAULT_TURN_SECONDS
     auction_seconds: int = DEFAULT_AUCTION_SECONDS
+    prompt_version: int | None = None
+    """The version whose prompt `message_id` carries (behind `version` while the newest
+    move's message is still owed)."""
 
     @property
     def state(self) -> dict[str, Any] | None:
@@ -105,8 +142,47 @@ class MoveRow:
     at: str
 
 
+@dataclass(frozen=True)
+class OwedMessage:
+    """A message a move owes the players, written in the same transaction as the move."""
+
+    kind: str
+    """`POST` or `DM`."""
+    version: int
+    """The game's version the message is about."""
+    body: dict[str, Any]
+    """What the front end needs to say it (JSON): words, whom to ping or DM, ..."""
+
+
+@dataclass(frozen=True)
+class Owed:
+    """A message of the outbox not delivered yet."""
+
+    id: int
+    game_id: int
+    kind: str
+    version: int
+    body: dict[str, Any]
+    created_at: datetime
+    attempts: int
+    """Failed attempts so far (an attempt may still have reached Discord)."""
+    next_at: datetime
+    last_error: str | None
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def stamp_of(moment: datetime) -> str:
+    """How the outbox writes a moment (ISO 8601, UTC, milliseconds): such stamps sort
+    like the moments they stand for."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def moment_of(stamp: str) -> datetime:
+    moment = datetime.fromisoformat(stamp)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 # Each entry brings the schema from version N to N + 1; never edit a shipped one.
@@ -224,6 +300,26 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE games ADD COLUMN prompt_version INTEGER",
         "UPDATE games SET prompt_version = version",
     ),
+    (
+        # the messages each move owes the players (bot.core.delivery), written with the
+        # move and marked once delivered; `next_at` is when to try again
+        """
+        CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            version INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_at TEXT NOT NULL,
+            last_error TEXT,
+            delivered_at TEXT,
+            message_id INTEGER
+        )
+        """,
+        "CREATE INDEX outbox_owed ON outbox (game_id, id) WHERE delivered_at IS NULL",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -254,46 +350,214 @@ def _row(row: aiosqlite.Row) -> GameRow:
         turn_events=json.loads(row["turn_events"]),
         turn_seconds=row["turn_seconds"],
         auction_seconds=row["auction_seconds"],
+        prompt_version=row["prompt_version"],
+    )
+
+
+def _owed(row: aiosqlite.Row) -> Owed:
+    return Owed(
+        id=row["id"],
+        game_id=row["game_id"],
+        kind=row["kind"],
+        version=row["version"],
+        body=json.loads(row["body"]),
+        created_at=moment_of(row["created_at"]),
+        attempts=row["attempts"],
+        next_at=moment_of(row["next_at"]),
+        last_error=row["last_error"],
+    )
+
+
+def _owed_inserts(
+    game_id: int, owed: Sequence[OwedMessage], stamp: str
+) -> list[tuple[str, tuple[Any, ...]]]:
+    return [
+        (
+            "INSERT INTO outbox (game_id, version, kind, body, created_at, next_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, message.version, message.kind, json.dumps(message.body), stamp, stamp),
+        )
+        for message in owed
+    ]
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _guarded(
+    method: Callable[P, Coroutine[Any, Any, T]],
+) -> Callable[P, Coroutine[Any, Any, T]]:
+    """Turn the database's own failures (locked, full, damaged) into `StoreError`.
+
+    Integrity errors (a constraint broken: a bug, not the weather) pass unchanged."""
+
+    @functools.wraps(method)
+    async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await method(*args, **kwargs)
+        except (sqlite3.OperationalError, sqlite3.InternalError) as error:
+            raise StoreError(_one_line(error)) from error
+        except sqlite3.DatabaseError as error:
+            if type(error) is not sqlite3.DatabaseError:
+                raise
+            raise StoreError(_one_line(error)) from error
+
+    return guarded
+
+
+class ProcessLock:
+    """`<database>.lock`, held (`flock`) for the life of a store: one bot per database.
+
+    The kernel drops the lock when the process ends, however it ends."""
+
+    def __init__(self, path: str) -> None:
+        self.path = f"{path}.lock"
+        self._file: IO[str] | None = None
+
+    def acquire(self, database: str) -> None:
+        if fcntl is None:
+            return
+        try:
+            handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 (held open)
+        except OSError as error:
+            raise StartupError(
+                f"the database {database} cannot be opened: {_one_line(error)}"
+            ) from None
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip() or "unknown"
+            handle.close()
+            raise StartupError(
+                f"the database {database} is in use by another bot process (pid {holder}); "
+                "stop it first"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        self._file = handle
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()  # closing the file drops the lock
+            self._file = None
+
+
+async def _connect(path: str, *, wait: float) -> aiosqlite.Connection:
+    connecting = aiosqlite.connect(path, isolation_level=None)
+    try:
+        db = await connecting
+    except BaseException:
+        # aiosqlite stops its thread after a failed connect without waiting for it; wait
+        # here, so that no thread outlives the error (it would print to a closed loop)
+        worker = getattr(connecting, "_thread", None)
+        if worker is not None and worker.is_alive():
+            await asyncio.to_thread(worker.join, 5)
+        raise
+    try:
+        db.row_factory = aiosqlite.Row
+        await db.execute(f"PRAGMA busy_timeout={int(wait * 1000)}")
+    except BaseException:
+        await db.close()
+        raise
+    return db
+
+
+def _why_not_opened(path: str, error: BaseException) -> str:
+    text = _one_line(error)
+    if "locked" in text or "busy" in text:
+        return f"the database {path} is locked by another program; stop it first"
+    if isinstance(error, sqlite3.DatabaseError) and "not a database" in text:
+        return f"the database {path} cannot be opened: the file is not a database ({text})"
+    return (
+        f"the database {path} cannot be opened: {text}; check that the file and its "
+        "folder exist and are writable"
     )
 
 
 class Store:
     """Open with `await Store.open(path)`; close with `await store.close()`."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        reader: aiosqlite.Connection | None = None,
+        lock: ProcessLock | None = None,
+    ) -> None:
         self._db = db
+        self._reader = reader if reader is not None else db
+        self._lock_file = lock
         self._write = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str) -> Store:
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db)
+    async def open(cls, path: str, *, exclusive: bool = False) -> Store:
+        """Open (creating and migrating) the database at `path`.
+
+        `exclusive`: this process is the only bot on the file (a second one refuses to
+        start). Anything that keeps the file from being used raises `StartupError`, one
+        line saying what and where, with nothing left open behind it.
+        """
+        lock = ProcessLock(path) if exclusive and path != ":memory:" else None
+        opened: list[aiosqlite.Connection] = []
         try:
+            if path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            if lock is not None:
+                lock.acquire(path)
+            db = await _connect(path, wait=WRITE_WAIT_SECONDS)
+            opened.append(db)
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            store = cls(db, lock=lock)
             await store.migrate()
-        except BaseException:
-            await db.close()
+            if path != ":memory:":
+                reader = await _connect(path, wait=READ_WAIT_SECONDS)
+                opened.append(reader)
+                await reader.execute("PRAGMA query_only=ON")
+                store._reader = reader
+        except BaseException as error:
+            for connection in opened:
+                with contextlib.suppress(Exception):
+                    await connection.close()
+            if lock is not None:
+                lock.release()
+            if isinstance(error, StartupError):
+                raise
+            if isinstance(error, sqlite3.Error | OSError):
+                raise StartupError(_why_not_opened(path, error)) from error
             raise
         return store
 
     async def close(self) -> None:
         async with self._write:
+            if self._reader is not self._db:
+                await self._reader.close()
             await self._db.close()
+        if self._lock_file is not None:
+            self._lock_file.release()
 
+    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        """All rows of one statement on the read connection, fetched in one go: a
+        statement left half-read would hold its snapshot open, and the next reads of
+        other coroutines on the connection would miss what was committed since."""
+        return list(await self._reader.execute_fetchall(sql, tuple(params)))
+
+    @_guarded
     async def schema_version(self) -> int:
-        async with self._db.execute(
+        tables = await self._read(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-        ) as cursor:
-            if await cursor.fetchone() is None:
-                return 0
-        async with self._db.execute("SELECT version FROM schema_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        )
+        if not tables:
+            return 0
+        rows = await self._read("SELECT version FROM schema_version")
+        return int(rows[0][0]) if rows else 0
 
     async def migrate(self) -> None:
         """Bring the file's schema up to `SCHEMA_VERSION`, one migration per transaction."""
@@ -314,7 +578,7 @@ class Store:
                 else:
                     current = int(row[0])
                 if current > SCHEMA_VERSION:
-                    raise RuntimeError(
+                    raise StartupError(
                         f"the database has schema version {current}, newer than this bot "
                         f"({SCHEMA_VERSION}); update the bot"
                     )
@@ -334,73 +598,85 @@ class Store:
 
     # ------------------------------------------------------------------ reading
 
+    @_guarded
     async def get(self, game_id: int) -> GameRow | None:
-        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
-            row = await cursor.fetchone()
-        return _row(row) if row else None
+        rows = await self._read("SELECT * FROM games WHERE id = ?", (game_id,))
+        return _row(rows[0]) if rows else None
 
+    @_guarded
     async def open_game_in(self, channel_id: int) -> GameRow | None:
         """The lobby or running game of a channel, or of a thread a game plays in."""
-        async with self._db.execute(
+        rows = await self._read(
             "SELECT * FROM games WHERE status IN ('lobby', 'active') "
             "AND (channel_id = ? OR thread_id = ?) ORDER BY id DESC LIMIT 1",
             (channel_id, channel_id),
-        ) as cursor:
-            row = await cursor.fetchone()
-        return _row(row) if row else None
+        )
+        return _row(rows[0]) if rows else None
 
+    @_guarded
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
         """The newest game of a channel or thread, whatever its status."""
-        async with self._db.execute(
+        rows = await self._read(
             "SELECT * FROM games WHERE channel_id = ? OR thread_id = ? ORDER BY id DESC LIMIT 1",
             (channel_id, channel_id),
-        ) as cursor:
-            row = await cursor.fetchone()
-        return _row(row) if row else None
+        )
+        return _row(rows[0]) if rows else None
 
+    @_guarded
     async def moves(self, game_id: int, *, offset: int = 0, limit: int = 1000) -> list[MoveRow]:
-        async with self._db.execute(
+        rows = await self._read(
             "SELECT version, player, notation, at FROM moves WHERE game_id = ? "
             "ORDER BY version LIMIT ? OFFSET ?",
             (game_id, limit, offset),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [MoveRow(r["version"], r["player"], r["notation"], r["at"]) for r in rows]
 
+    @_guarded
     async def move_count(self, game_id: int) -> int:
-        async with self._db.execute(
-            "SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        rows = await self._read("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,))
+        return int(rows[0][0]) if rows else 0
 
+    @_guarded
     async def query(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
         """Rows of one read-only statement (for the modules keeping their own tables)."""
-        async with self._db.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
+        return await self._read(sql, params)
 
     # ------------------------------------------------------------------ writing
 
-    async def transaction(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> list[int]:
-        """Run statements in one transaction; returns each one's rowcount."""
-        return await self._transaction(statements)
-
-    async def _transaction(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> list[int]:
-        """Run statements in one transaction; returns each one's rowcount."""
-        counts: list[int] = []
-        async with self._write:
+    @contextlib.asynccontextmanager
+    async def _writing(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The write connection inside `BEGIN IMMEDIATE` ... `COMMIT` (rolled back on any
+        failure), after a bounded wait for the other writes of this process."""
+        try:
+            await asyncio.wait_for(self._write.acquire(), WRITE_WAIT_SECONDS)
+        except TimeoutError:
+            raise StoreError("the database is busy (other writes are waiting)") from None
+        try:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
-                for sql, params in statements:
-                    cursor = await self._db.execute(sql, params)
-                    counts.append(cursor.rowcount)
-                    await cursor.close()
+                yield self._db
                 await self._db.execute("COMMIT")
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error, ValueError):
+                    await self._db.execute("ROLLBACK")
                 raise
+        finally:
+            self._write.release()
+
+    @_guarded
+    async def transaction(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> list[int]:
+        """Run statements in one transaction; returns each one's rowcount."""
+        counts: list[int] = []
+        async with self._writing() as db:
+            for sql, params in statements:
+                cursor = await db.execute(sql, params)
+                counts.append(cursor.rowcount)
+                await cursor.close()
         return counts
 
+    _transaction = transaction
+
+    @_guarded
     async def create_lobby(
         self,
         *,
@@ -410,38 +686,32 @@ class Store:
         creator: Seat,
     ) -> GameRow:
         """A new game in its lobby, the creator seated; `ChannelBusy` if one is open here."""
-        async with self._write:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                async with self._db.execute(
-                    "SELECT id FROM games WHERE status IN ('lobby', 'active') "
-                    "AND (channel_id = ? OR thread_id = ?)",
-                    (channel_id, channel_id),
-                ) as cursor:
-                    busy = await cursor.fetchone()
-                if busy is not None:
-                    raise ChannelBusy(int(busy[0]))
-                stamp = now()
-                cursor = await self._db.execute(
-                    "INSERT INTO games (guild_id, channel_id, thread_id, creator_id, status, "
-                    "players, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
-                    (
-                        guild_id,
-                        channel_id,
-                        thread_id,
-                        creator.user_id,
-                        LOBBY,
-                        _seats_json([creator]),
-                        stamp,
-                        stamp,
-                    ),
-                )
-                game_id = cursor.lastrowid
-                await cursor.close()
-                await self._db.execute("COMMIT")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
+        async with self._writing() as db:
+            async with db.execute(
+                "SELECT id FROM games WHERE status IN ('lobby', 'active') "
+                "AND (channel_id = ? OR thread_id = ?)",
+                (channel_id, channel_id),
+            ) as cursor:
+                busy = await cursor.fetchone()
+            if busy is not None:
+                raise ChannelBusy(int(busy[0]))
+            stamp = now()
+            cursor = await db.execute(
+                "INSERT INTO games (guild_id, channel_id, thread_id, creator_id, status, "
+                "players, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    thread_id,
+                    creator.user_id,
+                    LOBBY,
+                    _seats_json([creator]),
+                    stamp,
+                    stamp,
+                ),
+            )
+            game_id = cursor.lastrowid
+            await cursor.close()
         assert game_id is not None
         row = await self.get(game_id)
         assert row is not None
@@ -473,7 +743,8 @@ class Store:
             [("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))]
         )
 
-    async def set_thread(self, game_id: int, thread_id: int) -> None:
+    async def set_thread(self, game_id: int, thread_id: int | None) -> None:
+        """Where the game plays from now on: a thread, or (None) its channel itself."""
         await self._transaction(
             [("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))]
         )
@@ -487,9 +758,11 @@ class Store:
         *,
         turn_events: dict[str, Any] | None = None,
         at: str | None = None,
+        owed: Sequence[OwedMessage] = (),
     ) -> None:
         """Lobby -> active with the seated players and the engine's first state (a dict,
-        or its JSON already made), stamped `at` (default: now)."""
+        or its JSON already made), stamped `at` (default: now), with the messages the
+        start owes the players (`owed`)."""
         version = len(moves)
         stamp = at or now()
         statements: list[tuple[str, tuple[Any, ...]]] = [
@@ -515,6 +788,7 @@ class Store:
             )
             for index, (player, notation) in enumerate(moves)
         ]
+        statements += _owed_inserts(game_id, owed, stamp_of(datetime.now(UTC)))
         await self._checked(statements, f"game {game_id} is no longer in its lobby")
 
     async def commit_move(
@@ -528,12 +802,15 @@ class Store:
         finished: bool = False,
         turn_events: dict[str, Any] | None = None,
         at: str | None = None,
+        owed: Sequence[OwedMessage] = (),
     ) -> None:
         """Save a move in one transaction if the game is still at `expected_version`.
 
         `new_state` is the engine's state (a dict, or its JSON already made); `moves` are
         the log lines (player, notation) for versions expected+1..new, stamped `at`
-        (default: now). Raises `StaleVersion` (and writes nothing) when the game moved on.
+        (default: now); `owed` the messages the move owes the players. Raises
+        `StaleVersion` (and writes nothing) when the game moved on, `StoreError` (and
+        writes nothing) when the database cannot take it.
         """
         if len(moves) != new_version - expected_version:
             raise ValueError("one log line per version step")
@@ -561,36 +838,36 @@ class Store:
             )
             for index, (player, notation) in enumerate(moves)
         ]
+        statements += _owed_inserts(game_id, owed, stamp_of(datetime.now(UTC)))
         await self._checked(
             statements, f"game {game_id} is no longer at version {expected_version}"
         )
 
+    @_guarded
     async def _checked(self, statements: Sequence[tuple[str, tuple[Any, ...]]], why: str) -> None:
-        """Like `_transaction`, but roll back and raise `StaleVersion` if the first
+        """Like `transaction`, but roll back and raise `StaleVersion` if the first
         statement (the guarded UPDATE) touched no row."""
-        async with self._write:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                first, *rest = statements
-                cursor = await self._db.execute(*first)
-                updated = cursor.rowcount
-                await cursor.close()
-                if updated == 0:
-                    raise StaleVersion(why)
-                for sql, params in rest:
-                    await self._db.execute(sql, params)
-                await self._db.execute("COMMIT")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
+        async with self._writing() as db:
+            first, *rest = statements
+            cursor = await db.execute(*first)
+            updated = cursor.rowcount
+            await cursor.close()
+            if updated == 0:
+                raise StaleVersion(why)
+            for sql, params in rest:
+                await db.execute(sql, params)
 
+    @_guarded
     async def games_missing_their_prompt(self) -> list[int]:
-        """Active games whose newest saved version was never posted (a crash in between)."""
-        async with self._db.execute(
-            "SELECT id FROM games WHERE status = 'active' "
-            "AND (prompt_version IS NULL OR prompt_version != version) ORDER BY id"
-        ) as cursor:
-            return [row["id"] for row in await cursor.fetchall()]
+        """Active games whose newest saved version was never posted (a crash in between,
+        or a file written before the outbox) and that owe no message to post it."""
+        rows = await self._read(
+            "SELECT id FROM games g WHERE status = 'active' "
+            "AND (prompt_version IS NULL OR prompt_version != version) "
+            "AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id "
+            "AND o.delivered_at IS NULL AND o.kind = 'post') ORDER BY id"
+        )
+        return [row["id"] for row in rows]
 
     async def set_prompt_message(self, game_id: int, version: int, message_id: int | None) -> bool:
         """Remember the message holding the prompt for `version` (ignored if outdated)."""
@@ -618,3 +895,82 @@ class Store:
             ]
         )
         return count > 0
+
+    # ------------------------------------------------------------------ the outbox
+
+    async def owe(self, game_id: int, owed: Sequence[OwedMessage]) -> None:
+        """Add messages owed outside a move (a fresh prompt asked for)."""
+        await self._transaction(_owed_inserts(game_id, owed, stamp_of(datetime.now(UTC))))
+
+    @_guarded
+    async def owed(
+        self, game_id: int | None = None, *, due_by: datetime | None = None
+    ) -> list[Owed]:
+        """Messages not delivered yet, oldest first: of one game, or of every game with
+        one due by `due_by`."""
+        where, params = "delivered_at IS NULL", list[Any]()
+        if game_id is not None:
+            where += " AND game_id = ?"
+            params.append(game_id)
+        if due_by is not None:
+            where += (
+                " AND game_id IN (SELECT game_id FROM outbox "
+                "WHERE delivered_at IS NULL AND next_at <= ?)"
+            )
+            params.append(stamp_of(due_by))
+        rows = await self._read(f"SELECT * FROM outbox WHERE {where} ORDER BY game_id, id", params)
+        return [_owed(row) for row in rows]
+
+    @_guarded
+    async def next_owed_at(self) -> datetime | None:
+        """When the earliest message still owed is to be tried again (None: nothing owed)."""
+        rows = await self._read("SELECT MIN(next_at) FROM outbox WHERE delivered_at IS NULL")
+        return moment_of(rows[0][0]) if rows and rows[0][0] else None
+
+    async def delivery_failed(self, owed_id: int, next_at: datetime, error: str) -> None:
+        """Count a failed attempt; try again at `next_at`."""
+        await self._transaction(
+            [
+                (
+                    "UPDATE outbox SET attempts = attempts + 1, next_at = ?, last_error = ? "
+                    "WHERE id = ?",
+                    (stamp_of(next_at), error[:500], owed_id),
+                )
+            ]
+        )
+
+    async def delivered(
+        self,
+        owed: Owed,
+        message_id: int | None,
+        *,
+        prompt: bool = False,
+        moved_to: int | None = None,
+        note: str | None = None,
+    ) -> None:
+        """Mark a message delivered (`message_id`: where it is, if anywhere). `prompt`:
+        it carries the game's prompt for its version; `moved_to`: the game plays in this
+        channel or thread from now on (its own thread was gone, or refused the bot)."""
+        stamp = stamp_of(datetime.now(UTC))
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            (
+                "UPDATE outbox SET delivered_at = ?, message_id = ?, last_error = ? WHERE id = ?",
+                (stamp, message_id, note, owed.id),
+            )
+        ]
+        if prompt:
+            statements.append(
+                (
+                    "UPDATE games SET message_id = ?, prompt_version = ? WHERE id = ?",
+                    (message_id, owed.version, owed.game_id),
+                )
+            )
+        if moved_to is not None:
+            statements.append(
+                (
+                    "UPDATE games SET thread_id = CASE WHEN channel_id = ? THEN NULL ELSE ? END "
+                    "WHERE id = ?",
+                    (moved_to, moved_to, owed.game_id),
+                )
+            )
+        await self._transaction(statements)

@@ -1,27 +1,78 @@
-"""Posting each accepted move in the game's channel or thread.
+"""Posting each move's message in the game's channel or thread, and what to do when
+Discord refuses.
 
 One message per move: the picture, what happened in words, the mention of whoever
 must act now (pinged only when the turn passed to them) and their buttons. The
-previous prompt's buttons are removed, so only the current one is pressable.
+previous prompt's buttons are removed, so only the current one is pressable. An older
+move whose message was still owed (`Outcome.prompt` False) is posted in words alone.
+
+The core keeps every message owed until this module reports it delivered
+(`bot.core.delivery`); here Discord's answers are told apart and worked around:
+
+* no Attach Files where the game plays: the message goes without its picture, and
+  says why;
+* no Send Messages in the game's thread: the game goes on in its channel (said there);
+  refused there too: `Blocked`, naming the missing permission;
+* the game's thread was deleted: a new thread is opened in its channel and the game
+  goes on there;
+* the thread auto-archived: its prompt cannot be edited (50083), so a new message is
+  posted (which unarchives the thread);
+* 5xx, 429, timeouts: `TryAgain` (discord.py itself retries 500/502/504/524 first).
+
+Every attempt at one message carries the same nonce with `enforce_nonce`, and a retry
+first looks at the newest messages where the game plays, so a message Discord created
+though its answer was lost (or the bot was killed before recording it) is not posted
+twice.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from datetime import timedelta
 
 import discord
 
 from ..core import prompts, words
-from ..core.service import Outcome
-from .components import panel_view, picture_file
+from ..core.delivery import Blocked, Outcome, Posted
+from ..core.store import GameRow
+from .components import (
+    MISSING_PERMISSIONS,
+    THREAD_ARCHIVED,
+    UNKNOWN_CHANNEL,
+    delivery_problem,
+    panel_view,
+    picture_file,
+)
+from .lobby import thread_name
 
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
+LOOK_BACK = 25
+"""Messages looked at before posting a message again that may have reached Discord."""
+NO_PICTURE = (
+    "(No picture: I may not attach files in <#{channel}>. A server admin can give me "
+    "**Attach Files** there; `/montana board` shows the picture.)"
+)
+THREAD_GONE = "(The game's thread was deleted, so the game goes on here.)"
+THREAD_LOCKED = (
+    "the game's thread <#{thread}> is locked. A moderator can unlock it; then "
+    "`/montana board` shows the game."
+)
+THREAD_REFUSED = (
+    "(I may not post in the game's thread <#{thread}> ({missing}), so the game goes on "
+    "here in the channel.)"
+)
 
 
 def mention(user_id: str) -> str:
     return f"<@{user_id}>"
+
+
+def fit(text: str) -> str:
+    """At most one message long: the end is kept (the prompt and any notes)."""
+    return text if len(text) <= MESSAGE_LIMIT else "…" + text[-(MESSAGE_LIMIT - 1) :]
 
 
 def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
@@ -29,63 +80,238 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     game = outcome.game
     names = outcome.row.names
     parts = [outcome.text] if outcome.text else []
-    if game.is_over or outcome.row.status != "active":
+    view = None
+    if not outcome.prompt:
+        pass  # an older move's words: the prompt is on the newest message
+    elif game.is_over or outcome.row.status != "active":
         parts.append(words.results(game, names))
-        view = None
     else:
         parts.append(words.prompt_line(game, mention))
         panel = prompts.public_panel(game, names)
         if panel.hint:
             parts.append(f"-# {panel.hint}")
         view = panel_view(outcome.row.id, outcome.version, panel)
-    text = "\n".join(parts)
-    if len(text) > MESSAGE_LIMIT:
-        text = "…" + text[-(MESSAGE_LIMIT - 1) :]
-    return text, view
+    return fit("\n".join(parts) or "…"), view
+
+
+def with_notes(content: str, notes: list[str]) -> str:
+    return fit("\n".join([content, *(f"-# {note}" for note in notes)]))
 
 
 class DiscordAnnouncer:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
 
-    async def announce(self, outcome: Outcome) -> int | None:
+    async def announce(self, outcome: Outcome) -> Posted:
         row = outcome.row
-        channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
+        try:
+            return await self._announce(outcome)
+        except (discord.DiscordException, OSError, TimeoutError) as error:
+            raise delivery_problem(error, self.refused(row)) from error
+
+    async def _announce(self, outcome: Outcome) -> Posted:
+        row = outcome.row
         content, view = compose(outcome)
-        if not outcome.awaited_changed and outcome.previous_message_id is not None:
-            # the same player decides on: update their prompt (picture, words, buttons)
+        if outcome.in_place and outcome.previous_message_id is not None:
+            edited = await self._edit_prompt(outcome, content, view)
+            if edited is not None:
+                return edited
+        message = await self._already_posted(outcome)
+        place, notes = row.play_channel_id, list[str]()
+        if message is None:
+            message, place, notes = await self._post(outcome, content, view)
+        if not outcome.prompt and message.components:
+            # the nonce found an earlier attempt that went out as the prompt back then
+            with contextlib.suppress(discord.HTTPException):
+                await message.edit(view=None)
+        previous = outcome.previous_message_id
+        if outcome.prompt and previous is not None and previous != message.id:
+            old = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
             try:
-                await channel.get_partial_message(outcome.previous_message_id).edit(
-                    content=content,
-                    attachments=[picture_file(outcome.picture)],
+                await old.get_partial_message(previous).edit(view=None)
+            except discord.HTTPException as error:
+                log.warning("could not clear the old prompt: %s", error)
+        moved_to = place if place != row.play_channel_id else None
+        return Posted(message.id, moved_to=moved_to, notes=tuple(notes))
+
+    # ---- editing the same player's prompt
+
+    async def _edit_prompt(
+        self, outcome: Outcome, content: str, view: discord.ui.View | None
+    ) -> Posted | None:
+        """Update the prompt in place; None when a new message must be posted instead."""
+        row = outcome.row
+        assert outcome.previous_message_id is not None
+        channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
+        message = channel.get_partial_message(outcome.previous_message_id)
+        notes: list[str] = []
+        picture = outcome.picture
+        while True:
+            # a refused picture also takes the outdated one off the message
+            attachments = [picture_file(picture)] if picture else [] if notes else None
+            try:
+                await message.edit(
+                    content=with_notes(content, notes),
+                    attachments=discord.utils.MISSING if attachments is None else attachments,
                     view=view,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
-                return outcome.previous_message_id
+                return Posted(message.id, notes=tuple(notes))
             except discord.NotFound:
-                log.warning(
-                    "game %s channel %s: the prompt message is gone; posting a new one",
-                    row.id,
-                    row.play_channel_id,
-                )
-        awaited = outcome.awaited
-        ping = [discord.Object(int(awaited))] if awaited and outcome.awaited_changed else []
-        message = await channel.send(
-            content,
-            file=picture_file(outcome.picture),
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=ping, replied_user=False
-            ),
-            view=view if view is not None else discord.utils.MISSING,
-        )
-        if outcome.previous_message_id is not None:
-            try:
-                await channel.get_partial_message(outcome.previous_message_id).edit(view=None)
+                log.warning("the prompt message is gone; posting a new one")
+                return None
             except discord.HTTPException as error:
-                log.warning(
-                    "game %s channel %s: could not clear the old prompt: %s",
-                    row.id,
-                    row.play_channel_id,
-                    error,
+                if error.code == THREAD_ARCHIVED:
+                    # a new message is accepted, and unarchives the thread
+                    log.info("the game's thread is archived; posting a new prompt")
+                    return None
+                if error.code != MISSING_PERMISSIONS or not picture:
+                    raise
+                picture = b""
+                notes.append(NO_PICTURE.format(channel=row.play_channel_id))
+
+    # ---- posting a new message
+
+    async def _already_posted(self, outcome: Outcome) -> discord.Message | None:
+        """On a retry: the message an earlier attempt did post, if it went out."""
+        ticket = outcome.ticket
+        words_posted = outcome.text.strip()[:200]
+        if ticket is None or not ticket.retry or not words_posted:
+            return None
+        row = outcome.row
+        channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
+        since = discord.Object(discord.utils.time_snowflake(ticket.since - timedelta(seconds=5)))
+        me = self.client.user
+        try:
+            async for message in channel.history(limit=LOOK_BACK, after=since):
+                mine = me is not None and message.author.id == me.id
+                if mine and message.content.startswith(words_posted):
+                    log.info("version %s was posted already (message %s)", row.version, message.id)
+                    return message
+        except discord.HTTPException as error:
+            log.info("could not look for an earlier attempt: %s", error)
+        return None
+
+    async def _post(
+        self, outcome: Outcome, content: str, view: discord.ui.View | None
+    ) -> tuple[discord.Message, int, list[str]]:
+        """Post where the game plays, or where it can go on; the message, where it went,
+        and what it had to say about that."""
+        row = outcome.row
+        place = row.play_channel_id
+        moved: list[str] = []
+        opened_thread = False
+        while True:
+            try:
+                message, notes = await self._post_in(place, outcome, content, view, moved)
+                return message, place, moved + notes
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_CHANNEL or place == row.channel_id or opened_thread:
+                    raise
+                opened_thread = True
+                log.warning("the game's thread %s is gone; opening a new one", place)
+                place = await self._open_thread(row) or row.channel_id
+                moved = [THREAD_GONE]
+            except discord.Forbidden:
+                if place == row.channel_id:
+                    raise
+                log.warning("may not post in the game's thread %s; going on in the channel", place)
+                moved = [THREAD_REFUSED.format(thread=place, missing=self.missing(place, True))]
+                place = row.channel_id
+            except discord.HTTPException as error:
+                if error.code == THREAD_ARCHIVED:  # locked by a moderator: theirs to undo
+                    raise Blocked(THREAD_LOCKED.format(thread=place)) from error
+                raise
+
+    async def _post_in(
+        self,
+        place: int,
+        outcome: Outcome,
+        content: str,
+        view: discord.ui.View | None,
+        notes: list[str],
+    ) -> tuple[discord.Message, list[str]]:
+        """Post in one channel or thread, without the picture if files are refused there."""
+        row = outcome.row
+        channel = self.client.get_partial_messageable(place, guild_id=row.guild_id)
+        awaited = outcome.awaited
+        ping = (
+            [discord.Object(int(awaited))]
+            if awaited and outcome.awaited_changed and outcome.prompt
+            else []
+        )
+        nonce = outcome.ticket.key if outcome.ticket is not None else discord.utils.MISSING
+        picture = outcome.picture
+        added: list[str] = []
+        while True:
+            try:
+                message = await channel.send(
+                    with_notes(content, notes + added),
+                    file=picture_file(picture) if picture else discord.utils.MISSING,
+                    allowed_mentions=discord.AllowedMentions(
+                        everyone=False, roles=False, users=ping, replied_user=False
+                    ),
+                    view=view if view is not None else discord.utils.MISSING,
+                    nonce=nonce,
                 )
-        return int(message.id)
+                return message, added
+            except discord.Forbidden as error:
+                if error.code != MISSING_PERMISSIONS or not picture:
+                    raise
+                picture = b""
+                added = [NO_PICTURE.format(channel=place)]
+
+    async def _open_thread(self, row: GameRow) -> int | None:
+        """A new thread for the game in its channel (None when that is refused)."""
+        try:
+            parent = self.client.get_channel(row.channel_id) or await self.client.fetch_channel(
+                row.channel_id
+            )
+            if not isinstance(parent, discord.TextChannel):
+                return None
+            thread = await parent.create_thread(
+                name=thread_name(row),
+                auto_archive_duration=10080,
+                type=discord.ChannelType.public_thread,
+            )
+        except discord.HTTPException as error:
+            log.warning("could not open a new thread: %s", error)
+            return None
+        return thread.id
+
+    # ---- saying what is refused
+
+    def missing(self, place: int, picture: bool) -> str:
+        """The permissions the bot lacks in `place`, as Discord names them."""
+        channel = self.client.get_channel(place)
+        thread = isinstance(channel, discord.Thread)
+        needed = {
+            "view_channel": "View Channel",
+            "send_messages_in_threads" if thread else "send_messages": (
+                "Send Messages in Threads" if thread else "Send Messages"
+            ),
+        }
+        if picture:
+            needed["attach_files"] = "Attach Files"
+        lacking: list[str] = []
+        if isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            with contextlib.suppress(discord.ClientException):
+                allowed = channel.permissions_for(channel.guild.me)
+                lacking = [name for flag, name in needed.items() if not getattr(allowed, flag)]
+        if not lacking:  # not known here: name what posting needs
+            lacking = list(needed.values())[1:2]
+        return "I lack " + " and ".join(f"**{name}**" for name in lacking) + " there"
+
+    def refused(self, row: GameRow) -> str:
+        """Why nothing can be posted for the game, for the players and admins."""
+        places = [row.channel_id]
+        if row.thread_id is not None and row.thread_id != row.channel_id:
+            places.insert(0, row.thread_id)
+        where = [f"<#{place}> ({self.missing(place, False)})" for place in places]
+        return (
+            f"I cannot post in {' nor in '.join(where)}. A server admin can grant it; "
+            "then `/montana board` shows the game."
+        )
+
+
+__all__ = ["DiscordAnnouncer", "compose", "mention"]

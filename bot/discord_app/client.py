@@ -77,22 +77,28 @@ class MontanaBot(discord.Client):
         self._idle.set()
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.db_path)
+        # the only bot on this file (`StartupError` otherwise, and for a file that
+        # cannot be used): two would both answer every interaction
+        self.store = await Store.open(self.settings.db_path, exclusive=True)
+        notifier = notify.Notifier(self, self.store)
         self.service = GameService(
             self.store,
             renderer=self._renderer,
             announcer=DiscordAnnouncer(self),
+            notifier=notifier,
             seed_source=self._seed_source,
         )
-        notifier = notify.Notifier(self, self.store)
         self.deadlines = DeadlineDriver(
             self.service,
             deadlines.DiscordDeadlinePoster(self, notifier),
             poll_seconds=self.settings.deadline_poll_seconds,
         )
-        self.service.after_announce += [notifier.on_announced, self.deadlines.on_announced]
+        self.service.after_announce.append(self.deadlines.on_announced)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.deadlines.start()
+        # messages owed by moves a previous run saved but could not show (Discord
+        # failed, or the process was killed) go out now, and failures are retried
+        self.service.delivery.start()
         if self._sync_commands:
             if self.settings.guild_id is not None:
                 guild = discord.Object(self.settings.guild_id)
@@ -168,6 +174,10 @@ class MontanaBot(discord.Client):
             except Refusal as refusal:
                 log.warning("game %s: no prompt re-posted: %s", game_id, refusal.message)
                 continue
+            except Exception:
+                # one game's trouble must not keep the bot (and the other games) down
+                log.exception("game %s: re-posting its prompt failed", game_id)
+                continue
             log.info(
                 "game %s channel %s: re-posted the prompt of version %s after a restart",
                 game_id,
@@ -179,6 +189,9 @@ class MontanaBot(discord.Client):
         deadlines = getattr(self, "deadlines", None)
         if deadlines is not None:
             await deadlines.stop()  # a reminder or pass in progress finishes first
+        service = getattr(self, "service", None)
+        if service is not None:
+            await service.delivery.stop()  # what is still owed is kept for the next run
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

@@ -17,12 +17,14 @@ import io
 import re
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+import aiohttp
 import discord
 
 from ..core import prompts
+from ..core.delivery import Blocked, DeliveryProblem, Dropped, TryAgain
 from ..core.prompts import Panel
-from ..core.service import GameService
-from ..core.store import Seat
+from ..core.service import GameService, why_not_saved
+from ..core.store import Seat, StoreError
 
 if TYPE_CHECKING:
     from .client import MontanaBot
@@ -32,10 +34,19 @@ UNKNOWN_BUTTON = (
     "I do not recognise this button (it may come from an older version of the bot). "
     "Use the newest game message or `/montana board`."
 )
-NOT_POSTED = (
-    "Your move is saved, but I could not post it in <#{channel}>. Please check that I may "
-    "send messages and attach files there; `/montana board` posts the game again."
+NOT_SHOWN = "Your move is saved, but it is not shown yet: {problem}"
+DATABASE_TROUBLE = (
+    "Nothing was changed: I could not reach the saved games just now ({why}). "
+    "Please try again in a moment."
 )
+
+# Discord's JSON error codes the bot tells apart
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+MISSING_ACCESS = 50001
+CANNOT_MESSAGE_USER = 50007
+MISSING_PERMISSIONS = 50013
+THREAD_ARCHIVED = 50083
 STYLES = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -202,6 +213,40 @@ async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any)
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
+def database_trouble(error: StoreError) -> str:
+    """What to answer when the database failed a command (nothing was changed)."""
+    return DATABASE_TROUBLE.format(why=why_not_saved(error))
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether Discord (or the way to it) failed for now: 5xx, 429, a timeout, a reset."""
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500 or error.status == 429
+    return isinstance(error, discord.RateLimited | TimeoutError | aiohttp.ClientError | OSError)
+
+
+def delivery_problem(error: BaseException, refused: str) -> DeliveryProblem:
+    """A Discord failure as the core's kind of delivery problem, in words.
+
+    `refused` says what Discord refused, for a refusal that only people can fix (a
+    missing permission, a deleted channel)."""
+    if isinstance(error, DeliveryProblem):
+        return error
+    if is_transient(error):
+        retry_after = getattr(error, "retry_after", None)
+        status = getattr(error, "status", None)
+        why = (
+            f"Discord answered {status}" if status else f"Discord could not be reached ({error!r})"
+        )
+        return TryAgain(
+            f"{why}; I keep trying and post it as soon as Discord takes it.",
+            retry_after=retry_after,
+        )
+    if isinstance(error, discord.HTTPException) and error.code == CANNOT_MESSAGE_USER:
+        return Dropped("their direct messages are closed")
+    return Blocked(refused)
+
+
 def seat_of(user: discord.abc.User) -> Seat:
     return Seat(str(user.id), user.display_name)
 
@@ -217,16 +262,26 @@ DynamicItems = tuple[type[discord.ui.DynamicItem[Any]], ...]
 DYNAMIC_ITEMS: DynamicItems = (ChoiceButton, ChoiceSelect)
 
 __all__ = [
+    "CANNOT_MESSAGE_USER",
+    "DATABASE_TROUBLE",
     "DYNAMIC_ITEMS",
-    "NOT_POSTED",
+    "MISSING_ACCESS",
+    "MISSING_PERMISSIONS",
+    "NOT_SHOWN",
     "PICTURE_NAME",
+    "THREAD_ARCHIVED",
     "UNKNOWN_BUTTON",
+    "UNKNOWN_CHANNEL",
+    "UNKNOWN_MESSAGE",
     "ChoiceButton",
     "ChoiceSelect",
     "Components",
     "DynamicItems",
     "bot_of",
+    "database_trouble",
+    "delivery_problem",
     "from_ephemeral",
+    "is_transient",
     "panel_view",
     "picture_file",
     "reply",

@@ -21,8 +21,8 @@ from rules import Game
 from ..core import logs, words
 from ..core.deadlines import DeadlineDriver, Deadlines, Step, VoteOutcome, period_text
 from ..core.service import Refusal
-from ..core.store import ACTIVE, OPEN_STATUSES, GameRow
-from .components import Components, DynamicItems, bot_of, reply
+from ..core.store import ACTIVE, OPEN_STATUSES, GameRow, StoreError
+from .components import Components, DynamicItems, bot_of, database_trouble, reply
 from .group import NO_PINGS, channel_id_of, montana, tracked
 from .notify import Notifier, message_link
 
@@ -145,6 +145,10 @@ class EndVoteButton(
                 )
         except Refusal as refusal:
             await reply(interaction, refusal.message)
+            return
+        except StoreError as error:
+            log.warning("a vote found the database failing: %s", error)
+            await reply(interaction, database_trouble(error))
             return
         await answer_vote(interaction, outcome)
 

@@ -8,6 +8,7 @@ imported, and `client` assembles the features. Nothing here imports a feature.
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, Concatenate, ParamSpec
 
@@ -15,7 +16,10 @@ import discord
 from discord import app_commands
 
 from ..core.service import Refusal
-from .components import bot_of
+from ..core.store import StoreError
+from .components import bot_of, database_trouble
+
+log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
 
@@ -43,7 +47,8 @@ def tracked(
 ) -> Callable[Concatenate[discord.Interaction[Any], P], Coroutine[Any, Any, None]]:
     """Count the command as in flight (a shutdown waits for it); refuse while stopping.
 
-    A `Refusal` raised by the command is its ephemeral answer."""
+    A `Refusal` raised by the command is its ephemeral answer; so is a database that
+    fails it (nothing was changed: a write is all or nothing)."""
 
     @functools.wraps(command)
     async def run(
@@ -54,6 +59,9 @@ def tracked(
                 await command(interaction, *args, **kwargs)
         except Refusal as refusal:
             await answer(interaction, refusal.message)
+        except StoreError as error:
+            log.warning("a command found the database failing: %s", error)
+            await answer(interaction, database_trouble(error))
 
     return run
 

@@ -111,18 +111,22 @@ async def start_game(interaction: discord.Interaction[Any], game: int | GameRow)
             await thread.edit(name=thread_name(row))
         except discord.HTTPException as error:
             log.warning("game %s: could not rename the thread: %s", row.id, error)
+    if not outcome.announced:
+        # the players and the presser must not wait for a message that is not coming
+        note += f"\n⚠️ Its first message is not shown yet: {outcome.problem}"
     if row.lobby_message_id is not None:
         lobby = bot_of(interaction).get_partial_messageable(row.channel_id)
         try:
             await lobby.get_partial_message(row.lobby_message_id).edit(
-                content=lobby_text(row) + note, view=None
+                content=(lobby_text(row) + note)[:2000], view=None, allowed_mentions=NO_PINGS
             )
         except discord.HTTPException as error:
             log.warning("game %s: could not update the lobby message: %s", row.id, error)
+    told = f"The game has started in <#{row.play_channel_id}>.{note}"[:2000]
     if not pressed_lobby:
-        await interaction.edit_original_response(
-            content=f"The game has started in <#{row.play_channel_id}>.{note}"
-        )
+        await interaction.edit_original_response(content=told)
+    elif not outcome.announced:
+        await interaction.followup.send(told, ephemeral=True)
 
 
 # ------------------------------------------------------------------ commands

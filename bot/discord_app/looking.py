@@ -9,7 +9,7 @@ from discord import app_commands
 
 from ..core import words
 from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY
-from .components import DynamicItems, bot_of, picture_file, service_of
+from .components import DynamicItems, bot_of, delivery_problem, picture_file, service_of
 from .group import NO_PINGS, answer, channel_id_of, montana, tracked
 from .history import log_page_text, log_view
 from .lobby import lobby_text
@@ -28,15 +28,31 @@ async def board(interaction: discord.Interaction[Any]) -> None:
     game = service.game_of(row)
     await interaction.response.defer(ephemeral=True, thinking=True)
     if row.status == ACTIVE:
-        await service.repost(row)
-    else:
-        picture = await service.game_picture(row, game)
-        channel = bot_of(interaction).get_partial_messageable(row.play_channel_id)
+        # after whatever the game still owes; in a new thread if its thread is gone
+        outcome = await service.repost(row)
+        if not outcome.announced:
+            await answer(interaction, f"The board is not posted: {outcome.problem}")
+            return
+        notes = "".join(f"\n-# {note}" for note in outcome.notes)
+        await answer(
+            interaction, f"The board is posted in <#{outcome.row.play_channel_id}>.{notes}"
+        )
+        return
+    picture = await service.game_picture(row, game)
+    channel = bot_of(interaction).get_partial_messageable(row.play_channel_id)
+    try:
         await channel.send(
             words.results(game, row.names),
             file=picture_file(picture),
             allowed_mentions=NO_PINGS,
         )
+    except discord.HTTPException as error:
+        refused = (
+            f"I cannot post in <#{row.play_channel_id}> (deleted, or a permission is missing)."
+        )
+        problem = delivery_problem(error, refused)
+        await answer(interaction, f"The board is not posted: {problem.words}")
+        return
     await answer(interaction, f"The board is posted in <#{row.play_channel_id}>.")
 
 

@@ -16,7 +16,7 @@ from rules import Game
 
 from ..core import prompts
 from ..core.service import Refusal
-from .components import NOT_POSTED, DynamicItems, panel_view, service_of
+from .components import NOT_SHOWN, DynamicItems, panel_view, service_of
 from .group import answer, channel_id_of, montana, tracked
 from .presses import open_panel
 
@@ -30,7 +30,7 @@ async def typed_move(interaction: discord.Interaction[Any], notation: str) -> No
     await interaction.response.defer(ephemeral=True, thinking=True)
     outcome = await service.play(turn, user_id, notation)
     if not outcome.announced:
-        await answer(interaction, NOT_POSTED.format(channel=outcome.row.play_channel_id))
+        await answer(interaction, NOT_SHOWN.format(problem=outcome.problem))
     elif outcome.awaited == user_id:
         panel = prompts.public_panel(outcome.game, outcome.row.names)
         view = panel_view(outcome.row.id, outcome.version, panel)

@@ -1,9 +1,9 @@
 """Direct messages to players who asked for them: "it is your move", with a link.
 
 `/montana notify` stores each user's choice (`bot.core.notify`). The DM carries a link
-to the game's newest message. A DM that cannot be delivered (closed DMs, blocked bot)
-is skipped with an INFO log line: the move it follows is saved and announced already
-and must not fail because of it.
+to the game's newest message (or its channel while that message is not posted yet).
+"It is your move" is owed by the move like its post (`bot.core.delivery`): retried
+while Discord fails, given up when the DMs are closed (the move goes on regardless).
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from rules import Game
+
 from ..core import words
 from ..core.notify import ALSO_DM, CHANNEL_ONLY, MODES, NotifyPrefs
-from ..core.service import Outcome
 from ..core.store import GameRow, Store
-from .components import DynamicItems, bot_of, reply
+from .components import DynamicItems, bot_of, delivery_problem, reply
 from .group import montana, tracked
 
 log = logging.getLogger(__name__)
@@ -30,21 +31,22 @@ def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
 
 
 class Notifier:
-    """Sends the DMs; `on_announced` is the service's hook after each announced move."""
+    """Sends the DMs: "the game waits for you" owed by a move (`notify_turn`, the core's
+    `TurnNotifier`), and the deadline reminders (`send_dm`)."""
 
     def __init__(self, client: discord.Client, store: Store) -> None:
         self.client = client
         self.prefs = NotifyPrefs(store)
 
-    async def on_announced(self, outcome: Outcome) -> None:
-        awaited = outcome.awaited
-        if awaited is None or not outcome.awaited_changed or not outcome.announced:
-            return
-        game = outcome.game
-        row = outcome.row
-        name = row.names.get(awaited, "you")
+    async def notify_turn(
+        self, user_id: str, row: GameRow, game: Game, message_id: int | None, key: str
+    ) -> None:
+        name = row.names.get(user_id, "you")
         text = "Montana — " + words.prompt_line(game, lambda _: name)
-        await self.send_dm(awaited, row, text, message_id=outcome.message_id)
+        try:
+            await self._send(user_id, row, text, message_id, nonce=key)
+        except (discord.DiscordException, OSError, TimeoutError) as error:
+            raise delivery_problem(error, "Discord refused the direct message") from error
 
     async def send_dm(
         self, user_id: str, row: GameRow, text: str, *, message_id: int | None = None
@@ -52,21 +54,34 @@ class Notifier:
         """DM `text` and a link to the game if the user asked for DMs; False if not sent."""
         if not await self.prefs.wants_dm(user_id):
             return False
-        target = message_id if message_id is not None else row.message_id
-        where = (
-            message_link(row.guild_id, row.play_channel_id, target)
-            if target is not None
-            else f"<#{row.play_channel_id}>"
-        )
         try:
-            channel = await self.client.create_dm(discord.Object(int(user_id)))
-            await channel.send(
-                f"{text}\n{where}"[:2000], allowed_mentions=discord.AllowedMentions.none()
-            )
+            await self._send(user_id, row, text, message_id or row.message_id)
         except discord.HTTPException as error:
             log.info("DM to %s skipped: %s", user_id, error)
             return False
         return True
+
+    async def _send(
+        self,
+        user_id: str,
+        row: GameRow,
+        text: str,
+        link_to: int | None,
+        *,
+        nonce: str = discord.utils.MISSING,
+    ) -> None:
+        """DM `text` with a link to the game's message `link_to` (or to its channel)."""
+        where = (
+            message_link(row.guild_id, row.play_channel_id, link_to)
+            if link_to is not None
+            else f"<#{row.play_channel_id}>"
+        )
+        channel = await self.client.create_dm(discord.Object(int(user_id)))
+        await channel.send(
+            f"{text}\n{where}"[:2000],
+            allowed_mentions=discord.AllowedMentions.none(),
+            nonce=nonce,
+        )
 
 
 @montana.command(name="notify", description="Choose how you hear that a game waits for you")

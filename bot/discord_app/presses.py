@@ -7,6 +7,7 @@ down to the service, whose save is guarded by the store's version check.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -14,11 +15,12 @@ import discord
 from ..core import prompts
 from ..core.prompts import UnknownChoice
 from ..core.service import Outcome, Refusal
-from ..core.store import GameRow
+from ..core.store import GameRow, StoreError
 from .components import (
-    NOT_POSTED,
+    NOT_SHOWN,
     UNKNOWN_BUTTON,
     bot_of,
+    database_trouble,
     from_ephemeral,
     panel_view,
     picture_file,
@@ -26,6 +28,8 @@ from .components import (
     service_of,
 )
 from .lobby import LOBBY_CODES, lobby_press
+
+log = logging.getLogger(__name__)
 
 
 async def handle_choice(
@@ -39,6 +43,9 @@ async def handle_choice(
         await reply(interaction, refusal.message)
     except UnknownChoice:
         await reply(interaction, UNKNOWN_BUTTON)
+    except StoreError as error:
+        log.warning("a press found the database failing: %s", error)
+        await reply(interaction, database_trouble(error))
 
 
 async def _handle_choice(
@@ -86,7 +93,7 @@ async def after_press(
 ) -> None:
     """Tidy the presser's ephemeral panel: the next step if still theirs, else a receipt."""
     if not outcome.announced:
-        await reply(interaction, NOT_POSTED.format(channel=outcome.row.play_channel_id))
+        await reply(interaction, NOT_SHOWN.format(problem=outcome.problem))
     if not from_ephemeral(interaction):
         return
     if outcome.awaited == user_id:

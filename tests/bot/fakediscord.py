@@ -59,6 +59,18 @@ API in short (``FakeDiscord``; ``FakeGateway`` has the same world and interactio
   ``interaction_id``, ``status``, ``response``), ``await wait_for_message(channel, pred)``.
 * options: ``FakeDiscord(response_deadline=3.0, expected_errors=(CheckFailure,
   TransformerError))``; ``settle_timeout`` (10 s) bounds the wait for one interaction.
+* Discord misbehaving, as it does: ``inject(route, status, code=, channel=, times=,
+  performed=, delay=, then=)`` fails the next matching requests (e.g.
+  ``inject("POST /channels/{id}/messages", 503, channel=thread)``; ``performed=True``: Discord
+  did it, then the answer failed, like a 502 from its proxy; ``then``: an async callback run
+  once the request is served, before the answer goes out, e.g. killing a bot process);
+  ``deny_bot(channel, Permissions(attach_files=True))`` takes permissions from the bot in a
+  channel and its threads (as a channel overwrite; Discord answers 403 50013/50001);
+  ``archive(thread)`` (editing a message there answers 400 50083, posting unarchives it);
+  ``delete_channel(thread)``. Message creates honour ``nonce`` + ``enforce_nonce``: the same
+  nonce again within ``world.nonce_window`` seconds returns the first message. The in-process
+  fake retries 429 and 500/502/504/524 answers like discord.py's ``HTTPClient.request`` does
+  (5 tries; without its 1-9 s sleeps); the gateway fake leaves that to the real discord.py.
 
 Every interaction helper waits until the tasks the interaction spawned (command, view, dynamic
 item, listeners, and every task they create in turn) are finished, then returns an
@@ -82,7 +94,7 @@ import logging
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, ClassVar
@@ -95,6 +107,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 Json = dict[str, Any]
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_ARCHIVED = 50001, 50013, 50083
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 COMPONENTS_V2 = 1 << 15
@@ -210,6 +223,9 @@ class FakeChannel:
     archived: bool = False
     locked: bool = False
     deleted: bool = False
+    bot_denied: int = 0
+    """Permissions taken from the bot here (and in this channel's threads)."""
+    overwrites: list[Json] = field(default_factory=list)
 
     @property
     def mention(self) -> str:
@@ -235,7 +251,7 @@ class FakeChannel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": 0,
-            "permission_overwrites": [],
+            "permission_overwrites": list(self.overwrites),
             "nsfw": False,
             "parent_id": None if self.parent_id is None else str(self.parent_id),
             "topic": None,
@@ -363,6 +379,11 @@ class FakeMessage:
         )
 
 
+def _as_read(payload: Json) -> Json:
+    """A message as reading it back gives it: Discord echoes the nonce only to its sender."""
+    return {key: value for key, value in payload.items() if key != "nonce"}
+
+
 def _walk_components(components: Iterable[Json]) -> Iterable[Json]:
     for component in components:
         yield component
@@ -395,6 +416,47 @@ class Request:
 
     def __repr__(self) -> str:
         return f"<Request {self.method} {self.path} -> {self.status}>"
+
+
+RETRIED_BY_DISCORD_PY = (500, 502, 504, 524)
+"""Statuses discord.py's ``HTTPClient.request`` retries by itself (discord/http.py)."""
+
+
+@dataclass
+class Fault:
+    """A failure injected into the fake's REST answers (see ``World.inject``)."""
+
+    route: str
+    """Which requests, as ``Request.route`` spells them: ``"POST /channels/{id}/messages"``."""
+    status: int | None
+    """The error status to answer (None: answer normally, after ``delay`` and ``then``)."""
+    code: int = 0
+    message: str = "injected failure"
+    channel_id: int | None = None
+    """Only requests about this channel or thread."""
+    times: int = 1
+    """How many matching requests it hits."""
+    performed: bool = False
+    """Discord did the request, then the answer failed (a 502 from its proxy)."""
+    delay: float = 0.0
+    """Seconds before answering."""
+    retry_after: float = 0.0
+    then: Callable[[], Awaitable[Any]] | None = None
+    """Awaited once the request is served, before its answer goes out."""
+    hits: int = 0
+
+    def matches(self, method: str, path: str) -> bool:
+        if self.times <= 0:
+            return False
+        if Request(method, path, {}, None, {}).route != self.route:
+            return False
+        return self.channel_id is None or path.startswith(f"/channels/{self.channel_id}/")
+
+    def body(self) -> Json:
+        body: Json = {"message": self.message, "code": self.code}
+        if self.status == 429:
+            body.update(retry_after=self.retry_after, **{"global": False})
+        return body
 
 
 @dataclass
@@ -560,6 +622,13 @@ class World:
         self.errors: list[str] = []
         self.event_sinks: list[EventSink] = []
         self.in_flight: list[InteractionRecord] = []
+        self.faults: list[Fault] = []
+        self._fault_now: Fault | None = None
+        """The fault of the request `handle` is serving (set by `serve` around the call)."""
+        self.nonce_window = 300.0
+        """Seconds during which a message create with a known nonce (and ``enforce_nonce``)
+        returns the first message instead of making another (Discord: "a few minutes")."""
+        self._nonces: dict[str, tuple[int, float]] = {}
         self._changed = asyncio.Event()
         for name in channel_names:
             self.add_channel(name)
@@ -594,6 +663,75 @@ class World:
         self.channels[channel.id] = channel
         self.emit("CHANNEL_CREATE", channel.payload())
         return channel
+
+    def deny_bot(self, channel: FakeChannel, permissions: discord.Permissions) -> None:
+        """Take ``permissions`` from the bot in ``channel`` (a text channel) and its threads,
+        as a moderator's channel overwrite on the bot's role would."""
+        channel.bot_denied = permissions.value
+        channel.overwrites = (
+            [{"id": str(self.bot_role_id), "type": 0, "allow": "0", "deny": str(permissions.value)}]
+            if permissions.value
+            else []
+        )
+        self.emit("CHANNEL_UPDATE", channel.payload())
+
+    def bot_permissions(self, channel: FakeChannel) -> discord.Permissions:
+        """What the bot may do in ``channel`` (a thread inherits its parent's overwrites)."""
+        source = self.channels.get(channel.parent_id or 0) if channel.is_thread else channel
+        denied = source.bot_denied if source is not None else 0
+        allowed = discord.Permissions(BOT_PERMISSIONS.value & ~denied)
+        if channel.is_thread and not allowed.send_messages_in_threads:
+            allowed.attach_files = allowed.embed_links = False  # Discord's implicit rule
+        return allowed
+
+    def archive(self, thread: FakeChannel) -> None:
+        """The thread auto-archived (a long turn without messages)."""
+        thread.archived = True
+        self.emit("THREAD_UPDATE", thread.payload())
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """Someone deleted the channel or thread (its messages go with it)."""
+        channel.deleted = True
+        self.emit("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", channel.payload())
+
+    def inject(
+        self,
+        route: str,
+        status: int | None = None,
+        *,
+        code: int = 0,
+        message: str = "injected failure",
+        channel: FakeChannel | None = None,
+        times: int = 1,
+        performed: bool = False,
+        delay: float = 0.0,
+        retry_after: float = 0.0,
+        then: Callable[[], Awaitable[Any]] | None = None,
+    ) -> Fault:
+        """Fail the next ``times`` requests on ``route`` (about ``channel``, if given)."""
+        fault = Fault(
+            route,
+            status,
+            code=code,
+            message=message,
+            channel_id=channel.id if channel is not None else None,
+            times=times,
+            performed=performed,
+            delay=delay,
+            retry_after=retry_after,
+            then=then,
+        )
+        self.faults.append(fault)
+        return fault
+
+    def take_fault(self, method: str, path: str) -> Fault | None:
+        """The injected fault this request meets, if any (counted as hit)."""
+        for fault in self.faults:
+            if fault.matches(method, path):
+                fault.times -= 1
+                fault.hits += 1
+                return fault
+        return None
 
     @property
     def text_channels(self) -> list[FakeChannel]:
@@ -730,6 +868,8 @@ class World:
         ``interaction`` is the interaction being handled when the request was made, if known;
         webhook routes find theirs by token, and with exactly one interaction in flight
         (``in_flight``, used by the gateway fake) other requests are attributed to it.
+        An injected fault met by the request (see ``serve``) replaces the answer, before or
+        after serving it.
         """
         token_match = re.match(r"/(?:interactions|webhooks)/\d+/([^/]+)", path)
         if token_match and token_match.group(1) in self.interactions_by_token:
@@ -745,15 +885,23 @@ class World:
             interaction.id if interaction else None,
         )
         self.recorded.append(request)
+        fault = self._fault_now
+        failing = fault is not None and fault.status is not None
         try:
+            if failing and fault is not None and not fault.performed:
+                raise FakeHTTPError(int(fault.status or 500), fault.message, fault.code)
             status, response = self._route(
                 method, path, dict(query), body, list(files), interaction
             )
+            if failing and fault is not None:
+                status, response = int(fault.status or 500), fault.body()
         except FakeHTTPError as error:
             status, response = error.status, error.body
-            if error.status == 404 and error.body.get("code") == 0:
+            if failing and fault is not None:
+                response = fault.body()
+            elif error.status == 404 and error.body.get("code") == 0:
                 self.errors.append(f"the fake does not know {method} {path}")
-            elif error.status in (400, 413):
+            elif error.status in (400, 413) and error.body.get("code") != THREAD_ARCHIVED:
                 problem = f"Discord would reject {method} {request.route}: {error.body['message']}"
                 self.errors.append(problem)
                 if interaction is not None:
@@ -764,6 +912,29 @@ class World:
             if interaction.response_type is not None and not interaction.responded_at:
                 interaction.responded_at = interaction.last_activity
         self._notify()
+        return status, response
+
+    async def serve(
+        self,
+        method: str,
+        path: str,
+        query: Mapping[str, str],
+        body: Any,
+        files: Sequence[tuple[str, bytes]],
+        interaction: InteractionRecord | None = None,
+    ) -> tuple[int, Any]:
+        """``handle``, with the injected fault the request meets: its delay first, its
+        answer in place of the real one, its ``then`` before the answer goes out."""
+        fault = self.take_fault(method, path)
+        # a network call always yields to the loop
+        await asyncio.sleep(fault.delay if fault is not None else 0)
+        self._fault_now = fault  # no await until handle returns: no other request between
+        try:
+            status, response = self.handle(method, path, query, body, files, interaction)
+        finally:
+            self._fault_now = None
+        if fault is not None and fault.then is not None:
+            await fault.then()
         return status, response
 
     def _notify(self) -> None:
@@ -827,14 +998,18 @@ class World:
                 before = int(query.get("before", 1 << 63))
                 after = int(query.get("after", 0))
                 found = [m for m in self.messages_in(channel) if after < m.id < before]
-                return 200, [m.payload for m in found[::-1][:limit]]
+                return 200, [_as_read(m.payload) for m in found[::-1][:limit]]
         if name == "channel_message":
             channel, message = self._channel(int(args[0])), self._message(int(args[1]))
             if message.channel_id != channel.id or message.ephemeral:
                 raise FakeHTTPError(404, "Unknown Message", 10008)
             if method == "GET":
-                return 200, message.payload
+                return 200, _as_read(message.payload)
             if method == "PATCH":
+                if channel.is_thread and channel.archived:
+                    raise FakeHTTPError(400, "Thread is archived", THREAD_ARCHIVED)
+                if files and not self.bot_permissions(channel).attach_files:
+                    raise FakeHTTPError(403, "Missing Permissions", MISSING_PERMISSIONS)
                 self._edit_message(message, body, files)
                 return 200, message.payload
             if method == "DELETE":
@@ -934,6 +1109,8 @@ class World:
         parent = self._channel(channel_id)
         if parent.type != 0:
             raise FakeHTTPError(400, "Cannot create a thread here", 50024)
+        if not self.bot_permissions(parent).create_public_threads:
+            raise FakeHTTPError(403, "Missing Permissions", MISSING_PERMISSIONS)
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= 100:
             raise FakeHTTPError(
@@ -973,9 +1150,32 @@ class World:
     ) -> FakeMessage:
         if channel.type == 1 and channel.recipient is not None and not channel.recipient.dms_open:
             raise FakeHTTPError(403, "Cannot send messages to this user", 50007)
-        if channel.is_thread and (channel.archived or channel.locked):
-            raise FakeHTTPError(400, "Thread is archived", 50083)
+        if channel.type != 1:
+            allowed = self.bot_permissions(channel)
+            if not allowed.view_channel:
+                raise FakeHTTPError(403, "Missing Access", MISSING_ACCESS)
+            may_send = (
+                allowed.send_messages_in_threads if channel.is_thread else allowed.send_messages
+            )
+            if not may_send or (files and not allowed.attach_files):
+                raise FakeHTTPError(403, "Missing Permissions", MISSING_PERMISSIONS)
+        if channel.is_thread and channel.locked:
+            raise FakeHTTPError(400, "Thread is locked", THREAD_ARCHIVED)
+        nonce = str((body or {}).get("nonce") or "")
+        if nonce and (body or {}).get("enforce_nonce"):
+            known = self._nonces.get(nonce)
+            if known is not None and time.monotonic() - known[1] <= self.nonce_window:
+                first = self.messages.get(known[0])
+                if first is not None:
+                    return first  # Discord: the message made with this nonce, nothing new
+        if channel.is_thread and channel.archived:
+            # a new message is accepted and unarchives the thread
+            channel.archived = False
+            self.emit("THREAD_UPDATE", channel.payload())
         message = self._new_message(channel, body or {}, files, message_type=0)
+        if nonce:
+            message.payload["nonce"] = nonce
+            self._nonces[nonce] = (message.id, time.monotonic())
         if body and body.get("message_reference"):
             message.payload["type"] = 19
             message.payload["message_reference"] = body["message_reference"]
@@ -1298,7 +1498,7 @@ class World:
                 member=self.member_payload(user),
                 context=0,
                 authorizing_integration_owners={"0": str(self.guild_id)},
-                app_permissions=str(BOT_PERMISSIONS.value),
+                app_permissions=str(self.bot_permissions(channel).value),
             )
         payload["channel"] = channel_payload
         if message is not None:
@@ -1697,6 +1897,19 @@ class FakeDiscordBase:
 
     def add_channel(self, name: str) -> FakeChannel:
         return self.world.add_channel(name)
+
+    def inject(self, route: str, status: int | None = None, **options: Any) -> Fault:
+        """Fail the next matching requests (see ``World.inject``)."""
+        return self.world.inject(route, status, **options)
+
+    def deny_bot(self, channel: FakeChannel, permissions: discord.Permissions) -> None:
+        self.world.deny_bot(channel, permissions)
+
+    def archive(self, thread: FakeChannel) -> None:
+        self.world.archive(thread)
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        self.world.delete_channel(channel)
 
     def messages_in(
         self, channel: FakeChannel | int, *, include_ephemeral: bool = False
@@ -2143,8 +2356,18 @@ class FakeDiscord(FakeDiscordBase):
             else:
                 files.append((part.get("filename") or part["name"], _read_file(part["value"])))
         record = scope.record if scope else None
-        await asyncio.sleep(0)  # a network call always yields to the loop
-        status, response = self.world.handle(route.method, path, query, body, files, record)
+        for tries in range(5):
+            status, response = await self.world.serve(
+                route.method, path, query, body, files, record
+            )
+            if webhook or status < 400 or tries == 4:
+                break
+            # discord.py's HTTPClient.request tries these again by itself, the same request
+            # (files and nonce alike), sleeping 1 + 2 * tries seconds (skipped here)
+            if status == 429:
+                await asyncio.sleep(float(response.get("retry_after") or 0))
+            elif status not in RETRIED_BY_DISCORD_PY:
+                break
         if status >= 400:
             raise _discord_exception(FakeHTTPError(status, response["message"], response["code"]))
         return response
@@ -2267,6 +2490,7 @@ __all__ = [
     "FakeHTTPError",
     "FakeMessage",
     "FakeUser",
+    "Fault",
     "InteractionRecord",
     "InteractionResult",
     "Request",

@@ -34,6 +34,11 @@ Use in a test (bot as a subprocess, killed and restarted while the fake keeps it
         await gw.wait_connected()                     # press res.original's buttons again...
         assert await bot.terminate() == 0             # SIGTERM: clean exit expected
 
+Faults are injected as with the in-process fake (``gw.inject(...)``, ``deny_bot``,
+``archive``, ``delete_channel``); here the bot's real discord.py retries what it retries.
+``inject(route, then=bot.kill)`` kills the bot at a chosen point of a move: the request is
+served (a message created, say), and the bot dies before it reads the answer.
+
 Or standalone: ``python -m tests.bot.fakegateway --port 8765 --users ana,ben`` prints the
 environment to give the bot and serves a small control API: ``GET /_fake/world``,
 ``GET /_fake/requests``, ``GET /_fake/messages?channel=ID``, ``POST /_fake/users``
@@ -350,7 +355,7 @@ class FakeGateway(FakeDiscordBase):
         elif request.can_read_body:
             raw = await request.read()
             body = json.loads(raw) if raw else None
-        status, response = self.world.handle(
+        status, response = await self.world.serve(
             request.method, path, dict(request.query), body, files, None
         )
         if status == 204 or response is None:

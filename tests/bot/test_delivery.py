@@ -1,0 +1,202 @@
+"""The outbox and its delivery, without Discord (`bot.core.delivery`).
+
+A scripted front end stands for Discord: down for a while, then back; refusing a
+permission; with closed DMs. What the players must end up seeing: every move's words,
+once, in version order, and one current prompt; DMs even while posts fail; retries
+spaced out, seldom while only people can fix it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.core.delivery import Blocked, Dropped, Outcome, Posted, TryAgain
+from bot.core.service import GameService
+from bot.core.store import GameRow, Seat, Store
+from rules import Game
+
+ANA = Seat("111", "Ana")
+BEN = Seat("222", "Ben")
+
+
+class TinyRenderer:
+    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+        return b"PNG %d" % game.version
+
+    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
+        return b"PNG board"
+
+
+@dataclass
+class Discord:
+    """Posts what it is given unless told to fail; remembers every post."""
+
+    failing: Exception | None = None
+    posts: list[Outcome] = field(default_factory=list)
+    attempts: int = 0
+
+    async def announce(self, outcome: Outcome) -> Posted:
+        self.attempts += 1
+        if self.failing is not None:
+            raise self.failing
+        self.posts.append(outcome)
+        return Posted(1000 + len(self.posts))
+
+
+@dataclass
+class Inboxes:
+    closed: set[str] = field(default_factory=set)
+    sent: list[tuple[str, int | None]] = field(default_factory=list)
+    refused: int = 0
+
+    async def notify_turn(
+        self, user_id: str, row: GameRow, game: Game, message_id: int | None, key: str
+    ) -> None:
+        if user_id in self.closed:
+            self.refused += 1
+            raise Dropped("their direct messages are closed")
+        self.sent.append((user_id, message_id))
+
+
+@dataclass
+class Setup:
+    service: GameService
+    discord: Discord
+    inboxes: Inboxes
+    game_id: int = 0
+
+    async def game(self) -> tuple[GameRow, Game]:
+        row = await self.service.get(self.game_id)
+        return row, self.service.game_of(row)
+
+    async def move(self) -> Outcome:
+        """The awaited player's first legal choice."""
+        _, game = await self.game()
+        assert game.awaiting is not None
+        return await self.service.play(
+            self.game_id, game.awaiting, game.legal_actions(game.awaiting)[0]
+        )
+
+    async def later(self, seconds: float = 0.0) -> datetime:
+        """A moment past the latest retry time of what is owed (plus `seconds`)."""
+        owed = await self.service.store.owed(self.game_id)
+        return max(entry.next_at for entry in owed) + timedelta(seconds=1 + seconds)
+
+
+def at(moment: datetime) -> Callable[[], datetime]:
+    """A clock standing still at `moment`."""
+    return lambda: moment
+
+
+@pytest.fixture
+async def setup(tmp_path: Path):
+    store = await Store.open(str(tmp_path / "m.sqlite3"))
+    discord, inboxes = Discord(), Inboxes()
+    service = GameService(store, renderer=TinyRenderer(), announcer=discord, notifier=inboxes)
+    row = await service.open_lobby(guild_id=1, channel_id=10, thread_id=None, creator=ANA)
+    await service.join(row.id, BEN)
+    await service.start(row.id, ANA.user_id, seed=3)
+    discord.posts.clear()  # the start's own post: the tests begin after it
+    discord.attempts = 0
+    yield Setup(service, discord, inboxes, row.id)
+    await store.close()
+
+
+async def test_after_an_outage_every_moves_words_are_posted_in_order_and_one_prompt(
+    setup: Setup,
+) -> None:
+    setup.discord.failing = TryAgain("Discord answered 503")
+    told: list[str] = []
+    for _ in range(6):  # several moves, several players, while Discord is down
+        outcome = await setup.move()
+        assert not outcome.announced and outcome.problem == "Discord answered 503"
+        told.append(outcome.text)
+    assert setup.discord.posts == []
+    row, _ = await setup.game()
+    owed_versions = [e.version for e in await setup.service.store.owed(row.id) if e.kind == "post"]
+    assert owed_versions == sorted(owed_versions) and owed_versions[-1] == row.version
+
+    setup.discord.failing = None
+    moment = await setup.later()
+    setup.service.delivery.clock = lambda: moment
+    assert await setup.service.delivery.run_due() == len(owed_versions)
+    posts = setup.discord.posts
+    assert [p.ticket.key for p in posts if p.ticket] == sorted(
+        p.ticket.key for p in posts if p.ticket
+    )
+    # the words of each move once, in order; only the newest carries picture and prompt
+    assert [p.text for p in posts] == told
+    assert [p.prompt for p in posts] == [False] * (len(posts) - 1) + [True]
+    assert all(p.picture == b"" for p in posts[:-1]) and posts[-1].picture.startswith(b"PNG")
+    # the message that was tried before looks first; those never tried need not
+    assert [p.ticket.retry for p in posts if p.ticket] == [True] + [False] * (len(posts) - 1)
+    row, _ = await setup.game()
+    assert (row.message_id, row.prompt_version) == (1000 + len(posts), row.version)
+    assert await setup.service.store.owed(row.id) == []
+    # nothing is owed, nothing more is posted
+    assert await setup.service.delivery.run_due() == 0 and len(setup.discord.posts) == len(posts)
+
+
+async def test_retries_are_spaced_out_and_seldom_while_only_people_can_fix_it(
+    setup: Setup,
+) -> None:
+    delivery = setup.service.delivery
+    setup.discord.failing = TryAgain("Discord answered 503")
+    await setup.move()  # the first attempt, right after the move
+    waits = []
+    for _ in range(4):
+        (entry,) = await setup.service.store.owed(setup.game_id)
+        moment = entry.next_at
+        waits.append(round((entry.next_at - entry.created_at).total_seconds()))
+        delivery.clock = at(moment - timedelta(seconds=0.5))
+        assert await delivery.run_due() == 0 and setup.discord.attempts == len(waits)
+        delivery.clock = at(moment)
+        await delivery.run_due()  # due now: tried again, fails again
+    (entry,) = await setup.service.store.owed(setup.game_id)
+    assert entry.attempts == 5
+    # each wait twice the one before (2 s, 4 s, 8 s, ... from the first failure)
+    assert [b - a for a, b in itertools.pairwise(waits)] == [4, 8, 16]
+    setup.discord.failing = Blocked("I lack **Send Messages** there")
+    delivery.clock = lambda: entry.next_at
+    await delivery.run_due()
+    (blocked,) = await setup.service.store.owed(setup.game_id)
+    assert blocked.next_at - entry.next_at == timedelta(seconds=delivery.backoff.blocked)
+    assert blocked.last_error == "I lack **Send Messages** there"
+    # a new move tries at once, whatever the back-off
+    setup.discord.failing = None
+    await setup.move()
+    assert await setup.service.store.owed(setup.game_id) == []
+
+
+async def test_a_dm_goes_out_while_the_post_fails_and_only_while_it_is_their_turn(
+    setup: Setup,
+) -> None:
+    prefs = setup.service.prefs
+    await prefs.set_dm(ANA.user_id, True)
+    await prefs.set_dm(BEN.user_id, True)
+    setup.inboxes.closed.add(BEN.user_id)
+    setup.discord.failing = TryAgain("Discord answered 503")
+    handed: list[str] = []
+    while len(handed) < 2:  # a hand-over to each
+        before = (await setup.game())[1].awaiting
+        outcome = await setup.move()
+        if outcome.awaited != before and outcome.awaited is not None:
+            handed.append(outcome.awaited)
+    # Ana's DM went out though the post did not (it links the channel then);
+    # Ben's DMs are closed: given up at once, never tried again
+    assert (ANA.user_id, None) in setup.inboxes.sent
+    assert setup.inboxes.refused == handed.count(BEN.user_id) >= 1
+    owed = await setup.service.store.owed(setup.game_id)
+    assert {entry.kind for entry in owed} == {"post"}
+    setup.discord.failing = None
+    moment = await setup.later()
+    setup.service.delivery.clock = lambda: moment
+    await setup.service.delivery.run_due()
+    assert setup.inboxes.refused == handed.count(BEN.user_id)
+    assert len(setup.inboxes.sent) == handed.count(ANA.user_id)
