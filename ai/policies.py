@@ -19,6 +19,7 @@ from rules.simulate import choose_action
 
 from .candidates import grouped
 from .decision import Decision, Reason
+from .evaluate import frontier
 from .lookahead import try_action
 from .reasons import event_reasons
 from .search import SearchPolicy, always_spend_canteen
@@ -55,6 +56,8 @@ class RandomPolicy:
 GREEDY_SETTLEMENT = 10.0
 GREEDY_GOOD = 1.0
 GREEDY_LARGE_GOOD = 1.5
+GREEDY_ASKED_GOOD = 1.0
+"""More per good held, up to the most of it one frontier field costs."""
 GREEDY_COIN = 0.3
 GREEDY_WORKER = 0.5
 GREEDY_COW = 1.0
@@ -69,8 +72,13 @@ def greedy_holdings(game: Game, seat: int) -> float:
     placed = data.SETTLEMENTS[len(game.players)] - player.settlements_left
     large = set(data.UPGRADES.values())
     score = GREEDY_SETTLEMENT * placed
+    asked = {good: 0 for good in data.GOODS}
+    for label in frontier(game)[0]:
+        for good, n in game.fields[label].cost.items():
+            asked[good] = max(asked[good], n)
     for good, n in player.goods.items():
         score += n * (GREEDY_LARGE_GOOD if good in large else GREEDY_GOOD)
+        score += GREEDY_ASKED_GOOD * min(n, asked[good])
     score += GREEDY_COIN * player.coins + GREEDY_WORKER * player.worker_count
     score += GREEDY_COW * player.cows + GREEDY_CANTEEN * player.canteens
     position = game.representatives[seat] if game.auction is not None else None
