@@ -93,7 +93,9 @@ def _play(job: tuple[Sequence[str], int, int, int]) -> GameOutcome:
 
 
 def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile."""
+    """Nearest-rank percentile (0 for no values)."""
+    if not values:
+        return 0.0
     ordered = sorted(values)
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
@@ -145,11 +147,11 @@ def main(argv: list[str] | None = None) -> int:
         f"best other {statistics.median(o.best_other_settlements for o in outcomes):g}"
     )
     print(f"decisions of {subject} with more than one legal action: {len(cpu_ms)} (CPU time)")
-    wall_median, wall_p99 = statistics.median(wall_ms), percentile(wall_ms, 99)
+    wall_median, wall_p99 = percentile(wall_ms, 50), percentile(wall_ms, 99)
     print(f"decision wall ms: median {wall_median:.0f}, p99 {wall_p99:.0f}")
     print(f"wall time: {wall:.1f} s, CPU time: {cpu:.1f} s ({args.jobs} process(es))")
     print(f"win rate of {subject}: {sum(o.score for o in outcomes) / args.games:.2f}")
-    print(f"decision ms: median {statistics.median(cpu_ms):.0f}, p99 {percentile(cpu_ms, 99):.0f}")
+    print(f"decision ms: median {percentile(cpu_ms, 50):.0f}, p99 {percentile(cpu_ms, 99):.0f}")
     return 0
 
 
