@@ -262,7 +262,13 @@ class Evaluator:
         demand: list[str] = []
         if max_builds > len(chosen) and stock > sum(t.settlements for t in chosen):
             chosen_labels = {t.label for t in chosen}
-            rest = [t for t in targets if t.label not in chosen_labels]
+            # like a purchase, a part payment only counts for a field the plan can reach
+            rest = [
+                t
+                for t in targets
+                if t.label not in chosen_labels
+                and (t.distance == NEAR or not chosen_labels.isdisjoint(neighbours[t.label]))
+            ]
 
             def missing_count(t: Target) -> int:
                 return sum(max(0, n - left[g]) for g, n in t.cost)
