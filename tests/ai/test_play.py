@@ -22,11 +22,12 @@ DECISION_KINDS = {"main", "take", "advance", "return", "extra", "bid", "reward",
 
 
 class SometimesRandomMain:
-    """The small AI, except that every third main action is drawn at random.
+    """The small AI, except that every other main action is forced: `recruit` twice,
+    then a random harvest (or any random main action when none is possible).
 
     The AI alone hardly ever recruits or harvests (the city pays better), so the
-    wheel's questions and the small box would be met too rarely to test; the moves
-    drawn here are not counted as the AI's.
+    wheel's questions, the return of workers over 8 and the small box would be met
+    too rarely to test; the forced moves are not counted as the AI's.
     """
 
     name = "ai-mixed"
@@ -39,8 +40,15 @@ class SometimesRandomMain:
     def decide(self, game: Game, player_id: str, rng: random.Random) -> Decision:
         if game.pending.kind == "main":
             self.mains += 1
-            if self.mains % 3 == 0:
+            if self.mains % 2 == 0:
                 self.forced.add(len(game.log))
+                legal = game.legal_actions(player_id)
+                recruit = Action("recruit")
+                if self.mains % 6 != 0 and recruit in legal:
+                    return Decision(recruit, (), 1)
+                harvests = [a for a in legal if a.verb == "harvest"]
+                if harvests:
+                    return Decision(rng.choice(harvests), (), 1)
                 return Decision(choose_action(game, rng)[1], (), 1)
         return self.ai.decide(game, player_id, rng)
 
