@@ -1,0 +1,207 @@
+"""The "ai" policy: shallow search over the rest of the turn, judged by `evaluate`.
+
+For a decision of player P:
+1. A decision without choice is answered at once; a canteen is always spent (an
+   extra action is worth more than anything the evaluation gives a kept canteen).
+2. Stage 1: every candidate (legal actions with equivalent worker combinations
+   grouped, see `candidates.prune`) is applied to a copy and the position valued.
+3. Stage 2: the best `top` candidates, and `recruit` whose first spin says little,
+   are played on until the turn is over (the next player's main action, the canteen
+   question or the end of the game) by a quick policy for every player: the best
+   action by one-step evaluation. Recruit is averaged over `samples` spins.
+4. Cow trades: a trade is chosen when, after it, an action that was not possible
+   before (a build, a harvest, a city column, an upgrade ...) beats the best of 3.
+Everything is bounded by `nodes`, the number of positions the search may create,
+never by the clock, so a decision is the same for the same seed on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from rules import Action, Event, Game
+
+from .candidates import prune
+from .decision import Decision, Reason
+from .evaluate import DEFAULT_WEIGHTS, Evaluator, Weights, relative_value
+from .lookahead import try_action
+from .reasons import event_reasons, plan_reasons
+
+TURN_OVER = frozenset({"main", "end", "over"})
+MAX_QUICK_STEPS = 40
+"""Decisions a quick play-out may take before it is cut (an auction with overtaking)."""
+TRADE_MARGIN = 1.0
+"""A trade must win by this many points: a cow kept is flexible."""
+
+
+def always_spend_canteen(legal: list[Action]) -> Decision | None:
+    canteen = Action("canteen")
+    if canteen in legal:
+        return Decision(canteen, (Reason("extra_turn"),), 1)
+    return None
+
+
+@dataclass
+class SearchPolicy:
+    name: str = "ai"
+    nodes: int = 400
+    """Positions the search may create for one decision."""
+    top: int = 6
+    """Candidates of stage 1 played on to the end of the turn."""
+    samples: int = 4
+    """Spins tried for `recruit`."""
+    weights: Weights = field(default=DEFAULT_WEIGHTS)
+
+    def decide(self, game: Game, player_id: str, rng: random.Random) -> Decision:
+        legal = game.legal_actions(player_id)
+        if not legal:
+            raise ValueError(f"{player_id} is not awaited: nothing to decide")
+        if len(legal) == 1:
+            return Decision(legal[0], (Reason("only_option"),), 1)
+        canteen = always_spend_canteen(legal)
+        if canteen is not None:
+            return canteen
+        return _Search(self, game, player_id, rng).best(legal)
+
+
+@dataclass
+class _Line:
+    """A candidate action with what it led to."""
+
+    action: Action
+    order: int
+    game: Game
+    events: list[Event]
+    value: float
+
+
+class _Search:
+    def __init__(self, policy: SearchPolicy, game: Game, player_id: str, rng: random.Random):
+        self.policy = policy
+        self.game = game
+        self.player_id = player_id
+        self.seat = game.seat_of(player_id)
+        self.rng = rng
+        self.nodes = 0
+
+    # ---------------------------------------------------------------- helpers
+
+    def child(self, game: Game, actor: str, action: Action) -> tuple[Game, list[Event]]:
+        self.nodes += 1
+        return try_action(game, actor, action, self.rng)
+
+    def value(self, game: Game, seat: int) -> float:
+        return relative_value(Evaluator(game, self.policy.weights), seat)
+
+    def budget_left(self) -> bool:
+        return self.nodes < self.policy.nodes
+
+    def quick_choice(self, game: Game) -> Game:
+        """The position after the awaited player's best action by one-step value."""
+        actor = game.awaiting
+        assert actor is not None
+        seat = game.seat_of(actor)
+        legal = [a for a in game.legal_actions(actor) if a.verb != "trade"]
+        options = prune(game, seat, legal, Evaluator(game, self.policy.weights))
+        if len(options) == 1 or not self.budget_left():
+            return self.child(game, actor, options[0])[0]
+        best: tuple[float, Game] | None = None
+        for action in options:
+            after = self.child(game, actor, action)[0]
+            v = self.value(after, seat)
+            if best is None or v > best[0]:
+                best = (v, after)
+        assert best is not None
+        return best[1]
+
+    def finish_turn(self, game: Game) -> Game:
+        for _ in range(MAX_QUICK_STEPS):
+            if game.pending.kind in TURN_OVER:
+                break
+            game = self.quick_choice(game)
+        return game
+
+    def deep_value(self, line: _Line) -> float:
+        """The line's value once the turn is played out (averaged over spins)."""
+        end = self.finish_turn(line.game)
+        line.game = end
+        total = self.value(end, self.seat)
+        count = 1
+        if line.action.verb == "recruit":
+            for _ in range(self.policy.samples - 1):
+                if not self.budget_left():
+                    break
+                sample = self.child(self.game, self.player_id, line.action)[0]
+                total += self.value(self.finish_turn(sample), self.seat)
+                count += 1
+        return total / count
+
+    # ---------------------------------------------------------------- search
+
+    def stage_one(self, actions: list[Action], evaluator: Evaluator) -> list[_Line]:
+        lines = []
+        for order, action in enumerate(prune(self.game, self.seat, actions, evaluator)):
+            after, events = self.child(self.game, self.player_id, action)
+            lines.append(_Line(action, order, after, events, self.value(after, self.seat)))
+        return lines
+
+    def best(self, legal: list[Action]) -> Decision:
+        game, policy = self.game, self.policy
+        evaluator = Evaluator(game, policy.weights)
+        own = [a for a in legal if a.verb != "trade"]
+        lines = self.stage_one(own, evaluator)
+        lines.sort(key=lambda line: (-line.value, line.order))
+        deep = lines[: policy.top] + [
+            line for line in lines[policy.top :] if line.action.verb == "recruit"
+        ]
+        for line in deep:
+            if not self.budget_left():
+                break
+            line.value = self.deep_value(line)
+        deep.sort(key=lambda line: (-line.value, line.order))
+        chosen = deep[0]
+        trade = self.best_trade(legal, chosen.value + TRADE_MARGIN)
+        if trade is not None:
+            chosen = trade
+        return Decision(chosen.action, self.reasons(evaluator, chosen), self.nodes)
+
+    def best_trade(self, legal: list[Action], to_beat: float) -> _Line | None:
+        """A cow trade followed by something it made possible, if that beats `to_beat`."""
+        legal_set = set(legal)
+        best: _Line | None = None
+        for action in legal:
+            if action.verb != "trade" or not self.budget_left():
+                continue
+            after, events = self.child(self.game, self.player_id, action)
+            if after.pending.kind != self.game.pending.kind or after.awaiting != self.player_id:
+                continue
+            new = [
+                a
+                for a in after.legal_actions(self.player_id)
+                if a.verb != "trade" and a not in legal_set
+            ]
+            if not new:
+                continue
+            search = _Search(self.policy, after, self.player_id, self.rng)
+            search.nodes = self.nodes
+            follow = search.stage_one(new, Evaluator(after, self.policy.weights))
+            for line in sorted(follow, key=lambda line: (-line.value, line.order))[:2]:
+                if not search.budget_left():
+                    break
+                v = search.deep_value(line)
+                if v > to_beat:
+                    to_beat = v
+                    best = _Line(action, 0, line.game, events, v)
+            self.nodes = search.nodes
+        return best
+
+    def reasons(self, evaluator: Evaluator, line: _Line) -> tuple[Reason, ...]:
+        reasons = event_reasons(line.action, self.player_id, line.events)
+        player = self.game.players[self.seat]
+        after_player = line.game.players[self.seat]
+        before = evaluator.plan(self.seat, player.goods)
+        after = Evaluator(line.game, self.policy.weights).plan(self.seat, after_player.goods)
+        spent_on = line.action.args[0] if line.action.verb == "build" else ""
+        reasons.extend(plan_reasons(before, after, spent_on))
+        return tuple(reasons)
