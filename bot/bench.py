@@ -4,7 +4,7 @@
                         [--pictures thread|process] [--bot in-process|process]
                         [--keep-history] [--db STORE]
 
-Each game is opened with `/montana new`, Join and Start, then played to its end by
+Each game is opened with `/montana game new`, Join and Start, then played to its end by
 the random policy (`rules.simulate.choose_action`), every move tapped through the
 buttons and menus a player would use (typed with `/montana play` when no button
 leads there). The bot runs unchanged (`MontanaBot`, SQLite file, renderer); only
@@ -312,10 +312,12 @@ class Bench:
 
     async def open(self, table: Table) -> None:
         first, *others = table.users.values()
-        created = self.harvest(await self.fake.slash(first, table.channel, "montana", "new"))
+        created = self.harvest(
+            await self.fake.slash(first, table.channel, "montana", "game", "new")
+        )
         lobby = created.original
         if lobby is None:
-            raise RuntimeError(f"table {table.index}: /montana new gave no lobby: {created!r}")
+            raise RuntimeError(f"table {table.index}: /montana game new gave no lobby: {created!r}")
         for user in others:
             self.harvest(await self.fake.press(user, lobby, label="Join"))
         self.harvest(await self.fake.press(first, lobby, label="Start"))

@@ -504,7 +504,7 @@ class DeadlineDriver(PeriodicTask):
             if voter == awaited:
                 raise Refusal(
                     "You are the player the game is waiting for: make your move, or ask "
-                    "the creator to `/montana abandon` the game."
+                    "the creator to `/montana game abandon` the game."
                 )
             watches = await self.db.watches(row.id)
             period = (await self.db.deadlines(row.id)).period(game.pending.kind)

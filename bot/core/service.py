@@ -218,7 +218,7 @@ class GameService:
         """The lobby or running game of this channel or thread."""
         row = await self.store.open_game_in(channel_id)
         if row is None:
-            raise Refusal("There is no Montana game here. Start one with `/montana new`.")
+            raise Refusal("There is no Montana game here. Start one with `/montana game new`.")
         logs.bind_game(row.id, row.play_channel_id)
         return row
 
@@ -228,7 +228,7 @@ class GameService:
         if row is None:
             row = await self.store.latest_game_in(channel_id)
         if row is None:
-            raise Refusal("There is no Montana game here. Start one with `/montana new`.")
+            raise Refusal("There is no Montana game here. Start one with `/montana game new`.")
         logs.bind_game(row.id, row.play_channel_id)
         return row
 
@@ -238,7 +238,7 @@ class GameService:
         if row.state_json is None:
             raise Refusal(
                 "The game has not started yet: players join with the Join button or "
-                "`/montana join`, then `/montana start`."
+                "`/montana game join`, then `/montana game start`."
             )
         try:
             return Game.from_dict(json.loads(row.state_json))
@@ -285,7 +285,7 @@ class GameService:
             state = "is waiting for players" if row and row.status == LOBBY else "is under way"
             raise Refusal(
                 f"A Montana game {state} here already ({where}). Finish it, or "
-                "`/montana abandon` it, before opening another (`/montana board` here "
+                "`/montana game abandon` it, before opening another (`/montana board` here "
                 "shows it again, in a new thread if its thread is gone)."
             ) from None
 
@@ -314,7 +314,7 @@ class GameService:
             if row.status != LOBBY:
                 raise Refusal(
                     "The game has started: it cannot be left, only abandoned "
-                    "(`/montana abandon`, by its creator or a channel manager)."
+                    "(`/montana game abandon`, by its creator or a channel manager)."
                 )
             if not row.has_player(user_id):
                 raise Refusal("You have not joined this game.")
@@ -481,7 +481,7 @@ class GameService:
     def _check(self, row: GameRow, user_id: str, expected_version: int | None) -> Game:
         if row.status == LOBBY:
             raise Refusal(
-                "The game has not started yet: `/montana start` once everyone has joined."
+                "The game has not started yet: `/montana game start` once everyone has joined."
             )
         if row.status != ACTIVE:
             raise Refusal("This game is over: no more moves.")
@@ -492,7 +492,7 @@ class GameService:
             raise Refusal(
                 "You are not playing in this game — only its players can press its buttons. "
                 + words.waiting_for(game, row.names)
-                + " Open your own game with `/montana new` in another channel."
+                + " Open your own game with `/montana game new` in another channel."
             )
         if game.awaiting != user_id:
             raise Refusal("It is not your move. " + words.waiting_for(game, row.names))

@@ -26,7 +26,7 @@ DOTENV = Path(".env")
 repository root, so its `.env` is the one read."""
 PREFIX = "MONTANA_"
 MAX_HOURS = 720.0
-"""The longest deadline, as `/montana new` and `/montana settings` allow (30 days)."""
+"""The longest deadline, as `/montana game new` and `/montana game settings` allow (30 days)."""
 MIN_HOURS = 0.1
 """The shortest deadline (6 minutes): shorter than the deadline task's checks is no use."""
 
@@ -48,7 +48,7 @@ class Settings:
     """Tests only: the gateway URL discord.py connects to (a fake Discord)."""
     turn_hours: float = 48.0
     """Default turn deadline of a new game, in hours, fractions allowed (0.5 = 30 min);
-    `/montana new` or `/montana settings` change it per game."""
+    `/montana game new` or `/montana game settings` change it per game."""
     auction_hours: float = 24.0
     """Default time to answer the city auction before the bot passes, in hours."""
     deadline_poll_seconds: float = 60.0

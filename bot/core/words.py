@@ -438,6 +438,7 @@ RULES_HELP = "\n".join(
         "When someone places their last settlement the round is played to its end. Most "
         "settlements wins; ties: most cows and canteens, then most goods, coins and workers.",
         "Use the buttons under the latest picture, or type: `/montana build field:`, "
-        "`/montana recruit`, `/montana play <move>`.",
+        "`/montana recruit`, `/montana play <move>`. The game itself (lobby, deadlines, "
+        "log, history): `/montana game …`; your own notifications: `/montana me …`.",
     )
 )

@@ -3,7 +3,7 @@
 What is due and what happens is decided in `bot.core.deadlines`; this module only
 says it: the half-time and overdue mentions (with a link to the game and, when
 overdue, a "Vote to end the game" button), the end of a game by vote, and the
-`/montana settings` and `/montana vote-end` commands.
+`/montana game settings` and `/montana game vote-end` commands.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ..core.deadlines import DeadlineDriver, Deadlines, Step, VoteOutcome, perio
 from ..core.service import Refusal
 from ..core.store import ACTIVE, OPEN_STATUSES, GameRow, StoreError
 from .components import Components, DynamicItems, bot_of, database_trouble, reply
-from .group import NO_PINGS, channel_id_of, montana, tracked
+from .group import NO_PINGS, channel_id_of, game_group, tracked
 from .notify import Notifier, message_link
 
 log = logging.getLogger(__name__)
@@ -185,7 +185,7 @@ async def due_text(driver: DeadlineDriver, row: GameRow) -> str:
     return f" {name}'s move is due {timestamp(moment)}."
 
 
-@montana.command(name="settings", description="Show or change this game's deadlines")
+@game_group.command(name="settings", description="Show or change this game's deadlines")
 @app_commands.describe(
     turn_hours="Hours a player has for a turn (default 48)",
     auction_hours="Hours to answer the city auction before passing (default 24)",
@@ -219,7 +219,9 @@ async def settings_command(
     )
 
 
-@montana.command(name="vote-end", description="Vote to end a game whose awaited player is overdue")
+@game_group.command(
+    name="vote-end", description="Vote to end a game whose awaited player is overdue"
+)
 @tracked
 async def vote_end(interaction: discord.Interaction[Any]) -> None:
     driver = driver_of(interaction)

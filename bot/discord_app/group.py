@@ -1,8 +1,15 @@
-"""The `/montana` command group, and what every command of it shares.
+"""The `/montana` command and its subgroups, and what every command of it shares.
 
-The group is defined here, on its own: each feature module (`lobby`, `moves`,
-`looking`, `deadlines`, `notify`, `history`) adds its subcommands to it when
+The groups are defined here, on their own: each feature module (`lobby`, `moves`,
+`looking`, `deadlines`, `notify`, `history`) adds its subcommands to them when
 imported, and `client` assembles the features. Nothing here imports a feature.
+
+Discord allows 25 subcommands or groups under a command and 25 subcommands in a group
+(`tests/bot/test_command_tree.py` checks the tree against every limit):
+
+    /montana  play build recruit work city trade pass stop end board status
+    /montana game  new join leave start abandon settings vote-end log history rules
+    /montana me  notify
 """
 
 from __future__ import annotations
@@ -28,6 +35,20 @@ montana = app_commands.Group(
     description="Play the board game Montana in this channel",
     guild_only=True,
 )
+"""The moves and the looks at the game stay one word after `/montana` (`/montana build`,
+`/montana board`): they are what players type most."""
+game_group = app_commands.Group(
+    name="game",
+    description="Open, join, start, set up and look back on the game of this channel",
+    parent=montana,
+)
+"""Once or rarely per game: the lobby, deadlines, votes, the log and history, the rules."""
+me_group = app_commands.Group(
+    name="me",
+    description="Your own settings: how you hear that a game waits for you",
+    parent=montana,
+)
+"""What each player sets for themselves, in every game."""
 
 
 async def answer(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
@@ -72,4 +93,4 @@ def channel_id_of(interaction: discord.Interaction[Any]) -> int:
     return interaction.channel_id
 
 
-__all__ = ["NO_PINGS", "answer", "channel_id_of", "montana", "tracked"]
+__all__ = ["NO_PINGS", "answer", "channel_id_of", "game_group", "me_group", "montana", "tracked"]

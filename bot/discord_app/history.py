@@ -1,8 +1,8 @@
 """The whole move log, page by page, and the list of a channel's past games.
 
-`/montana log` answers with one page (page 1 = the latest moves) and buttons to
+`/montana game log` answers with one page (page 1 = the latest moves) and buttons to
 page through the rest; the buttons are `DynamicItem`s (`ml:<game>:<page>:<tag>`) that
-edit the same ephemeral answer. `/montana history` lists the finished, ended and
+edit the same ephemeral answer. `/montana game history` lists the finished, ended and
 abandoned games of the channel with their date, players and winner.
 """
 
@@ -18,7 +18,7 @@ import discord
 from ..core.service import GameService, Refusal
 from ..core.store import ABANDONED, ENDED, FINISHED, GameRow
 from .components import Components, DynamicItems, reply, service_of
-from .group import montana, tracked
+from .group import game_group, tracked
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +140,7 @@ async def history_lines(service: GameService, channel_id: int) -> list[str]:
     return lines
 
 
-@montana.command(name="history", description="The past games of this channel, with winners")
+@game_group.command(name="history", description="The past games of this channel, with winners")
 @tracked
 async def history_command(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
@@ -149,7 +149,7 @@ async def history_command(interaction: discord.Interaction[Any]) -> None:
         return
     lines = await history_lines(service, interaction.channel_id)
     if not lines:
-        await reply(interaction, "No finished game here yet. Start one with `/montana new`.")
+        await reply(interaction, "No finished game here yet. Start one with `/montana game new`.")
         return
     text = "**Past games here** (newest first):"
     for shown, line in enumerate(lines):

@@ -1,6 +1,6 @@
-"""The lobby: `/montana new | join | leave | start | abandon`, and its buttons.
+"""The lobby: `/montana game new | join | leave | start | abandon`, and its buttons.
 
-`/montana new` posts the lobby message with Join / Leave / Start; Start (button or
+`/montana game new` posts the lobby message with Join / Leave / Start; Start (button or
 command) opens the game's thread, deals, and posts the first prompt there.
 """
 
@@ -18,7 +18,7 @@ from ..core import prompts
 from ..core.prompts import Panel
 from ..core.store import LOBBY, GameRow
 from .components import DynamicItems, bot_of, panel_view, seat_of, service_of
-from .group import NO_PINGS, answer, channel_id_of, montana, tracked
+from .group import NO_PINGS, answer, channel_id_of, game_group, tracked
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ def thread_name(row: GameRow) -> str:
 
 
 async def start_game(interaction: discord.Interaction[Any], game: int | GameRow) -> None:
-    """Start from the Start button or `/montana start`: open the thread, deal, announce."""
+    """Start from the Start button or `/montana game start`: open the thread, deal, announce."""
     service = service_of(interaction)
     user_id = str(interaction.user.id)
     row = await service.check_start(game, user_id)
@@ -132,7 +132,7 @@ async def start_game(interaction: discord.Interaction[Any], game: int | GameRow)
 # ------------------------------------------------------------------ commands
 
 
-@montana.command(name="new", description="Open a new game in this channel (2-4 players)")
+@game_group.command(name="new", description="Open a new game in this channel (2-4 players)")
 @app_commands.describe(
     turn_hours="Hours a player has for a turn (default 48)",
     auction_hours="Hours to answer the city auction before the bot passes (default 24)",
@@ -188,19 +188,19 @@ async def _lobby_change(interaction: discord.Interaction[Any], joining: bool) ->
     )
 
 
-@montana.command(name="join", description="Take a seat in the game waiting for players here")
+@game_group.command(name="join", description="Take a seat in the game waiting for players here")
 @tracked
 async def join(interaction: discord.Interaction[Any]) -> None:
     await _lobby_change(interaction, joining=True)
 
 
-@montana.command(name="leave", description="Leave the game here before it starts")
+@game_group.command(name="leave", description="Leave the game here before it starts")
 @tracked
 async def leave(interaction: discord.Interaction[Any]) -> None:
     await _lobby_change(interaction, joining=False)
 
 
-@montana.command(name="start", description="Start the game: the seat order is drawn at random")
+@game_group.command(name="start", description="Start the game: the seat order is drawn at random")
 @tracked
 async def start(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
@@ -208,7 +208,7 @@ async def start(interaction: discord.Interaction[Any]) -> None:
     await start_game(interaction, row)
 
 
-@montana.command(
+@game_group.command(
     name="abandon", description="End the game here without a result (creator or channel managers)"
 )
 @tracked
@@ -219,7 +219,7 @@ async def abandon(interaction: discord.Interaction[Any]) -> None:
     row = await service.abandon(row, str(interaction.user.id), may_manage=may_manage)
     await interaction.response.send_message(
         f"{interaction.user.display_name} abandoned the game of Montana. "
-        "Open a new one with `/montana new`.",
+        "Open a new one with `/montana game new`.",
         allowed_mentions=NO_PINGS,
     )
     bot = bot_of(interaction)

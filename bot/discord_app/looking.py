@@ -10,7 +10,7 @@ from discord import app_commands
 from ..core import words
 from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY
 from .components import DynamicItems, bot_of, delivery_problem, picture_file, service_of
-from .group import NO_PINGS, answer, channel_id_of, montana, tracked
+from .group import NO_PINGS, answer, channel_id_of, game_group, montana, tracked
 from .history import log_page_text, log_view
 from .lobby import lobby_text
 
@@ -71,13 +71,13 @@ async def status(interaction: discord.Interaction[Any]) -> None:
     await answer(interaction, "\n".join(lines))
 
 
-@montana.command(name="rules", description="The rules of Montana in short")
+@game_group.command(name="rules", description="The rules of Montana in short")
 @tracked
 async def rules(interaction: discord.Interaction[Any]) -> None:
     await answer(interaction, words.RULES_HELP)
 
 
-@montana.command(name="log", description="The moves so far, in notation (only you see it)")
+@game_group.command(name="log", description="The moves so far, in notation (only you see it)")
 @app_commands.describe(page="1 = the latest moves, 2 = the ones before, ...")
 @tracked
 async def log_command(interaction: discord.Interaction[Any], page: int = 1) -> None:

@@ -1,6 +1,6 @@
 """Direct messages to players who asked for them: "it is your move", with a link.
 
-`/montana notify` stores each user's choice (`bot.core.notify`). The DM carries a link
+`/montana me notify` stores each user's choice (`bot.core.notify`). The DM carries a link
 to the game's newest message (or its channel while that message is not posted yet).
 "It is your move" is owed by the move like its post (`bot.core.delivery`): retried
 while Discord fails, given up when the DMs are closed (the move goes on regardless).
@@ -20,7 +20,7 @@ from ..core import words
 from ..core.notify import ALSO_DM, CHANNEL_ONLY, MODES, NotifyPrefs
 from ..core.store import GameRow, Store
 from .components import DynamicItems, bot_of, delivery_problem, reply
-from .group import montana, tracked
+from .group import me_group, tracked
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ class Notifier:
         )
 
 
-@montana.command(name="notify", description="Choose how you hear that a game waits for you")
+@me_group.command(name="notify", description="Choose how you hear that a game waits for you")
 @app_commands.describe(mode="Channel mentions only, or also a direct message")
 @app_commands.choices(
     mode=[app_commands.Choice(name=label, value=value) for value, label in MODES.items()]
@@ -99,7 +99,7 @@ async def notify_command(
         current = ALSO_DM if await prefs.wants_dm(user_id) else CHANNEL_ONLY
         await reply(
             interaction,
-            f"You get {MODES[current]}. Change it with `/montana notify mode:`.",
+            f"You get {MODES[current]}. Change it with `/montana me notify mode:`.",
         )
         return
     await prefs.set_dm(user_id, mode.value == ALSO_DM)

@@ -156,11 +156,11 @@ class Table:
 async def open_game(
     fake: FakeDiscord, table: Table, channel: FakeChannel, *names: str
 ) -> tuple[int, FakeChannel, dict[str, Any]]:
-    """`/montana new` by the first, Join by the others, Start: the game id and its thread."""
+    """`/montana game new` by the first, Join by the others, Start: the game id and its thread."""
     users = [fake.add_user(name) for name in names]
     for user in users:
         table.users[str(user.id)] = user
-    created = await fake.slash(users[0], channel, "montana", "new")
+    created = await fake.slash(users[0], channel, "montana", "game", "new")
     lobby = created.original
     assert lobby is not None and not lobby.ephemeral
     for user in users[1:]:

@@ -18,7 +18,7 @@ Usage::
     ana = fake.add_user("ana")
     mod = fake.add_user("mo", permissions=discord.Permissions(manage_channels=True))
     await fake.start(MyBot())                 # login, setup_hook (tree.sync is recorded), READY
-    res = await fake.slash(ana, fake.channel, "montana", "new")   # or "montana new"
+    res = await fake.slash(ana, fake.channel, "montana", "game", "new")   # or "montana game new"
     assert res.response_type == 4 and "Join" in res.original.button_labels()
     res2 = await fake.press(mod, res.original, label="Join")   # the button must be on the message
     assert res2.ephemeral and "joined" in res2.content

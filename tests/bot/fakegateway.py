@@ -27,7 +27,7 @@ Use in a test (bot as a subprocess, killed and restarted while the fake keeps it
                "MONTANA_GUILD_ID": str(gw.guild_id)}
         bot = await gw.spawn(sys.executable, "-m", "bot", env=env)   # gets gw.env() too
         await gw.wait_connected()                     # IDENTIFY received, READY sent
-        res = await gw.slash(ana, gw.channel, "montana", "new")
+        res = await gw.slash(ana, gw.channel, "montana", "game", "new")
         await bot.kill()                              # SIGKILL mid-game; the world survives
         await gw.wait_disconnected()
         bot = await gw.spawn(sys.executable, "-m", "bot", env=env)
@@ -43,7 +43,7 @@ Or standalone: ``python -m tests.bot.fakegateway --port 8765 --users ana,ben`` p
 environment to give the bot and serves a small control API: ``GET /_fake/world``,
 ``GET /_fake/requests``, ``GET /_fake/messages?channel=ID``, ``POST /_fake/users``
 ``{"name": "cy", "permissions": 16}`` and ``POST /_fake/interactions`` with
-``{"kind": "slash", "user": ID, "channel": ID, "path": ["montana", "new"], "options": {}}``
+``{"kind": "slash", "user": ID, "channel": ID, "path": ["montana", "game", "new"], "options": {}}``
 (``kind`` may also be ``press``/``select`` with ``message`` and ``custom_id`` or ``label``
 and ``values``, or ``autocomplete`` with ``focused``); it answers with the result as JSON.
 """

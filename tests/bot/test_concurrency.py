@@ -83,7 +83,7 @@ class Played:
 
 async def open_game(fake: FakeDiscord, table: Table, played: Played) -> None:
     first, *others = played.users
-    created = await fake.slash(first, played.channel, "montana", "new")
+    created = await fake.slash(first, played.channel, "montana", "game", "new")
     lobby = created.original
     assert lobby is not None and not lobby.ephemeral, created
     for user in others:

@@ -326,7 +326,7 @@ async def test_sigkill_mid_stream_loses_no_answered_move(tmp_path: Path) -> None
         await session.start_bot()
         await gateway.wait_until(lambda: gateway.requests("PUT /applications"), timeout=20)
         ana, ben = users.values()
-        created = await gateway.slash(ana, gateway.channel, "montana", "new")
+        created = await gateway.slash(ana, gateway.channel, "montana", "game", "new")
         lobby = created.original
         assert lobby is not None
         await gateway.press(ben, lobby, label="Join")

@@ -74,7 +74,7 @@ async def test_half_deadline_reminder_mentions_once_even_across_a_restart(
     assert link in reminder.content
     due = int((await last_move_time(table.bot, game_id) + timedelta(hours=48)).timestamp())
     assert f"(due <t:{due}:R>)" in reminder.content
-    asked = await fake_discord.slash(table.user(awaited), thread, "montana", "settings")
+    asked = await fake_discord.slash(table.user(awaited), thread, "montana", "game", "settings")
     assert f"{row.names[awaited]}'s move is due <t:{due}:R>" in asked.content
     assert await driver.run_due() == 0
     # a restart: a new client on the same file does not repeat it
@@ -148,7 +148,7 @@ async def test_unanswered_auction_is_passed_on_the_deadline(
     # the move log has it, marked
     (line,) = await table.bot.store.moves(game_id, offset=row.version, limit=1)
     assert (line.player, line.notation) == (b, "pass")
-    log = await fake_discord.slash(table.user(b), thread, "montana", "log")
+    log = await fake_discord.slash(table.user(b), thread, "montana", "game", "log")
     assert f"{row.names[b]}: pass  (passed on its deadline)" in log.content
     # Cleo's clock starts with the pass: an hour later nothing is due
     driver = await manual_clock(table.bot, game_id, 1)
@@ -170,7 +170,7 @@ async def test_majority_of_the_others_ends_an_overdue_game_with_its_standings(
     first, second = [p for p in table.users if p != late]
     # no vote before the deadline
     driver = await manual_clock(bot, game_id, 47)
-    early = await fake_discord.slash(table.user(first), thread, "montana", "vote-end")
+    early = await fake_discord.slash(table.user(first), thread, "montana", "game", "vote-end")
     assert early.ephemeral and "only once the awaited player is overdue" in early.content
     driver = await manual_clock(bot, game_id, 49)
     await driver.run_due()
@@ -188,7 +188,7 @@ async def test_majority_of_the_others_ends_an_overdue_game_with_its_standings(
     assert f"{row.names[first]} votes to end the game: 1 of the 2 votes needed" in one.content
     assert (await table.row(game_id)).status == "active"
     # the second vote (by command) ends it
-    two = await fake_discord.slash(table.user(second), thread, "montana", "vote-end")
+    two = await fake_discord.slash(table.user(second), thread, "montana", "game", "vote-end")
     assert two.ephemeral and "ends the game" in two.content
     ended = await table.row(game_id)
     assert ended.status == "ended" and ended.version == row.version
@@ -211,11 +211,13 @@ async def test_majority_of_the_others_ends_an_overdue_game_with_its_standings(
     status = await fake_discord.slash(table.user(first), thread, "montana", "status")
     assert status.content.startswith("This game was ended early by a vote")
     assert "waiting for" not in status.content
-    history = await fake_discord.slash(table.user(first), thread, "montana", "history")
+    history = await fake_discord.slash(table.user(first), thread, "montana", "game", "history")
     assert f"#{game_id} · " in history.content
     leaders = [row.names[s.player] for s in expected.ranking if s.place == 1]
     assert f"ended early by a vote, {' and '.join(leaders)} leading" in history.content
-    again = await fake_discord.slash(table.user(first), fake_discord.channel, "montana", "new")
+    again = await fake_discord.slash(
+        table.user(first), fake_discord.channel, "montana", "game", "new"
+    )
     assert not again.ephemeral
 
 
@@ -227,25 +229,25 @@ async def test_deadlines_set_at_new_and_changed_only_by_creator_or_manager(
     ana, ben = fake_discord.add_user("ana"), fake_discord.add_user("ben")
     mod = fake_discord.add_user("mo", permissions=discord.Permissions(manage_channels=True))
     created = await fake_discord.slash(
-        ana, fake_discord.channel, "montana", "new", options={"turn_hours": 12}
+        ana, fake_discord.channel, "montana", "game", "new", options={"turn_hours": 12}
     )
     assert created.original is not None
     await fake_discord.press(ben, created.original, label="Join")
-    shown = await fake_discord.slash(ben, fake_discord.channel, "montana", "settings")
+    shown = await fake_discord.slash(ben, fake_discord.channel, "montana", "game", "settings")
     assert shown.ephemeral and "turn deadline 12 h, city auction answers 24 h" in shown.content
     refused = await fake_discord.slash(
-        ben, fake_discord.channel, "montana", "settings", options={"turn_hours": 1}
+        ben, fake_discord.channel, "montana", "game", "settings", options={"turn_hours": 1}
     )
     assert refused.ephemeral and "Only the player who opened the game" in refused.content
     row = await bot.store.open_game_in(fake_discord.channel.id)
     assert row is not None
     assert (await bot.deadlines.db.deadlines(row.id)).turn_seconds == 12 * 3600
     by_mod = await fake_discord.slash(
-        mod, fake_discord.channel, "montana", "settings", options={"auction_hours": 6}
+        mod, fake_discord.channel, "montana", "game", "settings", options={"auction_hours": 6}
     )
     assert not by_mod.ephemeral and "city auction answers 6 h" in by_mod.content
     by_creator = await fake_discord.slash(
-        ana, fake_discord.channel, "montana", "settings", options={"turn_hours": 72}
+        ana, fake_discord.channel, "montana", "game", "settings", options={"turn_hours": 72}
     )
     assert "turn deadline 72 h, city auction answers 6 h" in by_creator.content
     assert (await bot.deadlines.db.deadlines(row.id)).auction_seconds == 6 * 3600
@@ -273,13 +275,13 @@ async def test_votes_count_only_for_the_state_they_were_cast_in(
     stale = await fake_discord.press(table.user(second), overdue, label="Vote to end the game")
     assert stale.ephemeral and "out of date" in stale.content
     driver = await manual_clock(bot, game_id, 1)
-    early = await fake_discord.slash(table.user(second), thread, "montana", "vote-end")
+    early = await fake_discord.slash(table.user(second), thread, "montana", "game", "vote-end")
     assert early.ephemeral and "overdue" in early.content
     # overdue again later: the earlier vote does not carry over
     moved, game = await table.game(game_id)
     assert moved.version > row.version and game.awaiting == late, "recruiting goes on"
     driver = await manual_clock(bot, game_id, 49)
-    again = await fake_discord.slash(table.user(second), thread, "montana", "vote-end")
+    again = await fake_discord.slash(table.user(second), thread, "montana", "game", "vote-end")
     assert "1 of the 2 votes needed" in again.content
     assert (await table.row(game_id)).status == "active"
 
@@ -299,6 +301,6 @@ async def test_a_new_game_takes_the_default_deadlines_of_the_settings(
     bot = MontanaBot(Settings(token=None, db_path=str(tmp_path / "m.sqlite3"), turn_hours=6))
     await fake_discord.start(bot)
     ana = fake_discord.add_user("ana")
-    await fake_discord.slash(ana, fake_discord.channel, "montana", "new")
-    shown = await fake_discord.slash(ana, fake_discord.channel, "montana", "settings")
+    await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "new")
+    shown = await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "settings")
     assert "turn deadline 6 h, city auction answers 24 h" in shown.content

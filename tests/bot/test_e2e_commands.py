@@ -28,7 +28,7 @@ async def test_second_new_in_a_channel_points_to_the_game(
     _, _, thread = await started(fake_discord, tmp_path)
     cleo = fake_discord.add_user("cleo")
     for where in (fake_discord.channel, thread):
-        again = await fake_discord.slash(cleo, where, "montana", "new")
+        again = await fake_discord.slash(cleo, where, "montana", "game", "new")
         assert again.ephemeral and "already" in again.content
         assert f"<#{thread.id}>" in again.content
     assert len(fake_discord.threads) == 1
@@ -126,9 +126,9 @@ async def test_status_rules_log_board_and_my_board(
     ana = next(u for u in table.users.values() if u.name == "ana")
     status = await fake_discord.slash(ana, thread, "montana", "status")
     assert status.ephemeral and "**Ana**" in status.content and "coins" in status.content
-    rules = await fake_discord.slash(ana, thread, "montana", "rules")
+    rules = await fake_discord.slash(ana, thread, "montana", "game", "rules")
     assert rules.ephemeral and rules.content == RULES_HELP
-    log = await fake_discord.slash(ana, thread, "montana", "log")
+    log = await fake_discord.slash(ana, thread, "montana", "game", "log")
     assert log.ephemeral and "spin" in log.content and "page 1 of 1" in log.content
     before = table.prompt_message(row)
     posted = await fake_discord.slash(ana, fake_discord.channel, "montana", "board")
@@ -151,15 +151,15 @@ async def test_abandon_by_creator_or_manager_only(
     row = await table.row(game_id)
     creator = table.user(row.creator_id)
     other = next(u for pid, u in table.users.items() if pid != row.creator_id)
-    refused = await fake_discord.slash(other, thread, "montana", "abandon")
+    refused = await fake_discord.slash(other, thread, "montana", "game", "abandon")
     assert refused.ephemeral and "Only the player who opened" in refused.content
     fake_discord.set_permissions(other, discord.Permissions(manage_channels=True))
-    done = await fake_discord.slash(other, thread, "montana", "abandon")
+    done = await fake_discord.slash(other, thread, "montana", "game", "abandon")
     assert not done.ephemeral and "abandoned" in done.content
     assert (await table.row(game_id)).status == "abandoned"
     assert not table.prompt_message(row).interactive_components()
     # the channel is free for a new game
-    new = await fake_discord.slash(creator, fake_discord.channel, "montana", "new")
+    new = await fake_discord.slash(creator, fake_discord.channel, "montana", "game", "new")
     assert not new.ephemeral and "Join" in original(new).button_labels()
 
 
@@ -167,11 +167,11 @@ async def test_lobby_buttons_and_commands(fake_discord: FakeDiscord, tmp_path: P
     bot = make_bot(tmp_path / "m.sqlite3")
     await fake_discord.start(bot)
     ana, ben = fake_discord.add_user("ana"), fake_discord.add_user("ben")
-    created = await fake_discord.slash(ana, fake_discord.channel, "montana", "new")
+    created = await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "new")
     lobby = original(created)
     alone = await fake_discord.press(ana, lobby, label="Start")
     assert alone.ephemeral and "2 to 4 players" in alone.content
-    joined = await fake_discord.slash(ben, fake_discord.channel, "montana", "join")
+    joined = await fake_discord.slash(ben, fake_discord.channel, "montana", "game", "join")
     assert joined.ephemeral and "Ana, Ben" in joined.content
     assert f"<@{ben.id}>" in lobby.content
     twice = await fake_discord.press(ben, lobby, label="Join")
@@ -179,7 +179,7 @@ async def test_lobby_buttons_and_commands(fake_discord: FakeDiscord, tmp_path: P
     left = await fake_discord.press(ben, lobby, label="Leave")
     assert f"<@{ben.id}>" not in original(left).content
     await fake_discord.press(ben, lobby, label="Join")
-    started = await fake_discord.slash(ben, fake_discord.channel, "montana", "start")
+    started = await fake_discord.slash(ben, fake_discord.channel, "montana", "game", "start")
     assert started.ephemeral and "has started in <#" in started.content
     assert len(fake_discord.threads) == 1 and not lobby.interactive_components()
 
@@ -190,8 +190,8 @@ async def test_a_game_opened_inside_a_thread_plays_there(
     table, game_id, thread = await started(fake_discord, tmp_path)
     row = await table.row(game_id)
     creator = table.user(row.creator_id)
-    await fake_discord.slash(creator, thread, "montana", "abandon")
-    created = await fake_discord.slash(creator, thread, "montana", "new")
+    await fake_discord.slash(creator, thread, "montana", "game", "abandon")
+    created = await fake_discord.slash(creator, thread, "montana", "game", "new")
     lobby = original(created)
     assert lobby.channel_id == thread.id
     other = next(u for pid, u in table.users.items() if pid != row.creator_id)
@@ -212,7 +212,7 @@ async def test_without_thread_permission_the_game_plays_in_the_channel(
     bot = make_bot(tmp_path / "m.sqlite3")
     await fake_discord.start(bot)
     ana, ben = fake_discord.add_user("ana"), fake_discord.add_user("ben")
-    lobby = original(await fake_discord.slash(ana, fake_discord.channel, "montana", "new"))
+    lobby = original(await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "new"))
     await fake_discord.press(ben, lobby, label="Join")
     await fake_discord.press(ana, lobby, label="Start")
     assert not fake_discord.threads

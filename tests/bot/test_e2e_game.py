@@ -70,7 +70,7 @@ async def test_lobby_to_first_moves(fake_discord: FakeDiscord, tmp_path: Path) -
 
 
 async def test_complete_two_player_game(fake_discord: FakeDiscord, tmp_path: Path) -> None:
-    """From /montana new to the results, every move tapped (or typed for a few)."""
+    """From /montana game new to the results, every move tapped (or typed for a few)."""
     renderer = SampledRenderer()
     bot = make_bot(tmp_path / "m.sqlite3", renderer, seed=4)
     await fake_discord.start(bot)
@@ -112,7 +112,9 @@ async def test_complete_two_player_game(fake_discord: FakeDiscord, tmp_path: Pat
     assert moves > 100 and table.taps > moves and typed_builds > 0
     assert renderer.calls > moves
     # a second game can now be opened in the channel
-    again = await fake_discord.slash(table.users[pid], fake_discord.channel, "montana", "new")
+    again = await fake_discord.slash(
+        table.users[pid], fake_discord.channel, "montana", "game", "new"
+    )
     assert not again.ephemeral and "Join" in original(again).button_labels()
 
 

@@ -121,7 +121,9 @@ async def test_a_503_while_posting_a_move_is_retried_and_the_next_player_pinged_
     mover = game.awaiting
     waiting = next(pid for pid in row.names if pid != mover)
     wants_dm = {"mode": "dm"}
-    await fake_discord.slash(table.user(waiting), thread, "montana", "notify", options=wants_dm)
+    await fake_discord.slash(
+        table.user(waiting), thread, "montana", "me", "notify", options=wants_dm
+    )
     prompt = table.prompt_message(row)
 
     fault = fake_discord.inject(MESSAGES, 503, channel=thread)
@@ -241,7 +243,7 @@ async def test_without_send_messages_anywhere_start_says_which_permission_is_mis
     denied = discord.Permissions(send_messages=True, send_messages_in_threads=True)
     bot, channel = await bot_denied(fake_discord, tmp_path / "m.sqlite3", denied)
     ana, ben = fake_discord.add_user("ana"), fake_discord.add_user("ben")
-    lobby = original(await fake_discord.slash(ana, channel, "montana", "new"))
+    lobby = original(await fake_discord.slash(ana, channel, "montana", "game", "new"))
     await fake_discord.press(ben, lobby, label="Join")
     started = await fake_discord.press(ana, lobby, label="Start")
     # the presser and the channel are told, naming the permissions
@@ -290,7 +292,7 @@ async def test_after_its_thread_is_deleted_board_opens_a_new_thread_and_the_game
     assert await table.tap_move(game_id, Action("recruit")) is not None
     assert (await table.row(game_id)).version > row.version
     # a new game in the channel is refused, saying how to show the running one
-    refused = await fake_discord.slash(awaited, fake_discord.channel, "montana", "new")
+    refused = await fake_discord.slash(awaited, fake_discord.channel, "montana", "game", "new")
     assert "already" in refused.content and "/montana board" in refused.content
 
 

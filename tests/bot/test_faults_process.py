@@ -49,7 +49,7 @@ async def started_game(gateway: FakeGateway, db: Path) -> Session:
     await session.start_bot(small_pictures=True)
     await gateway.wait_until(lambda: gateway.requests("PUT /applications"), timeout=20)
     ana, ben = users.values()
-    lobby = (await gateway.slash(ana, gateway.channel, "montana", "new")).original
+    lobby = (await gateway.slash(ana, gateway.channel, "montana", "game", "new")).original
     assert lobby is not None
     await gateway.press(ben, lobby, label="Join")
     await gateway.press(ana, lobby, label="Start")
@@ -175,7 +175,7 @@ async def test_a_second_bot_on_the_same_database_refuses_to_start_with_one_line(
     assert "Traceback" not in second.stderr
     # the first one goes on answering alone
     ana = fake_gateway.add_user("ana")
-    created = await fake_gateway.slash(ana, fake_gateway.channel, "montana", "new")
+    created = await fake_gateway.slash(ana, fake_gateway.channel, "montana", "game", "new")
     assert created.original is not None and "Join" in created.original.button_labels()
     assert await first.terminate() == 0
 

@@ -417,8 +417,8 @@ async def test_hostile_command_options_are_refused_and_change_nothing(
         calls.append((awaited, s.thread, ("montana", name), {}))
     for user in (awaited, other, s.outsider):
         for name in ("join", "leave", "start"):
-            calls.append((user, s.thread, ("montana", name), {}))
-        calls.append((user, s.other_thread, ("montana", "abandon"), {}))
+            calls.append((user, s.thread, ("montana", "game", name), {}))
+        calls.append((user, s.other_thread, ("montana", "game", "abandon"), {}))
     for index, (user, where, path, options) in enumerate(calls):
         public = verdicts.public()
         result = await fake_discord.slash(user, where, *path, options=options)
@@ -427,12 +427,12 @@ async def test_hostile_command_options_are_refused_and_change_nothing(
         if snapshot(s.db) != before:
             verdicts.problems.append(f"{what}: a game changed")
             before = snapshot(s.db)
-    # /montana log only reads; absurd pages answer the nearest page that exists
+    # /montana game log only reads; absurd pages answer the nearest page that exists
     for page in pages:
         result = await fake_discord.slash(
-            awaited, s.thread, "montana", "log", options={"page": page}
+            awaited, s.thread, "montana", "game", "log", options={"page": page}
         )
-        verdicts.check(f"/montana log page={page}", result, verdicts.public())
+        verdicts.check(f"/montana game log page={page}", result, verdicts.public())
         assert "Moves, page" in result.content
     verdicts.assert_none()
     assert snapshot(s.db) == before

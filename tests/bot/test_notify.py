@@ -27,13 +27,15 @@ async def test_dm_links_the_game_and_closed_dms_never_break_a_move(
     ana = fake_discord.add_user("ana")
     ben = fake_discord.add_user("ben", dms_open=False)
     cy = fake_discord.add_user("cy")
-    shown = await fake_discord.slash(ana, channel, "montana", "notify")
+    shown = await fake_discord.slash(ana, channel, "montana", "me", "notify")
     assert shown.ephemeral and "channel mentions only" in shown.content
     for user in (ana, ben):
-        chose = await fake_discord.slash(user, channel, "montana", "notify", options={"mode": "dm"})
+        chose = await fake_discord.slash(
+            user, channel, "montana", "me", "notify", options={"mode": "dm"}
+        )
         assert chose.ephemeral and "direct message" in chose.content
     table = Table(fake_discord, bot, {str(u.id): u for u in (ana, ben, cy)})
-    lobby = (await fake_discord.slash(ana, channel, "montana", "new")).original
+    lobby = (await fake_discord.slash(ana, channel, "montana", "game", "new")).original
     assert lobby is not None
     for user in (ben, cy):
         await fake_discord.press(user, lobby, label="Join")
@@ -74,7 +76,7 @@ async def test_dm_links_the_game_and_closed_dms_never_break_a_move(
     # Cy kept channel mentions only
     assert fake_discord.dms(cy) == []
     # back to channel mentions: no more DMs for Ana
-    await fake_discord.slash(ana, channel, "montana", "notify", options={"mode": "channel"})
+    await fake_discord.slash(ana, channel, "montana", "me", "notify", options={"mode": "channel"})
     before = len(fake_discord.dms(ana))
     for _ in range(40):
         now = await awaited(table, game_id)
@@ -98,7 +100,7 @@ async def test_a_deadline_reminder_is_also_sent_by_dm_to_who_asked(
     late = await awaited(table, game_id)
     assert late is not None
     user = table.user(late)
-    await fake_discord.slash(user, thread, "montana", "notify", options={"mode": "dm"})
+    await fake_discord.slash(user, thread, "montana", "me", "notify", options={"mode": "dm"})
     row = await table.row(game_id)
     (last,) = await bot.store.moves(game_id, offset=row.version - 1, limit=1)
     moment = parse_time(last.at) + timedelta(hours=25)

@@ -84,7 +84,9 @@ async def test_log_lines_about_a_game_name_it_and_its_channel(
         game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "a", "b")
         await to_main_decision(table, game_id)
         creator = next(iter(table.users.values()))
-        await fake_discord.slash(creator, thread, "montana", "settings", options={"turn_hours": 5})
+        await fake_discord.slash(
+            creator, thread, "montana", "game", "settings", options={"turn_hours": 5}
+        )
     text = stream.getvalue()
     tag = f"[game {game_id} channel {thread.id}]"
     played = [line for line in text.splitlines() if " played " in line]
@@ -108,7 +110,7 @@ async def test_log_pages_through_the_whole_move_log(
         await table.type_move(thread, pid, action)
         row, game = await table.game(game_id)
     viewer = next(iter(table.users.values()))
-    shown = await fake_discord.slash(viewer, thread, "montana", "log")
+    shown = await fake_discord.slash(viewer, thread, "montana", "game", "log")
     message = original(shown)
     pages = -(-row.version // 20)
     seen: dict[int, str] = {}
@@ -145,7 +147,9 @@ async def test_history_lists_the_past_games_of_the_channel(
     await fake_discord.start(bot)
     table = Table(fake_discord, bot)
     channel = fake_discord.channel
-    empty = await fake_discord.slash(fake_discord.add_user("zed"), channel, "montana", "history")
+    empty = await fake_discord.slash(
+        fake_discord.add_user("zed"), channel, "montana", "game", "history"
+    )
     assert empty.ephemeral and "No finished game here yet" in empty.content
     game_id, thread, _ = await open_game(fake_discord, table, channel, "ana", "ben")
     # play the game to its end with the random policy, saved through the store like moves
@@ -159,9 +163,9 @@ async def test_history_lists_the_past_games_of_the_channel(
     winners = [s.player for s in game.result().ranking if s.place == 1]
     # a second game, abandoned in its lobby by its creator
     ana = next(u for u in table.users.values() if u.name == "ana")
-    await fake_discord.slash(ana, channel, "montana", "new")
-    await fake_discord.slash(ana, channel, "montana", "abandon")
-    listed = await fake_discord.slash(ana, channel, "montana", "history")
+    await fake_discord.slash(ana, channel, "montana", "game", "new")
+    await fake_discord.slash(ana, channel, "montana", "game", "abandon")
+    listed = await fake_discord.slash(ana, channel, "montana", "game", "history")
     assert listed.ephemeral
     lines = [line for line in listed.content.splitlines() if line.startswith("#")]
     assert len(lines) == 2
@@ -173,7 +177,7 @@ async def test_history_lists_the_past_games_of_the_channel(
     assert ", ".join(s.name for s in row.players) in finished
     assert finished.endswith("won by " + " and ".join(names[w] for w in winners))
     # from inside the game's thread it is listed too
-    inside = await fake_discord.slash(ana, thread, "montana", "history")
+    inside = await fake_discord.slash(ana, thread, "montana", "game", "history")
     assert f"#{game_id} · " in inside.content
     assert Game.from_dict((await table.row(game_id)).state or {}).is_over
 
@@ -195,7 +199,7 @@ async def test_a_stop_signal_finishes_cleanly_and_closes_the_database(
     await fake_gateway.wait_until(
         lambda: fake_gateway.requests("PUT /applications/{id}/guilds/{id}/commands"), timeout=10
     )
-    created = await fake_gateway.slash(ana, fake_gateway.channel, "montana", "new")
+    created = await fake_gateway.slash(ana, fake_gateway.channel, "montana", "game", "new")
     lobby = created.original
     assert lobby is not None
     await fake_gateway.press(ben, lobby, label="Join")
@@ -224,7 +228,7 @@ async def test_forged_log_and_vote_buttons_of_another_channel_are_refused(
     other_table = Table(fake_discord, bot)
     there, _, _ = await open_game(fake_discord, other_table, elsewhere_channel, "c", "d")
     viewer = next(iter(table.users.values()))
-    shown = original(await fake_discord.slash(viewer, thread, "montana", "log"))
+    shown = original(await fake_discord.slash(viewer, thread, "montana", "game", "log"))
     for custom_id in (f"ml:{there}:1:o", f"mv:{there}:1"):
         forged = await fake_discord.press_forged(viewer, shown, custom_id)
         assert forged.ephemeral and "another channel" in forged.content

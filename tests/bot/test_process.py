@@ -40,7 +40,7 @@ async def test_the_bot_process_syncs_plays_and_stops_cleanly(
     await fake_gateway.wait_until(
         lambda: fake_gateway.requests("PUT /applications/{id}/guilds/{id}/commands"), timeout=10
     )
-    created = await fake_gateway.slash(ana, fake_gateway.channel, "montana", "new")
+    created = await fake_gateway.slash(ana, fake_gateway.channel, "montana", "game", "new")
     lobby = created.original
     assert lobby is not None and "Join" in lobby.button_labels()
     await fake_gateway.press(ben, lobby, label="Join")

@@ -84,13 +84,13 @@ async def test_joining_a_lobby_reads_it_once(
     await fake_discord.start(bot)
     await bot.deadlines.stop()
     ana, ben, cleo = (fake_discord.add_user(n) for n in ("ana", "ben", "cleo"))
-    created = await fake_discord.slash(ana, fake_discord.channel, "montana", "new")
+    created = await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "new")
     lobby = created.original
     assert lobby is not None
     reads = ReadCounter(bot.store, monkeypatch)
     await fake_discord.press(ben, lobby, label="Join")
     assert reads.take() == 1
-    await fake_discord.slash(cleo, fake_discord.channel, "montana", "join")
+    await fake_discord.slash(cleo, fake_discord.channel, "montana", "game", "join")
     assert reads.take() == 1
     row = await bot.store.open_game_in(fake_discord.channel.id)
     assert row is not None and [s.name for s in row.players] == ["Ana", "Ben", "Cleo"]

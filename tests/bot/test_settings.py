@@ -111,8 +111,8 @@ async def test_a_fraction_of_an_hour_becomes_the_new_games_deadline(
     bot = MontanaBot(settings)
     await fake_discord.start(bot)
     ana = fake_discord.add_user("ana")
-    await fake_discord.slash(ana, fake_discord.channel, "montana", "new")
+    await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "new")
     row = await bot.store.open_game_in(fake_discord.channel.id)
     assert row is not None and row.turn_seconds == 18 * 60
-    shown = await fake_discord.slash(ana, fake_discord.channel, "montana", "settings")
+    shown = await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "settings")
     assert "turn deadline 18 min" in shown.content
