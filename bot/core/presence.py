@@ -25,10 +25,11 @@ half-time reminder, no overdue, no auction pass. When they come back, the clock 
 decision awaited from them restarts from that moment — the moment of `/montana me back`,
 or the end of the away time — with a full deadline and its reminders counted afresh.
 A decision handed to them while away waits the same way. Moving while away is allowed
-and changes nothing (the next decision waits too). The picture notes "away until 3 Dec,
-18:00 UTC" by their name; the prompt and `/montana status` say it with a Discord
-timestamp. The other players of each of their games under way are told once, by a line
-in the game's thread (no ping), when they go away (or change the end) and come back.
+and changes nothing (the next decision waits too). The picture notes "away until 3 Dec"
+(the date in UTC) by their name; the prompt and `/montana status` say the moment with a
+Discord timestamp, which each reader sees in their own time zone. The other players of
+each of their games under way are told once, by a line in the game's thread (no ping),
+when they go away (or change the end) and when they come back.
 
 The stored `mode` is "pause" (`AWAY_PAUSE`) for now, so that "the AI plays for them"
 can be added beside it.
@@ -156,7 +157,7 @@ def away_length(days: int, hours: int) -> timedelta:
 
 
 def seat_notes(away: Mapping[str, Away]) -> dict[str, str]:
-    """What the picture shows by each away player's name ("away until 3 Dec, 18:00 UTC")."""
+    """What the picture shows by each away player's name ("away until 3 Dec")."""
     return {player: words.away_note(entry.until) for player, entry in away.items()}
 
 

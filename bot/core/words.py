@@ -415,10 +415,10 @@ MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 
 
 def away_note(until: datetime) -> str:
-    """By an away player's name on the picture (no time zone of the reader there, so
-    UTC): "away until 3 Dec, 18:00 UTC"."""
+    """By an away player's name on the picture: "away until 3 Dec" (the date in UTC: a
+    picture knows no reader's time zone; the messages give the moment itself)."""
     moment = until.astimezone(UTC)
-    return f"away until {moment.day} {MONTHS[moment.month - 1]}, {moment:%H:%M} UTC"
+    return f"away until {moment.day} {MONTHS[moment.month - 1]}"
 
 
 def length_text(length: timedelta) -> str:
