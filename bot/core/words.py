@@ -486,6 +486,6 @@ RULES_HELP = "\n".join(
         "settlements wins; ties: most cows and canteens, then most goods, coins and workers.",
         "Use the buttons under the latest picture, or type: `/montana build field:`, "
         "`/montana recruit`, `/montana play <move>`. The game itself (lobby, deadlines, "
-        "log, history): `/montana game …`; your own notifications: `/montana me …`.",
+        "log, history): `/montana game …`; your notifications and holidays: `/montana me …`.",
     )
 )

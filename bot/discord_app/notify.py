@@ -1,6 +1,8 @@
 """Direct messages to players who asked for them: "it is your move", with a link.
 
-`/montana me notify` stores each user's choice (`bot.core.notify`). The DM carries a link
+`/montana me notify` stores each user's choice (`bot.core.notify`): the mode, and whether
+they want a heads-up when the player before them starts a turn (said by
+`discord_app.presence`, by DM through `send_owed` in the DM mode). The DM carries a link
 to the game's newest message (or its channel while that message is not posted yet).
 "It is your move" is owed by the move like its post (`bot.core.delivery`): retried
 while Discord fails, given up when the DMs are closed (the move goes on regardless).
