@@ -18,14 +18,13 @@ import pytest
 from PIL import Image
 
 from bot.core import words
-from bot.core.deadlines import DeadlineDriver
 from bot.core.presence import away_length, heads_up_for
 from bot.discord_app.client import MontanaBot
 from rules import Game
 from tests.bot.driver import Table, make_bot, open_game, to_main_decision
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.bot.games import at_first_main_decision
-from tests.bot.test_deadlines import last_move_time, manual_clock
+from tests.bot.test_deadlines import driver_at, last_move_time, manual_clock
 from tests.bot.test_e2e_auction import start_auction
 
 MESSAGES = "POST /channels/{id}/messages"
@@ -279,13 +278,6 @@ def test_the_picture_says_until_which_day_in_utc() -> None:
 async def away_until(bot: MontanaBot, user: str) -> datetime:
     aways = await bot.store.aways([user])
     return aways[user].until
-
-
-async def driver_at(bot: MontanaBot, moment: datetime) -> DeadlineDriver:
-    driver = bot.deadlines
-    await driver.stop()
-    driver.clock = lambda: moment
-    return driver
 
 
 async def test_away_pauses_the_deadlines_and_its_end_restarts_them_also_after_a_restart(
