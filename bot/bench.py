@@ -79,8 +79,12 @@ PICTURE_WAIT = 30.0
 CHANNEL_MESSAGE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")
 
 
-def _draw_game(game: Game, highlight: str | None, names: dict[str, str]) -> bytes:
-    return PillowRenderer().game_picture(game, highlight=highlight, names=names)
+def _draw_game(
+    game: Game, highlight: str | None, names: dict[str, str], seat_notes: dict[str, str]
+) -> bytes:
+    return PillowRenderer().game_picture(
+        game, highlight=highlight, names=names, seat_notes=seat_notes
+    )
 
 
 def _draw_board(game: Game, player_id: str, names: dict[str, str]) -> bytes:
@@ -99,8 +103,16 @@ class ProcessRenderer:
         context = multiprocessing.get_context("spawn")
         self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
 
-    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
-        return self._pool.submit(_draw_game, game, highlight, dict(names)).result()
+    def game_picture(
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+    ) -> bytes:
+        notes = dict(seat_notes or {})
+        return self._pool.submit(_draw_game, game, highlight, dict(names), notes).result()
 
     def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
         return self._pool.submit(_draw_board, game, player_id, dict(names)).result()
@@ -118,10 +130,19 @@ class SampledRenderer:
         self.real = real
         self._tiny = _tiny_png()
 
-    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+    def game_picture(
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+    ) -> bytes:
         self.calls += 1
         if self.every == 1 or game.is_over or self.calls % self.every == 1:
-            return self.real.game_picture(game, highlight=highlight, names=names)
+            return self.real.game_picture(
+                game, highlight=highlight, names=names, seat_notes=seat_notes
+            )
         return self._tiny
 
     def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
@@ -549,16 +570,26 @@ def bot_process_main() -> None:
 
     class Unpatched(PillowRenderer):
         def game_picture(
-            self, game: Game, *, highlight: str | None, names: Mapping[str, str]
+            self,
+            game: Game,
+            *,
+            highlight: str | None,
+            names: Mapping[str, str],
+            seat_notes: Mapping[str, str] | None = None,
         ) -> bytes:
-            return draw(self, game, highlight=highlight, names=names)
+            return draw(self, game, highlight=highlight, names=names, seat_notes=seat_notes)
 
     sampled = SampledRenderer(int(os.environ.get("BENCH_REAL_EVERY", "1")), Unpatched())
 
     def game_picture(
-        self: PillowRenderer, game: Game, *, highlight: str | None, names: Mapping[str, str]
+        self: PillowRenderer,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
     ) -> bytes:
-        return sampled.game_picture(game, highlight=highlight, names=names)
+        return sampled.game_picture(game, highlight=highlight, names=names, seat_notes=seat_notes)
 
     PillowRenderer.game_picture = game_picture  # type: ignore[method-assign]
     meter, collections = StallMeter(), GcMeter()

@@ -6,6 +6,15 @@ move log's `at` for the current version), so nothing needs scheduling: every due
 time is computed from the database. What was already done for the current version
 (`reminders.sent`) is stored too, so a restart neither forgets nor repeats a step.
 
+A player away (`/montana me away`, `bot.core.presence`) pauses the clock of every
+decision awaited from them: while they are away nothing is due for it — no half-time
+reminder, no overdue, no auction pass. When they come back (`/montana me back`, or
+their away time ends: the driver ends it at that moment, also when it runs late), the
+clock of each decision then awaited from them restarts from that moment (stored in
+`deadline_restarts` for that version, `Watch.started_at`), with a full deadline and
+its reminders counted afresh; a decision handed to them while away starts its clock
+then too. Votes to end the game wait for the same clock.
+
 For the decision awaited now, with T its deadline (auction or turn):
 - at T/2 the awaited player is mentioned again, once;
 - at T an auction answer (`pending.kind == "bid"`) is answered `pass` on their behalf
@@ -28,7 +37,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
@@ -100,6 +109,13 @@ class Watch:
     deadlines: Deadlines
     sent: int
     """Steps already taken for this version (0: none, 1: the half-time reminder, ...)."""
+    restarted_at: datetime | None = None
+    """When the clock of this version's decision started again (its player came back)."""
+
+    @property
+    def started_at(self) -> datetime:
+        """When the clock of the awaited decision started."""
+        return self.restarted_at or self.moved_at
 
 
 @dataclass(frozen=True)
@@ -109,14 +125,14 @@ class Awaited:
 
 
 def deadline_of(watch: Watch, kind: str) -> datetime:
-    return watch.moved_at + timedelta(seconds=watch.deadlines.period(kind))
+    return watch.started_at + timedelta(seconds=watch.deadlines.period(kind))
 
 
 def due_at(watch: Watch, kind: str) -> datetime:
     """When the next step for this decision is due."""
     period = watch.deadlines.period(kind)
     offset = period / 2 if watch.sent == 0 else period * watch.sent
-    return watch.moved_at + timedelta(seconds=offset)
+    return watch.started_at + timedelta(seconds=offset)
 
 
 StepKind = Literal["remind", "overdue", "pass"]
@@ -147,7 +163,7 @@ def step_for(watch: Watch, awaited: Awaited | None, now: datetime) -> Step | Non
     if awaited is None or now < due_at(watch, awaited.kind):
         return None
     period = watch.deadlines.period(awaited.kind)
-    elapsed = (now - watch.moved_at).total_seconds()
+    elapsed = (now - watch.started_at).total_seconds()
     overdue = elapsed >= period
     # after a long outage, catch up without sending every missed reminder
     sent = max(int(elapsed // period) + 1 if overdue else 1, watch.sent + 1)
@@ -204,6 +220,7 @@ class DeadlineStore:
             "WHERE g.status = ?" + only_one,
             (ACTIVE,) if game_id is None else (ACTIVE, game_id),
         )
+        restarts = await self.store.deadline_restarts(game_id)
         return [
             Watch(
                 game_id=int(r["id"]),
@@ -211,6 +228,7 @@ class DeadlineStore:
                 moved_at=parse_time(r["moved_at"] or r["updated_at"]),
                 deadlines=Deadlines(int(r["turn_seconds"]), int(r["auction_seconds"])),
                 sent=int(r["sent"]) if r["reminded_version"] == r["version"] else 0,
+                restarted_at=restart_at(restarts, int(r["id"]), int(r["version"])),
             )
             for r in rows
         ]
@@ -276,6 +294,14 @@ class DeadlineStore:
         return count > 0
 
 
+def restart_at(
+    restarts: Mapping[int, tuple[int, datetime]], game_id: int, version: int
+) -> datetime | None:
+    """When the clock of a game's decision at `version` started again, if it did."""
+    restart = restarts.get(game_id)
+    return restart[1] if restart is not None and restart[0] == version else None
+
+
 def result_record(game: Game, voters: list[str]) -> dict[str, Any]:
     """What is stored for a game ended early: the ranking at that moment."""
     result = game.result()
@@ -336,6 +362,7 @@ class DeadlineDriver(PeriodicTask):
         self.service = service
         self.poster = poster
         self.db = DeadlineStore(service.store)
+        self.presence = service.presence
         self._awaited: dict[int, tuple[int, Awaited | None]] = {}
         self._pass = asyncio.Lock()
 
@@ -377,7 +404,7 @@ class DeadlineDriver(PeriodicTask):
 
     async def one_pass(self) -> datetime | None:
         await self.run_due()
-        return next_due(await self._games())
+        return await self.next_due()
 
     # ---- what is due
 
@@ -400,9 +427,17 @@ class DeadlineDriver(PeriodicTask):
         return found
 
     async def _games(self, game_id: int | None = None) -> list[tuple[Watch, Awaited | None]]:
-        return [
+        """Each active game's clock and who it waits for; nobody while that player is
+        away (their clock is paused)."""
+        games = [
             (watch, await self.awaited(watch.game_id, watch.version))
             for watch in await self.db.watches(game_id)
+        ]
+        players = {awaited.player for _, awaited in games if awaited is not None}
+        away = await self.presence.away_among(sorted(players), self.clock())
+        return [
+            (watch, None if awaited is None or awaited.player in away else awaited)
+            for watch, awaited in games
         ]
 
     async def due_of(self, row: GameRow) -> tuple[str, datetime] | None:
@@ -415,12 +450,17 @@ class DeadlineDriver(PeriodicTask):
         return None
 
     async def next_due(self) -> datetime | None:
-        return next_due(await self._games())
+        """The next moment something is due: a deadline's step, or an away time's end."""
+        due = [next_due(await self._games()), await self.presence.next_end()]
+        return min((moment for moment in due if moment is not None), default=None)
 
     async def run_due(self) -> int:
-        """Take every step due now; returns how many were taken."""
+        """End the away times that are over, then take every step due now; returns how
+        many steps were taken."""
         taken = 0
         async with self._pass:
+            for change in await self.presence.end_due(self.clock()):
+                await self.presence.tell(change)
             for watch, awaited in await self._games():
                 step = step_for(watch, awaited, self.clock())
                 if step is None:
@@ -506,9 +546,16 @@ class DeadlineDriver(PeriodicTask):
                     "You are the player the game is waiting for: make your move, or ask "
                     "the creator to `/montana game abandon` the game."
                 )
+            away = await self.presence.away_of(awaited, self.clock())
+            if away is not None:
+                raise Refusal(
+                    f"{row.names.get(awaited, 'The awaited player')} is away, so their "
+                    "deadline is paused: a vote to end the game is possible only once they "
+                    "are back and overdue."
+                )
             watches = await self.db.watches(row.id)
             period = (await self.db.deadlines(row.id)).period(game.pending.kind)
-            if not watches or self.clock() < watches[0].moved_at + timedelta(seconds=period):
+            if not watches or self.clock() < deadline_of(watches[0], game.pending.kind):
                 raise Refusal(
                     "A vote to end the game is possible only once the awaited player is "
                     f"overdue ({period_text(period)} without a move). "

@@ -11,6 +11,9 @@ that the game waits for them. `Delivery` hands them to the front end (`Announcer
   words are shown and exactly one prompt is live;
 * a direct message goes out even when the post before it failed (it then links the
   channel instead of the message), and not at all once the game waits for someone else;
+* a notice (`NOTICE`: a heads-up, a player away or back; `bot.core.presence`) goes to
+  the front end's `NoticeSender` after the posts before it (a notice by direct message
+  even when they failed), and not at all once it is void (`Notice.void_reason`);
 * a failure is retried with back-off (`Backoff`) by a task (`start`), also after a
   restart: the outbox is in the database. Every attempt at one message carries the
   same key (`Ticket.key`, Discord's message nonce), and a retry (`Ticket.retry`) may
@@ -27,7 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
@@ -36,7 +39,8 @@ from rules import Event, Game
 
 from . import logs
 from .periodic import Clock, PeriodicTask
-from .store import ACTIVE, DM, FINISHED, POST, GameRow, Owed, Store, StoreError
+from .presence import Notice
+from .store import ACTIVE, DM, FINISHED, NOTICE, POST, Away, GameRow, Owed, Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +95,8 @@ class Outcome:
     ticket: Ticket | None = None
     notes: tuple[str, ...] = ()
     """What the message had to leave out, or where it had to go instead, in words."""
+    away: Mapping[str, Away] = field(default_factory=dict)
+    """The game's players away now (the prompt says so for the awaited one)."""
     problem: str = ""
     """Why the move is not shown yet (when `announced` is False), in words."""
 
@@ -162,6 +168,17 @@ class TurnNotifier(Protocol):
         ...
 
 
+class NoticeSender(Protocol):
+    """The front end's notices: a line in the game's thread, or a direct message."""
+
+    async def send_notice(
+        self, notice: Notice, row: GameRow, game: Game, ticket: Ticket
+    ) -> int | None:
+        """Say `notice` for the game; the id of the message posted, if any. Raise a
+        `DeliveryProblem` to say how it failed."""
+        ...
+
+
 # ------------------------------------------------------------------ when to try again
 
 
@@ -197,8 +214,10 @@ class Report:
     """Why the posts stopped, if they did."""
 
 
-Render = Callable[[GameRow, Game, str | None], Awaitable[bytes]]
-"""The picture of a game (row, engine state, the field to highlight)."""
+Render = Callable[[GameRow, Game, str | None, Mapping[str, Away]], Awaitable[bytes]]
+"""The picture of a game (row, engine state, the field to highlight, the players away)."""
+AwayIn = Callable[[GameRow], Awaitable[Mapping[str, Away]]]
+"""The players of a game away now."""
 LoadGame = Callable[[GameRow], Game]
 GameLock = Callable[[int], asyncio.Lock]
 
@@ -224,6 +243,8 @@ class Delivery(PeriodicTask):
         load_game: LoadGame,
         lock: GameLock,
         notifier: TurnNotifier | None = None,
+        notices: NoticeSender | None = None,
+        away_in: AwayIn | None = None,
         clock: Clock = utcnow,
         backoff: Backoff | None = None,
         poll_seconds: float = DEFAULT_POLL_SECONDS,
@@ -232,6 +253,8 @@ class Delivery(PeriodicTask):
         self.store = store
         self.announcer = announcer
         self.notifier = notifier
+        self.notices = notices
+        self.away_in = away_in
         self.render = render
         self.load_game = load_game
         self.lock = lock
@@ -333,19 +356,35 @@ class Delivery(PeriodicTask):
                 await self._post(report, game, entry, prompt=prompt)
             elif entry.kind == DM:
                 await self._direct(report, game, entry)
+            elif entry.kind == NOTICE:
+                notice = Notice.of(entry.body)
+                if report.problem is not None and not notice.dm:
+                    continue  # in order: a line in the thread waits for the posts before it
+                await self._notice(report, game, entry, notice)
         return report
 
     async def _without_superseded(self, owed: Sequence[Owed]) -> list[Owed]:
         """`owed` without the fresh prompts asked for (`/montana board`) while an earlier
-        message of the same version is still owed: that one becomes the prompt."""
+        message of the same version is still owed: that one becomes the prompt; and
+        without the notices a later one makes void (`Notice.replaces_earlier`)."""
         kept: list[Owed] = []
         versions: set[int] = set()
+        later_notices = {
+            key: entry.id
+            for entry in owed
+            if entry.kind == NOTICE and (key := Notice.of(entry.body).replaces_earlier)
+        }
         for entry in owed:
             if entry.kind == POST:
                 if entry.body.get("repost") and entry.version in versions:
                     await self._delivered(entry, None, note="superseded by an earlier message")
                     continue
                 versions.add(entry.version)
+            elif entry.kind == NOTICE:
+                key = Notice.of(entry.body).replaces_earlier
+                if key is not None and later_notices[key] != entry.id:
+                    await self._delivered(entry, None, note="superseded by a later notice")
+                    continue
             kept.append(entry)
         return kept
 
@@ -363,9 +402,12 @@ class Delivery(PeriodicTask):
         body = entry.body
         in_place = body.get("in_place")
         picture = b""
+        away: Mapping[str, Away] = {}
         if prompt:
+            if self.away_in is not None:
+                away = await self.away_in(row)
             try:
-                picture = await self.render(row, game, body.get("highlight"))
+                picture = await self.render(row, game, body.get("highlight"), away)
             except Exception:
                 log.exception("drawing version %s failed; posting its words alone", entry.version)
         outcome = Outcome(
@@ -380,6 +422,7 @@ class Delivery(PeriodicTask):
             prompt=prompt,
             in_place=in_place is not None and in_place == row.message_id,
             ticket=self._ticket(entry),
+            away=away,
         )
         try:
             answer = await self.announcer.announce(outcome)
@@ -425,18 +468,44 @@ class Delivery(PeriodicTask):
         message_id = posted.message_id if posted is not None else None
         if message_id is None and row.prompt_version == row.version:
             message_id = row.message_id
+        notifier = self.notifier
+        await self._attempt(
+            entry,
+            f"direct message to {user}",
+            lambda: notifier.notify_turn(user, row, game, message_id, self._ticket(entry).key),
+        )
+
+    async def _notice(self, report: Report, game: Game, entry: Owed, notice: Notice) -> None:
+        row = report.row
+        void = "no front end for notices" if self.notices is None else None
+        void = void or notice.void_reason(row, game)
+        if self.notices is None or void is not None:
+            await self._delivered(entry, None, note=void)
+            return
+        notices = self.notices
+        await self._attempt(
+            entry,
+            f"{notice.kind} notice for {notice.user}",
+            lambda: notices.send_notice(notice, row, game, self._ticket(entry)),
+        )
+
+    async def _attempt(
+        self, entry: Owed, what: str, send: Callable[[], Awaitable[int | None]]
+    ) -> None:
+        """Send one owed message that is no post, and record how it went: delivered,
+        given up (`Dropped`), or to be tried again."""
         try:
-            await self.notifier.notify_turn(user, row, game, message_id, self._ticket(entry).key)
+            message_id = await send()
         except Dropped as dropped:
-            log.info("direct message to %s given up: %s", user, dropped.words)
+            log.info("%s given up: %s", what, dropped.words)
             await self._delivered(entry, None, note=dropped.words)
         except DeliveryProblem as problem:
             await self._failed(entry, problem)
         except Exception as error:
-            log.exception("direct message to %s failed", user)
+            log.exception("%s failed", what)
             await self._failed(entry, TryAgain(repr(error)))
         else:
-            await self._delivered(entry, None)
+            await self._delivered(entry, message_id)
 
     async def _failed(self, entry: Owed, problem: DeliveryProblem) -> None:
         attempts = entry.attempts + 1
@@ -482,6 +551,7 @@ __all__ = [
     "Delivery",
     "DeliveryProblem",
     "Dropped",
+    "NoticeSender",
     "Outcome",
     "Posted",
     "Report",

@@ -1,7 +1,9 @@
 """How each player wants to hear that a game waits for them (table `notify_prefs`).
 
 Channel mentions only (the default), or also a direct message whenever a game starts
-waiting for them. The front end sends the messages; this module keeps the choice.
+waiting for them; and, apart, whether they want a heads-up when the player before them
+starts a turn (`bot.core.presence`; by DM in the DM mode, else in the game's thread).
+The front end sends the messages; this module keeps the choice.
 """
 
 from __future__ import annotations
@@ -23,6 +25,12 @@ class NotifyPrefs:
     async def wants_dm(self, user_id: str) -> bool:
         rows = await self.store.query("SELECT dm FROM notify_prefs WHERE user_id = ?", (user_id,))
         return bool(rows and rows[0]["dm"])
+
+    async def wants_heads_up(self, user_id: str) -> bool:
+        return await self.store.heads_up_wanted(user_id)
+
+    async def set_heads_up(self, user_id: str, wanted: bool) -> None:
+        await self.store.set_heads_up(user_id, wanted)
 
     async def set_dm(self, user_id: str, dm: bool) -> None:
         await self.store.transaction(

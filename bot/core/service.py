@@ -31,6 +31,7 @@ from .delivery import (
     Announcer,
     Backoff,
     Delivery,
+    NoticeSender,
     Outcome,
     Posted,
     Report,
@@ -38,6 +39,7 @@ from .delivery import (
     TurnNotifier,
 )
 from .notify import NotifyPrefs
+from .presence import Presence, seat_notes
 from .store import (
     ABANDONED,
     ACTIVE,
@@ -46,6 +48,7 @@ from .store import (
     LOBBY,
     OPEN_STATUSES,
     POST,
+    Away,
     ChannelBusy,
     GameRow,
     OwedMessage,
@@ -111,8 +114,15 @@ def why_not_saved(error: StoreError) -> str:
 
 class Renderer(Protocol):
     def game_picture(
-        self, game: Game, *, highlight: str | None, names: Mapping[str, str]
-    ) -> bytes: ...
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+    ) -> bytes:
+        """The snapshot; `seat_notes`: a short note by a player's name ("away until ...")."""
+        ...
 
     def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes: ...
 
@@ -120,10 +130,17 @@ class Renderer(Protocol):
 class PillowRenderer:
     """The project's renderer (`render/`)."""
 
-    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+    def game_picture(
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+    ) -> bytes:
         import render
 
-        return render.render_game(game, highlight=highlight, names=names)
+        return render.render_game(game, highlight=highlight, names=names, seat_notes=seat_notes)
 
     def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
         import render
@@ -174,6 +191,7 @@ class GameService:
         renderer: Renderer | None = None,
         announcer: Announcer | None = None,
         notifier: TurnNotifier | None = None,
+        notices: NoticeSender | None = None,
         seed_source: random.Random | None = None,
         backoff: Backoff | None = None,
     ) -> None:
@@ -187,10 +205,14 @@ class GameService:
         self.after_announce: list[Callable[[Outcome], Awaitable[None]]] = []
         """Called after each saved move or start (the deadline clock); a hook that fails
         is logged and skipped, never failing the move."""
+        self.presence = Presence(store, load_game=self.game_of)
+        """Heads-ups owed by moves; players away and back (`bot.core.presence`)."""
         self.delivery = Delivery(
             store,
             self.announcer,
             notifier=notifier,
+            notices=notices,
+            away_in=self.presence.away_in,
             render=self._picture,
             load_game=self.game_of,
             lock=self.lock,
@@ -198,6 +220,7 @@ class GameService:
         )
         """Delivers the messages moves owe; a front end that runs for long `start`s it,
         so what failed is tried again (and what a previous run left is delivered)."""
+        self.presence.deliver = self.delivery.deliver
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -256,11 +279,17 @@ class GameService:
             raise BrokenGame(row.id) from None
 
     async def game_picture(self, row: GameRow, game: Game) -> bytes:
-        return await self._picture(row, game, None)
+        return await self._picture(row, game, None, await self.presence.away_in(row))
 
-    async def _picture(self, row: GameRow, game: Game, highlight: str | None) -> bytes:
+    async def _picture(
+        self, row: GameRow, game: Game, highlight: str | None, away: Mapping[str, Away]
+    ) -> bytes:
         return await asyncio.to_thread(
-            self.renderer.game_picture, game, highlight=highlight, names=row.names
+            self.renderer.game_picture,
+            game,
+            highlight=highlight,
+            names=row.names,
+            seat_notes=seat_notes(away),
         )
 
     async def board_picture(self, row: GameRow, user_id: str) -> bytes:
@@ -372,7 +401,7 @@ class GameService:
             text = words.seating(dealt, names) + " " + self._setup_text(dealt, names)
             told = {"header": events_json([words.note(text)]), "own": []}
             state_json = json.dumps(dealt.to_dict())
-            owed = await self._owed(dealt, text, actor=None, handover=True)
+            owed = await self._owed(dealt, text, actor=None, handover=True, turn_player_before=None)
             try:
                 stamp = now()
                 await self.store.start(
@@ -413,11 +442,14 @@ class GameService:
         *,
         actor: str | None,
         handover: bool,
+        turn_player_before: str | None,
         in_place: int | None = None,
         highlight: str | None = None,
     ) -> list[OwedMessage]:
-        """The messages a saved version owes the players: its post, and a direct message
-        for the player it now waits for if they asked for one."""
+        """The messages a saved version owes the players: its post, a direct message for
+        the player it now waits for if they asked for one, and a heads-up for the player
+        after the one whose turn it started (`turn_player_before`: the turn's player
+        before the move; `bot.core.presence`)."""
         owed = [
             OwedMessage(
                 POST,
@@ -439,7 +471,7 @@ class GameService:
             and await self.prefs.wants_dm(awaited)
         ):
             owed.append(OwedMessage(DM, game.version, {"user": awaited}))
-        return owed
+        return owed + await self.presence.heads_up_owed(game, turn_player_before)
 
     @staticmethod
     def _setup_text(game: Game, names: Mapping[str, str]) -> str:
@@ -543,7 +575,7 @@ class GameService:
                 move = parse_action(move)
             except IllegalAction as error:
                 raise Refusal(self.refusal_text(error, game, user_id, names)) from None
-        awaited_before = game.awaiting
+        awaited_before, turn_player_before = game.awaiting, game.turn_player
         try:
             events = game.apply(user_id, move)
         except NotYourTurn:
@@ -576,6 +608,7 @@ class GameService:
             text,
             actor=user_id,
             handover=not continuing,
+            turn_player_before=turn_player_before,
             in_place=in_place,
             highlight=highlight_of(events),
         )

@@ -59,6 +59,12 @@ POST = "post"
 """An owed message: a move (or a fresh prompt) shown in the game's channel or thread."""
 DM = "dm"
 """An owed message: "the game waits for you" to a player who asked for direct messages."""
+NOTICE = "notice"
+"""An owed message: a line for the players that is no move (a heads-up, someone away or
+back; `bot.core.presence.Notice` is its body)."""
+AWAY_PAUSE = "pause"
+"""What happens to an away player's decisions: their deadlines wait (the only mode so
+far; the table keeps a `mode` so that "the AI plays for them" can be added)."""
 
 
 class StoreError(Exception):
@@ -168,6 +174,21 @@ class Owed:
     """Failed attempts so far (an attempt may still have reached Discord)."""
     next_at: datetime
     last_error: str | None
+
+
+@dataclass(frozen=True)
+class Away:
+    """A player away from all their games (a holiday), as stored (table `away`)."""
+
+    user_id: str
+    since: datetime
+    until: datetime
+    """When the away time ends by itself (at most 14 days after `since`)."""
+    mode: str = AWAY_PAUSE
+
+    def active_at(self, moment: datetime) -> bool:
+        """Still away at `moment` (a row whose time is up stays until it is ended)."""
+        return moment < self.until
 
 
 def now() -> str:
@@ -320,6 +341,30 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """,
         "CREATE INDEX outbox_owed ON outbox (game_id, id) WHERE delivered_at IS NULL",
     ),
+    (
+        # heads-up (bot.core.presence): a notice when the player before you starts a turn
+        "ALTER TABLE notify_prefs ADD COLUMN heads_up INTEGER NOT NULL DEFAULT 0",
+    ),
+    (
+        # away (bot.core.presence): a player away from all their games until `until`
+        # (`mode` 'pause': their deadlines wait), and, per game, the moment the clock of
+        # the decision awaited at `version` started again when its player came back
+        """
+        CREATE TABLE away (
+            user_id TEXT PRIMARY KEY,
+            since TEXT NOT NULL,
+            until TEXT NOT NULL,
+            mode TEXT NOT NULL DEFAULT 'pause'
+        )
+        """,
+        """
+        CREATE TABLE deadline_restarts (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id),
+            version INTEGER NOT NULL,
+            at TEXT NOT NULL
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -379,6 +424,15 @@ def _owed_inserts(
         )
         for message in owed
     ]
+
+
+def _away(row: aiosqlite.Row) -> Away:
+    return Away(
+        user_id=row["user_id"],
+        since=moment_of(row["since"]),
+        until=moment_of(row["until"]),
+        mode=row["mode"],
+    )
 
 
 def _one_line(error: BaseException) -> str:
@@ -974,3 +1028,120 @@ class Store:
                 )
             )
         await self._transaction(statements)
+
+    # ------------------------------------------------------------------ heads-up and away
+
+    @_guarded
+    async def heads_up_wanted(self, user_id: str) -> bool:
+        """Whether the player asked for a heads-up when the player before them starts."""
+        rows = await self._read("SELECT heads_up FROM notify_prefs WHERE user_id = ?", (user_id,))
+        return bool(rows and rows[0]["heads_up"])
+
+    async def set_heads_up(self, user_id: str, wanted: bool) -> None:
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO notify_prefs (user_id, dm, heads_up, updated_at) "
+                    "VALUES (?, 0, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                    "heads_up = excluded.heads_up, updated_at = excluded.updated_at",
+                    (user_id, int(wanted), now()),
+                )
+            ]
+        )
+
+    @_guarded
+    async def aways(self, user_ids: Sequence[str] | None = None) -> dict[str, Away]:
+        """The players marked away (those of `user_ids`, or all), by user id. An away
+        whose time is up is still here until `end_away` (see `Away.active_at`)."""
+        if user_ids is None:
+            rows = await self._read("SELECT * FROM away")
+        elif not user_ids:
+            return {}
+        else:
+            marks = ", ".join("?" for _ in user_ids)
+            rows = await self._read(f"SELECT * FROM away WHERE user_id IN ({marks})", user_ids)
+        return {row["user_id"]: _away(row) for row in rows}
+
+    @_guarded
+    async def active_games_of(self, user_id: str) -> list[GameRow]:
+        """The games under way in which `user_id` plays."""
+        rows = await self._read(
+            "SELECT * FROM games WHERE status = ? AND players LIKE ? ORDER BY id",
+            (ACTIVE, f"%{user_id}%"),
+        )
+        games = [_row(row) for row in rows]
+        return [game for game in games if game.has_player(user_id)]
+
+    async def set_away(self, away: Away, owed: Sequence[tuple[int, OwedMessage]]) -> None:
+        """Mark a player away (replacing an earlier away), with the notices it owes the
+        players of their games (game id, message), in one transaction."""
+        stamp = stamp_of(datetime.now(UTC))
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            (
+                "INSERT INTO away (user_id, since, until, mode) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET since = excluded.since, "
+                "until = excluded.until, mode = excluded.mode",
+                (away.user_id, stamp_of(away.since), stamp_of(away.until), away.mode),
+            )
+        ]
+        for game_id, message in owed:
+            statements += _owed_inserts(game_id, [message], stamp)
+        await self._transaction(statements)
+
+    async def end_away(
+        self,
+        user_id: str,
+        at: datetime,
+        *,
+        only_until: datetime | None = None,
+        restarts: Sequence[tuple[int, int]] = (),
+        owed: Sequence[tuple[int, OwedMessage]] = (),
+    ) -> bool:
+        """End a player's away at `at`, in one transaction with the restart of the clocks
+        of the decisions awaited from them (game id, version: the clock of that version
+        starts at `at`, its reminders counted afresh) and the notices it owes. With
+        `only_until`, only an away ending then (not one changed meanwhile). False, and
+        nothing written, when there is no such away."""
+        guard, params = "", [user_id]
+        if only_until is not None:
+            guard = " AND until = ?"
+            params.append(stamp_of(only_until))
+        moment, stamp = stamp_of(at), stamp_of(datetime.now(UTC))
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            ("DELETE FROM away WHERE user_id = ?" + guard, tuple(params))
+        ]
+        for game_id, version in restarts:
+            statements += [
+                (
+                    "INSERT INTO deadline_restarts (game_id, version, at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, "
+                    "at = excluded.at",
+                    (game_id, version, moment),
+                ),
+                (
+                    "INSERT INTO reminders (game_id, version, sent, last_at) "
+                    "VALUES (?, ?, 0, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                    "version = excluded.version, sent = 0, last_at = excluded.last_at",
+                    (game_id, version, at.astimezone(UTC).isoformat(timespec="seconds")),
+                ),
+            ]
+        for game_id, message in owed:
+            statements += _owed_inserts(game_id, [message], stamp)
+        try:
+            await self._checked(statements, f"{user_id} is not away (any more)")
+        except StaleVersion:
+            return False
+        return True
+
+    @_guarded
+    async def deadline_restarts(
+        self, game_id: int | None = None
+    ) -> dict[int, tuple[int, datetime]]:
+        """Game id -> (version, moment) at which the clock of the decision awaited at that
+        version started again (its player came back)."""
+        only_one = " WHERE game_id = ?" if game_id is not None else ""
+        rows = await self._read(
+            "SELECT game_id, version, at FROM deadline_restarts" + only_one,
+            () if game_id is None else (game_id,),
+        )
+        return {row["game_id"]: (row["version"], moment_of(row["at"])) for row in rows}

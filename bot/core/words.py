@@ -7,6 +7,7 @@ console. Notation appears only in `log_lines` (the move log is for power users).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import render.words as render_words
@@ -408,6 +409,52 @@ def status(game: Game, names: Mapping[str, str]) -> str:
     return "\n".join(lines)
 
 
+# ---------------------------------------------------------------- heads-up and away
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def away_note(until: datetime) -> str:
+    """By an away player's name on the picture: "away until 3 Dec" (the date in UTC: a
+    picture knows no reader's time zone; the messages give the moment itself)."""
+    moment = until.astimezone(UTC)
+    return f"away until {moment.day} {MONTHS[moment.month - 1]}"
+
+
+def length_text(length: timedelta) -> str:
+    """timedelta(days=3, hours=12) -> "3 days 12 hours"."""
+    hours = round(length.total_seconds() / 3600)
+    days, hours = divmod(hours, 24)
+    parts = [plural(days, "day")] if days else []
+    if hours or not days:
+        parts.append(plural(hours, "hour"))
+    return " ".join(parts)
+
+
+def away_line(name: str, until: str) -> str:
+    """Said with the prompt and in the status while a player is away (`until`: the moment
+    as the front end shows it)."""
+    return f"{name} is away until {until} — their deadlines are paused."
+
+
+def went_away_line(name: str, until: str) -> str:
+    """Told to a game's players when one of them goes away (or changes the end)."""
+    return (
+        f"{name} is away until {until}; their deadlines in this game are paused until "
+        "they are back."
+    )
+
+
+def back_line(name: str) -> str:
+    """Told to a game's players when an away player is back."""
+    return f"{name} is back; their deadlines run again from now."
+
+
+def heads_up_line(who: str, starting: str) -> str:
+    """The heads-up: `who` (as addressed) is next after `starting` (a name)."""
+    return f"{who}, heads-up: {starting} has started their turn — you are next."
+
+
 def log_lines(moves: Iterable[tuple[int, str, str]], names: Mapping[str, str]) -> list[str]:
     """`(version, player, notation)` -> "12. Ana: build C4" (notation on purpose)."""
     return [
@@ -439,6 +486,6 @@ RULES_HELP = "\n".join(
         "settlements wins; ties: most cows and canteens, then most goods, coins and workers.",
         "Use the buttons under the latest picture, or type: `/montana build field:`, "
         "`/montana recruit`, `/montana play <move>`. The game itself (lobby, deadlines, "
-        "log, history): `/montana game …`; your own notifications: `/montana me …`.",
+        "log, history): `/montana game …`; your notifications and holidays: `/montana me …`.",
     )
 )

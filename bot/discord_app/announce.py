@@ -34,7 +34,7 @@ from datetime import timedelta
 import discord
 
 from ..core import prompts, words
-from ..core.delivery import Blocked, Outcome, Posted
+from ..core.delivery import Blocked, Outcome, Posted, Ticket
 from ..core.store import GameRow
 from .components import (
     MISSING_PERMISSIONS,
@@ -43,6 +43,7 @@ from .components import (
     delivery_problem,
     panel_view,
     picture_file,
+    timestamp,
 )
 from .lobby import thread_name
 
@@ -87,11 +88,37 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
         parts.append(words.results(game, names))
     else:
         parts.append(words.prompt_line(game, mention))
+        away = outcome.away.get(game.awaiting or "")
+        if away is not None:
+            name = names.get(away.user_id, "The awaited player")
+            parts.append(words.away_line(name, timestamp(away.until, "f")))
         panel = prompts.public_panel(game, names)
         if panel.hint:
             parts.append(f"-# {panel.hint}")
         view = panel_view(outcome.row.id, outcome.version, panel)
     return fit("\n".join(parts) or "…"), view
+
+
+async def find_posted(
+    client: discord.Client, row: GameRow, text: str, ticket: Ticket | None
+) -> discord.Message | None:
+    """On a retry (`ticket.retry`): the bot's message starting with `text` that an
+    earlier attempt posted where the game plays, if it went out."""
+    words_posted = text.strip()[:200]
+    if ticket is None or not ticket.retry or not words_posted:
+        return None
+    channel = client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
+    since = discord.Object(discord.utils.time_snowflake(ticket.since - timedelta(seconds=5)))
+    me = client.user
+    try:
+        async for message in channel.history(limit=LOOK_BACK, after=since):
+            mine = me is not None and message.author.id == me.id
+            if mine and message.content.startswith(words_posted):
+                log.info("version %s was posted already (message %s)", row.version, message.id)
+                return message
+    except discord.HTTPException as error:
+        log.info("could not look for an earlier attempt: %s", error)
+    return None
 
 
 def with_notes(content: str, notes: list[str]) -> str:
@@ -174,23 +201,7 @@ class DiscordAnnouncer:
 
     async def _already_posted(self, outcome: Outcome) -> discord.Message | None:
         """On a retry: the message an earlier attempt did post, if it went out."""
-        ticket = outcome.ticket
-        words_posted = outcome.text.strip()[:200]
-        if ticket is None or not ticket.retry or not words_posted:
-            return None
-        row = outcome.row
-        channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
-        since = discord.Object(discord.utils.time_snowflake(ticket.since - timedelta(seconds=5)))
-        me = self.client.user
-        try:
-            async for message in channel.history(limit=LOOK_BACK, after=since):
-                mine = me is not None and message.author.id == me.id
-                if mine and message.content.startswith(words_posted):
-                    log.info("version %s was posted already (message %s)", row.version, message.id)
-                    return message
-        except discord.HTTPException as error:
-            log.info("could not look for an earlier attempt: %s", error)
-        return None
+        return await find_posted(self.client, outcome.row, outcome.text, outcome.ticket)
 
     async def _post(
         self, outcome: Outcome, content: str, view: discord.ui.View | None
@@ -314,4 +325,4 @@ class DiscordAnnouncer:
         )
 
 
-__all__ = ["DiscordAnnouncer", "compose", "mention"]
+__all__ = ["DiscordAnnouncer", "compose", "find_posted", "mention"]

@@ -21,14 +21,14 @@ from ..core.deadlines import DeadlineDriver
 from ..core.service import GameService, Refusal, Renderer
 from ..core.settings import Settings
 from ..core.store import Store
-from . import components, deadlines, history, lobby, looking, moves, notify, presses
+from . import components, deadlines, history, lobby, looking, moves, notify, presence, presses
 from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply
 from .group import montana
 
 log = logging.getLogger(__name__)
 
-FEATURES = (components, lobby, moves, looking, deadlines, notify, history)
+FEATURES = (components, lobby, moves, looking, deadlines, notify, presence, history)
 """The modules whose commands (on `montana`) and components make up the bot."""
 DYNAMIC_ITEMS: components.DynamicItems = tuple(
     item for feature in FEATURES for item in feature.DYNAMIC_ITEMS
@@ -86,6 +86,7 @@ class MontanaBot(discord.Client):
             renderer=self._renderer,
             announcer=DiscordAnnouncer(self),
             notifier=notifier,
+            notices=presence.DiscordNotices(self, notifier),
             seed_source=self._seed_source,
         )
         self.deadlines = DeadlineDriver(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import re
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import aiohttp
@@ -65,6 +66,12 @@ def service_of(interaction: discord.Interaction[Any]) -> GameService:
 
 def bot_of(interaction: discord.Interaction[Any]) -> MontanaBot:
     return cast("MontanaBot", interaction.client)
+
+
+def timestamp(moment: datetime, style: str = "R") -> str:
+    """A Discord timestamp: each reader sees it in their own time zone; style "R" is
+    relative ("in 3 hours"), "f" the date and time ("3 December 2026 18:00")."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
 
 
 def button_id(game_id: int, version: int, code: str) -> str:
@@ -287,4 +294,5 @@ __all__ = [
     "reply",
     "seat_of",
     "service_of",
+    "timestamp",
 ]

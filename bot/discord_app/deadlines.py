@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import re
-from datetime import datetime
 from typing import Any
 
 import discord
@@ -22,7 +21,7 @@ from ..core import logs, words
 from ..core.deadlines import DeadlineDriver, Deadlines, Step, VoteOutcome, period_text
 from ..core.service import Refusal
 from ..core.store import ACTIVE, OPEN_STATUSES, GameRow, StoreError
-from .components import Components, DynamicItems, bot_of, database_trouble, reply
+from .components import Components, DynamicItems, bot_of, database_trouble, reply, timestamp
 from .group import NO_PINGS, channel_id_of, game_group, tracked
 from .notify import Notifier, message_link
 
@@ -30,11 +29,6 @@ log = logging.getLogger(__name__)
 
 # The longest deadline is 720 h (30 days). The command options spell the number out:
 # discord.py reads their annotations in the namespace of the module defining them.
-
-
-def timestamp(moment: datetime) -> str:
-    """A Discord timestamp: each reader sees it in their own time zone, e.g. "in 3 hours"."""
-    return f"<t:{int(moment.timestamp())}:R>"
 
 
 class DiscordDeadlinePoster:
@@ -176,12 +170,16 @@ def may_manage(interaction: discord.Interaction[Any], row: GameRow) -> bool:
 
 
 async def due_text(driver: DeadlineDriver, row: GameRow) -> str:
-    """ "Ana's move is due in 5 hours." for the game's awaited decision ("" if none)."""
+    """ "Ana's move is due in 5 hours." for the game's awaited decision ("" if none), or
+    that its deadline is paused while Ana is away."""
     due = await driver.due_of(row)
     if due is None:
         return ""
     player, moment = due
     name = row.names.get(player, "The awaited player")
+    away = await driver.presence.away_of(player, driver.clock())
+    if away is not None:
+        return " " + words.away_line(name, timestamp(away.until, "f"))
     return f" {name}'s move is due {timestamp(moment)}."
 
 

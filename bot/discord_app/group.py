@@ -1,7 +1,7 @@
 """The `/montana` command and its subgroups, and what every command of it shares.
 
 The groups are defined here, on their own: each feature module (`lobby`, `moves`,
-`looking`, `deadlines`, `notify`, `history`) adds its subcommands to them when
+`looking`, `deadlines`, `notify`, `presence`, `history`) adds its subcommands to them when
 imported, and `client` assembles the features. Nothing here imports a feature.
 
 Discord allows 25 subcommands or groups under a command and 25 subcommands in a group
@@ -9,7 +9,7 @@ Discord allows 25 subcommands or groups under a command and 25 subcommands in a 
 
     /montana  play build recruit work city trade pass stop end board status
     /montana game  new join leave start abandon settings vote-end log history rules
-    /montana me  notify
+    /montana me  notify away back
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ game_group = app_commands.Group(
 """Once or rarely per game: the lobby, deadlines, votes, the log and history, the rules."""
 me_group = app_commands.Group(
     name="me",
-    description="Your own settings: how you hear that a game waits for you",
+    description="Your own settings: how you hear that a game waits for you; away and back",
     parent=montana,
 )
 """What each player sets for themselves, in every game."""

@@ -9,7 +9,14 @@ from discord import app_commands
 
 from ..core import words
 from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY
-from .components import DynamicItems, bot_of, delivery_problem, picture_file, service_of
+from .components import (
+    DynamicItems,
+    bot_of,
+    delivery_problem,
+    picture_file,
+    service_of,
+    timestamp,
+)
 from .group import NO_PINGS, answer, channel_id_of, game_group, montana, tracked
 from .history import log_page_text, log_view
 from .lobby import lobby_text
@@ -68,6 +75,13 @@ async def status(interaction: discord.Interaction[Any]) -> None:
     lines = words.status(game, row.names).split("\n")
     if row.status in STOPPED_EARLY:  # nobody is waited for any more
         lines[0] = STOPPED_EARLY[row.status]
+    elif row.status == ACTIVE:
+        away = await service.presence.away_in(row)
+        lines[1:1] = [
+            words.away_line(seat.name, timestamp(away[seat.user_id].until, "f"))
+            for seat in row.players
+            if seat.user_id in away
+        ]
     await answer(interaction, "\n".join(lines))
 
 

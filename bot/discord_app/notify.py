@@ -1,6 +1,8 @@
 """Direct messages to players who asked for them: "it is your move", with a link.
 
-`/montana me notify` stores each user's choice (`bot.core.notify`). The DM carries a link
+`/montana me notify` stores each user's choice (`bot.core.notify`): the mode, and whether
+they want a heads-up when the player before them starts a turn (said by
+`discord_app.presence`, by DM through `send_owed` in the DM mode). The DM carries a link
 to the game's newest message (or its channel while that message is not posted yet).
 "It is your move" is owed by the move like its post (`bot.core.delivery`): retried
 while Discord fails, given up when the DMs are closed (the move goes on regardless).
@@ -43,6 +45,13 @@ class Notifier:
     ) -> None:
         name = row.names.get(user_id, "you")
         text = "Montana — " + words.prompt_line(game, lambda _: name)
+        await self.send_owed(user_id, row, text, message_id, key)
+
+    async def send_owed(
+        self, user_id: str, row: GameRow, text: str, message_id: int | None, key: str
+    ) -> None:
+        """DM a message the outbox owes (`key`: the same nonce at every attempt) with a
+        link to the game; a failure is raised as the core's `DeliveryProblem`."""
         try:
             await self._send(user_id, row, text, message_id, nonce=key)
         except (discord.DiscordException, OSError, TimeoutError) as error:
@@ -84,32 +93,52 @@ class Notifier:
         )
 
 
+def heads_up_text(wanted: bool, dm: bool) -> str:
+    if not wanted:
+        return "Heads-up: off."
+    where = "by direct message" if dm else "in the game's thread"
+    return (
+        "Heads-up: on — when the player before you starts their turn (in games of 3 or 4 "
+        f"players), I tell you {where} that you are next."
+    )
+
+
 @me_group.command(name="notify", description="Choose how you hear that a game waits for you")
-@app_commands.describe(mode="Channel mentions only, or also a direct message")
+@app_commands.describe(
+    mode="Channel mentions only, or also a direct message",
+    heads_up="Also tell me when the player before me starts their turn",
+)
 @app_commands.choices(
     mode=[app_commands.Choice(name=label, value=value) for value, label in MODES.items()]
 )
 @tracked
 async def notify_command(
-    interaction: discord.Interaction[Any], mode: app_commands.Choice[str] | None = None
+    interaction: discord.Interaction[Any],
+    mode: app_commands.Choice[str] | None = None,
+    heads_up: bool | None = None,
 ) -> None:
     prefs = NotifyPrefs(bot_of(interaction).store)
     user_id = str(interaction.user.id)
-    if mode is None:
-        current = ALSO_DM if await prefs.wants_dm(user_id) else CHANNEL_ONLY
+    if mode is not None:
+        await prefs.set_dm(user_id, mode.value == ALSO_DM)
+    if heads_up is not None:
+        await prefs.set_heads_up(user_id, heads_up)
+    dm = await prefs.wants_dm(user_id)
+    current = MODES[ALSO_DM if dm else CHANNEL_ONLY]
+    told = heads_up_text(await prefs.wants_heads_up(user_id), dm)
+    if mode is None and heads_up is None:
         await reply(
             interaction,
-            f"You get {MODES[current]}. Change it with `/montana me notify mode:`.",
+            f"You get {current}. {told} Change it with `/montana me notify mode: heads_up:`.",
         )
         return
-    await prefs.set_dm(user_id, mode.value == ALSO_DM)
     extra = (
         " (If your DMs are closed to this server, I cannot reach you there and "
         "only mention you in the channel.)"
-        if mode.value == ALSO_DM
+        if dm
         else ""
     )
-    await reply(interaction, f"Done: you will get {MODES[mode.value]}.{extra}")
+    await reply(interaction, f"Done: you will get {current}.{extra} {told}")
 
 
 DYNAMIC_ITEMS: DynamicItems = ()

@@ -41,10 +41,19 @@ class SampledRenderer:
         self.calls = 0
         self.real = PillowRenderer()
 
-    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+    def game_picture(
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+    ) -> bytes:
         self.calls += 1
         if game.is_over or self.calls % self.every == 1:
-            return self.real.game_picture(game, highlight=highlight, names=names)
+            return self.real.game_picture(
+                game, highlight=highlight, names=names, seat_notes=seat_notes
+            )
         buffer = io.BytesIO()
         Image.new("RGB", (8, 8), (200, 180, 120)).save(buffer, format="PNG")
         return buffer.getvalue()

@@ -43,7 +43,14 @@ DOUBLE_PRESS_EVERY = 3
 class LabelledRenderer:
     """A tiny PNG that says which game (players) and which state version it shows."""
 
-    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+    def game_picture(
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+    ) -> bytes:
         return _png({"players": ",".join(game.player_ids), "version": str(game.version)})
 
     def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:

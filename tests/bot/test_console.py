@@ -57,7 +57,14 @@ class CheapRenderer:
     def __init__(self) -> None:
         self.png = tiny_png()
 
-    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+    def game_picture(
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+    ) -> bytes:
         return self.png
 
     def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:

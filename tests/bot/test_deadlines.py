@@ -29,13 +29,17 @@ async def last_move_time(bot: MontanaBot, game_id: int) -> datetime:
     return parse_time(moves[0].at)
 
 
-async def manual_clock(bot: MontanaBot, game_id: int, hours: float) -> DeadlineDriver:
-    """Stop the background task and set the driver's clock `hours` after the last move."""
+async def driver_at(bot: MontanaBot, moment: datetime) -> DeadlineDriver:
+    """Stop the background task and set the driver's clock to `moment`."""
     driver = bot.deadlines
     await driver.stop()
-    moment = await last_move_time(bot, game_id) + timedelta(hours=hours)
     driver.clock = lambda: moment
     return driver
+
+
+async def manual_clock(bot: MontanaBot, game_id: int, hours: float) -> DeadlineDriver:
+    """Stop the background task and set the driver's clock `hours` after the last move."""
+    return await driver_at(bot, await last_move_time(bot, game_id) + timedelta(hours=hours))
 
 
 async def two_player_game(fake: FakeDiscord, db: Path) -> tuple[Table, int, FakeChannel]:

@@ -26,7 +26,14 @@ BEN = Seat("222", "Ben")
 
 
 class TinyRenderer:
-    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+    def game_picture(
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+    ) -> bytes:
         return b"PNG %d" % game.version
 
     def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:

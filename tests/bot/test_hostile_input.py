@@ -58,7 +58,14 @@ HOSTILE_TEXTS = (
 class TinyRenderer:
     """A one-colour PNG: these tests look at refusals, not at pictures."""
 
-    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+    def game_picture(
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+    ) -> bytes:
         return _png()
 
     def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:

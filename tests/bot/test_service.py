@@ -23,7 +23,14 @@ class FakeRenderer:
     def __init__(self) -> None:
         self.calls: list[tuple[str, str | None]] = []
 
-    def game_picture(self, game: Game, *, highlight: str | None, names: Mapping[str, str]) -> bytes:
+    def game_picture(
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+    ) -> bytes:
         self.calls.append(("game", highlight))
         return b"PNG game %d" % game.version
 

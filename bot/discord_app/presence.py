@@ -1,0 +1,168 @@
+"""Heads-up and away on Discord: the notices, `/montana me away` and `/montana me back`.
+
+Which notice is owed when, and what being away does to the deadlines, is decided in
+`bot.core.presence`; the notices are owed in the outbox and delivered by
+`bot.core.delivery`, which hands each to `DiscordNotices`: a heads-up is a line in the
+game's thread mentioning (and pinging) only the player told, or a direct message in the
+DM mode; "away until" and "back" are lines in the thread that ping nobody. Every
+attempt at one notice carries the same nonce, and a retry first looks for an earlier
+attempt that went out (as the moves' posts do).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from rules import Game
+
+from ..core import words
+from ..core.delivery import Dropped, Ticket
+from ..core.presence import CAME_BACK, HEADS_UP, WENT_AWAY, Notice, away_length
+from ..core.service import Refusal
+from ..core.store import GameRow
+from .announce import find_posted, mention
+from .components import DynamicItems, delivery_problem, reply, service_of, timestamp
+from .group import me_group, tracked
+from .notify import Notifier
+
+log = logging.getLogger(__name__)
+
+
+class DiscordNotices:
+    """Says the notices the outbox owes (the core's `NoticeSender`)."""
+
+    def __init__(self, client: discord.Client, notifier: Notifier) -> None:
+        self.client = client
+        self.notifier = notifier
+
+    async def send_notice(
+        self, notice: Notice, row: GameRow, game: Game, ticket: Ticket
+    ) -> int | None:
+        names = row.names
+        name = names.get(notice.user, "A player")
+        pinged: list[str] = []
+        if notice.kind == HEADS_UP:
+            starting = names.get(notice.turn_player or "", "The player before you")
+            if notice.dm:
+                text = "Montana — " + words.heads_up_line(name, starting)
+                await self.notifier.send_owed(notice.user, row, text, row.message_id, ticket.key)
+                return None
+            text = words.heads_up_line(mention(notice.user), starting)
+            pinged = [notice.user]
+        elif notice.kind == WENT_AWAY and notice.until is not None:
+            text = words.went_away_line(name, timestamp(notice.until, "f"))
+        elif notice.kind == CAME_BACK:
+            text = words.back_line(name)
+        else:
+            raise Dropped(f"a notice of an unknown kind ({notice.kind!r})")
+        return await self._post(row, text, pinged, ticket)
+
+    async def _post(self, row: GameRow, text: str, pinged: list[str], ticket: Ticket) -> int:
+        """A line where the game plays, pinging only `pinged`."""
+        try:
+            earlier = await find_posted(self.client, row, text, ticket)
+            if earlier is not None:
+                return earlier.id
+            channel = self.client.get_partial_messageable(
+                row.play_channel_id, guild_id=row.guild_id
+            )
+            message = await channel.send(
+                text,
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False,
+                    roles=False,
+                    users=[discord.Object(int(user)) for user in pinged],
+                    replied_user=False,
+                ),
+                nonce=ticket.key,
+            )
+        except (discord.DiscordException, OSError, TimeoutError) as error:
+            refused = (
+                f"I cannot post in <#{row.play_channel_id}> (deleted, or a permission is "
+                "missing); the next move or `/montana board` shows the game again."
+            )
+            raise delivery_problem(error, refused) from error
+        return message.id
+
+
+def until_text(until: datetime) -> str:
+    """ "<date and time> (<in 3 days>)", each reader in their own time zone."""
+    return f"{timestamp(until, 'f')} ({timestamp(until)})"
+
+
+@me_group.command(
+    name="away", description="Pause your deadlines in all your games while you are away"
+)
+@app_commands.describe(days="Days away (at most 14 in all)", hours="Hours away, added to the days")
+@tracked
+async def away_command(
+    interaction: discord.Interaction[Any],
+    days: app_commands.Range[int, 0, 14] | None = None,
+    hours: app_commands.Range[int, 0, 23] | None = None,
+) -> None:
+    presence = service_of(interaction).presence
+    user_id = str(interaction.user.id)
+    if days is None and hours is None:
+        away = await presence.away_of(user_id)
+        if away is None:
+            await reply(
+                interaction,
+                "You are not away. `/montana me away days: hours:` pauses your deadlines in "
+                "all your games for up to 14 days.",
+            )
+            return
+        await reply(
+            interaction,
+            f"You are away until {until_text(away.until)}: your deadlines are paused. "
+            "`/montana me back` ends it now.",
+        )
+        return
+    try:
+        length = away_length(days or 0, hours or 0)
+    except ValueError as error:
+        raise Refusal(str(error)) from None
+    change = await presence.go_away(user_id, length)
+    assert change.away is not None
+    games = len(change.games)
+    where = (
+        f"in your {words.plural(games, 'game')} under way (their players are told)"
+        if games
+        else "in every game you play meanwhile"
+    )
+    await reply(
+        interaction,
+        f"You are away until {until_text(change.away.until)}: your deadlines are paused "
+        f"{where}. `/montana me back` ends it earlier.",
+    )
+    await presence.tell(change)
+
+
+@me_group.command(name="back", description="End your away time: your deadlines run again")
+@tracked
+async def back_command(interaction: discord.Interaction[Any]) -> None:
+    presence = service_of(interaction).presence
+    change = await presence.come_back(str(interaction.user.id))
+    if change is None:
+        raise Refusal(
+            "You are not away. `/montana me away days: hours:` pauses your deadlines while "
+            "you are away."
+        )
+    waiting = len(change.paused)
+    clocks = (
+        f" {words.plural(waiting, 'game')} waiting for you: the deadline starts again now."
+        if waiting
+        else ""
+    )
+    await reply(interaction, f"Welcome back: your deadlines run again.{clocks}")
+    await presence.tell(change)
+
+
+DYNAMIC_ITEMS: DynamicItems = ()
+"""This feature answers no component of its own."""
+
+__all__ = ["DYNAMIC_ITEMS", "DiscordNotices"]
