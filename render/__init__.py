@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 from PIL import Image
 
+from i18n import LANGUAGES, Language, is_language, translator
 from rules import Game
 from rules.recent import last_turn
 
@@ -44,36 +45,51 @@ def to_png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
+def _language(code: str) -> Language:
+    if not is_language(code):
+        raise ValueError(f"no pictures in {code!r}: the languages are {', '.join(LANGUAGES)}")
+    return code
+
+
 def render_game(
     game: Game,
     *,
     highlight: str | None = None,
     names: Mapping[str, str] | None = None,
     seat_notes: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> bytes:
     """The full snapshot as PNG: header, landscape, worker board and player boards.
 
     The last turn (read from the game's log) is marked in the mover's colour and said
     in words in the header. `highlight` marks one more field label; `names` maps
     player ids to the names shown (an id without a name is shown as itself);
-    `seat_notes` maps player ids to a short note shown beside their name ("AI plays").
+    `seat_notes` maps player ids to a short note shown beside their name ("AI plays"),
+    already worded in the picture's language. Every other word is in `language` (one
+    of `i18n.LANGUAGES`: "en", "fr", "pl", "ja").
     """
+    code = _language(language)
     with _DRAWING:
         image = compose.snapshot(
-            game, highlight=highlight, names=names, seat_notes=seat_notes
+            game, highlight=highlight, names=names, seat_notes=seat_notes, language=code
         ).image
     return to_png(image)
 
 
 def render_landscape(
-    game: Game, *, highlight: str | None = None, names: Mapping[str, str] | None = None
+    game: Game,
+    *,
+    highlight: str | None = None,
+    names: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> bytes:
     """The landscape alone as PNG, the last turn's builds ringed (`names` is accepted
-    for a uniform signature)."""
+    for a uniform signature); the start tile's label in `language`."""
     del names
+    t = translator(_language(language))
     with _DRAWING:
         marks = landscape.field_marks(game, last_turn(game), highlight)
-        image = landscape.landscape_picture(game, marks)
+        image = landscape.landscape_picture(game, marks, t)
     return to_png(image)
 
 
@@ -83,11 +99,14 @@ def render_player_board(
     *,
     names: Mapping[str, str] | None = None,
     seat_notes: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> bytes:
-    """One player's board as PNG (for an ephemeral "my board" answer)."""
+    """One player's board as PNG (for an ephemeral "my board" answer), its words in
+    `language`."""
+    t = translator(_language(language))
     note = (seat_notes or {}).get(player_id)
     with _DRAWING:
-        image = players.player_board_picture(game, player_id, names, note)
+        image = players.player_board_picture(game, player_id, names, note, t)
     return to_png(image)
 
 
