@@ -99,105 +99,102 @@ def draw_player_board(
 ) -> None:
     """One player's board with its top-left corner at `origin`; `note` (a seat note such
     as "AI plays") is written after the name."""
-    x0, y0 = origin
-    with textboxes.panel(f"player board {seat + 1}", (x0, y0, x0 + BOARD_WIDTH, y0 + BOARD_HEIGHT)):
-        _draw_player_board(picture, game, seat, origin, names, note, t)
-
-
-def _draw_player_board(
-    picture: Image.Image,
-    game: Game,
-    seat: int,
-    origin: tuple[int, int],
-    names: Mapping[str, str] | None,
-    note: str | None,
-    t: Translator,
-) -> None:
     player = game.players[seat]
-    colour = seat_colour(seat)
     draw = ImageDraw.Draw(picture)
     x0, y0 = origin
+    frame = (x0, y0, x0 + BOARD_WIDTH, y0 + BOARD_HEIGHT)
     awaited = game.awaiting == player.id
     draw.rounded_rectangle(
-        (x0, y0, x0 + BOARD_WIDTH, y0 + BOARD_HEIGHT),
+        frame,
         radius=12,
         fill=PANEL,
         outline=HIGHLIGHT if awaited else PANEL_EDGE,
         width=5 if awaited else 2,
     )
     draw.rounded_rectangle(
-        (x0 + 3, y0 + 3, x0 + 15, y0 + BOARD_HEIGHT - 3), radius=6, fill=PLAYER_RGB[colour]
+        (x0 + 3, y0 + 3, x0 + 15, y0 + BOARD_HEIGHT - 3),
+        radius=6,
+        fill=PLAYER_RGB[seat_colour(seat)],
     )
+    with textboxes.panel(f"player board {seat + 1}", frame):
+        _draw_name_row(picture, draw, game, seat, origin, display_name(player.id, names), note, t)
+        _draw_holdings(picture, draw, game, seat, origin, t)
+
+
+def _draw_name_row(
+    picture: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    game: Game,
+    seat: int,
+    origin: tuple[int, int],
+    name: str,
+    note: str | None,
+    t: Translator,
+) -> None:
+    """The settlement in the player's colour, the name and note, and the tags: who must
+    play now, whose turn it is, the start player."""
+    player_id = game.players[seat].id
+    x0, y0 = origin
     top_y = y0 + 28
-    icons.paste(picture, icons.house(colour, HOUSE), (x0 + 42, top_y))
-    right: float = x0 + BOARD_WIDTH - 10
-    if awaited:
-        right = _tag(draw, right, top_y, t.translate(LABELS["awaited_tag"]), HIGHLIGHT, WHITE) - 5
-    if not game.is_over and game.turn_player == player.id and not game.in_setup:
-        right = _tag(draw, right, top_y, t.translate(LABELS["turn_tag"]), INK, WHITE) - 5
+    icons.paste(picture, icons.house(seat_colour(seat), HOUSE), (x0 + 42, top_y))
+    tags = []
+    if game.awaiting == player_id:
+        tags.append((LABELS["awaited_tag"], HIGHLIGHT, WHITE))
+    if not game.is_over and game.turn_player == player_id and not game.in_setup:
+        tags.append((LABELS["turn_tag"], INK, WHITE))
     if seat == 0:
-        start = t.translate(LABELS["start_player_tag"])
-        right = _tag(draw, right, top_y, start, GOLD_LIGHT, INK) - 5
+        tags.append((LABELS["start_player_tag"], GOLD_LIGHT, INK))
+    right: float = x0 + BOARD_WIDTH - 10
+    for label, fill, ink in tags:
+        right = _tag(draw, right, top_y, t.translate(label), fill, ink) - 5
     name_x = x0 + 70
     room = right - name_x - 4
-    name = display_name(player.id, names)
     if note:
-        name = fonts.fit(
-            name,
-            NAME_SIZE,
-            max(room * 0.6, room - fonts.text_width(note, NOTE_SIZE) - 12),
-            bold=True,
-        )
-    else:
-        name = fonts.fit(name, NAME_SIZE, room, bold=True)
+        room = max(room * 0.6, room - fonts.text_width(note, NOTE_SIZE) - 12)
+    name = fonts.fit(name, NAME_SIZE, room, bold=True)
     name_width = fonts.draw_text(
         draw, (name_x, top_y), name, NAME_SIZE, fill=INK, bold=True, anchor="lm"
     )
     if note:
         note_x = name_x + name_width + 10
-        fonts.draw_text(
-            draw,
-            (note_x, top_y + 1),
-            fonts.fit(note, NOTE_SIZE, right - note_x - 4),
-            NOTE_SIZE,
-            fill=MUTED,
-            anchor="lm",
-        )
+        note = fonts.fit(note, NOTE_SIZE, right - note_x - 4)
+        fonts.draw_text(draw, (note_x, top_y + 1), note, NOTE_SIZE, fill=MUTED, anchor="lm")
 
+
+def _draw_holdings(
+    picture: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    game: Game,
+    seat: int,
+    origin: tuple[int, int],
+    t: Translator,
+) -> None:
+    """Coins, cows, canteens and settlements left; goods; workers and their limit."""
+    player = game.players[seat]
+    x0, y0 = origin
+    right = x0 + BOARD_WIDTH - 10
     y: float = y0 + 68
     x: float = x0 + 24
     x = _count(picture, draw, icons.coin(ICON), x, y, str(player.coins)) + 20
     x = _count(picture, draw, icons.cow(ICON + 2), x, y, str(player.cows)) + 20
     x = _count(picture, draw, icons.canteen(ICON + 2), x, y, str(player.canteens)) + 20
     left = settlements_left(player.settlements_left, t)
-    room = x0 + BOARD_WIDTH - 10 - (x + HOUSE + 4)
-    _count(picture, draw, icons.house(colour, HOUSE), x, y, left, size=_fitted(left, room))
+    house = icons.house(seat_colour(seat), HOUSE)
+    _count(picture, draw, house, x, y, left, size=_fitted(left, right - (x + HOUSE + 4)))
 
-    y = y0 + 106
-    x = x0 + 24
+    y, x = y0 + 106, x0 + 24
     for good in data.GOODS:
         count = player.goods[good]
-        x = (
-            _count(picture, draw, icons.good(good, ICON), x, y, str(count), INK if count else MUTED)
-            + 14
-        )
+        sprite = icons.good(good, ICON)
+        x = _count(picture, draw, sprite, x, y, str(count), INK if count else MUTED) + 14
 
-    y = y0 + 144
-    x = x0 + 24
-    for colour_name in data.COLOURS:
-        count = player.workers[colour_name]
-        x = _count(
-            picture,
-            draw,
-            icons.worker(colour_name, WORKER),
-            x,
-            y,
-            str(count),
-            INK if count else MUTED,
-        )
-        x += 18
+    y, x = y0 + 144, x0 + 24
+    for colour in data.COLOURS:
+        count = player.workers[colour]
+        sprite = icons.worker(colour, WORKER)
+        x = _count(picture, draw, sprite, x, y, str(count), INK if count else MUTED) + 18
     held = workers_held(player.worker_count, t)
-    size = _fitted(held, x0 + BOARD_WIDTH - 10 - (x + 4))
+    size = _fitted(held, right - (x + 4))
     fonts.draw_text(draw, (x + 4, y), held, size, fill=MUTED, bold=True, anchor="lm")
 
 

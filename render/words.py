@@ -427,13 +427,15 @@ def result_lines(
 # --- the legend ------------------------------------------------------------------------
 
 
-def legend_entry(term: Term, t: Translator) -> str:
-    """ "Cow: trade for a good, a worker or 3 coins": a name and its hint."""
+def legend_entry(term: Term, t: Translator, hint: str | None = None) -> str:
+    """ "Cow: trade for a good, a worker or 3 coins": a name and its hint (the term's
+    own, unless `hint` is given)."""
     name = capitalised(term.name_in(t))
-    if term.hint is None:
+    hint = hint if hint is not None else term.hint_in(t)
+    if not hint:
         return name
     # Translators: an entry of the picture's legend, a name and a few words about it.
-    return t.gettext("{name}: {hint}", name=name, hint=term.hint_in(t))
+    return t.gettext("{name}: {hint}", name=name, hint=hint)
 
 
 def _lettered(terms: Mapping[str, Term], keys: Sequence[str], t: Translator) -> str:
@@ -462,11 +464,7 @@ def players_legend(t: Translator) -> str:
 
 def upgrade_legend(good: str, t: Translator) -> str:
     """ "Upgrade: small copper → large copper"."""
-    return legend_entry_with(ACTIONS["upgrade"], upgrade_label(good, t), t)
-
-
-def legend_entry_with(term: Term, text: str, t: Translator) -> str:
-    return t.gettext("{name}: {hint}", name=capitalised(term.name_in(t)), hint=text)
+    return legend_entry(ACTIONS["upgrade"], t, upgrade_label(good, t))
 
 
 # --- the rules engine's refusals -------------------------------------------------------
