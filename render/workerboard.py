@@ -347,7 +347,7 @@ def draw_titles(picture: Image.Image, origin: tuple[int, int], t: Translator) ->
         with textboxes.panel(part, moved):
             if part in AREAS:
                 title = capitalised(AREAS[part].name_in(t))
-                room = box[2] - box[0] - AREA_TITLE_LEFT - 8
+                room = box[2] - box[0] - AREA_TITLE_LEFT - 6
                 size = fonts.fitting_size(title, AREA_TITLE_SIZE, room, bold=True)
                 _text(draw, moved[0] + AREA_TITLE_LEFT, moved[1] + 22, title, size)
             else:
