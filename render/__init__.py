@@ -1,11 +1,13 @@
 """Pictures of a Montana game: a game state in, PNG bytes out.
 
-    png = render_game(game, highlight="C4", names={"123": "Ana"})
+    png = render_game(game, highlight="C4", names={"123": "Ana"}, language="fr")
 
-The same state always gives the same bytes. Static art (each printed field, the
-worker board, icons, the masks of words) is drawn once and shared by every game, in
-caches of bounded size (`render.caches`), so a render lays out sprites and draws the
-pieces.
+Every word is in `language` (en, fr, pl, ja: the message catalogue of `i18n`), fitted
+to its panel (`render.textboxes` records where each text went). The same state in the
+same language always gives the same bytes. Static art (each printed field, the worker
+board, icons, the masks of words, each language's legend) is drawn once and shared by
+every game, in caches of bounded size (`render.caches`), so a render lays out sprites
+and draws the pieces.
 """
 
 from __future__ import annotations
