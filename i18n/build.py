@@ -23,9 +23,8 @@ from .translator import TEMPLATE_PATH, placeholders, po_path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SOURCE_DIRS = ("bot", "render", "rules", "ai", "i18n")
-"""Where user-facing strings live. `rules` has none today (its refusal reasons are
-English notation; see README "Refusal reasons"); it is scanned so that marking one
-is enough."""
+"""Where user-facing strings live. In `rules` they are the refusal reasons' templates
+(`Reason(...)`, `counted_reason(...)`; see README "Refusal reasons")."""
 COMMAND_EXTRACTORS: list[tuple[str, str]] = []
 """(file pattern, Babel extraction method) pairs reading the slash commands' names and
 descriptions from the command tree itself — phase 2 adds
@@ -42,6 +41,9 @@ KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "translatable_in": ((1, "c"), 2),
     "translatable_plural": (1, 2),
     "translatable_plural_in": ((1, "c"), 2, 3),
+    # the rules engine's refusal reasons (rules.actions), which import nothing of ours
+    "Reason": None,
+    "counted_reason": (1, 2),
 }
 TRANSLATOR_COMMENT_TAG = "Translators:"
 """A comment starting so, just above a marked string, is shown to translators."""

@@ -1,11 +1,13 @@
 """Pictures of a Montana game: a game state in, PNG bytes out.
 
-    png = render_game(game, highlight="C4", names={"123": "Ana"})
+    png = render_game(game, highlight="C4", names={"123": "Ana"}, language="fr")
 
-The same state always gives the same bytes. Static art (each printed field, the
-worker board, icons, the masks of words) is drawn once and shared by every game, in
-caches of bounded size (`render.caches`), so a render lays out sprites and draws the
-pieces.
+Every word is in `language` (en, fr, pl, ja: the message catalogue of `i18n`), fitted
+to its panel (`render.textboxes` records where each text went). The same state in the
+same language always gives the same bytes. Static art (each printed field, the worker
+board, icons, the masks of words, each language's legend) is drawn once and shared by
+every game, in caches of bounded size (`render.caches`), so a render lays out sprites
+and draws the pieces.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Mapping
 
 from PIL import Image
 
+from i18n import LANGUAGES, Language, is_language, translator
 from rules import Game
 from rules.recent import last_turn
 
@@ -44,36 +47,51 @@ def to_png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
+def _language(code: str) -> Language:
+    if not is_language(code):
+        raise ValueError(f"no pictures in {code!r}: the languages are {', '.join(LANGUAGES)}")
+    return code
+
+
 def render_game(
     game: Game,
     *,
     highlight: str | None = None,
     names: Mapping[str, str] | None = None,
     seat_notes: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> bytes:
     """The full snapshot as PNG: header, landscape, worker board and player boards.
 
     The last turn (read from the game's log) is marked in the mover's colour and said
     in words in the header. `highlight` marks one more field label; `names` maps
     player ids to the names shown (an id without a name is shown as itself);
-    `seat_notes` maps player ids to a short note shown beside their name ("AI plays").
+    `seat_notes` maps player ids to a short note shown beside their name ("AI plays"),
+    already worded in the picture's language. Every other word is in `language` (one
+    of `i18n.LANGUAGES`: "en", "fr", "pl", "ja").
     """
+    code = _language(language)
     with _DRAWING:
         image = compose.snapshot(
-            game, highlight=highlight, names=names, seat_notes=seat_notes
+            game, highlight=highlight, names=names, seat_notes=seat_notes, language=code
         ).image
     return to_png(image)
 
 
 def render_landscape(
-    game: Game, *, highlight: str | None = None, names: Mapping[str, str] | None = None
+    game: Game,
+    *,
+    highlight: str | None = None,
+    names: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> bytes:
     """The landscape alone as PNG, the last turn's builds ringed (`names` is accepted
-    for a uniform signature)."""
+    for a uniform signature); the start tile's label in `language`."""
     del names
+    t = translator(_language(language))
     with _DRAWING:
         marks = landscape.field_marks(game, last_turn(game), highlight)
-        image = landscape.landscape_picture(game, marks)
+        image = landscape.landscape_picture(game, marks, t)
     return to_png(image)
 
 
@@ -83,11 +101,14 @@ def render_player_board(
     *,
     names: Mapping[str, str] | None = None,
     seat_notes: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> bytes:
-    """One player's board as PNG (for an ephemeral "my board" answer)."""
+    """One player's board as PNG (for an ephemeral "my board" answer), its words in
+    `language`."""
+    t = translator(_language(language))
     note = (seat_notes or {}).get(player_id)
     with _DRAWING:
-        image = players.player_board_picture(game, player_id, names, note)
+        image = players.player_board_picture(game, player_id, names, note, t)
     return to_png(image)
 
 

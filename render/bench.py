@@ -1,4 +1,5 @@
-"""Benchmark: `python -m render.bench [--renders 30] [--moves 150] [--seed 3] [--games 40]`.
+"""Benchmark: `python -m render.bench [--renders 30] [--moves 150] [--seed 3] [--games 40]
+[--language en]` (the pictures' language: en, fr, pl or ja).
 
 Prints, for a mid-game 4-player snapshot:
 - the median (min, max) wall time of a full render to PNG bytes, its CPU time, the
@@ -22,6 +23,7 @@ import subprocess
 import sys
 import time
 
+from i18n import LANGUAGES
 from rules import Game
 
 from . import caches, render_game
@@ -35,28 +37,30 @@ from render.__main__ import play
 imported = time.perf_counter() - started
 game, _ = play(4, {seed}, {moves}, final=False)
 started, cpu_started = time.perf_counter(), time.process_time()
-render.render_game(game)
+render.render_game(game, language={language!r})
 wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
 print(f"{{wall * 1000:.0f}} {{cpu * 1000:.0f}} {{imported * 1000:.0f}}")
 """
 
 
-def _timed(games: list[Game], renders: int) -> tuple[list[float], list[float], bytes]:
+def _timed(
+    games: list[Game], renders: int, language: str
+) -> tuple[list[float], list[float], bytes]:
     """Wall and CPU milliseconds of `renders` renders cycling through `games`."""
     walls, cpus = [], []
     png = b""
     for i in range(renders):
         game = games[i % len(games)]
         started, cpu_started = time.perf_counter(), time.process_time()
-        png = render_game(game)
+        png = render_game(game, language=language)
         cpus.append((time.process_time() - cpu_started) * 1000)
         walls.append((time.perf_counter() - started) * 1000)
     return walls, cpus, png
 
 
-def _first_render(seed: int, moves: int) -> tuple[int, int, int]:
+def _first_render(seed: int, moves: int, language: str) -> tuple[int, int, int]:
     """(first render wall ms, its CPU ms, import ms) measured in a fresh Python process."""
-    code = FRESH_PROCESS.format(seed=seed, moves=moves)
+    code = FRESH_PROCESS.format(seed=seed, moves=moves, language=language)
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
@@ -75,18 +79,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=150)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--games", type=int, default=40, help="different games drawn in turn")
+    parser.add_argument("--language", choices=LANGUAGES, default="en", help="the pictures' words")
     args = parser.parse_args(argv)
     if args.renders < 1 or args.games < 1:
         parser.error("--renders and --games must be at least 1")
     run_started, run_cpu_started = time.perf_counter(), time.process_time()
 
-    first_ms, first_cpu_ms, import_ms = _first_render(args.seed, args.moves)
+    first_ms, first_cpu_ms, import_ms = _first_render(args.seed, args.moves, args.language)
     game, _ = play(4, args.seed, args.moves, final=False)
-    render_game(game)  # the shared art, as in a running bot
-    walls, cpus, png = _timed([game], args.renders)
+    render_game(game, language=args.language)  # the shared art, as in a running bot
+    walls, cpus, png = _timed([game], args.renders, args.language)
     width, height = _png_size(png)
     print(
-        f"4 players, {len(game.log)} actions in, {args.renders} renders: "
+        f"{args.language}: 4 players, {len(game.log)} actions in, {args.renders} renders: "
         f"median {statistics.median(walls):.1f} ms, min {min(walls):.1f} ms, "
         f"max {max(walls):.1f} ms; CPU median {statistics.median(cpus):.1f} ms; "
         f"PNG {len(png) / 1024:.0f} KiB, {width}x{height} px"
@@ -100,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         play(2 + i % 3, args.seed + 1 + i, args.moves // 2 + 7 * (i % 10), final=False)[0]
         for i in range(args.games)
     ]
-    walls, cpus, _ = _timed(many, max(args.renders, args.games))
+    walls, cpus, _ = _timed(many, max(args.renders, args.games), args.language)
     print(
         f"{args.games} different games in turn: median {statistics.median(walls):.1f} ms, "
         f"max {max(walls):.1f} ms; CPU median {statistics.median(cpus):.1f} ms"

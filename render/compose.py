@@ -20,15 +20,16 @@ preview; no text is smaller than MIN_TEXT_SIZE at full size.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
+from i18n import Language, Translator, translator
 from rules import Game
 from rules.recent import RecentTurn, last_turn
 
-from . import fonts, icons, landscape, players, workerboard
+from . import fonts, icons, landscape, players, textboxes, words, workerboard
 from .palette import (
     BOARD_GROUND,
     GOLD,
@@ -57,8 +58,18 @@ NOTE_SIZE = fonts.LARGE
 RESULT_SIZE = fonts.TEXT
 RESULT_LINE = 29
 RESULTS_WIDTH = 980
+RESULT_NAME_WIDTH = 170
+RESULT_FIGURES_LEFT = 250
 MIN_TEXT_SIZE = fonts.SMALL
 """No text of any picture is smaller (readable on a phone with at most one zoom)."""
+
+
+TURN_LINE_Y = 156
+"""The middle of the last turn's first line; each further line comes TURN_LINE_STEP lower
+and makes the header that much taller."""
+TURN_LINE_STEP = 28
+SHORTEST_NAME = 4
+"""Names and notes are cut (with an ellipsis) to no fewer characters than this."""
 
 
 @dataclass
@@ -75,114 +86,254 @@ class Snapshot:
     player_board_origins: list[tuple[int, int]] = field(default_factory=list)
     supply_origin: tuple[int, int] = (0, 0)
     marks: list[landscape.FieldMark] = field(default_factory=list)
+    header_height: int = HEADER_HEIGHT
+    """The header band's height: HEADER_HEIGHT, more when the last turn takes lines."""
 
     def field_centre(self, game: Game, label: str) -> tuple[int, int]:
         """Pixel centre of field `label` on this picture."""
         return landscape.field_centres(game, self.geometry, self.landscape_origin)[label]
 
 
+@dataclass(frozen=True)
+class Header:
+    """The header's texts as they fit the band: sizes chosen, names cut if need be."""
+
+    title: str
+    title_size: int
+    status: str
+    status_size: int
+    turn_lines: list[str]
+    turn_size: int
+    right: float
+    """Where the texts end (the final ranking takes the band's right part)."""
+
+    @property
+    def height(self) -> int:
+        return HEADER_HEIGHT + (len(self.turn_lines) - 1) * TURN_LINE_STEP
+
+
+def _shortened(values: Mapping[str, str], limit: int) -> dict[str, str]:
+    """Each value cut to `limit` characters with an ellipsis (the longer ones only)."""
+    return {key: v if len(v) <= limit else v[:limit].rstrip() + "…" for key, v in values.items()}
+
+
+def fit_names(
+    make: Callable[[Mapping[str, str], Mapping[str, str]], str],
+    names: Mapping[str, str],
+    notes: Mapping[str, str],
+    size: int,
+    room: float,
+    bold: bool = False,
+) -> str:
+    """The sentence `make(names, notes)` at most `room` wide at `size`, the players'
+    names and notes cut shorter (never the game's own words) until it fits."""
+    text = make(names, notes)
+    limit = max((len(v) for v in (*names.values(), *notes.values())), default=0)
+    while fonts.text_width(text, size, bold) > room and limit > SHORTEST_NAME:
+        limit -= 1
+        text = make(_shortened(names, limit), _shortened(notes, limit))
+    return text
+
+
+def header_texts(
+    game: Game,
+    turn: RecentTurn | None,
+    names: Mapping[str, str],
+    notes: Mapping[str, str],
+    width: int,
+    results: bool,
+    t: Translator,
+) -> Header:
+    """The header's title (when the game is over; else the task after the awaited
+    player's name), status line and last turn, fitted to a picture `width` wide:
+    smaller text down to 18 px, then shorter names (status, title), and the last turn
+    on as many lines as it needs."""
+    right = width - 24 - (RESULTS_WIDTH + 12 if results else 0)
+    room = right - 24
+    if game.is_over:
+        title_room = right - 100
+        title = words.game_over_title(game, names, t)
+        title_size = fonts.fitting_size(title, TITLE_SIZE, title_room, True, fonts.HEADLINE)
+        title = fit_names(
+            lambda shown, _: words.game_over_title(game, shown, t),
+            names,
+            {},
+            title_size,
+            title_room,
+            bold=True,
+        )
+    else:
+        title, title_size = words.title_task(game, t), TASK_SIZE  # fitted when drawn
+    status = words.status_line(game, names, notes, t)
+    status_size = fonts.fitting_size(status, LINE_SIZE, room)
+    status = fit_names(
+        lambda shown, shown_notes: words.status_line(game, shown, shown_notes, t),
+        names,
+        notes,
+        status_size,
+        room,
+    )
+    turn_room = room - (54 if turn is not None else 0)
+    line = words.turn_line(turn, names, t)
+    turn_size = fonts.fitting_size(line, LINE_SIZE, turn_room, smallest=fonts.TEXT)
+    turn_lines = fonts.wrap(line, turn_size, turn_room)
+    return Header(title, title_size, status, status_size, turn_lines, turn_size, right)
+
+
 def _draw_header(
     picture: Image.Image,
     game: Game,
-    lines: list[str],
-    names: Mapping[str, str] | None,
+    header: Header,
+    names: Mapping[str, str],
     notes: Mapping[str, str],
     turn: RecentTurn | None,
     results: list[tuple[int, str, str]],
+    t: Translator,
 ) -> None:
     """The dark band: the awaited player's name in their colour and their task (or the
     winner and the final ranking), whose turn it is, and the last turn in words."""
     draw = ImageDraw.Draw(picture)
-    draw.rectangle((0, 0, picture.width, HEADER_HEIGHT), fill=INK)
-    title, status, turn_line = lines
-    # the text's right edge: the final ranking takes the right part of the band
-    right = picture.width - 24 - (RESULTS_WIDTH + 12 if results else 0)
+    draw.rectangle((0, 0, picture.width, header.height), fill=INK)
+    right = header.right
+    with textboxes.panel("header", (0, 0, right, header.height)):
+        _draw_title(picture, draw, game, header, names, notes)
+        fonts.draw_text(draw, (24, 120), header.status, header.status_size, fill=WHITE, anchor="lm")
+        x = 24
+        if turn is not None:
+            house = icons.house(seat_colour(game.seat_of(turn.player)), 44)
+            icons.paste(picture, house, (x + 22, TURN_LINE_Y - 2))
+            x += 54
+        for i, line in enumerate(header.turn_lines):
+            y = TURN_LINE_Y + i * TURN_LINE_STEP
+            fonts.draw_text(draw, (x, y), line, header.turn_size, fill=WHITE, anchor="lm")
+    if results:
+        _draw_results(picture, draw, results, header.height, t)
+
+
+def _draw_title(
+    picture: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    game: Game,
+    header: Header,
+    names: Mapping[str, str],
+    notes: Mapping[str, str],
+) -> None:
+    """The winners (a star), or the awaited player's name in their colour, their seat
+    note and their task."""
     y = 56
     x: float = 24
+    right = header.right
     awaited = game.awaiting
     if game.is_over:
         icons.paste(picture, icons.star(64, GOLD), (x + 32, y))
-        x += 76
-        title = fonts.fit(title, TITLE_SIZE, right - x, bold=True)
-        fonts.draw_text(draw, (x, y), title, TITLE_SIZE, fill=GOLD, bold=True, anchor="lm")
-    elif awaited is not None:
-        colour = seat_colour(game.seat_of(awaited))
-        icons.paste(picture, icons.house(colour, 68), (x + 34, y))
-        x += 80
-        name = fonts.fit(display_name(awaited, names), TITLE_SIZE, right * 0.45, bold=True)
-        name_width = fonts.text_width(name, TITLE_SIZE, bold=True)
-        draw.rounded_rectangle(
-            (x, y - 40, x + name_width + 32, y + 40),
-            radius=16,
-            fill=PLAYER_RGB[colour],
-            outline=WHITE,
-            width=3,
-        )
         fonts.draw_text(
-            draw, (x + 16, y), name, TITLE_SIZE, fill=PLAYER_INK[colour], bold=True, anchor="lm"
+            draw, (x + 76, y), header.title, header.title_size, fill=GOLD, bold=True, anchor="lm"
         )
-        x += name_width + 32 + 18
-        note = notes.get(awaited)
-        if note:
-            note = fonts.fit(note, NOTE_SIZE, right * 0.25)
-            x += fonts.draw_text(draw, (x, y), note, NOTE_SIZE, fill=HEADER_MUTED, anchor="lm") + 18
-        task = fonts.fit(title, TASK_SIZE, right - x, bold=True)
-        fonts.draw_text(draw, (x, y + 2), task, TASK_SIZE, fill=WHITE, bold=True, anchor="lm")
-    status = fonts.fit(status, LINE_SIZE, right - 24)
-    fonts.draw_text(draw, (24, 120), status, LINE_SIZE, fill=WHITE, anchor="lm")
-    x = 24
-    if turn is not None:
-        icons.paste(picture, icons.house(seat_colour(game.seat_of(turn.player)), 44), (x + 22, 154))
-        x += 54
-    size = LINE_SIZE
-    if fonts.text_width(turn_line, size) > right - x:
-        size = fonts.TEXT
-    fonts.draw_text(
-        draw, (x, 156), fonts.fit(turn_line, size, right - x), size, fill=WHITE, anchor="lm"
+        return
+    if awaited is None:
+        return
+    colour = seat_colour(game.seat_of(awaited))
+    icons.paste(picture, icons.house(colour, 68), (x + 34, y))
+    x += 80
+    name, note, task_size = _title_layout(
+        names[awaited], notes.get(awaited), header.title, x, right
     )
-    if results:
-        _draw_results(picture, draw, results)
+    name_width = fonts.text_width(name, TITLE_SIZE, bold=True)
+    draw.rounded_rectangle(
+        (x, y - 40, x + name_width + 32, y + 40),
+        radius=16,
+        fill=PLAYER_RGB[colour],
+        outline=WHITE,
+        width=3,
+    )
+    fonts.draw_text(
+        draw, (x + 16, y), name, TITLE_SIZE, fill=PLAYER_INK[colour], bold=True, anchor="lm"
+    )
+    x += name_width + 32 + 18
+    if note:
+        x += fonts.draw_text(draw, (x, y), note, NOTE_SIZE, fill=HEADER_MUTED, anchor="lm") + 18
+    fonts.draw_text(draw, (x, y + 2), header.title, task_size, fill=WHITE, bold=True, anchor="lm")
+
+
+NAME_ROOM = 0.45
+NOTE_ROOM = 0.25
+"""The awaited player's name and note take at most these parts of the header's width,"""
+LEAST_NAME_ROOM = 200
+LEAST_NOTE_ROOM = 90
+"""... and give up room, down to these widths, so that their task keeps a larger size."""
+
+
+def _title_layout(
+    name: str, note: str | None, task: str, left: float, right: float
+) -> tuple[str, str | None, int]:
+    """The awaited player's name and note (cut with an ellipsis if need be) and the size
+    of their task, all on one line from `left` to `right`: the task stays at LARGE
+    size or more while cutting the name and note can make room for it, and never
+    goes below 18 px."""
+    for smallest in (fonts.LARGE, fonts.SMALL):
+        name_room, note_room = right * NAME_ROOM, right * NOTE_ROOM
+        while True:
+            shown = fonts.fit(name, TITLE_SIZE, name_room, bold=True)
+            x = left + fonts.text_width(shown, TITLE_SIZE, bold=True) + 32 + 18
+            shown_note = fonts.fit(note, NOTE_SIZE, note_room) if note else None
+            if shown_note:
+                x += fonts.text_width(shown_note, NOTE_SIZE) + 18
+            size = fonts.fitting_size(task, TASK_SIZE, right - x, True, smallest)
+            if fonts.text_width(task, size, bold=True) <= right - x:
+                return shown, shown_note, size
+            if name_room <= LEAST_NAME_ROOM and note_room <= LEAST_NOTE_ROOM:
+                break
+            name_room = max(LEAST_NAME_ROOM, name_room - 60)
+            note_room = max(LEAST_NOTE_ROOM, note_room - 60)
+    return shown, shown_note, size
 
 
 def _draw_results(
-    picture: Image.Image, draw: ImageDraw.ImageDraw, rows: list[tuple[int, str, str]]
+    picture: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    rows: list[tuple[int, str, str]],
+    height: int,
+    t: Translator,
 ) -> None:
-    """The final ranking with its tie-break figures, in the right part of the header."""
+    """The final ranking with its tie-break figures, in the right part of the header
+    (`height` tall)."""
     left = picture.width - 12 - RESULTS_WIDTH
-    draw.rounded_rectangle(
-        (left, 10, left + RESULTS_WIDTH, HEADER_HEIGHT - 10),
-        radius=12,
-        fill=RESULTS_GROUND,
-        outline=GOLD,
-        width=3,
-    )
-    title = LABELS["final_ranking"]
-    fonts.draw_text(draw, (left + 16, 30), title, RESULT_SIZE, fill=INK, bold=True, anchor="lm")
-    y = 30 + RESULT_LINE
-    for place, name, figures in rows:
-        if place == 1:
-            icons.paste(picture, icons.star(24, GOLD), (left + 26, y))
-        fonts.draw_text(
-            draw, (left + 42, y), f"{place}.", RESULT_SIZE, fill=INK, bold=True, anchor="lm"
-        )
-        name = fonts.fit(name, RESULT_SIZE, 170, bold=True)
-        fonts.draw_text(draw, (left + 68, y), name, RESULT_SIZE, fill=INK, bold=True, anchor="lm")
-        figures = fonts.fit(figures, RESULT_SIZE, RESULTS_WIDTH - 266)
-        fonts.draw_text(draw, (left + 250, y), figures, RESULT_SIZE, fill=INK, anchor="lm")
-        y += RESULT_LINE
+    frame = (left, 10, left + RESULTS_WIDTH, height - 10)
+    draw.rounded_rectangle(frame, radius=12, fill=RESULTS_GROUND, outline=GOLD, width=3)
+    with textboxes.panel("final ranking", frame):
+        title = t.translate(LABELS["final_ranking"])
+        title_size = fonts.fitting_size(title, RESULT_SIZE, RESULTS_WIDTH - 32, bold=True)
+        fonts.draw_text(draw, (left + 16, 30), title, title_size, fill=INK, bold=True, anchor="lm")
+        y = 30 + RESULT_LINE
+        for place, name, figures in rows:
+            if place == 1:
+                icons.paste(picture, icons.star(24, GOLD), (left + 26, y))
+            fonts.draw_text(
+                draw, (left + 42, y), f"{place}.", RESULT_SIZE, fill=INK, bold=True, anchor="lm"
+            )
+            name = fonts.fit(name, RESULT_SIZE, RESULT_NAME_WIDTH, bold=True)
+            fonts.draw_text(
+                draw, (left + 68, y), name, RESULT_SIZE, fill=INK, bold=True, anchor="lm"
+            )
+            room = RESULTS_WIDTH - RESULT_FIGURES_LEFT - 16
+            size = fonts.fitting_size(figures, RESULT_SIZE, room)
+            fonts.draw_text(
+                draw, (left + RESULT_FIGURES_LEFT, y), figures, size, fill=INK, anchor="lm"
+            )
+            y += RESULT_LINE
 
 
 def board_rows(player_count: int) -> int:
     return (player_count + 1) // 2
 
 
-def column_height(player_count: int) -> int:
+def column_height(player_count: int, language: Language) -> int:
     """Height of the right column: worker board, player boards, legend."""
     return (
         workerboard.HEIGHT
         + GAP
         + board_rows(player_count) * (players.BOARD_HEIGHT + GAP)
-        + players.legend_height(COLUMN_WIDTH)
+        + players.legend_height(COLUMN_WIDTH, language)
     )
 
 
@@ -192,31 +343,36 @@ def snapshot(
     highlight: str | None = None,
     names: Mapping[str, str] | None = None,
     seat_notes: Mapping[str, str] | None = None,
+    language: Language = "en",
 ) -> Snapshot:
-    """Draw the whole game."""
-    notes = dict(seat_notes or {})
+    """Draw the whole game, its words in `language`."""
+    t = translator(language)
+    notes = {pid: note for pid, note in (seat_notes or {}).items() if note}
+    shown = {pid: display_name(pid, names) for pid in game.player_ids}
     turn = last_turn(game)
-    lines = header_lines(game, turn, names, notes)
-    results = result_lines(game, names) if game.is_over else []
+    lines = header_lines(game, turn, shown, notes, t)
+    results = result_lines(game, shown, t) if game.is_over else []
     geo = landscape.geometry(game)
-    right_height = column_height(len(game.players))
+    right_height = column_height(len(game.players), language)
     left_height = geo.height + GAP + players.SUPPLY_HEIGHT
     body_height = max(left_height, right_height)
-    top = HEADER_HEIGHT + GAP
     width = MARGIN + geo.width + GAP + COLUMN_WIDTH + MARGIN
+    header = header_texts(game, turn, shown, notes, width, bool(results), t)
+    top = header.height + GAP
     picture = Image.new("RGB", (width, top + body_height + MARGIN), BOARD_GROUND)
-    _draw_header(picture, game, lines, names, notes, turn, results)
+    _draw_header(picture, game, header, shown, notes, turn, results, t)
 
     supply_origin = (MARGIN, top + body_height - players.SUPPLY_HEIGHT)
     # the landscape in the middle of the room above the supply
     land_origin = (MARGIN, top + (body_height - left_height) // 2)
     marks = landscape.field_marks(game, turn, highlight)
-    landscape.draw_landscape(picture, game, geo, land_origin, marks)
-    players.draw_supply(picture, game, supply_origin, geo.width)
+    landscape.draw_landscape(picture, game, geo, land_origin, marks, t)
+    players.draw_supply(picture, game, supply_origin, geo.width, t)
 
     column_x = MARGIN + geo.width + GAP
     board_origin = (column_x, top)
     picture.paste(workerboard.static_board(), board_origin)
+    workerboard.draw_titles(picture, board_origin, t)
     workerboard.draw_pieces(picture, game, board_origin, turn)
     y = top + workerboard.HEIGHT + GAP
     origins = []
@@ -225,10 +381,20 @@ def snapshot(
             column_x + (seat % 2) * (players.BOARD_WIDTH + GAP),
             y + (seat // 2) * (players.BOARD_HEIGHT + GAP),
         )
-        players.draw_player_board(picture, game, seat, origin, names, notes.get(player.id))
+        players.draw_player_board(picture, game, seat, origin, shown, notes.get(player.id), t)
         origins.append(origin)
     y += board_rows(len(game.players)) * (players.BOARD_HEIGHT + GAP)
-    picture.paste(players.legend_picture(COLUMN_WIDTH), (column_x, y))
+    picture.paste(players.legend_picture(COLUMN_WIDTH, language), (column_x, y))
     return Snapshot(
-        picture, lines, turn, geo, results, land_origin, board_origin, origins, supply_origin, marks
+        picture,
+        lines,
+        turn,
+        geo,
+        results,
+        land_origin,
+        board_origin,
+        origins,
+        supply_origin,
+        marks,
+        header.height,
     )

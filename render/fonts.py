@@ -30,6 +30,7 @@ from typing import Any, BinaryIO
 
 from PIL import ImageDraw, ImageFont
 
+from . import textboxes
 from .caches import BoundedCache
 
 Font = ImageFont.FreeTypeFont
@@ -261,8 +262,10 @@ up the first time it draws (the variable font's instance), so fewer sizes make t
 first picture of a process faster."""
 TEXT = 22
 LARGE = 26
+HEADLINE = 36
 TASK = 46
 TITLE = 60
+SCALE = (SMALL, TEXT, LARGE, HEADLINE, TASK, TITLE)
 
 
 @lru_cache(maxsize=256)
@@ -312,8 +315,67 @@ def cap_height(size: int, bold: bool = False) -> int:
     return round(box[3] - box[1])
 
 
+def fitting_size(
+    text: str, size: int, max_width: float, bold: bool = False, smallest: int = SMALL
+) -> int:
+    """The largest size of the type scale from `size` down to `smallest` at which `text`
+    is at most `max_width` wide; `smallest` when none is (the caller then shortens a
+    name, or wraps a sentence)."""
+    for candidate in sorted((s for s in SCALE if smallest <= s <= size), reverse=True):
+        if text_width(text, candidate, bold) <= max_width:
+            return candidate
+    return smallest
+
+
+NO_BREAK_BEFORE = frozenset(
+    "、。，．・：；？！）」』】〕ーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ…,.:;!?)]"
+)
+NO_BREAK_AFTER = frozenset("（「『【〔([")
+
+
+def _wide(char: str) -> bool:
+    """A CJK character: lines may break before or after it (there are no spaces)."""
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def _break_units(text: str) -> list[str]:
+    """`text` cut where a line may end: after a space, or next to a CJK character
+    (never before closing punctuation or small kana, never after an opening bracket)."""
+    units: list[str] = []
+    current = ""
+    for char in text:
+        if current:
+            previous = current[-1]
+            breakable = previous == " " or ((_wide(previous) or _wide(char)) and char != " ")
+            if breakable and char not in NO_BREAK_BEFORE and previous not in NO_BREAK_AFTER:
+                units.append(current)
+                current = ""
+        current += char
+    if current:
+        units.append(current)
+    return units
+
+
+def wrap(text: str, size: int, max_width: float, bold: bool = False) -> list[str]:
+    """`text` in lines at most `max_width` wide, broken between words (or between CJK
+    characters); a single word wider than the line keeps a line of its own."""
+    lines: list[str] = []
+    line = ""
+    for unit in _break_units(text):
+        candidate = line + unit
+        if line and text_width(candidate.rstrip(), size, bold) > max_width:
+            lines.append(line.rstrip())
+            line = unit.lstrip()
+        else:
+            line = candidate
+    if line.strip() or not lines:
+        lines.append(line.rstrip())
+    return lines
+
+
 def fit(text: str, size: int, max_width: float, bold: bool = False) -> str:
-    """`text`, cut with an ellipsis if it is wider than `max_width`."""
+    """`text`, cut with an ellipsis if it is wider than `max_width` (only for names and
+    notes the players chose: game text is made smaller or wrapped instead)."""
     if text_width(text, size, bold) <= max_width:
         return text
     # widths of prefixes grow with their length: find the longest that fits by halving
@@ -400,16 +462,31 @@ def draw_text(
     ink = draw.draw.draw_ink(fill)
     stroke_ink = draw.draw.draw_ink(stroke) if stroke is not None and stroke_width else None
     base_y = pixel(y)
+    recording = textboxes.is_recording()
+    inked: list[textboxes.Box] = []
     for (i, run), width in zip(runs, widths, strict=True):
         origin = (pixel(x), base_y)
         colour = font_chain()[i].colour
+        entry = _mask(i, size, bold, run, 0, ink)
         if stroke_ink is not None and not colour:
-            _composite(
-                draw, origin, _mask(i, size, bold, run, stroke_width, stroke_ink), stroke_ink
-            )
-        _composite(draw, origin, _mask(i, size, bold, run, 0, ink), ink)
+            outline = _mask(i, size, bold, run, stroke_width, stroke_ink)
+            _composite(draw, origin, outline, stroke_ink)
+            if recording:
+                inked.append(_ink_box(origin, outline))
+        _composite(draw, origin, entry, ink)
+        if recording:
+            inked.append(_ink_box(origin, entry))
         x += width
+    if recording:
+        textboxes.note(text, size, textboxes.union(inked))
     return total
+
+
+def _ink_box(origin: tuple[int, int], entry: tuple[Any, tuple[int, int], Any]) -> textboxes.Box:
+    """Where a run's glyph mask lands on the picture."""
+    mask, (dx, dy), _colours = entry
+    left, top = origin[0] + dx, origin[1] + dy
+    return (left, top, left + mask.size[0], top + mask.size[1])
 
 
 def _composite(

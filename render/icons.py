@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
-from . import fonts
+from . import fonts, textboxes
 from .caches import cached_image
 from .palette import (
     GOLD,
@@ -229,15 +229,16 @@ def _with_letter(
 ) -> Image.Image:
     picture = base.copy()
     size = base.width
-    fonts.draw_text(
-        ImageDraw.Draw(picture),
-        (size / 2, size * centre_y),
-        letter,
-        fonts.LARGE if size * scale >= fonts.LARGE else fonts.SMALL,
-        fill=ink,
-        bold=True,
-        anchor="mm",
-    )
+    with textboxes.panel("piece", (0, 0, picture.width, picture.height)):
+        fonts.draw_text(
+            ImageDraw.Draw(picture),
+            (size / 2, size * centre_y),
+            letter,
+            fonts.LARGE if size * scale >= fonts.LARGE else fonts.SMALL,
+            fill=ink,
+            bold=True,
+            anchor="mm",
+        )
     return picture
 
 

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from i18n import Translator
 from rules import Game, data
 from rules.board import Field, hex_centre
 from rules.recent import RecentTurn
 
-from . import fonts, icons
+from . import fonts, icons, textboxes
 from .caches import cached_image
 from .palette import (
     BOARD_GROUND,
@@ -298,8 +299,18 @@ def _draw_label(
     )
 
 
+def start_label_box(cx: float, cy: float, radius: int) -> tuple[float, float, float, float]:
+    """Where the start tile's label may lie: the lower part of its field, inside the
+    hex's sides."""
+    return (cx - 0.8 * radius, cy + 0.3 * radius, cx + 0.8 * radius, cy + 0.95 * radius)
+
+
 def draw_ground(
-    picture: Image.Image, game: Game, geo: LandscapeGeometry, offset: tuple[int, int]
+    picture: Image.Image,
+    game: Game,
+    geo: LandscapeGeometry,
+    offset: tuple[int, int],
+    t: Translator,
 ) -> None:
     """The printed landscape of `game`: field sprites, tile outlines, labels, start tile."""
     ox, oy = offset
@@ -320,15 +331,16 @@ def draw_ground(
         if not f.settlements:
             _draw_label(draw, f.label, f.kind, cx + ox, cy + oy, radius)
         if f.start:
-            fonts.draw_text(
-                draw,
-                (cx + ox, cy + oy + 0.6 * radius),
-                LABELS["start_tag"],
-                START_SIZE,
-                fill=INK,
-                bold=True,
-                anchor="mm",
-            )
+            with textboxes.panel("start tile", start_label_box(cx + ox, cy + oy, radius)):
+                fonts.draw_text(
+                    draw,
+                    (cx + ox, cy + oy + 0.6 * radius),
+                    t.translate(LABELS["start_tile"]),
+                    START_SIZE,
+                    fill=INK,
+                    bold=True,
+                    anchor="mm",
+                )
 
 
 def _top_left(cx: float, cy: float, sprite: Image.Image) -> tuple[int, int]:
@@ -411,26 +423,25 @@ def draw_landscape(
     game: Game,
     geo: LandscapeGeometry,
     offset: tuple[int, int],
-    marks: Sequence[FieldMark] = (),
+    marks: Sequence[FieldMark],
+    t: Translator,
 ) -> None:
     """The whole landscape in its frame, its top-left corner at `offset`."""
     x, y = offset
+    frame = (x, y, x + geo.width - 1, y + geo.height - 1)
     ImageDraw.Draw(picture).rounded_rectangle(
-        (x, y, x + geo.width - 1, y + geo.height - 1),
-        radius=12,
-        fill=PAPER,
-        outline=PANEL_EDGE,
-        width=2,
+        frame, radius=12, fill=PAPER, outline=PANEL_EDGE, width=2
     )
-    draw_ground(picture, game, geo, offset)
-    draw_pieces(picture, game, geo, offset, marks)
+    with textboxes.panel("landscape", frame):
+        draw_ground(picture, game, geo, offset, t)
+        draw_pieces(picture, game, geo, offset, marks)
 
 
-def landscape_picture(game: Game, marks: Sequence[FieldMark] = ()) -> Image.Image:
+def landscape_picture(game: Game, marks: Sequence[FieldMark], t: Translator) -> Image.Image:
     """The landscape alone (RGB), as the snapshot shows it."""
     geo = geometry(game)
     picture = Image.new("RGB", (geo.width, geo.height), BOARD_GROUND)
-    draw_landscape(picture, game, geo, (0, 0), marks)
+    draw_landscape(picture, game, geo, (0, 0), marks, t)
     return picture
 
 

@@ -10,9 +10,10 @@ from collections.abc import Callable, Mapping
 
 from PIL import Image, ImageDraw
 
+from i18n import Language, Translator, translator
 from rules import Game, data
 
-from . import fonts, icons
+from . import fonts, icons, textboxes
 from .caches import cached_image
 from .palette import (
     BOARD_GROUND,
@@ -27,8 +28,18 @@ from .palette import (
     WHITE,
     seat_colour,
 )
-from .vocabulary import ACTIONS, BOARD, GOODS, LABELS, PIECES, WORKER_COLOURS
-from .words import capitalised, display_name, settlements_left, upgrade_label, workers_held
+from .vocabulary import BOARD, GOODS, LABELS, PIECES, WORKER_COLOURS
+from .words import (
+    capitalised,
+    display_name,
+    legend_entry,
+    players_legend,
+    settlements_left,
+    upgrade_label,
+    upgrade_legend,
+    workers_held,
+    workers_legend,
+)
 
 BOARD_WIDTH = 470
 BOARD_HEIGHT = 168
@@ -69,11 +80,12 @@ def _count(
     y: float,
     text: str,
     ink: RGB = INK,
+    size: int = COUNT_SIZE,
 ) -> float:
     """An icon and its count from `x`; returns the x after them."""
     icons.paste(picture, sprite, (x + sprite.width / 2, y))
     x += sprite.width + 4
-    return x + fonts.draw_text(draw, (x, y), text, COUNT_SIZE, fill=ink, bold=True, anchor="lm")
+    return x + fonts.draw_text(draw, (x, y), text, size, fill=ink, bold=True, anchor="lm")
 
 
 def draw_player_board(
@@ -81,125 +93,151 @@ def draw_player_board(
     game: Game,
     seat: int,
     origin: tuple[int, int],
-    names: Mapping[str, str] | None = None,
-    note: str | None = None,
+    names: Mapping[str, str] | None,
+    note: str | None,
+    t: Translator,
 ) -> None:
     """One player's board with its top-left corner at `origin`; `note` (a seat note such
     as "AI plays") is written after the name."""
     player = game.players[seat]
-    colour = seat_colour(seat)
     draw = ImageDraw.Draw(picture)
     x0, y0 = origin
+    frame = (x0, y0, x0 + BOARD_WIDTH, y0 + BOARD_HEIGHT)
     awaited = game.awaiting == player.id
     draw.rounded_rectangle(
-        (x0, y0, x0 + BOARD_WIDTH, y0 + BOARD_HEIGHT),
+        frame,
         radius=12,
         fill=PANEL,
         outline=HIGHLIGHT if awaited else PANEL_EDGE,
         width=5 if awaited else 2,
     )
     draw.rounded_rectangle(
-        (x0 + 3, y0 + 3, x0 + 15, y0 + BOARD_HEIGHT - 3), radius=6, fill=PLAYER_RGB[colour]
+        (x0 + 3, y0 + 3, x0 + 15, y0 + BOARD_HEIGHT - 3),
+        radius=6,
+        fill=PLAYER_RGB[seat_colour(seat)],
     )
+    with textboxes.panel(f"player board {seat + 1}", frame):
+        _draw_name_row(picture, draw, game, seat, origin, display_name(player.id, names), note, t)
+        _draw_holdings(picture, draw, game, seat, origin, t)
+
+
+def _draw_name_row(
+    picture: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    game: Game,
+    seat: int,
+    origin: tuple[int, int],
+    name: str,
+    note: str | None,
+    t: Translator,
+) -> None:
+    """The settlement in the player's colour, the name and note, and the tags: who must
+    play now, whose turn it is, the start player."""
+    player_id = game.players[seat].id
+    x0, y0 = origin
     top_y = y0 + 28
-    icons.paste(picture, icons.house(colour, HOUSE), (x0 + 42, top_y))
-    right: float = x0 + BOARD_WIDTH - 10
-    if awaited:
-        right = _tag(draw, right, top_y, LABELS["awaited_tag"], HIGHLIGHT, WHITE) - 5
-    if not game.is_over and game.turn_player == player.id and not game.in_setup:
-        right = _tag(draw, right, top_y, LABELS["turn_tag"], INK, WHITE) - 5
+    icons.paste(picture, icons.house(seat_colour(seat), HOUSE), (x0 + 42, top_y))
+    tags = []
+    if game.awaiting == player_id:
+        tags.append((LABELS["awaited_tag"], HIGHLIGHT, WHITE))
+    if not game.is_over and game.turn_player == player_id and not game.in_setup:
+        tags.append((LABELS["turn_tag"], INK, WHITE))
     if seat == 0:
-        right = _tag(draw, right, top_y, LABELS["start_tag"], GOLD_LIGHT, INK) - 5
+        tags.append((LABELS["start_player_tag"], GOLD_LIGHT, INK))
+    right: float = x0 + BOARD_WIDTH - 10
+    for label, fill, ink in tags:
+        right = _tag(draw, right, top_y, t.translate(label), fill, ink) - 5
     name_x = x0 + 70
     room = right - name_x - 4
-    name = display_name(player.id, names)
     if note:
-        name = fonts.fit(
-            name,
-            NAME_SIZE,
-            max(room * 0.6, room - fonts.text_width(note, NOTE_SIZE) - 12),
-            bold=True,
-        )
-    else:
-        name = fonts.fit(name, NAME_SIZE, room, bold=True)
+        room = max(room * 0.6, room - fonts.text_width(note, NOTE_SIZE) - 12)
+    name = fonts.fit(name, NAME_SIZE, room, bold=True)
     name_width = fonts.draw_text(
         draw, (name_x, top_y), name, NAME_SIZE, fill=INK, bold=True, anchor="lm"
     )
     if note:
         note_x = name_x + name_width + 10
-        fonts.draw_text(
-            draw,
-            (note_x, top_y + 1),
-            fonts.fit(note, NOTE_SIZE, right - note_x - 4),
-            NOTE_SIZE,
-            fill=MUTED,
-            anchor="lm",
-        )
+        note = fonts.fit(note, NOTE_SIZE, right - note_x - 4)
+        fonts.draw_text(draw, (note_x, top_y + 1), note, NOTE_SIZE, fill=MUTED, anchor="lm")
 
+
+def _draw_holdings(
+    picture: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    game: Game,
+    seat: int,
+    origin: tuple[int, int],
+    t: Translator,
+) -> None:
+    """Coins, cows, canteens and settlements left; goods; workers and their limit."""
+    player = game.players[seat]
+    x0, y0 = origin
+    right = x0 + BOARD_WIDTH - 10
     y: float = y0 + 68
     x: float = x0 + 24
     x = _count(picture, draw, icons.coin(ICON), x, y, str(player.coins)) + 20
     x = _count(picture, draw, icons.cow(ICON + 2), x, y, str(player.cows)) + 20
     x = _count(picture, draw, icons.canteen(ICON + 2), x, y, str(player.canteens)) + 20
-    _count(
-        picture, draw, icons.house(colour, HOUSE), x, y, settlements_left(player.settlements_left)
-    )
+    left = settlements_left(player.settlements_left, t)
+    house = icons.house(seat_colour(seat), HOUSE)
+    _count(picture, draw, house, x, y, left, size=_fitted(left, right - (x + HOUSE + 4)))
 
-    y = y0 + 106
-    x = x0 + 24
+    y, x = y0 + 106, x0 + 24
     for good in data.GOODS:
         count = player.goods[good]
-        x = (
-            _count(picture, draw, icons.good(good, ICON), x, y, str(count), INK if count else MUTED)
-            + 14
-        )
+        sprite = icons.good(good, ICON)
+        x = _count(picture, draw, sprite, x, y, str(count), INK if count else MUTED) + 14
 
-    y = y0 + 144
-    x = x0 + 24
-    for colour_name in data.COLOURS:
-        count = player.workers[colour_name]
-        x = _count(
-            picture,
-            draw,
-            icons.worker(colour_name, WORKER),
-            x,
-            y,
-            str(count),
-            INK if count else MUTED,
-        )
-        x += 18
-    fonts.draw_text(
-        draw,
-        (x + 4, y),
-        f"{PIECES['worker'].many} {workers_held(player.worker_count)}",
-        COUNT_SIZE,
-        fill=MUTED,
-        bold=True,
-        anchor="lm",
-    )
+    y, x = y0 + 144, x0 + 24
+    for colour in data.COLOURS:
+        count = player.workers[colour]
+        sprite = icons.worker(colour, WORKER)
+        x = _count(picture, draw, sprite, x, y, str(count), INK if count else MUTED) + 18
+    held = workers_held(player.worker_count, t)
+    size = _fitted(held, right - (x + 4))
+    fonts.draw_text(draw, (x + 4, y), held, size, fill=MUTED, bold=True, anchor="lm")
+
+
+def _fitted(text: str, room: float) -> int:
+    """The size of a count's words in `room`: COUNT_SIZE, or smaller down to 18 px."""
+    return fonts.fitting_size(text, COUNT_SIZE, room, bold=True)
 
 
 def player_board_picture(
-    game: Game, player_id: str, names: Mapping[str, str] | None = None, note: str | None = None
+    game: Game, player_id: str, names: Mapping[str, str] | None, note: str | None, t: Translator
 ) -> Image.Image:
     """One player's board alone ("my board")."""
     seat = game.seat_of(player_id)
     picture = Image.new("RGB", (BOARD_WIDTH + 20, BOARD_HEIGHT + 20), BOARD_GROUND)
-    draw_player_board(picture, game, seat, (10, 10), names, note)
+    draw_player_board(picture, game, seat, (10, 10), names, note, t)
     return picture
 
 
-def draw_supply(picture: Image.Image, game: Game, origin: tuple[int, int], width: int) -> None:
+def draw_supply(
+    picture: Image.Image, game: Game, origin: tuple[int, int], width: int, t: Translator
+) -> None:
     """The general supply: goods, cows and workers left to take (the shortage rule)."""
     draw = ImageDraw.Draw(picture)
     x0, y0 = origin
-    draw.rounded_rectangle(
-        (x0, y0, x0 + width, y0 + SUPPLY_HEIGHT), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2
-    )
+    frame = (x0, y0, x0 + width, y0 + SUPPLY_HEIGHT)
+    draw.rounded_rectangle(frame, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
+    with textboxes.panel("supply", frame):
+        _draw_supply(picture, draw, game, origin, width, t)
+
+
+def _draw_supply(
+    picture: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    game: Game,
+    origin: tuple[int, int],
+    width: int,
+    t: Translator,
+) -> None:
+    x0, y0 = origin
     items = [(icons.good(good, ICON), game.supply.goods[good]) for good in data.GOODS]
     items.append((icons.cow(ICON + 2), game.supply.cows))
     items += [(icons.worker(c, WORKER), game.supply.workers[c]) for c in data.COLOURS]
-    title = capitalised(BOARD["supply"].one)
+    title = capitalised(BOARD["supply"].name_in(t))
     content = fonts.text_width(title, COUNT_SIZE, bold=True) + sum(
         sprite.width + 4 + fonts.text_width(str(count), COUNT_SIZE, bold=True)
         for sprite, count in items
@@ -238,10 +276,6 @@ def _upgrade(good: str) -> Painter:
     return paint
 
 
-def _with_hint(name: str, hint: str) -> str:
-    return f"{name}: {hint}" if hint else name
-
-
 def _workers_icon(picture: Image.Image, x: float, y: float) -> float:
     for k, colour in enumerate(data.COLOURS):
         icons.paste(picture, icons.worker(colour, WORKER), (x + WORKER / 2 + k * (WORKER + 2), y))
@@ -256,36 +290,38 @@ def _box_icon(picture: Image.Image, x: float, y: float) -> float:
     return 40
 
 
-def legend_items() -> list[tuple[Painter, str]]:
-    """(icon, words) of the legend: every good, the upgrade, the pieces, the workers."""
+def _houses_icon(picture: Image.Image, x: float, y: float) -> float:
+    for k, colour in enumerate(data.PLAYER_COLOURS):
+        icons.paste(picture, icons.house(colour, ICON), (x + ICON / 2 + k * (ICON + 2), y))
+    return len(data.PLAYER_COLOURS) * (ICON + 2)
+
+
+def legend_items(t: Translator) -> list[tuple[Painter, str]]:
+    """(icon, words) of the legend: every good, the upgrade, the pieces, the workers and
+    the letters on the pieces."""
     items: list[tuple[Painter, str]] = [
-        (_icon(icons.good(g, ICON)), GOODS[g].one) for g in data.GOODS
+        (_icon(icons.good(g, ICON)), capitalised(GOODS[g].name_in(t))) for g in data.GOODS
     ]
-    upgrade = ACTIONS["upgrade"]
-    items.append((_upgrade("copper"), f"{upgrade.one}: {upgrade_label('copper')}"))
-    items.append((_upgrade("stone"), upgrade_label("stone")))
+    items.append((_upgrade("copper"), upgrade_legend("copper", t)))
+    items.append((_upgrade("stone"), upgrade_label("stone", t)))
     items += [
-        (_icon(icons.coin(ICON)), PIECES["coin"].one),
-        (_icon(icons.cow(ICON + 2)), _with_hint(PIECES["cow"].one, PIECES["cow"].hint)),
+        (_icon(icons.coin(ICON)), legend_entry(PIECES["coin"], t)),
+        (_icon(icons.cow(ICON + 2)), legend_entry(PIECES["cow"], t)),
+        (_workers_icon, workers_legend(t)),
+        (_icon(icons.wild_worker(WORKER)), legend_entry(WORKER_COLOURS[data.WILD], t)),
+        (_icon(icons.canteen(ICON + 2)), legend_entry(PIECES["canteen"], t)),
+        (_box_icon, legend_entry(BOARD["small_box"], t)),
+        (_houses_icon, players_legend(t)),
     ]
-    colours = ", ".join(WORKER_COLOURS[c].one for c in data.COLOURS)
-    items.append((_workers_icon, f"{PIECES['worker'].many}: {colours}"))
-    wild = WORKER_COLOURS[data.WILD]
-    items.append((_icon(icons.wild_worker(WORKER)), _with_hint(wild.one, wild.hint)))
-    items.append(
-        (_icon(icons.canteen(ICON + 2)), _with_hint(PIECES["canteen"].one, PIECES["canteen"].hint))
-    )
-    extra = BOARD["small_box"]
-    items.append((_box_icon, _with_hint(extra.one, extra.hint)))
     return items
 
 
-def _legend_rows(width: int) -> list[list[tuple[Painter, str, float]]]:
+def _legend_rows(width: int, t: Translator) -> list[list[tuple[Painter, str, float]]]:
     """The legend's items packed into rows: each goes into the first row with room."""
     rows: list[list[tuple[Painter, str, float]]] = []
     used: list[float] = []
     probe = Image.new("RGBA", (200, 60))
-    for painter, text in legend_items():
+    for painter, text in legend_items(t):
         item_width = painter(probe, 0, 30) + 6 + fonts.text_width(text, LEGEND_SIZE) + 16
         for row, row_width in zip(rows, used, strict=True):
             if row_width + item_width - 16 <= width - 24:
@@ -298,25 +334,28 @@ def _legend_rows(width: int) -> list[list[tuple[Painter, str, float]]]:
     return rows
 
 
-def legend_height(width: int) -> int:
-    return len(_legend_rows(width)) * LEGEND_LINE + 14
+def legend_height(width: int, language: Language) -> int:
+    return len(_legend_rows(width, translator(language))) * LEGEND_LINE + 14
 
 
 @cached_image("legend", 4 * 1024 * 1024)
-def legend_picture(width: int) -> Image.Image:
-    """Icons with their one name (the vocabulary), wrapped to `width`."""
-    rows = _legend_rows(width)
-    picture = Image.new("RGB", (width, legend_height(width)), BOARD_GROUND)
+def legend_picture(width: int, language: Language) -> Image.Image:
+    """Icons with their one name (the vocabulary) in `language`, wrapped to `width`."""
+    t = translator(language)
+    rows = _legend_rows(width, t)
+    picture = Image.new("RGB", (width, legend_height(width, language)), BOARD_GROUND)
     draw = ImageDraw.Draw(picture)
-    draw.rounded_rectangle(
-        (0, 0, width - 1, picture.height - 1), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2
-    )
+    frame = (0, 0, width - 1, picture.height - 1)
+    draw.rounded_rectangle(frame, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
     y = 7 + LEGEND_LINE / 2
-    for row in rows:
-        x = 12.0
-        for painter, text, item_width in row:
-            icon_width = painter(picture, x, y)
-            fonts.draw_text(draw, (x + icon_width + 6, y), text, LEGEND_SIZE, fill=INK, anchor="lm")
-            x += item_width
-        y += LEGEND_LINE
+    with textboxes.panel("legend", frame):
+        for row in rows:
+            x = 12.0
+            for painter, text, item_width in row:
+                icon_width = painter(picture, x, y)
+                fonts.draw_text(
+                    draw, (x + icon_width + 6, y), text, LEGEND_SIZE, fill=INK, anchor="lm"
+                )
+                x += item_width
+            y += LEGEND_LINE
     return picture

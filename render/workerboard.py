@@ -15,10 +15,11 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from i18n import Translator
 from rules import Game, data
 from rules.recent import RecentTurn
 
-from . import fonts, icons
+from . import fonts, icons, textboxes
 from .caches import cached_image
 from .palette import (
     BOARD_GROUND,
@@ -74,10 +75,27 @@ class BoardLayout:
     city_cells: dict[tuple[int, int], tuple[float, float]]
 
 
-def _panel(draw: ImageDraw.ImageDraw, box: Box, title: str) -> None:
+def _panel(draw: ImageDraw.ImageDraw, box: Box) -> None:
     draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
-    if title:
-        fonts.draw_text(draw, (box[0] + 12, box[1] + 6), title, TITLE_SIZE, fill=INK, bold=True)
+
+
+def area_box(index: int) -> Box:
+    """The panel of harvest area `index` (0..3, the `data.AREAS` order)."""
+    left = index * (AREA_WIDTH + 10)
+    return (left, AREA_TOP, left + AREA_WIDTH, AREA_TOP + AREA_HEIGHT)
+
+
+PANELS: dict[str, Box] = {
+    "wheel": WHEEL_BOX,
+    "bank": BANK_BOX,
+    "city": CITY_BOX,
+    **{area: area_box(i) for i, area in enumerate(data.AREAS)},
+}
+"""The worker board's panels by name (the areas by their engine names)."""
+TITLE_ROOM: dict[str, float] = {"wheel": 238, "bank": 216, "city": 170}
+"""How wide each top panel's title may be: the city's column costs start at its right."""
+AREA_TITLE_LEFT = 36
+"""A harvest area's title starts after its good's icon."""
 
 
 def _centre(box: Box) -> tuple[float, float]:
@@ -171,8 +189,15 @@ def wheel_picture(stop: int | None) -> Image.Image:
         draw.polygon([tip, left, right], fill=INK)
     draw.ellipse([c - 0.1 * r, c - 0.1 * r, c + 0.1 * r, c + 0.1 * r], fill=INK)
     picture = big.reduce(scale)
+    with textboxes.panel("wheel", (0, 0, size, size)):
+        _draw_wheel_workers(picture)
+    return picture
+
+
+def _draw_wheel_workers(picture: Image.Image) -> None:
+    """The segments' numbers and their two workers each."""
     text = ImageDraw.Draw(picture)
-    half = (size / 2, size / 2)
+    half = (picture.width / 2, picture.height / 2)
     for i, pair in enumerate(data.WHEEL):
         angle = _segment_angle(i + 1)
         fonts.draw_text(
@@ -191,7 +216,6 @@ def wheel_picture(stop: int | None) -> Image.Image:
                 icons.wild_worker(WORKER) if colour == data.WILD else icons.worker(colour, WORKER)
             )
             icons.paste(picture, sprite, _polar(half, angle + offset, radius))
-    return picture
 
 
 def _upgrade_icon(picture: Image.Image, x: float, y: float, size: int = 24) -> float:
@@ -228,11 +252,24 @@ def _reward(picture: Image.Image, draw: ImageDraw.ImageDraw, row: int, x: float,
 @cached_image("worker board", 4 * 1024 * 1024)
 def static_board() -> Image.Image:
     """The worker board with nothing standing on it."""
-    spots = layout()
     picture = Image.new("RGB", (WIDTH, HEIGHT), BOARD_GROUND)
     draw = ImageDraw.Draw(picture)
-    _panel(draw, WHEEL_BOX, capitalised(BOARD["wheel"].one))
-    _panel(draw, BANK_BOX, capitalised(BOARD["bank"].one))
+    _panel(draw, WHEEL_BOX)
+    _panel(draw, BANK_BOX)
+    with textboxes.panel("bank", BANK_BOX):
+        _draw_bank(picture, draw)
+    _panel(draw, CITY_BOX)
+    with textboxes.panel("city", CITY_BOX):
+        _draw_city(picture, draw)
+    for a, area in enumerate(data.AREAS):
+        _panel(draw, area_box(a))
+        with textboxes.panel(area, area_box(a)):
+            _draw_area(picture, draw, a, area)
+    return picture
+
+
+def _draw_bank(picture: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+    spots = layout()
     for i, (cell, (_needed, coins)) in enumerate(zip(spots.bank_cells, data.BANK, strict=True)):
         draw.rounded_rectangle(cell, radius=8, fill=WHITE, outline=PANEL_EDGE, width=2)
         fonts.draw_text(
@@ -243,7 +280,10 @@ def static_board() -> Image.Image:
         _text(draw, centre_x - 4, cell[1] + 40, f"+{coins}", fonts.LARGE)
         for spot in spots.bank_spots[i]:
             icons.paste(picture, icons.empty_worker(WORKER), spot)
-    _panel(draw, CITY_BOX, capitalised(BOARD["city"].one))
+
+
+def _draw_city(picture: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+    spots = layout()
     cy0 = CITY_BOX[1]
     for col, cost in enumerate(data.CITY_COSTS, start=1):
         x, _ = spots.city_cells[(1, col)]
@@ -261,41 +301,61 @@ def static_board() -> Image.Image:
             draw.rounded_rectangle(
                 (x - w, y - h, x + w, y + h), radius=6, fill=WHITE, outline=PANEL_EDGE, width=2
             )
-    for a, area in enumerate(data.AREAS):
-        left = a * (AREA_WIDTH + 10)
-        top = AREA_TOP
-        good = data.AREA_GOOD[area]
-        _panel(draw, (left, top, left + AREA_WIDTH, top + AREA_HEIGHT), "")
-        icons.paste(picture, icons.good(good, 26), (left + 20, top + 22))
-        _text(draw, left + 36, top + 22, capitalised(AREAS[area].one), AREA_TITLE_SIZE)
-        heads_y = top + 52
-        large_x = _centre(spots.harvest_boxes[(area, 1, "large")])[0]
-        icons.paste(picture, icons.worker(data.AREA_COLOUR[area], WORKER), (large_x, heads_y))
-        icons.paste(picture, icons.coin(22), (left + 18, heads_y))
-        icons.paste(picture, icons.arrow(12), (left + 36, heads_y))
-        icons.paste(picture, icons.good(good, 22), (left + 54, heads_y))
-        small_x = _centre(spots.harvest_boxes[(area, 1, "small")])[0]
-        fonts.draw_text(
-            draw,
-            (small_x, heads_y),
-            f"+{data.SMALL_BOX_YIELD}",
-            SMALL_SIZE,
-            fill=MUTED,
-            bold=True,
-            anchor="mm",
-        )
-        for place, (coins, amount) in enumerate(data.HARVEST_PLACES[area], start=1):
-            y = _centre(spots.harvest_boxes[(area, place, "large")])[1]
-            _text(draw, left + 10, y, f"{coins}→{amount}")
-            for box in ("large", "small"):
-                draw.rounded_rectangle(
-                    spots.harvest_boxes[(area, place, box)],
-                    radius=6,
-                    fill=WHITE,
-                    outline=PANEL_EDGE,
-                    width=2,
+
+
+def _draw_area(picture: Image.Image, draw: ImageDraw.ImageDraw, a: int, area: str) -> None:
+    spots = layout()
+    left, top, _, _ = area_box(a)
+    good = data.AREA_GOOD[area]
+    icons.paste(picture, icons.good(good, 26), (left + 20, top + 22))
+    heads_y = top + 52
+    large_x = _centre(spots.harvest_boxes[(area, 1, "large")])[0]
+    icons.paste(picture, icons.worker(data.AREA_COLOUR[area], WORKER), (large_x, heads_y))
+    icons.paste(picture, icons.coin(22), (left + 18, heads_y))
+    icons.paste(picture, icons.arrow(12), (left + 36, heads_y))
+    icons.paste(picture, icons.good(good, 22), (left + 54, heads_y))
+    small_x = _centre(spots.harvest_boxes[(area, 1, "small")])[0]
+    fonts.draw_text(
+        draw,
+        (small_x, heads_y),
+        f"+{data.SMALL_BOX_YIELD}",
+        SMALL_SIZE,
+        fill=MUTED,
+        bold=True,
+        anchor="mm",
+    )
+    for place, (coins, amount) in enumerate(data.HARVEST_PLACES[area], start=1):
+        y = _centre(spots.harvest_boxes[(area, place, "large")])[1]
+        _text(draw, left + 10, y, f"{coins}→{amount}")
+        for box in ("large", "small"):
+            draw.rounded_rectangle(
+                spots.harvest_boxes[(area, place, box)],
+                radius=6,
+                fill=WHITE,
+                outline=PANEL_EDGE,
+                width=2,
+            )
+
+
+def draw_titles(picture: Image.Image, origin: tuple[int, int], t: Translator) -> None:
+    """The panels' titles in `t`'s language, on the board pasted at `origin` (drawn on
+    every picture, so that the board's art is shared by every language)."""
+    ox, oy = origin
+    draw = ImageDraw.Draw(picture)
+    for part, box in PANELS.items():
+        moved = (box[0] + ox, box[1] + oy, box[2] + ox, box[3] + oy)
+        with textboxes.panel(part, moved):
+            if part in AREAS:
+                title = capitalised(AREAS[part].name_in(t))
+                room = box[2] - box[0] - AREA_TITLE_LEFT - 6
+                size = fonts.fitting_size(title, AREA_TITLE_SIZE, room, bold=True)
+                _text(draw, moved[0] + AREA_TITLE_LEFT, moved[1] + 22, title, size)
+            else:
+                title = capitalised(BOARD[part].name_in(t))
+                size = fonts.fitting_size(title, TITLE_SIZE, TITLE_ROOM[part], bold=True)
+                fonts.draw_text(
+                    draw, (moved[0] + 12, moved[1] + 6), title, size, fill=INK, bold=True
                 )
-    return picture
 
 
 def _ring(draw: ImageDraw.ImageDraw, box: Box, colour: RGB, pad: float = 5) -> None:

@@ -17,7 +17,19 @@ from itertools import chain, combinations_with_replacement, islice
 from typing import Any
 
 from . import board, data
-from .actions import Action, IllegalAction, NotYourTurn, parse_action, sort_colours
+from .actions import (
+    Action,
+    Goods,
+    IllegalAction,
+    Named,
+    NotYourTurn,
+    Reason,
+    Workers,
+    WorkersHeld,
+    counted_reason,
+    parse_action,
+    sort_colours,
+)
 from .board import Field, Hex, Placement
 from .state import (
     Auction,
@@ -154,8 +166,32 @@ def _pool(holder: Player | Supply, pool: str) -> dict[str, int]:
     return holder.goods if pool == "goods" else holder.workers
 
 
-def _describe_cost(cost: dict[str, int]) -> str:
-    return " + ".join(f"{n} {good}" for good, n in cost.items())
+def _goods(counts: dict[str, int]) -> Goods:
+    return Goods(tuple(counts.items()))
+
+
+_NOT_A_MAIN_ACTION = Reason(
+    "'{action}' is not a main action; choose recruit, work (bank, harvest or city) or build"
+)
+_EXPECTED = {
+    "take": Reason("choose the colours of the two wild workers ('take COLOUR COLOUR')"),
+    "advance": Reason("decide whether to pay grain to advance the wheel ('advance K')"),
+    "extra": Reason("decide about the small box ('extra COLOUR [COLOUR]' or 'noextra')"),
+    "bid": Reason("place your representative in the city ('place ROW COLUMN') or 'pass'"),
+    "reward": Reason("choose your city reward"),
+    "build": Reason("build again ('build LABEL') or 'stop'"),
+    "end": Reason("choose 'canteen' for another turn or 'end'"),
+}
+"""What the pending decision expects, as a clause of a refusal (a decision kind that
+needs a count, "return", is worded where it is used)."""
+
+
+def _not_playing(player_id: str) -> Reason:
+    return Reason("'{player}' is not playing in this game", player=Named("player", player_id))
+
+
+def _held_text(player: Player) -> WorkersHeld:
+    return WorkersHeld(tuple((c, n) for c, n in player.workers.items() if n))
 
 
 class Game:
@@ -314,7 +350,7 @@ class Game:
         for seat, player in enumerate(self.players):
             if player.id == player_id:
                 return seat
-        raise IllegalAction(f"'{player_id}' is not playing in this game")
+        raise IllegalAction(_not_playing(player_id))
 
     def player(self, player_id: str) -> Player:
         return self.players[self.seat_of(player_id)]
@@ -501,7 +537,9 @@ class Game:
         if not isinstance(action, Action) or not self._is_listed(action):
             action = parse_action(action if isinstance(action, str) else str(action))
         if action.verb == "spin":
-            raise IllegalAction("the wheel is spun by the game, not by a player: choose 'recruit'")
+            raise IllegalAction(
+                Reason("the wheel is spun by the game, not by a player: choose 'recruit'")
+            )
         events = self._apply_checked(player_id, action)
         self._settle(events)
         self._replayed = len(self.log)
@@ -509,20 +547,25 @@ class Game:
 
     def _apply_checked(self, player_id: str, action: Action) -> list[Event]:
         if self.is_over:
-            raise IllegalAction("the game is over: no more moves")
+            raise IllegalAction(Reason("the game is over: no more moves"))
         if player_id not in self.player_ids:
-            raise NotYourTurn(f"'{player_id}' is not playing in this game")
+            raise NotYourTurn(_not_playing(player_id))
         seat = self.pending.seat
         assert seat is not None
         if self.players[seat].id != player_id:
             raise NotYourTurn(
-                f"it is not your move: the game is waiting for {self.players[seat].id}"
+                Reason(
+                    "it is not your move: the game is waiting for {player}",
+                    player=Named("player", self.players[seat].id),
+                )
             )
         if action.verb != "spin":
             if not self._is_legal(action):
-                raise IllegalAction(self._explain(seat, action, self._legal()))
+                legal = self._legal()
+                verbs = tuple(sorted({a.verb for a in legal}, key=[a.verb for a in legal].index))
+                raise IllegalAction(self._reason(seat, action), allowed=verbs)
         elif self.pending.kind != "spin":
-            raise IllegalAction("the wheel is not being spun now")
+            raise IllegalAction(Reason("the wheel is not being spun now"))
         events: list[Event] = []
         self.log.append((player_id, str(action)))
         self._legal_cache = None
@@ -1082,26 +1125,11 @@ class Game:
 
     # ------------------------------------------------------------------ explanations
 
-    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str:
-        """Why `action` is refused, in words, and what is allowed instead."""
-        reason = self._reason(seat, action)
-        verbs = sorted({a.verb for a in legal}, key=[a.verb for a in legal].index)
-        return f"{reason}. Allowed now: {', '.join(verbs)}"
-
-    def _reason(self, seat: int, action: Action) -> str:
+    def _reason(self, seat: int, action: Action) -> Reason:
+        """Why `action` is refused now."""
         kind = self.pending.kind
         player = self.players[seat]
         verb, args = action.verb, action.args
-        expected = {
-            "take": "choose the colours of the two wild workers ('take COLOUR COLOUR')",
-            "advance": "decide whether to pay grain to advance the wheel ('advance K')",
-            "return": f"return {self.workers_over_limit(player.id)} worker(s) to keep 8",
-            "extra": "decide about the small box ('extra COLOUR [COLOUR]' or 'noextra')",
-            "bid": "place your representative in the city ('place ROW COLUMN') or 'pass'",
-            "reward": "choose your city reward",
-            "build": "build again ('build LABEL') or 'stop'",
-            "end": "choose 'canteen' for another turn or 'end'",
-        }
         main_verbs = ("recruit", "bank", "harvest", "city", "build")
         decision_of_verb = {
             "take": "take",
@@ -1120,41 +1148,57 @@ class Game:
         own_decision = decision_of_verb.get(verb)
         if own_decision is not None and own_decision != kind:
             if kind == "main":
-                return (
-                    f"'{action}' is not a main action; "
-                    "choose recruit, work (bank, harvest or city) or build"
-                )
-            return f"'{action}' is not possible now: {expected.get(kind, 'finish your action')}"
+                return _NOT_A_MAIN_ACTION.given(action=str(action))
+            expected = self._expected(player) or Reason("finish your action")
+            return Reason(
+                "'{action}' is not possible now: {expected}", action=str(action), expected=expected
+            )
         if verb == "trade":
             if seat != self.turn or self.in_setup:
-                return "cows can be traded only in your own turn"
+                return Reason("cows can be traded only in your own turn")
             if player.cows == 0:
-                return "you have no cow to trade"
+                return Reason("you have no cow to trade")
         if kind == "main" and verb not in main_verbs and verb != "trade":
-            return (
-                f"'{action}' is not a main action; "
-                "choose recruit, work (bank, harvest or city) or build"
-            )
+            return _NOT_A_MAIN_ACTION.given(action=str(action))
         if kind != "main" and verb in main_verbs and not (kind == "build" and verb == "build"):
-            return f"your action this turn is under way: {expected.get(kind, 'finish it first')}"
+            return Reason(
+                "your action this turn is under way: {expected}",
+                expected=self._expected(player) or Reason("finish it first"),
+            )
         if verb == "bank":
             index = int(args[0]) - 1
             needed = data.BANK[index][0]
             if self.bank[index]:
-                return f"bank space {index + 1} is already occupied until the bank is cleared"
+                return Reason(
+                    "bank space {space} is already occupied until the bank is cleared",
+                    space=index + 1,
+                )
             if len(args) - 1 != needed:
-                return (
-                    f"bank space {index + 1} takes exactly {needed} worker(s), not {len(args) - 1}"
+                return counted_reason(
+                    "bank space {space} takes exactly {n} worker, not {given}",
+                    "bank space {space} takes exactly {n} workers, not {given}",
+                    needed,
+                    space=index + 1,
+                    given=len(args) - 1,
                 )
             return self._missing_workers(player, args[1:])
         if verb == "harvest":
             area, place = args[0], int(args[1])
             coins = data.HARVEST_PLACES[area][place - 1][0]
             if self.harvest[area][place - 1].large:
-                return f"place {place} of the {area} is occupied until the {area} is cleared"
+                return Reason(
+                    "place {place} of the {area} is occupied until the {area} is cleared",
+                    place=place,
+                    area=Named("area", area),
+                )
             if player.coins < coins:
-                return (
-                    f"place {place} of the {area} costs {coins} coins and you have {player.coins}"
+                return counted_reason(
+                    "place {place} of the {area} costs {n} coin and you have {coins}",
+                    "place {place} of the {area} costs {n} coins and you have {coins}",
+                    coins,
+                    place=place,
+                    area=Named("area", area),
+                    coins=player.coins,
                 )
             return self._box_reason(player, area, args[2:])
         if verb == "extra":
@@ -1168,66 +1212,113 @@ class Game:
                 else player.goods["pumpkin"]
             )
             if cost > pumpkins:
-                return f"column {col} costs {cost} pumpkins and you would have {pumpkins}"
+                # the English keeps "pumpkins" after 1: "column 1 costs 1 pumpkins"
+                return counted_reason(
+                    "column {column} costs {n} pumpkins and you would have {pumpkins}",
+                    "column {column} costs {n} pumpkins and you would have {pumpkins}",
+                    cost,
+                    column=col,
+                    pumpkins=pumpkins,
+                )
             grid = self.city_grid()
             if (row, col) in grid:
-                return f"row {row}, column {col} is taken by {grid[(row, col)]}"
-            return (
-                f"in row {row} you may only stand to the right of the representative already there"
+                return Reason(
+                    "row {row}, column {column} is taken by {player}",
+                    row=row,
+                    column=col,
+                    player=Named("player", grid[(row, col)]),
+                )
+            return Reason(
+                "in row {row} you may only stand to the right of the representative already there",
+                row=row,
             )
         if verb == "build":
             return self._build_reason(player, args[0])
         if verb == "advance":
-            grain = player.goods["grain"]
-            return f"advancing {args[0]} segment(s) costs {args[0]} grain and you have {grain}"
+            return counted_reason(
+                "advancing {n} segment costs {n} grain and you have {grain}",
+                "advancing {n} segments costs {n} grain and you have {grain}",
+                int(args[0]),
+                grain=player.goods["grain"],
+            )
         if verb == "return":
-            excess = self.workers_over_limit(player.id)
-            held = self._workers_text(player)
-            return f"return exactly {excess} worker(s) that you have (you have {held})"
+            return counted_reason(
+                "return exactly {n} worker that you have (you have {held})",
+                "return exactly {n} workers that you have (you have {held})",
+                self.workers_over_limit(player.id),
+                held=_held_text(player),
+            )
         if verb == "upgrade":
             limit = data.CITY_REWARDS[self.pending.row]["upgrades"] if kind == "reward" else 0
             if len(args) > limit:
-                return f"this city row allows up to {limit} upgrade(s)"
-            return "each upgrade returns a small copper or stone you own"
-        if kind in expected:
-            return f"now {expected[kind]}"
-        return f"'{action}' is not possible now"
+                return counted_reason(
+                    "this city row allows up to {n} upgrade",
+                    "this city row allows up to {n} upgrades",
+                    limit,
+                )
+            return Reason("each upgrade returns a small copper or stone you own")
+        task = self._expected(player)
+        if task is not None:
+            return Reason("now {expected}", expected=task)
+        return Reason("'{action}' is not possible now", action=str(action))
 
-    def _workers_text(self, player: Player) -> str:
-        held = [f"{n} {c}" for c, n in player.workers.items() if n]
-        return ", ".join(held) if held else "no workers"
+    def _expected(self, player: Player) -> Reason | None:
+        """What the pending decision expects of `player`, as a clause."""
+        kind = self.pending.kind
+        if kind == "return":
+            return counted_reason(
+                "return {n} worker to keep {limit}",
+                "return {n} workers to keep {limit}",
+                self.workers_over_limit(player.id),
+                limit=data.MAX_WORKERS,
+            )
+        return _EXPECTED.get(kind)
 
-    def _box_reason(self, player: Player, area: str, colours: tuple[str, ...]) -> str:
+    def _box_reason(self, player: Player, area: str, colours: tuple[str, ...]) -> Reason:
         colour = data.AREA_COLOUR[area]
         if len(colours) == 1 and colours[0] != colour:
-            return (
-                f"one worker alone on the {area} must be {colour}; "
-                "otherwise put 2 workers of any colour"
+            return Reason(
+                "one worker alone on the {area} must be {colour}; "
+                "otherwise put 2 workers of any colour",
+                area=Named("area", area),
+                colour=Named("colour", colour),
             )
         return self._missing_workers(player, colours)
 
-    def _missing_workers(self, player: Player, colours: tuple[str, ...]) -> str:
-        held = self._workers_text(player)
-        return f"you do not have the workers {' + '.join(colours)} (you have {held})"
+    def _missing_workers(self, player: Player, colours: tuple[str, ...]) -> Reason:
+        return Reason(
+            "you do not have the workers {workers} (you have {held})",
+            workers=Workers(colours),
+            held=_held_text(player),
+        )
 
-    def _build_reason(self, player: Player, label: str) -> str:
+    def _build_reason(self, player: Player, label: str) -> Reason:
         f = self.fields.get(label)
         if f is None:
-            return f"there is no field '{label}' on this landscape"
-        if f.kind != "plain":
-            return f"{label} is a {f.kind}: nobody builds there"
+            return Reason("there is no field '{label}' on this landscape", label=label)
+        if f.kind == "lake":
+            return Reason("{label} is a lake: nobody builds there", label=label)
+        if f.kind == "mountain":
+            return Reason("{label} is a mountain: nobody builds there", label=label)
         if f.start:
-            return f"{label} carries the start tile"
+            return Reason("{label} carries the start tile", label=label)
         if f.settlements:
-            return f"{label} is already built on"
+            return Reason("{label} is already built on", label=label)
         if player.settlements_left <= 0:
-            return "you have no settlements left"
+            return Reason("you have no settlements left")
         if self.pending.kind == "build" and self.builds_done >= data.BUILDS_PER_ACTION:
-            return "you have made your 3 builds"
+            return counted_reason(
+                "you have made your {n} build", "you have made your {n} builds", self.builds_done
+            )
         if label not in self._frontier():
-            return f"{label} does not touch the start tile or any settlement"
+            return Reason("{label} does not touch the start tile or any settlement", label=label)
         missing = {g: n - player.goods[g] for g, n in f.cost.items() if player.goods[g] < n}
-        return f"{label} costs {_describe_cost(f.cost)}; you lack {_describe_cost(missing)}"
+        return Reason(
+            "{label} costs {cost}; you lack {missing}",
+            label=label,
+            cost=_goods(f.cost),
+            missing=_goods(missing),
+        )
 
     # ------------------------------------------------------------------ taking moves back
 
@@ -1245,32 +1336,32 @@ class Game:
         """
         moves, reason = self._undo_window(player_id)
         if not moves:
-            raise IllegalAction(f"nothing to take back: {reason}")
+            raise IllegalAction(Reason("nothing to take back: {why}", why=reason))
         record = self.record()
         record["actions"] = record["actions"][: moves[0]]
         return Game.replay(record)
 
-    def _undo_window(self, player_id: str) -> tuple[list[int], str]:
+    def _undo_window(self, player_id: str) -> tuple[list[int], Reason]:
         """Log indices of `player_id`'s moves that may be taken back, latest first, and
         why the window ends where it does."""
         self.seat_of(player_id)  # refuses a stranger
         if self.is_over:
-            return [], "the game is over"
+            return [], Reason("the game is over")
         if self.schema1_moves:
             # replaying a record of schema 1 adds forced steps to its log
-            return [], "this game was begun before moves could be taken back"
+            return [], Reason("this game was begun before moves could be taken back")
         auto = set(self.auto)
         moves: list[int] = []
         for index in range(len(self.log) - 1, -1, -1):
             pid, notation = self.log[index]
             if notation.startswith("spin "):
-                return moves, "the wheel has been spun since"
+                return moves, Reason("the wheel has been spun since")
             if index in auto:
                 continue
             if pid != player_id:
-                return moves, f"{pid} has moved since"
+                return moves, Reason("{player} has moved since", player=Named("player", pid))
             moves.append(index)
-        return moves, "no earlier move"
+        return moves, Reason("no earlier move")
 
     # ------------------------------------------------------------------ persistence
 
@@ -1443,7 +1534,13 @@ class Game:
                     return []
                 if not lenient:
                     pid, forced = self.log[index]
-                    raise IllegalAction(f"the game applied the forced step '{pid}: {forced}' here")
+                    raise IllegalAction(
+                        Reason(
+                            "the game applied the forced step '{player}: {notation}' here",
+                            player=pid,
+                            notation=forced,
+                        )
+                    )
                 index += 1
             events = self._apply_checked(player_id, action)
             self._replayed = len(self.log)
@@ -1451,5 +1548,12 @@ class Game:
             return events
         except IllegalAction as error:
             raise IllegalAction(
-                f"record action {self._replayed + 1} '{player_id}: {notation}': {error}"
+                Reason(
+                    "record action {index} '{player}: {notation}': {why}",
+                    index=self._replayed + 1,
+                    player=player_id,
+                    notation=notation,
+                    why=error.reason,
+                ),
+                allowed=error.allowed,
             ) from error

@@ -10,6 +10,7 @@ import pytest
 import render
 from render import caches, compose, icons, landscape, players, workerboard
 from render.palette import HIGHLIGHT, LAKE, PLAYER_RGB, PLAYER_TINT, WORKER_RGB, seat_colour
+from render.words import ENGLISH
 from rules import Game, data
 from rules.recent import last_turn
 from rules.simulate import choose_action
@@ -181,7 +182,7 @@ def _board_texts_fit(
     game: Game, seat: int, monkeypatch: pytest.MonkeyPatch, names=None
 ) -> list[str]:
     with record_text(monkeypatch) as drawn:
-        picture = players.player_board_picture(game, game.players[seat].id, names)
+        picture = players.player_board_picture(game, game.players[seat].id, names, None, ENGLISH)
     for d in drawn:
         left, right = d.left_right
         assert left >= 10 and right <= picture.width - 10, f"{d.text!r} leaves the board"
@@ -234,7 +235,8 @@ def test_the_landscape_picture_matches_the_landscape_of_the_snapshot():
     label = next(f.label for f in game.fields.values() if f.settlements)
     geo = landscape.geometry(game)
     assert decode(render.render_landscape(game, highlight=label)).size == (geo.width, geo.height)
-    alone = landscape.landscape_picture(game, landscape.field_marks(game, last_turn(game), label))
+    marks = landscape.field_marks(game, last_turn(game), label)
+    alone = landscape.landscape_picture(game, marks, ENGLISH)
     snap = compose.snapshot(game, highlight=label)
     ox, oy = snap.landscape_origin
     crop = snap.image.crop((ox, oy, ox + alone.width, oy + alone.height))

@@ -51,8 +51,8 @@ def test_the_readme_pictures_are_drawn_at_their_moments(tmp_path, capsys):
     assert "over" in capsys.readouterr().out
 
 
-def test_render_imports_only_rules_pillow_and_the_standard_library():
-    allowed = set(sys.stdlib_module_names) | {"rules", "PIL", "render"}
+def test_render_imports_only_rules_i18n_pillow_and_the_standard_library():
+    allowed = set(sys.stdlib_module_names) | {"rules", "i18n", "PIL", "render"}
     for path in RENDER_DIR.glob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

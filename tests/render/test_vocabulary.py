@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import render
+from i18n import translator
 from render import caches, compose, players, vocabulary, words
 from render.vocabulary import AREAS, GOODS, words_of
 from rules import data
@@ -40,21 +41,31 @@ def test_the_words_the_bot_imports_are_the_tables_names():
     assert "grain field" in sentence and "wheatfield" not in sentence
 
 
+@pytest.mark.parametrize("language", ["en", "fr", "pl"])
 @pytest.mark.parametrize("phase", ["mid", "end"])
-def test_every_word_drawn_comes_from_the_vocabulary_or_the_sentences(phase, monkeypatch):
+def test_every_word_drawn_comes_from_the_vocabulary_or_the_sentences(phase, language, monkeypatch):
     """Every text of the picture is a name, a field label, a number, a sentence built by
-    render.words, or made only of the vocabulary's words (labels, legend, titles)."""
+    render.words (the header, the ranking, the legend's lines, the player boards' counts),
+    or made only of the
+    vocabulary's words (labels, titles) — in each language whose words are spaced."""
     game = game_at(4, phase)
     names = {pid: f"Player{seat}" for seat, pid in enumerate(game.player_ids)}
+    t = translator(language)
     caches.clear_all()
     with record_text(monkeypatch) as drawn:
-        snap = compose.snapshot(game, names=names)
-    sentences = {*snap.header, *(figures for _, _, figures in snap.results)}
-    known = vocabulary.vocabulary_words()
+        snap = compose.snapshot(game, names=names, language=language)
+    sentences = {
+        *snap.header,
+        *(figures for _, _, figures in snap.results),
+        *(text for _, text in players.legend_items(t)),
+        *(words.settlements_left(p.settlements_left, t) for p in game.players),
+        *(words.workers_held(p.worker_count, t) for p in game.players),
+    }
+    known = vocabulary.vocabulary_words(t)
     for d in drawn:
         text = d.text.rstrip("…")
         if (
-            any(sentence.startswith(text) for sentence in sentences)
+            any(text in sentence for sentence in sentences)
             or text in names.values()
             or FIELD_LABEL.match(text)
         ):
@@ -66,24 +77,35 @@ def test_every_word_drawn_comes_from_the_vocabulary_or_the_sentences(phase, monk
 def test_the_legend_shows_each_goods_icon_with_its_name_and_explains_the_upgrade(monkeypatch):
     caches.clear_all()
     with record_text(monkeypatch) as drawn:
-        players.legend_picture(compose.COLUMN_WIDTH)
+        players.legend_picture(compose.COLUMN_WIDTH, "en")
     texts = [d.text for d in drawn]
     for term in GOODS.values():
-        assert term.one in texts
-    assert f"{vocabulary.ACTIONS['upgrade'].one}: small copper → large copper" in texts
-    assert any(t.startswith(vocabulary.BOARD["small_box"].one) for t in texts)
-    assert any(t.startswith(vocabulary.PIECES["canteen"].one) for t in texts)
+        assert words.capitalised(term.one) in texts
+    assert "Upgrade: small copper → large copper" in texts
+    assert any(t.startswith("Extra box: ") for t in texts)
+    assert any(t.startswith("Canteen: ") for t in texts)
 
 
-def test_the_harvest_areas_and_board_parts_are_titled_with_the_tables_names(monkeypatch):
+@pytest.mark.parametrize(
+    ("language", "workers", "players_colours"),
+    [
+        ("en", "Workers: C copper, S stone, G grain, P pumpkin", "B blue, Y yellow, G green"),
+        ("fr", "Ouvriers\u00a0: C cuivre, S pierre, G blé, P courge", "B bleu, Y jaune, G vert"),
+        ("pl", "Robotnicy: C miedź, S kamień, G zboże, P dynia", "B niebieski, Y żółty"),
+        ("ja", "ワーカー：C 銅、S 石、G 穀物、P カボチャ", "B 青、Y 黄、G 緑、R 赤"),
+    ],
+)
+def test_the_legend_explains_the_letters_on_the_pieces_in_the_pictures_language(
+    language, workers, players_colours, monkeypatch
+):
+    """The pieces keep their Latin letters in every language (the initials of the
+    colours the notation names); the legend says what each letter stands for."""
     caches.clear_all()
     with record_text(monkeypatch) as drawn:
-        compose.snapshot(game_at(2, "start"))
-    texts = {d.text for d in drawn}
-    for area in data.AREAS:
-        assert words.capitalised(AREAS[area].one) in texts
-    for part in ("wheel", "bank", "city", "supply"):
-        assert words.capitalised(vocabulary.BOARD[part].one) in texts
+        players.legend_picture(compose.COLUMN_WIDTH, language)
+    texts = [d.text for d in drawn]
+    assert workers in texts
+    assert any(players_colours in text for text in texts)
 
 
 def _text_argument(call: ast.Call) -> ast.expr | None:

@@ -8,7 +8,7 @@ import pytest
 
 from render import words
 from render.__main__ import play
-from render.vocabulary import PIECES
+from render.words import ENGLISH
 from rules import Game
 from rules.recent import last_turn
 from rules.simulate import choose_action
@@ -109,9 +109,10 @@ def test_the_final_ranking_lists_tie_break_figures_in_order():
 
 def test_counts_of_one_read_as_a_person_writes_them():
     """Issue 12.7: "1 cows + canteens" reads "1 cow or canteen"; a lone worker is "a"."""
-    assert words._either_count(1, PIECES["cow"], PIECES["canteen"]) == ("1 cow or canteen")
-    assert words.workers_phrase(("stone", "stone", "grain")) == (
+    game = game_at(3, "end")
+    ones = [row[2] for row in words.result_lines(game) if "1 cow" in row[2]]
+    assert all("1 cow or canteen" in figures for figures in ones)
+    assert words.workers_phrase(("stone", "stone", "grain"), ENGLISH) == (
         "2 stone workers and a grain worker"
     )
-    winners = words._joined(["Ana", "Ben", "Cleo"])
-    assert winners == "Ana, Ben and Cleo"
+    assert words.joined(["Ana", "Ben", "Cleo"], ENGLISH) == "Ana, Ben and Cleo"
