@@ -22,9 +22,10 @@ from .languages import TRANSLATED_LANGUAGES, Language
 from .translator import TEMPLATE_PATH, placeholders, po_path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SOURCE_DIRS = ("bot", "render", "rules", "ai", "i18n")
+SOURCE_DIRS = ("bot", "render", "rules", "i18n")
 """Where user-facing strings live. In `rules` they are the refusal reasons' templates
-(`Reason(...)`, `counted_reason(...)`; see README "Refusal reasons")."""
+(`Reason(...)`, `counted_reason(...)`; see README "Refusal reasons"). Not `ai`: its
+reasons are data (`ai.Reason(kind, ...)`, a kind is not a sentence) that the bot words."""
 COMMAND_EXTRACTORS: list[tuple[str, str]] = []
 """(file pattern, Babel extraction method) pairs reading the slash commands' names and
 descriptions from the command tree itself — phase 2 adds
