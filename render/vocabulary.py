@@ -104,6 +104,7 @@ ACTIONS: Final = {
     "trade": Term("trade a cow", "trade a cow"),
     "upgrade": Term("upgrade", "upgrades", "give back a small one, take a large one"),
     "advance": Term("move the arrow", "move the arrow"),
+    "return": Term("give back", "give back", "workers over 8"),
     "stop": Term("stop building", "stop building"),
     "pass": Term("pass", "pass"),
     "canteen": Term("use a canteen", "use a canteen"),

@@ -36,6 +36,7 @@ from typing import Any, Literal, Protocol
 from rules import Game
 
 from . import logs, words
+from .due import AUCTION_ANSWER, period_of, steps_due
 from .periodic import Clock, PeriodicTask
 from .service import GameService, Outcome, Refusal
 from .store import (
@@ -46,6 +47,7 @@ from .store import (
     LOBBY,
     GameRow,
     Store,
+    reminder_step,
 )
 
 log = logging.getLogger(__name__)
@@ -87,7 +89,7 @@ class Deadlines:
 
     def period(self, kind: str) -> int:
         """The deadline of a decision of this kind, in seconds."""
-        return self.auction_seconds if kind == "bid" else self.turn_seconds
+        return period_of(kind, self.turn_seconds, self.auction_seconds)
 
 
 @dataclass(frozen=True)
@@ -148,12 +150,11 @@ def step_for(watch: Watch, awaited: Awaited | None, now: datetime) -> Step | Non
         return None
     period = watch.deadlines.period(awaited.kind)
     elapsed = (now - watch.moved_at).total_seconds()
-    overdue = elapsed >= period
     # after a long outage, catch up without sending every missed reminder
-    sent = max(int(elapsed // period) + 1 if overdue else 1, watch.sent + 1)
+    sent = max(steps_due(elapsed, period), watch.sent + 1)
     kind: StepKind = "remind"
-    if overdue:
-        kind = "pass" if awaited.kind == "bid" else "overdue"
+    if elapsed >= period:
+        kind = "pass" if awaited.kind == AUCTION_ANSWER else "overdue"
     return Step(watch, awaited, kind, sent)
 
 
@@ -217,14 +218,7 @@ class DeadlineStore:
 
     async def record_step(self, game_id: int, version: int, sent: int, at: datetime) -> None:
         await self.store.transaction(
-            [
-                (
-                    "INSERT INTO reminders (game_id, version, sent, last_at) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, "
-                    "sent = excluded.sent, last_at = excluded.last_at",
-                    (game_id, version, sent, at.isoformat(timespec="seconds")),
-                )
-            ]
+            [reminder_step(game_id, version, sent, at.isoformat(timespec="seconds"))]
         )
 
     async def mark_move(self, game_id: int, version: int, note: str) -> None:

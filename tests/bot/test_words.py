@@ -57,8 +57,8 @@ def test_overtaking_and_shortage_are_their_own_sentences() -> None:
 
 
 def test_actions_without_events_still_get_words() -> None:
-    assert words.describe([], NAMES, actor="2", move="noextra") == "Ben left the small box empty."
-    assert "kept the wheel" in words.describe([], NAMES, actor="2", move="advance 0")
+    assert words.describe([], NAMES, actor="2", move="noextra") == "Ben left the extra box empty."
+    assert "did not move the arrow" in words.describe([], NAMES, actor="2", move="advance 0")
 
 
 def test_workers_and_goods_phrases() -> None:
