@@ -386,7 +386,7 @@ def _return_panel(
         buttons.append(
             Choice(
                 code,
-                f"{words.GIVE_BACK.capitalize()} a {WORKER_COLOURS[colour].one} "
+                f"{words.GIVE_BACK.capitalize()} {words.workers_text([colour])} "
                 f"({left[colour]} held)",
                 row=1,
             )
@@ -628,7 +628,7 @@ def _trade_panel(actions: Sequence[Action]) -> Panel:
         if action.args[0] == "coins":
             label = words.plural(data.COW_TRADE_COINS, "coin")
         elif action.args[0] == "worker":
-            label = f"a {WORKER_COLOURS[action.args[1]].one} worker"
+            label = words.workers_text([action.args[1]])
         else:
             label = f"1 {GOODS[action.args[0]].one}"
         buttons.append(Choice(act(action), label, row=index // 5))
