@@ -18,17 +18,25 @@ from rules import Game
 
 from ..core import passes, prompts, words
 from ..core.delivery import Outcome
-from ..core.service import Refusal
+from ..core.service import GameService, Refusal
+from ..core.store import GameRow
 from .components import NOT_SHOWN, DynamicItems, row_view, service_of
 from .group import answer, channel_id_of, montana, tracked
 from .presses import open_panel, receipt_view
 
 
+async def caller_and_game(
+    interaction: discord.Interaction[Any],
+) -> tuple[GameService, str, GameRow]:
+    """The service, who typed the command, and the game of this channel or thread."""
+    service = service_of(interaction)
+    row = await service.game_here(channel_id_of(interaction))
+    return service, str(interaction.user.id), row
+
+
 async def typed_move(interaction: discord.Interaction[Any], notation: str) -> None:
     """A move typed as a command: same checks and effects as the matching button."""
-    service = service_of(interaction)
-    user_id = str(interaction.user.id)
-    row = await service.game_here(channel_id_of(interaction))
+    service, user_id, row = await caller_and_game(interaction)
     turn = await service.check_turn(row, user_id, None)
     await interaction.response.defer(ephemeral=True, thinking=True)
     outcome = await service.play(turn, user_id, notation)
@@ -133,9 +141,7 @@ async def stop(interaction: discord.Interaction[Any]) -> None:
 @montana.command(name="pass", description="Pass in the city auction, now or in advance")
 @tracked
 async def pass_(interaction: discord.Interaction[Any]) -> None:
-    service = service_of(interaction)
-    user_id = str(interaction.user.id)
-    row = await service.game_here(channel_id_of(interaction))
+    service, user_id, row = await caller_and_game(interaction)
     game = service.game_of(row) if row.state_json is not None else None
     if game is not None and user_id in passes.queued_later(game):
         await service.pass_in_advance(row, user_id, wanted=True)
@@ -147,9 +153,7 @@ async def pass_(interaction: discord.Interaction[Any]) -> None:
 @montana.command(name="undo", description="Take back your last move (until another player moves)")
 @tracked
 async def undo(interaction: discord.Interaction[Any]) -> None:
-    service = service_of(interaction)
-    user_id = str(interaction.user.id)
-    row = await service.game_here(channel_id_of(interaction))
+    service, user_id, row = await caller_and_game(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     outcome = await service.undo(row, user_id)
     await answer_typed(interaction, outcome, user_id)

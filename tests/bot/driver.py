@@ -198,6 +198,20 @@ def give_goods(db_path: Path, game_id: int, good: str, counts: Mapping[str, int]
     edit_state(db_path, game_id, lambda state: _set_goods(state, good, counts))
 
 
+async def game_at_main(
+    fake: FakeDiscord, db_path: Path, *names: str, seed: int = 3
+) -> tuple[Table, int, FakeChannel]:
+    """A bot on `db_path` dealing from `seed`, and a game of `names` opened, started and
+    played (first choices) to its first "recruit, work or build": the table, the game's id
+    and its thread."""
+    bot = make_bot(db_path, seed=seed)
+    await fake.start(bot)
+    table = Table(fake, bot)
+    game_id, thread, _ = await open_game(fake, table, fake.channel, *names)
+    await to_main_decision(table, game_id)
+    return table, game_id, thread
+
+
 def give_pumpkins(db_path: Path, game_id: int, count: int) -> None:
     """Test set-up: every player holds `count` pumpkins (taken from the supply)."""
     edit_state(

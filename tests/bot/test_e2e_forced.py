@@ -11,14 +11,11 @@ from bot.core.service import FORCED
 from bot.discord_app.client import MontanaBot
 from rules import Action, data
 from tests.bot.driver import (
-    Table,
     codes_on,
     edit_state,
+    game_at_main,
     give_goods,
-    make_bot,
-    open_game,
     original,
-    to_main_decision,
 )
 from tests.bot.fakediscord import FakeDiscord
 
@@ -37,11 +34,8 @@ async def test_a_bidder_who_can_only_pass_is_never_asked(
     """7.3 "a bidder who can afford no space and may only pass": passed at once, said,
     logged under their id, and neither mentioned, messaged nor given buttons."""
     db = tmp_path / "m.sqlite3"
-    bot = make_bot(db, seed=2)
-    await fake_discord.start(bot)
-    table = Table(fake_discord, bot)
-    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "a", "b", "c")
-    await to_main_decision(table, game_id)
+    table, game_id, thread = await game_at_main(fake_discord, db, "a", "b", "c", seed=2)
+    bot = table.bot
     row, game = await table.game(game_id)
     active = game.awaiting
     assert active is not None
@@ -82,11 +76,8 @@ async def test_a_return_with_one_combination_is_not_asked(
     """7.3 "a return with a single combination": a player holding 8 copper workers who
     trades their only cow for another copper worker gives one back without a question."""
     db = tmp_path / "m.sqlite3"
-    bot = make_bot(db, seed=3)
-    await fake_discord.start(bot)
-    table = Table(fake_discord, bot)
-    game_id, _, _ = await open_game(fake_discord, table, fake_discord.channel, "a", "b")
-    await to_main_decision(table, game_id)
+    table, game_id, _ = await game_at_main(fake_discord, db, "a", "b")
+    bot = table.bot
     row, game = await table.game(game_id)
     mover = game.awaiting
     assert mover is not None

@@ -11,7 +11,7 @@ from bot.core.deadlines import parse_time
 from bot.core.store import GameRow, UndoneMove
 from bot.discord_app.components import PICTURE_NAME
 from rules import Action, Game
-from tests.bot.driver import Table, codes_on, make_bot, open_game, original, to_main_decision
+from tests.bot.driver import Table, codes_on, game_at_main, make_bot, original
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.bot.test_deadlines import manual_clock
 
@@ -19,12 +19,7 @@ UNDO = "↩ Undo"
 
 
 async def two_players(fake: FakeDiscord, db: Path) -> tuple[Table, int, FakeChannel]:
-    bot = make_bot(db, seed=3)
-    await fake.start(bot)
-    table = Table(fake, bot)
-    game_id, thread, _ = await open_game(fake, table, fake.channel, "ana", "ben")
-    await to_main_decision(table, game_id)
-    return table, game_id, thread
+    return await game_at_main(fake, db, "ana", "ben")
 
 
 def a_bank_move(game: Game) -> Action:

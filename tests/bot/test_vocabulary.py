@@ -19,7 +19,7 @@ from bot.core import prompts, words
 from render.vocabulary import ACTIONS, AREAS, BOARD, GOODS, WORKER_COLOURS
 from rules import Game, data
 from rules.simulate import choose_action
-from tests.bot.driver import Table, edit_state, make_bot, open_game, to_main_decision
+from tests.bot.driver import edit_state, game_at_main
 from tests.bot.fakediscord import FakeDiscord
 
 OTHER_NAMES = {
@@ -138,11 +138,7 @@ async def test_a_refusal_names_the_goods_as_the_table_does(
     """A player holding a large copper who lacks the small copper a field costs is told
     "you lack 1 small copper": never just "copper", which they might think they hold."""
     db = tmp_path / "m.sqlite3"
-    bot = make_bot(db, seed=6)
-    await fake_discord.start(bot)
-    table = Table(fake_discord, bot)
-    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "a", "b")
-    await to_main_decision(table, game_id)
+    table, game_id, thread = await game_at_main(fake_discord, db, "a", "b", seed=6)
     _, game = await table.game(game_id)
     pid = game.awaiting
     assert pid is not None
