@@ -102,6 +102,9 @@ class Watch:
     deadlines: Deadlines
     sent: int
     """Steps already taken for this version (0: none, 1: the half-time reminder, ...)."""
+    undo_epoch: int = 0
+    """The game's undo epoch: after an undo a version can be reached again along another
+    line of play, so a version alone does not say which decision is awaited."""
 
 
 @dataclass(frozen=True)
@@ -197,7 +200,8 @@ class DeadlineStore:
         """The clocks of every active game (or of one)."""
         only_one = " AND g.id = ?" if game_id is not None else ""
         rows = await self.store.query(
-            "SELECT g.id, g.version, g.turn_seconds, g.auction_seconds, g.updated_at, "
+            "SELECT g.id, g.version, g.undo_epoch, g.turn_seconds, g.auction_seconds, "
+            "g.updated_at, "
             "(SELECT at FROM moves m WHERE m.game_id = g.id AND m.version = g.version) "
             "AS moved_at, "
             "r.version AS reminded_version, r.sent AS sent "
@@ -212,6 +216,7 @@ class DeadlineStore:
                 moved_at=parse_time(r["moved_at"] or r["updated_at"]),
                 deadlines=Deadlines(int(r["turn_seconds"]), int(r["auction_seconds"])),
                 sent=int(r["sent"]) if r["reminded_version"] == r["version"] else 0,
+                undo_epoch=int(r["undo_epoch"]),
             )
             for r in rows
         ]
@@ -330,7 +335,7 @@ class DeadlineDriver(PeriodicTask):
         self.service = service
         self.poster = poster
         self.db = DeadlineStore(service.store)
-        self._awaited: dict[int, tuple[int, Awaited | None]] = {}
+        self._awaited: dict[int, tuple[tuple[int, int], Awaited | None]] = {}
         self._pass = asyncio.Lock()
 
     # ---- the task
@@ -375,13 +380,17 @@ class DeadlineDriver(PeriodicTask):
 
     # ---- what is due
 
-    async def awaited(self, game_id: int, version: int) -> Awaited | None:
+    async def awaited(self, game_id: int, version: int, undo_epoch: int = 0) -> Awaited | None:
         cached = self._awaited.get(game_id)
-        if cached is not None and cached[0] == version:
+        if cached is not None and cached[0] == (version, undo_epoch):
             return cached[1]
         row = await self.service.store.get(game_id)
         found: Awaited | None = None
-        if row is not None and row.state_json is not None and row.version == version:
+        if (
+            row is not None
+            and row.state_json is not None
+            and (row.version, row.undo_epoch) == (version, undo_epoch)
+        ):
             try:
                 game = GameService.game_of(row)
             except Refusal:
@@ -390,12 +399,12 @@ class DeadlineDriver(PeriodicTask):
                 game = None
             if game is not None and game.awaiting is not None:
                 found = Awaited(game.awaiting, game.pending.kind)
-        self._awaited[game_id] = (version, found)
+        self._awaited[game_id] = ((version, undo_epoch), found)
         return found
 
     async def _games(self, game_id: int | None = None) -> list[tuple[Watch, Awaited | None]]:
         return [
-            (watch, await self.awaited(watch.game_id, watch.version))
+            (watch, await self.awaited(watch.game_id, watch.version, watch.undo_epoch))
             for watch in await self.db.watches(game_id)
         ]
 
@@ -420,7 +429,11 @@ class DeadlineDriver(PeriodicTask):
                 if step is None:
                     continue
                 row = await self.service.store.get(watch.game_id)
-                if row is None or row.version != watch.version or row.status != ACTIVE:
+                if (
+                    row is None
+                    or (row.version, row.undo_epoch) != (watch.version, watch.undo_epoch)
+                    or row.status != ACTIVE
+                ):
                     continue
                 with logs.game_scope(row.id, row.play_channel_id):
                     try:

@@ -989,7 +989,8 @@ class Store:
         one) in the next epoch; the log's moves after `new_version` move to the audit
         table (`undone_moves`, with `undone_by` and the time); messages still owed for
         those versions are dropped (marked delivered, "taken back"), and so are passes in
-        advance for an auction opened by a move taken back. The deadline clock of the
+        advance for an auction opened by a move taken back and votes to end the game cast
+        in a state taken back. The deadline clock of the
         earlier decision is the one it had (the time of its move): `reminders_sent` is the
         number of its deadline steps to count as done (those due by now, so that none is
         taken at once because of the undo, and none twice). `owed` is what the undo
@@ -1030,6 +1031,9 @@ class Store:
                 "DELETE FROM advance_passes WHERE game_id = ? AND auction > ?",
                 (game_id, new_version),
             ),
+            # votes to end the game cast in a state taken back (a later one may be
+            # reached again along another line of play)
+            ("DELETE FROM end_votes WHERE game_id = ? AND version > ?", (game_id, new_version)),
             reminder_step(game_id, new_version, reminders_sent, stamp),
         ]
         statements += _owed_inserts(game_id, owed, stamp_of(datetime.now(UTC)))

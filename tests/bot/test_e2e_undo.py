@@ -11,7 +11,7 @@ from bot.core.deadlines import parse_time
 from bot.core.store import GameRow, UndoneMove
 from bot.discord_app.components import PICTURE_NAME
 from rules import Action, Game
-from tests.bot.driver import Table, codes_on, game_at_main, make_bot, original
+from tests.bot.driver import Table, codes_on, game_at_main, give_pumpkins, make_bot, original
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.bot.test_deadlines import manual_clock
 
@@ -282,3 +282,34 @@ async def test_messages_owed_for_a_move_taken_back_are_dropped(
     assert [r["version"] for r in rows] == [moved.version]
     assert rows[0]["delivered_at"] is not None and rows[0]["last_error"] == "taken back"
     assert await table.bot.store.owed(game_id) == []
+
+
+async def test_the_deadlines_follow_the_line_of_play_after_an_undo(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A version reached again along another line of play awaits another decision: the
+    deadline task does not take it for the one it saw at that version before the undo."""
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread = await two_players(fake_discord, db)
+    give_pumpkins(db, game_id, 3)
+    _, game = await table.game(game_id)
+    mover = game.awaiting
+    assert mover is not None
+    driver = await manual_clock(table.bot, game_id, 1)
+    assert await driver.run_due() == 0
+    assert await table.tap_move(game_id, a_bank_move(game)) is not None
+    banked, game = await table.game(game_id)
+    other = game.awaiting
+    assert other is not None and game.pending.kind == "main"
+    driver = await manual_clock(table.bot, game_id, 1)
+    assert await driver.run_due() == 0  # the task has seen the other's turn at this version
+    await fake_discord.slash(table.user(mover), thread, "montana", "undo")
+    assert await table.tap_move(game_id, Action("city", ("1", "1"))) is not None
+    row, game = await table.game(game_id)
+    assert row.version == banked.version and game.pending.kind == "bid"
+    assert game.awaiting == other
+    # half of the 24 h to answer the auction (not of a 48 h turn) has passed
+    driver = await manual_clock(table.bot, game_id, 13)
+    assert await driver.run_due() == 1
+    reminder = fake_discord.messages_in(thread)[-1]
+    assert "I pass for you" in reminder.content and reminder.pinged_ids == [int(other)]
