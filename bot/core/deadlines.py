@@ -470,7 +470,14 @@ class DeadlineDriver(PeriodicTask):
             "so I passed for them."
         )
         try:
-            await self.service.play(row.id, player, "pass", expected_version=row.version, note=note)
+            await self.service.play(
+                row.id,
+                player,
+                "pass",
+                expected_version=row.version,
+                expected_epoch=row.undo_epoch,
+                note=note,
+            )
         except Refusal as refusal:
             log.info("no pass on timeout: %s", refusal.message)
             return

@@ -152,7 +152,6 @@ class Turn:
     row: GameRow
     game: Game
     expected_version: int | None
-    expected_epoch: int | None = None
 
 
 def highlight_of(events: Sequence[Event]) -> str | None:
@@ -496,7 +495,7 @@ class GameService:
         """
         row = await self.row_of(game)
         checked = self._check(row, user_id, expected_version, expected_epoch)
-        return Turn(row, checked, expected_version, expected_epoch)
+        return Turn(row, checked, expected_version)
 
     def _current(
         self, row: GameRow, expected_version: int | None, expected_epoch: int | None
@@ -554,19 +553,21 @@ class GameService:
         move: str | Action,
         *,
         expected_version: int | None = None,
+        expected_epoch: int | None = None,
         note: str = "",
     ) -> Outcome:
         """Apply one move for `user_id`, save it, render and announce it.
 
         `game` is the game's id, or the `Turn` that `check_turn` returned for this
-        press (the game is then not read again). `expected_version` is the state
-        version the player saw (from a button); None for typed commands, which apply
-        to the current state. `note` is said before the move's words (e.g. that the
-        bot passed for a player on a deadline). The store's version check is the guard
-        against a move saved meanwhile: the press is then refused as out of date.
+        press (the game is then not read again). `expected_version` (and
+        `expected_epoch`, its undo epoch) is the state the player saw (from a button);
+        None for typed commands, which apply to the current state. `note` is said before
+        the move's words (e.g. that the bot passed for a player on a deadline). The
+        store's version and epoch check is the guard against a move saved meanwhile: the
+        press is then refused as out of date.
         """
         if not isinstance(game, Turn):
-            game = await self.check_turn(game, user_id, expected_version)
+            game = await self.check_turn(game, user_id, expected_version, expected_epoch)
         async with self.lock(game.row.id):
             row = self.delivery.latest(game.row)
             return await self._play(row, game.game, user_id, move, note)
