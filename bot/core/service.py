@@ -80,9 +80,9 @@ NOT_SAVED = (
     "please try again in a moment."
 )
 BROKEN = "This game's saved state cannot be read; an operator must look at it (game #{game})."
-FORCED = "forced"
+FORCED_NOTE = "forced"
 """The move log's note for a step the engine applied because it was the only choice."""
-IN_ADVANCE = "advance"
+IN_ADVANCE_NOTE = "advance"
 """The move log's note for a pass given in advance."""
 
 
@@ -592,8 +592,8 @@ class GameService:
         events = words.with_silent_action(events, user_id, str(move))
         passed_in_advance = await self._apply_passes_in_advance(row, game, events)
         new_moves = game.log[row.version :]
-        notes = {index + 1: FORCED for index in game.auto if index >= row.version}
-        notes.update(dict.fromkeys(passed_in_advance, IN_ADVANCE))
+        notes = {index + 1: FORCED_NOTE for index in game.auto if index >= row.version}
+        notes.update(dict.fromkeys(passed_in_advance, IN_ADVANCE_NOTE))
         new_events = events
         # While the same player goes on deciding, their prompt message is updated and
         # tells their moves so far; when someone else must act, a new message tells

@@ -248,7 +248,7 @@ SILENT_ACTIONS = {
 """Actions that change nothing worth an event, and how to say them."""
 
 
-IN_ADVANCE: Final = "in_advance"
+IN_ADVANCE_EVENT: Final = "in_advance"
 """The bot's own event: the next `pass` of its player was their pass in advance."""
 FORCED_STEP_EVENT: Final = {"bid": "pass", "return": "return", "reward": "reward", "build": "stop"}
 """A forced step's decision -> the event of the step itself, which its sentence words
@@ -257,13 +257,13 @@ FORCED_STEP_EVENT: Final = {"bid": "pass", "return": "return", "reward": "reward
 
 def in_advance(player_id: str) -> Event:
     """Says that `player_id`'s pass that follows was given in advance (issue 11.3)."""
-    return Event(IN_ADVANCE, player_id, {})
+    return Event(IN_ADVANCE_EVENT, player_id, {})
 
 
 def _forced_clause(cause: Event, step: Event | None) -> str:
     """What a player did without being asked: a forced step (RULES.md 7.3) or a pass
     in advance; `step` is the step's own event, when it has one."""
-    if cause.kind == IN_ADVANCE:
+    if cause.kind == IN_ADVANCE_EVENT:
         return "passed in advance"
     decision = cause.data.get("decision")
     d = step.data if step is not None else {}
@@ -333,10 +333,10 @@ def describe(
     unasked: dict[str | None, tuple[str, Event]] = {}
     """player -> (the event that words it, what made the step): steps nobody was asked"""
     for event in events:
-        if event.kind in ("forced", IN_ADVANCE):
+        if event.kind in ("forced", IN_ADVANCE_EVENT):
             step_kind = (
                 "pass"
-                if event.kind == IN_ADVANCE
+                if event.kind == IN_ADVANCE_EVENT
                 else FORCED_STEP_EVENT.get(event.data["decision"])
             )
             if step_kind is not None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from ..core.service import FORCED, IN_ADVANCE, GameService, Refusal
+from ..core.service import FORCED_NOTE, IN_ADVANCE_NOTE, GameService, Refusal
 from ..core.store import ABANDONED, ENDED, FINISHED, GameRow
 from .components import Components, DynamicItems, reply, service_of
 from .group import game_group, tracked
@@ -28,8 +28,8 @@ LINE_LIMIT = 90
 HISTORY_LIMIT = 15
 NOTES = {
     "deadline": "passed on its deadline",
-    FORCED: "no other choice",
-    IN_ADVANCE: "passed in advance",
+    FORCED_NOTE: "no other choice",
+    IN_ADVANCE_NOTE: "passed in advance",
 }
 """How the log marks a move made for its player (the store's `moves.note`)."""
 

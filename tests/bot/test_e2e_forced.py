@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.core.service import FORCED
+from bot.core.service import FORCED_NOTE
 from bot.discord_app.client import MontanaBot
 from rules import Action, data
 from tests.bot.driver import (
@@ -64,7 +64,7 @@ async def test_a_bidder_who_can_only_pass_is_never_asked(
     assert refused.ephemeral and "not your move" in refused.content
     # the log holds the pass under the poor bidder's id, marked as no choice of theirs
     logged = await notes_of(bot, game_id)
-    forced = [v for v, (player, notation, note) in logged.items() if note == FORCED]
+    forced = [v for v, (player, notation, note) in logged.items() if note == FORCED_NOTE]
     assert [logged[v][:2] for v in forced] == [(poor, "pass")]
     shown = original(await fake_discord.slash(table.user(rich), thread, "montana", "game", "log"))
     assert f"{forced[0]}. {names[poor]}: pass  (no other choice)" in shown.content
@@ -113,4 +113,4 @@ async def test_a_return_with_one_combination_is_not_asked(
     assert said in panel.content and "a:recruit" in codes_on(panel)
     assert not any(code.startswith(("a:return", "p:ret")) for code in codes_on(panel))
     logged = await notes_of(bot, game_id)
-    assert logged[game.version] == (mover, "return copper", FORCED)
+    assert logged[game.version] == (mover, "return copper", FORCED_NOTE)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.core.service import IN_ADVANCE
+from bot.core.service import IN_ADVANCE_NOTE
 from rules import Action
 from tests.bot.driver import give_pumpkins, make_bot, original
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage
@@ -50,7 +50,7 @@ async def test_a_pass_in_advance_is_applied_when_the_auction_comes_round(
     assert int(c) not in message.pinged_ids and f"<@{c}>" not in message.content
     # one save: both moves stamped alike, one message for them; the log says why
     logged = await notes_of(table.bot, game_id)
-    assert logged[before.version + 2] == (c, "pass", IN_ADVANCE)
+    assert logged[before.version + 2] == (c, "pass", IN_ADVANCE_NOTE)
     stamps = await table.bot.store.moves(game_id, offset=before.version, limit=2)
     assert stamps[0].at == stamps[1].at
     assert [m.id for m in fake_discord.messages_in(thread) if m.id > prompt.id] == [message.id]
