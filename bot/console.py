@@ -26,7 +26,7 @@ import shutil
 import sys
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
@@ -60,13 +60,15 @@ HELP = """\
 At the prompt, whoever the game awaits answers with:
   a number        a choice of the menu (choices ending in '…' open a smaller menu);
                   a choice keeps its number from step to step, and 0 is always the
-                  "no" of the step: stop building, pass, no small box, end the turn
+                  "no" of the step: stop building, pass, no extra box, end the turn
   a move          the move's notation, e.g. recruit, build C4, bank 2 copper grain,
                   harvest mine 1 copper, city 2 3, place 1 2, pass, stop, end
 Commands:
   help            this text          rules     the rules in a nutshell
   moves           every legal move now, in notation
   back            the first menu again
+  undo            take back the last move (while nobody else has moved since
+                  and the wheel has not been spun since)
   board           write the latest picture again and print its path
   status          everyone's coins, goods, workers and the standings
   log [N]         the move log (page N, 1 = the latest moves)
@@ -356,6 +358,8 @@ class Console:
                 self.write(plain(words.RULES_HELP.rsplit("\n", 1)[0]))
             elif command == "moves" and not rest:
                 self.show_moves(game, awaited)
+            elif command == "undo" and not rest:
+                show_menu = self.undo()
             elif command == "back" and not rest:
                 self.panel_code = None
                 show_menu = True
@@ -390,6 +394,22 @@ class Console:
         self.panel_code = None
         return True
 
+    def undo(self) -> bool:
+        """Take back the last move (the players share the keyboard: whoever made it);
+        True when it was taken back (a new menu is due)."""
+        row, game = self.current()
+        mover = prompts.last_mover(game) or game.awaiting
+        if mover is None:
+            self.write("Refused: the game is over.")
+            return False
+        try:
+            self.runner.run(self.service.undo(row, mover))
+        except Refusal as refusal:
+            self.write(f"Refused: {plain(refusal.message)}")
+            return False
+        self.panel_code = None
+        return True
+
     def choose(self, number: int, row: GameRow, game: Game, player_id: str) -> bool:
         choice = self.choices.get(number)
         if choice is None:
@@ -412,6 +432,8 @@ class Console:
         if code == prompts.BOARD:
             self.write_board(row, player_id)
             return False
+        if code == prompts.UNDO:
+            return self.undo()
         self.write(f"That choice ({code}) is not something the console can do.")
         return False
 
@@ -428,7 +450,10 @@ class Console:
             if panel is not None and panel.text:
                 self.write(panel.text)
             self.panel_code = None
-        return prompts.public_panel(game, names)
+        panel = prompts.public_panel(game, names)
+        # the players share the keyboard: each answers the auction when it reaches them
+        buttons = tuple(b for b in panel.buttons if b.code != prompts.IN_ADVANCE)
+        return replace(panel, buttons=buttons)
 
     def show_menu(self, game: Game, player_id: str, names: Mapping[str, str]) -> None:
         panel = self.panel(game, player_id, names)

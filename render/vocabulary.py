@@ -25,7 +25,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from i18n import Message, Translator, translatable_in, translatable_plural_in
+from i18n import (
+    SOURCE_LANGUAGE,
+    Message,
+    Translator,
+    translatable_in,
+    translatable_plural_in,
+    translator,
+)
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,15 @@ class Term:
         if self.counted is None or self.counted.plural is None:
             return self.name.id
         return self.counted.plural.replace("{n} ", "", 1)
+
+    @property
+    def phrase(self) -> str:
+        """The English name inside a sentence: "Cow trade" -> "cow trade"."""
+        return self.one[:1].lower() + self.one[1:]
+
+    def count(self, n: int) -> str:
+        """ "1 pumpkin", "2 pumpkins": the English count (`count_in` for a language)."""
+        return self.count_in(translator(SOURCE_LANGUAGE), n)
 
     def name_in(self, t: Translator) -> str:
         return t.translate(self.name)
@@ -235,8 +251,17 @@ ACTIONS: Final = {
     "trade": Term(translatable_in("action", "Cow trade")),
     "upgrade": Term(
         translatable_in("action", "Upgrade"),
+        translatable_plural_in("count", "{n} upgrade", "{n} upgrades"),
         hint=translatable_in("hint", "give back a small one, take a large one"),
     ),
+    "advance": Term(translatable_in("action", "Move the arrow")),
+    "return": Term(
+        translatable_in("action", "Give back"), hint=translatable_in("hint", "workers over 8")
+    ),
+    "stop": Term(translatable_in("action", "Stop building")),
+    "pass": Term(translatable_in("action", "Pass")),
+    "canteen": Term(translatable_in("action", "Use a canteen")),
+    "end": Term(translatable_in("action", "End the turn")),
 }
 """The main actions and the others with a name of their own (the notation's verbs are
 their keys), as a button names them."""

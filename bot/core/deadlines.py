@@ -45,6 +45,7 @@ from typing import Any, Literal, Protocol
 from rules import Game
 
 from . import logs, words
+from .due import AUCTION_ANSWER, period_of, steps_due
 from .periodic import Clock, PeriodicTask
 from .service import GameService, Outcome, Refusal
 from .store import (
@@ -55,6 +56,7 @@ from .store import (
     LOBBY,
     GameRow,
     Store,
+    reminder_step,
 )
 
 log = logging.getLogger(__name__)
@@ -96,7 +98,7 @@ class Deadlines:
 
     def period(self, kind: str) -> int:
         """The deadline of a decision of this kind, in seconds."""
-        return self.auction_seconds if kind == "bid" else self.turn_seconds
+        return period_of(kind, self.turn_seconds, self.auction_seconds)
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,10 @@ class Watch:
     def started_at(self) -> datetime:
         """When the clock of the awaited decision started."""
         return self.restarted_at or self.moved_at
+
+    undo_epoch: int = 0
+    """The game's undo epoch: after an undo a version can be reached again along another
+    line of play, so a version alone does not say which decision is awaited."""
 
 
 @dataclass(frozen=True)
@@ -164,12 +170,11 @@ def step_for(watch: Watch, awaited: Awaited | None, now: datetime) -> Step | Non
         return None
     period = watch.deadlines.period(awaited.kind)
     elapsed = (now - watch.started_at).total_seconds()
-    overdue = elapsed >= period
     # after a long outage, catch up without sending every missed reminder
-    sent = max(int(elapsed // period) + 1 if overdue else 1, watch.sent + 1)
+    sent = max(steps_due(elapsed, period), watch.sent + 1)
     kind: StepKind = "remind"
-    if overdue:
-        kind = "pass" if awaited.kind == "bid" else "overdue"
+    if elapsed >= period:
+        kind = "pass" if awaited.kind == AUCTION_ANSWER else "overdue"
     return Step(watch, awaited, kind, sent)
 
 
@@ -212,7 +217,8 @@ class DeadlineStore:
         """The clocks of every active game (or of one)."""
         only_one = " AND g.id = ?" if game_id is not None else ""
         rows = await self.store.query(
-            "SELECT g.id, g.version, g.turn_seconds, g.auction_seconds, g.updated_at, "
+            "SELECT g.id, g.version, g.undo_epoch, g.turn_seconds, g.auction_seconds, "
+            "g.updated_at, "
             "(SELECT at FROM moves m WHERE m.game_id = g.id AND m.version = g.version) "
             "AS moved_at, "
             "r.version AS reminded_version, r.sent AS sent "
@@ -229,20 +235,14 @@ class DeadlineStore:
                 deadlines=Deadlines(int(r["turn_seconds"]), int(r["auction_seconds"])),
                 sent=int(r["sent"]) if r["reminded_version"] == r["version"] else 0,
                 restarted_at=restart_at(restarts, int(r["id"]), int(r["version"])),
+                undo_epoch=int(r["undo_epoch"]),
             )
             for r in rows
         ]
 
     async def record_step(self, game_id: int, version: int, sent: int, at: datetime) -> None:
         await self.store.transaction(
-            [
-                (
-                    "INSERT INTO reminders (game_id, version, sent, last_at) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, "
-                    "sent = excluded.sent, last_at = excluded.last_at",
-                    (game_id, version, sent, at.isoformat(timespec="seconds")),
-                )
-            ]
+            [reminder_step(game_id, version, sent, at.isoformat(timespec="seconds"))]
         )
 
     async def mark_move(self, game_id: int, version: int, note: str) -> None:
@@ -363,7 +363,7 @@ class DeadlineDriver(PeriodicTask):
         self.poster = poster
         self.db = DeadlineStore(service.store)
         self.presence = service.presence
-        self._awaited: dict[int, tuple[int, Awaited | None]] = {}
+        self._awaited: dict[int, tuple[tuple[int, int], Awaited | None]] = {}
         self._pass = asyncio.Lock()
 
     # ---- the task
@@ -408,13 +408,17 @@ class DeadlineDriver(PeriodicTask):
 
     # ---- what is due
 
-    async def awaited(self, game_id: int, version: int) -> Awaited | None:
+    async def awaited(self, game_id: int, version: int, undo_epoch: int = 0) -> Awaited | None:
         cached = self._awaited.get(game_id)
-        if cached is not None and cached[0] == version:
+        if cached is not None and cached[0] == (version, undo_epoch):
             return cached[1]
         row = await self.service.store.get(game_id)
         found: Awaited | None = None
-        if row is not None and row.state_json is not None and row.version == version:
+        if (
+            row is not None
+            and row.state_json is not None
+            and (row.version, row.undo_epoch) == (version, undo_epoch)
+        ):
             try:
                 game = GameService.game_of(row)
             except Refusal:
@@ -423,14 +427,14 @@ class DeadlineDriver(PeriodicTask):
                 game = None
             if game is not None and game.awaiting is not None:
                 found = Awaited(game.awaiting, game.pending.kind)
-        self._awaited[game_id] = (version, found)
+        self._awaited[game_id] = ((version, undo_epoch), found)
         return found
 
     async def _games(self, game_id: int | None = None) -> list[tuple[Watch, Awaited | None]]:
         """Each active game's clock and who it waits for; nobody while that player is
         away (their clock is paused)."""
         games = [
-            (watch, await self.awaited(watch.game_id, watch.version))
+            (watch, await self.awaited(watch.game_id, watch.version, watch.undo_epoch))
             for watch in await self.db.watches(game_id)
         ]
         players = {awaited.player for _, awaited in games if awaited is not None}
@@ -466,7 +470,11 @@ class DeadlineDriver(PeriodicTask):
                 if step is None:
                     continue
                 row = await self.service.store.get(watch.game_id)
-                if row is None or row.version != watch.version or row.status != ACTIVE:
+                if (
+                    row is None
+                    or (row.version, row.undo_epoch) != (watch.version, watch.undo_epoch)
+                    or row.status != ACTIVE
+                ):
                     continue
                 with logs.game_scope(row.id, row.play_channel_id):
                     try:
@@ -503,7 +511,14 @@ class DeadlineDriver(PeriodicTask):
             "so I passed for them."
         )
         try:
-            await self.service.play(row.id, player, "pass", expected_version=row.version, note=note)
+            await self.service.play(
+                row.id,
+                player,
+                "pass",
+                expected_version=row.version,
+                expected_epoch=row.undo_epoch,
+                note=note,
+            )
         except Refusal as refusal:
             log.info("no pass on timeout: %s", refusal.message)
             return

@@ -304,6 +304,11 @@ class Delivery(PeriodicTask):
             row, message_id=message_id, prompt_version=prompt_version, thread_id=thread_id
         )
 
+    def forget(self, game_id: int) -> None:
+        """Drop what this process last delivered for a game (an undo took its state back:
+        the prompt recorded belongs to a line of play that is gone)."""
+        self._shown.pop(game_id, None)
+
     async def deliver(self, game_id: int, *, force: bool = False) -> Report | None:
         """Deliver a game's owed messages that are due (all of them if `force`)."""
         async with self.lock(game_id):

@@ -2,11 +2,14 @@
 
 A `Panel` is a short instruction plus buttons and select menus, each a `Choice`
 carrying a *code*: `a:<notation>` applies an action, `p:<panel>[:args]` opens a
-follow-up panel, `board` shows the presser's own board. Every action offered comes
-from `game.legal_actions`, so this module holds no rule of the game; it only groups
-the legal actions into steps a person can tap through, with a sensible default
-first. The Discord layer turns panels into components (`bot.discord_app.components`); the console
-can number the same choices.
+follow-up panel, `board` shows the presser's own board, `undo` takes back the last
+mover's move (only they may press it), `inadvance` passes in advance in the running
+city auction (only players queued to answer later may press it). Every action offered
+comes from `game.legal_actions`, so this module holds no rule of the game; it only
+groups the legal actions into steps a person can tap through, with a sensible default
+first. The Discord layer turns panels into components (`bot.discord_app.components`);
+the console can number the same choices. Names of things come from the vocabulary
+(`render.vocabulary`), as in the pictures.
 """
 
 from __future__ import annotations
@@ -15,25 +18,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from render.vocabulary import AREAS, GOODS, WORKER_COLOURS
 from rules import Action, Game, IllegalAction, data
 
-from . import words
+from . import passes, words
 
 Style = Literal["primary", "secondary", "success", "danger"]
 
 BOARD = "board"
+UNDO = "undo"
+UNDO_LABEL = "↩ Undo"
+IN_ADVANCE = "inadvance"
 MAX_BUTTONS = 25
 MAX_OPTIONS = 25
-AREA_TITLES = {
-    "mine": "Mine",
-    "quarry": "Quarry",
-    "wheatfield": "Grain field",
-    "garden": "Pumpkin garden",
-}
+AREA_TITLES = {area: term.one[:1].upper() + term.one[1:] for area, term in AREAS.items()}
 ROW_REWARDS = words.ROW_REWARDS
+EXTRA_BOX_TITLE = words.EXTRA_BOX[:1].upper() + words.EXTRA_BOX[1:]
 DECLINING = frozenset({"stop", "pass", "noextra", "advance 0", "end", "upgrade"})
-"""The moves that say "no" to a step (stop building, pass, no small box, keep the wheel,
-end the turn, no upgrade): always offered last, so no other choice moves around them,
+"""The moves that say "no" to a step (stop building, pass, no extra box, not moving the
+arrow, end the turn, no upgrade): always offered last, so no other choice moves around them,
 and numbered 0 in the console."""
 
 
@@ -178,12 +181,45 @@ def public_panel(game: Game, names: Mapping[str, str]) -> Panel:
     actions = _legal(game, pid)
     panel = _public_panel(game, pid, actions, names)
     buttons = panel.buttons
+    extras = []
     if _by_verb(actions, "trade") and not any(b.code == "p:trade" for b in buttons):
         # cows may be traded at any moment of one's own turn: keep the door open
+        extras.append(Choice("p:trade", "Trade a cow…"))
+    if passes.queued_later(game):
+        extras.append(Choice(IN_ADVANCE, "Pass in advance"))
+    undo = undo_choice(game, names)
+    if undo is not None:
+        extras.append(undo)
+    for extra in extras:
         row = _bottom_row(buttons)
         if row is None or row < 5 - len(panel.menus):
-            buttons = (*buttons, Choice("p:trade", "Trade a cow…", row=row))
+            buttons = (*buttons, replace(extra, row=row))
     return replace(panel, buttons=_declining_last(buttons))
+
+
+def last_mover(game: Game) -> str | None:
+    """The player who may take back their last move now (the Undo button's), if anyone:
+    the last player who chose a move (forced steps are nobody's choice), while no other
+    player has chosen one and no wheel result has been revealed since."""
+    forced = set(game.auto)
+    for index in range(len(game.log) - 1, -1, -1):
+        if index in forced:
+            continue
+        player, notation = game.log[index]
+        if notation.startswith("spin "):
+            return None
+        return player if game.undoable(player) else None
+    return None
+
+
+def undo_choice(game: Game, names: Mapping[str, str]) -> Choice | None:
+    """The Undo button for the last mover, if they may still take their move back; it
+    names them when the game awaits someone else."""
+    mover = last_mover(game)
+    if mover is None:
+        return None
+    label = UNDO_LABEL if mover == game.awaiting else f"{UNDO_LABEL} ({names.get(mover, mover)})"
+    return Choice(UNDO, _short(label))
 
 
 def _public_panel(
@@ -199,7 +235,8 @@ def _public_panel(
         )
     if kind == "advance":
         return Panel(
-            "Move the wheel on? Each segment costs 1 grain and gives that segment's workers.",
+            f"{words.MOVE_THE_ARROW.capitalize()}? Each segment costs 1 grain and gives that "
+            "segment's workers.",
             tuple(_advance_choices(game, pid, actions))
             + tuple(_trade_button(actions, 2))
             + (_board_button(2),),
@@ -328,7 +365,10 @@ def _return_panel(
         best = max(returns, key=lambda a: sum(player.workers[c] for c in a.args))
         buttons.append(
             Choice(
-                act(best), _short(f"Return {words.workers_text(list(best.args))}"), "primary", row=0
+                act(best),
+                _short(f"{words.GIVE_BACK.capitalize()} {words.workers_text(list(best.args))}"),
+                "primary",
+                row=0,
             )
         )
     left = dict(player.workers)
@@ -343,13 +383,21 @@ def _return_panel(
             if len(chosen) == excess
             else "p:ret:" + ",".join(chosen)
         )
-        buttons.append(Choice(code, f"Return a {colour} ({left[colour]} held)", row=1))
+        buttons.append(
+            Choice(
+                code,
+                f"{words.GIVE_BACK.capitalize()} {words.workers_text([colour])} "
+                f"({left[colour]} held)",
+                row=1,
+            )
+        )
     if picked:
         buttons.append(Choice("p:ret:", "Start over", "danger", row=2))
     buttons = _unique(buttons)
     so_far = f" Chosen so far: {words.workers_text(list(picked))}." if picked else ""
     return Panel(
-        f"You hold {player.worker_count} workers: return {excess} to keep 8.{so_far}",
+        f"You hold {player.worker_count} workers: {words.GIVE_BACK} {excess} to keep "
+        f"{data.MAX_WORKERS}.{so_far}",
         tuple(buttons),
     )
 
@@ -371,7 +419,7 @@ def _extra_panel(game: Game, actions: Sequence[Action]) -> Panel:
     buttons = [
         Choice(
             act(action),
-            _short(f"Small box: {words.workers_text(list(action.args))}"),
+            _short(f"{EXTRA_BOX_TITLE}: {words.workers_text(list(action.args))}"),
             "primary" if index == 0 else "secondary",
             row=index // 5,
         )
@@ -380,8 +428,8 @@ def _extra_panel(game: Game, actions: Sequence[Action]) -> Panel:
     last_row = (len(buttons) + 4) // 5
     buttons += _trade_button(actions, last_row)
     buttons.append(_board_button(last_row))
-    buttons.append(Choice(act(Action("noextra")), "No small box", row=last_row))
-    return Panel(f"Put workers on the small box for 1 more {good}?", tuple(buttons))
+    buttons.append(Choice(act(Action("noextra")), f"No {words.EXTRA_BOX}", row=last_row))
+    return Panel(f"Put workers on the {words.EXTRA_BOX} for 1 more {good}?", tuple(buttons))
 
 
 def _city_panel(game: Game, actions: Sequence[Action], verb: str) -> Panel:
@@ -511,7 +559,10 @@ def _work_panel(game: Game, pid: str, actions: Sequence[Action]) -> Panel:
                     f"{AREA_TITLES[area]}, place {place}: pay {words.plural(coins, 'coin')} → "
                     f"{words.goods_text({good: amount})}"
                 ),
-                description=f"1 {data.AREA_COLOUR[area]} worker or any 2; small box +1 after",
+                description=(
+                    f"1 {WORKER_COLOURS[data.AREA_COLOUR[area]].one} worker or any 2; "
+                    f"{words.EXTRA_BOX} +1 after"
+                ),
             )
         )
     if _by_verb(actions, "city"):
@@ -577,9 +628,9 @@ def _trade_panel(actions: Sequence[Action]) -> Panel:
         if action.args[0] == "coins":
             label = words.plural(data.COW_TRADE_COINS, "coin")
         elif action.args[0] == "worker":
-            label = f"a {action.args[1]} worker"
+            label = words.workers_text([action.args[1]])
         else:
-            label = f"1 {words.GOOD_NAMES[action.args[0]]}"
+            label = f"1 {GOODS[action.args[0]].one}"
         buttons.append(Choice(act(action), label, row=index // 5))
     return Panel("Trade one cow for:", tuple(buttons))
 

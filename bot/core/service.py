@@ -12,6 +12,13 @@ the second one finds the version moved on and gets `Refusal(STALE)`. The message
 move owes the players are saved with it (the outbox) and delivered right after by
 `bot.core.delivery`, which retries what fails; a move whose save fails is refused
 (`NotSaved`) with nothing written.
+
+Steps nobody is asked for are saved with the move that led to them and said in its
+message: the engine's forced steps (RULES.md 7.3, noted "forced" in the move log) and
+passes in advance (`bot.core.passes`, applied here when the auction reaches their
+player, noted "advance"). `undo` takes back a player's last move (`Game.undo`): the
+earlier state is saved in the next undo epoch, which every button carries beside the
+version, so no button made before the undo ever applies again.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from typing import Any, Protocol
 
 from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
 
-from . import logs, words
+from . import logs, passes, words
 from .delivery import (
     Announcer,
     Backoff,
@@ -38,6 +45,7 @@ from .delivery import (
     SilentAnnouncer,
     TurnNotifier,
 )
+from .due import period_of, steps_due
 from .notify import NotifyPrefs
 from .presence import Presence, seat_notes
 from .store import (
@@ -56,6 +64,7 @@ from .store import (
     StaleVersion,
     Store,
     StoreError,
+    moment_of,
     now,
 )
 
@@ -74,6 +83,10 @@ NOT_SAVED = (
     "please try again in a moment."
 )
 BROKEN = "This game's saved state cannot be read; an operator must look at it (game #{game})."
+FORCED_NOTE = "forced"
+"""The move log's note for a step the engine applied because it was the only choice."""
+IN_ADVANCE_NOTE = "advance"
+"""The move log's note for a pass given in advance."""
 
 
 class Refusal(Exception):
@@ -500,17 +513,26 @@ class GameService:
     # ------------------------------------------------------------------ moves
 
     async def check_turn(
-        self, game: int | GameRow, user_id: str, expected_version: int | None
+        self,
+        game: int | GameRow,
+        user_id: str,
+        expected_version: int | None,
+        expected_epoch: int | None = None,
     ) -> Turn:
         """Refuse early (before a slow defer) a press that cannot possibly apply.
 
         Given a game id the row is read here; given a row already read, nothing is read
         again. The `Turn` returned is what `play` needs, so a press reads its game once.
+        `expected_epoch`: the undo epoch the button was made in (None: not checked).
         """
         row = await self.row_of(game)
-        return Turn(row, self._check(row, user_id, expected_version), expected_version)
+        checked = self._check(row, user_id, expected_version, expected_epoch)
+        return Turn(row, checked, expected_version)
 
-    def _check(self, row: GameRow, user_id: str, expected_version: int | None) -> Game:
+    def _current(
+        self, row: GameRow, expected_version: int | None, expected_epoch: int | None
+    ) -> Game:
+        """The game of an active row, if a button's version (and epoch) is still its own."""
         if row.status == LOBBY:
             raise Refusal(
                 "The game has not started yet: `/montana game start` once everyone has joined."
@@ -519,7 +541,18 @@ class GameService:
             raise Refusal("This game is over: no more moves.")
         if expected_version is not None and expected_version != row.version:
             raise Refusal(STALE)
-        game = self.game_of(row)
+        if expected_epoch is not None and expected_epoch != row.undo_epoch:
+            raise Refusal(STALE)
+        return self.game_of(row)
+
+    def _check(
+        self,
+        row: GameRow,
+        user_id: str,
+        expected_version: int | None,
+        expected_epoch: int | None = None,
+    ) -> Game:
+        game = self._current(row, expected_version, expected_epoch)
         if not row.has_player(user_id):
             raise Refusal(
                 "You are not playing in this game — only its players can press its buttons. "
@@ -530,16 +563,20 @@ class GameService:
             raise Refusal("It is not your move. " + words.waiting_for(game, row.names))
         return game
 
+    @staticmethod
+    def _reason(error: IllegalAction, names: Mapping[str, str]) -> str:
+        """The engine's reason in the vocabulary's words, with names instead of ids."""
+        reason = words.engine_reason(str(error).split(". Allowed now:")[0].rstrip("."))
+        for pid, name in names.items():
+            reason = reason.replace(pid, name)
+        return reason[:1].upper() + reason[1:]
+
     def refusal_text(
         self, error: IllegalAction, game: Game, user_id: str, names: Mapping[str, str]
     ) -> str:
-        """The engine's reason with ids replaced by names, and what is allowed now in words."""
-        reason = str(error).split(". Allowed now:")[0].rstrip(".")
-        for pid, name in names.items():
-            reason = reason.replace(pid, name)
-        reason = reason[:1].upper() + reason[1:]
+        """The engine's reason in words, and what is allowed now."""
         allowed = words.allowed_now(game, user_id)
-        return f"{reason}. {allowed}".strip()
+        return f"{self._reason(error, names)}. {allowed}".strip()
 
     async def play(
         self,
@@ -548,19 +585,21 @@ class GameService:
         move: str | Action,
         *,
         expected_version: int | None = None,
+        expected_epoch: int | None = None,
         note: str = "",
     ) -> Outcome:
         """Apply one move for `user_id`, save it, render and announce it.
 
         `game` is the game's id, or the `Turn` that `check_turn` returned for this
-        press (the game is then not read again). `expected_version` is the state
-        version the player saw (from a button); None for typed commands, which apply
-        to the current state. `note` is said before the move's words (e.g. that the
-        bot passed for a player on a deadline). The store's version check is the guard
-        against a move saved meanwhile: the press is then refused as out of date.
+        press (the game is then not read again). `expected_version` (and
+        `expected_epoch`, its undo epoch) is the state the player saw (from a button);
+        None for typed commands, which apply to the current state. `note` is said before
+        the move's words (e.g. that the bot passed for a player on a deadline). The
+        store's version and epoch check is the guard against a move saved meanwhile: the
+        press is then refused as out of date.
         """
         if not isinstance(game, Turn):
-            game = await self.check_turn(game, user_id, expected_version)
+            game = await self.check_turn(game, user_id, expected_version, expected_epoch)
         async with self.lock(game.row.id):
             row = self.delivery.latest(game.row)
             return await self._play(row, game.game, user_id, move, note)
@@ -582,8 +621,12 @@ class GameService:
             raise Refusal("It is not your move. " + words.waiting_for(game, names)) from None
         except IllegalAction as error:
             raise Refusal(self.refusal_text(error, game, user_id, names)) from None
+        events = words.with_silent_action(events, user_id, str(move))
+        passed_in_advance = await self._apply_passes_in_advance(row, game, events)
         new_moves = game.log[row.version :]
-        new_events = words.with_silent_action(events, user_id, str(move))
+        notes = {index + 1: FORCED_NOTE for index in game.auto if index >= row.version}
+        notes.update(dict.fromkeys(passed_in_advance, IN_ADVANCE_NOTE))
+        new_events = events
         # While the same player goes on deciding, their prompt message is updated and
         # tells their moves so far; when someone else must act, a new message tells
         # the whole sequence of the player who just finished.
@@ -623,6 +666,8 @@ class GameService:
                 turn_events=told,
                 at=stamp,
                 owed=owed,
+                expected_epoch=row.undo_epoch,
+                notes=notes,
             )
         except StaleVersion:
             raise Refusal(STALE) from None
@@ -658,6 +703,200 @@ class GameService:
             in_place=in_place is not None,
         )
         return await self._announce(outcome)
+
+    async def _apply_passes_in_advance(
+        self, row: GameRow, game: Game, events: list[Event]
+    ) -> list[int]:
+        """Pass for every player the auction has reached who passed in advance (one pass
+        may reach the next such player); their events are added to `events`. The
+        versions of those passes."""
+        if game.pending.kind != "bid":
+            return []
+        auction = passes.auction_opened_at(game)
+        if auction is None:
+            return []
+        passing = await self.store.advance_passes(row.id, auction)
+        applied: list[int] = []
+        while (player := passes.due_pass(game, passing)) is not None:
+            applied.append(game.version + 1)
+            events += [words.in_advance(player), *game.apply(player, "pass")]
+        return applied
+
+    async def pass_in_advance(
+        self,
+        target: int | GameRow,
+        user_id: str,
+        *,
+        wanted: bool | None = None,
+        expected_version: int | None = None,
+        expected_epoch: int | None = None,
+    ) -> bool:
+        """Record `user_id`'s pass in advance in the running city auction (`wanted`
+        True), withdraw it (False) or toggle it (None); whether it stands now. Only a
+        player queued to answer later may (not the one it awaits, not its active player)."""
+        row = await self.row_of(target)
+        async with self.lock(row.id):
+            game = self._current(row, expected_version, expected_epoch)
+            names = row.names
+            if not row.has_player(user_id):
+                raise Refusal("You are not playing in this game.")
+            auction = passes.auction_opened_at(game)
+            if auction is None:
+                raise Refusal("No city auction is running now: there is nothing to pass.")
+            if user_id not in passes.queued_later(game):
+                raise Refusal(words.cannot_pass_in_advance(game, user_id, names))
+            standing = user_id in await self.store.advance_passes(row.id, auction)
+            wanted = not standing if wanted is None else wanted
+            if wanted != standing:
+                try:
+                    done = await self.store.set_advance_pass(
+                        row.id,
+                        user_id,
+                        auction,
+                        wanted,
+                        version=row.version,
+                        undo_epoch=row.undo_epoch,
+                    )
+                except StoreError as error:
+                    raise NotSaved(NOT_SAVED.format(why=why_not_saved(error))) from error
+                if not done:
+                    raise Refusal(STALE)
+            log.info(
+                "game %s: %s %s in advance",
+                row.id,
+                user_id,
+                "passes" if wanted else "withdrew the pass",
+            )
+            return wanted
+
+    async def undo(
+        self,
+        target: int | GameRow,
+        user_id: str,
+        *,
+        expected_version: int | None = None,
+        expected_epoch: int | None = None,
+    ) -> Outcome:
+        """Take back `user_id`'s last move (`Game.undo`), save the earlier state and show
+        it again: a fresh prompt saying what was taken back, the previous prompt's
+        buttons removed. Refused, with the reason, once another player has moved since,
+        the wheel has been spun since, or the game is over."""
+        row = await self.row_of(target)
+        async with self.lock(row.id):
+            row = self.delivery.latest(row)
+            if row.status not in OPEN_STATUSES:
+                raise Refusal("This game is over: its moves can no longer be taken back.")
+            game = self._current(row, expected_version, expected_epoch)
+            names = row.names
+            if not row.has_player(user_id):
+                raise Refusal("You are not playing in this game: there is no move of yours here.")
+            try:
+                earlier = await asyncio.to_thread(game.undo, user_id)
+            except IllegalAction as error:
+                raise Refusal(f"{self._reason(error, names)}.") from None
+            _, taken = game.log[earlier.version]
+            line = words.took_back(names.get(user_id, user_id), taken)
+            header = [words.note(line)]
+            own = await asyncio.to_thread(self._moves_so_far, earlier, user_id)
+            told = {"header": events_json(header), "own": events_json(own)}
+            text = words.describe(header + own, names)
+            sent = await self._deadline_steps_done(row, earlier)
+            state_json = json.dumps(earlier.to_dict())
+            owed = await self._owed(
+                earlier,
+                text,
+                actor=user_id,
+                handover=False,
+                turn_player_before=earlier.turn_player,
+            )
+            stamp = now()
+            try:
+                await self.store.undo_moves(
+                    row.id,
+                    row.version,
+                    row.undo_epoch,
+                    state_json,
+                    earlier.version,
+                    undone_by=user_id,
+                    turn_events=told,
+                    reminders_sent=sent,
+                    owed=owed,
+                    at=stamp,
+                )
+            except StaleVersion:
+                raise Refusal(STALE) from None
+            except StoreError as error:
+                log.warning("game %s: an undo could not be saved: %s", row.id, error)
+                raise NotSaved(
+                    f"Nothing was taken back: I could not save it just now "
+                    f"({why_not_saved(error)}). Please try again in a moment."
+                ) from error
+            self.delivery.forget(row.id)
+            log.info(
+                "game %s channel %s: %s took back %r (version %s -> %s, epoch %s)",
+                row.id,
+                row.play_channel_id,
+                user_id,
+                taken,
+                row.version,
+                earlier.version,
+                row.undo_epoch + 1,
+            )
+            new_row = replace(
+                row,
+                state_json=state_json,
+                version=earlier.version,
+                undo_epoch=row.undo_epoch + 1,
+                updated_at=stamp,
+                turn_events=told,
+                prompt_version=None,
+            )
+            outcome = Outcome(
+                row=new_row,
+                game=earlier,
+                actor=user_id,
+                events=[],
+                text=text,
+                picture=b"",
+                previous_message_id=row.message_id,
+                awaited_changed=False,
+            )
+            return await self._announce(outcome)
+
+    @staticmethod
+    def _moves_so_far(game: Game, player_id: str) -> list[Event]:
+        """The events of `player_id`'s moves at the end of the game's log (what their
+        prompt message tells while they go on deciding), replayed from the record."""
+        log_ = game.log
+        start = len(log_)
+        while start > 0 and log_[start - 1][0] == player_id:
+            start -= 1
+        if start == len(log_):
+            return []
+        forced = set(game.auto)
+        replayed = Game.replay_start(game.record())
+        events: list[Event] = []
+        for index, (pid, notation) in enumerate(log_):
+            step = replayed.replay_action(pid, notation)
+            if index == start - 1:
+                # the forced steps after another player's move are the player's own
+                marks = [i for i, event in enumerate(step) if event.kind == "forced"]
+                events += step[marks[0] :] if marks else []
+            elif index >= start:
+                chosen = index not in forced and not notation.startswith("spin ")
+                events += words.with_silent_action(step, pid, notation) if chosen else step
+        return events
+
+    async def _deadline_steps_done(self, row: GameRow, earlier: Game) -> int:
+        """The deadline steps of the earlier decision to count as done at an undo: its
+        clock is the one it had (from the time of its move), and every step due by now
+        counts as done, so none is taken at once because of the undo, and none twice."""
+        if earlier.awaiting is None:
+            return 0
+        stamp = await self.store.move_time(row.id, earlier.version) or row.updated_at
+        elapsed = (moment_of(now()) - moment_of(stamp)).total_seconds()
+        period = period_of(earlier.pending.kind, row.turn_seconds, row.auction_seconds)
+        return steps_due(elapsed, period)
 
     async def _announce(self, outcome: Outcome) -> Outcome:
         """Deliver what the game owes now (this version's message last); the caller holds

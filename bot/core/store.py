@@ -23,7 +23,7 @@ import functools
 import json
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -116,7 +116,12 @@ class GameRow:
     auction_seconds: int = DEFAULT_AUCTION_SECONDS
     prompt_version: int | None = None
     """The version whose prompt `message_id` carries (behind `version` while the newest
-    move's message is still owed)."""
+    move's message is still owed; None after an undo until the earlier state's prompt
+    is posted)."""
+    undo_epoch: int = 0
+    """How many times moves were taken back in this game. The version goes down at an
+    undo and later up again along another line of play, so a button carries the epoch
+    beside the version: one made before an undo never matches again."""
 
     @property
     def state(self) -> dict[str, Any] | None:
@@ -146,6 +151,21 @@ class MoveRow:
     player: str
     notation: str
     at: str
+
+
+@dataclass(frozen=True)
+class UndoneMove:
+    """A move taken back: it left the move log for the audit table (`undone_moves`)."""
+
+    undo_epoch: int
+    """The game's epoch the undo started (1 for the first undo of a game)."""
+    version: int
+    player: str
+    notation: str
+    at: str
+    note: str | None
+    undone_by: str
+    undone_at: str
 
 
 @dataclass(frozen=True)
@@ -365,6 +385,41 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )
         """,
     ),
+    (
+        # taking moves back (issue 11.2): each undo bumps the game's `undo_epoch`, which
+        # buttons carry beside the version (the version goes down, then up again along
+        # another line of play); the moves taken back leave the move log for this audit
+        # table, which says who took them back and when
+        "ALTER TABLE games ADD COLUMN undo_epoch INTEGER NOT NULL DEFAULT 0",
+        """
+        CREATE TABLE undone_moves (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            undo_epoch INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            notation TEXT NOT NULL,
+            at TEXT NOT NULL,
+            note TEXT,
+            undone_by TEXT NOT NULL,
+            undone_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, undo_epoch, version)
+        )
+        """,
+    ),
+    (
+        # answers in advance (issue 11.3): a player queued to answer a city auction who
+        # will pass when it reaches them; `auction` is the version of the move that
+        # opened that auction, so a later auction starts with none
+        """
+        CREATE TABLE advance_passes (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            player TEXT NOT NULL,
+            auction INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game_id, player)
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -396,6 +451,7 @@ def _row(row: aiosqlite.Row) -> GameRow:
         turn_seconds=row["turn_seconds"],
         auction_seconds=row["auction_seconds"],
         prompt_version=row["prompt_version"],
+        undo_epoch=row["undo_epoch"],
     )
 
 
@@ -432,6 +488,17 @@ def _away(row: aiosqlite.Row) -> Away:
         since=moment_of(row["since"]),
         until=moment_of(row["until"]),
         mode=row["mode"],
+    )
+
+
+def reminder_step(game_id: int, version: int, sent: int, at: str) -> tuple[str, tuple[Any, ...]]:
+    """The statement recording that `sent` deadline steps are done for the game's
+    `version` (`bot.core.deadlines`; a game has one such record, for its current version)."""
+    return (
+        "INSERT INTO reminders (game_id, version, sent, last_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, "
+        "sent = excluded.sent, last_at = excluded.last_at",
+        (game_id, version, sent, at),
     )
 
 
@@ -686,6 +753,44 @@ class Store:
         return [MoveRow(r["version"], r["player"], r["notation"], r["at"]) for r in rows]
 
     @_guarded
+    async def move_time(self, game_id: int, version: int) -> str | None:
+        """When the move that made `version` was saved (None if there is no such move)."""
+        rows = await self._read(
+            "SELECT at FROM moves WHERE game_id = ? AND version = ?", (game_id, version)
+        )
+        return str(rows[0]["at"]) if rows else None
+
+    @_guarded
+    async def undone_moves(self, game_id: int) -> list[UndoneMove]:
+        """The moves taken back in a game, in the order they were made, undo by undo."""
+        rows = await self._read(
+            "SELECT * FROM undone_moves WHERE game_id = ? ORDER BY undo_epoch, version",
+            (game_id,),
+        )
+        return [
+            UndoneMove(
+                r["undo_epoch"],
+                r["version"],
+                r["player"],
+                r["notation"],
+                r["at"],
+                r["note"],
+                r["undone_by"],
+                r["undone_at"],
+            )
+            for r in rows
+        ]
+
+    @_guarded
+    async def advance_passes(self, game_id: int, auction: int) -> set[str]:
+        """The players who will pass in the auction opened at version `auction`."""
+        rows = await self._read(
+            "SELECT player FROM advance_passes WHERE game_id = ? AND auction = ?",
+            (game_id, auction),
+        )
+        return {str(r["player"]) for r in rows}
+
+    @_guarded
     async def move_count(self, game_id: int) -> int:
         rows = await self._read("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,))
         return int(rows[0][0]) if rows else 0
@@ -857,22 +962,27 @@ class Store:
         turn_events: dict[str, Any] | None = None,
         at: str | None = None,
         owed: Sequence[OwedMessage] = (),
+        expected_epoch: int | None = None,
+        notes: Mapping[int, str] | None = None,
     ) -> None:
-        """Save a move in one transaction if the game is still at `expected_version`.
+        """Save a move in one transaction if the game is still at `expected_version`
+        (and, if given, `expected_epoch`: no undo happened since it was read).
 
         `new_state` is the engine's state (a dict, or its JSON already made); `moves` are
         the log lines (player, notation) for versions expected+1..new, stamped `at`
-        (default: now); `owed` the messages the move owes the players. Raises
+        (default: now), `notes` why some of them were made for their player (version ->
+        "forced", "advance", ...); `owed` the messages the move owes the players. Raises
         `StaleVersion` (and writes nothing) when the game moved on, `StoreError` (and
         writes nothing) when the database cannot take it.
         """
         if len(moves) != new_version - expected_version:
             raise ValueError("one log line per version step")
         stamp = at or now()
+        epoch_guard = "" if expected_epoch is None else " AND undo_epoch = ?"
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
                 "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?, "
-                "turn_events = ? WHERE id = ? AND version = ? AND status = ?",
+                "turn_events = ? WHERE id = ? AND version = ? AND status = ?" + epoch_guard,
                 (
                     _json(new_state),
                     new_version,
@@ -882,15 +992,18 @@ class Store:
                     game_id,
                     expected_version,
                     ACTIVE,
+                    *(() if expected_epoch is None else (expected_epoch,)),
                 ),
             )
         ]
+        notes = notes or {}
         statements += [
             (
-                "INSERT INTO moves (game_id, version, player, notation, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, expected_version + index + 1, player, notation, stamp),
+                "INSERT INTO moves (game_id, version, player, notation, at, note) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, version, player, notation, stamp, notes.get(version)),
             )
-            for index, (player, notation) in enumerate(moves)
+            for version, (player, notation) in enumerate(moves, start=expected_version + 1)
         ]
         statements += _owed_inserts(game_id, owed, stamp_of(datetime.now(UTC)))
         await self._checked(
@@ -910,6 +1023,117 @@ class Store:
                 raise StaleVersion(why)
             for sql, params in rest:
                 await db.execute(sql, params)
+
+    async def undo_moves(
+        self,
+        game_id: int,
+        expected_version: int,
+        expected_epoch: int,
+        new_state: dict[str, Any] | str,
+        new_version: int,
+        *,
+        undone_by: str,
+        turn_events: dict[str, Any],
+        reminders_sent: int,
+        owed: Sequence[OwedMessage] = (),
+        at: str | None = None,
+    ) -> None:
+        """Take moves back in one transaction, if the game is still at `expected_version`
+        in `expected_epoch`: the game returns to `new_state` (at `new_version`, a lower
+        one) in the next epoch; the log's moves after `new_version` move to the audit
+        table (`undone_moves`, with `undone_by` and the time); messages still owed for
+        those versions are dropped (marked delivered, "taken back"), and so are passes in
+        advance for an auction opened by a move taken back and votes to end the game cast
+        in a state taken back. The deadline clock of the
+        earlier decision is the one it had (the time of its move): `reminders_sent` is the
+        number of its deadline steps to count as done (those due by now, so that none is
+        taken at once because of the undo, and none twice). `owed` is what the undo
+        itself owes the players. `StaleVersion` (nothing written) if the game moved on.
+        """
+        if new_version >= expected_version:
+            raise ValueError("an undo goes back to an earlier version")
+        stamp = at or now()
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            (
+                "UPDATE games SET state = ?, version = ?, undo_epoch = undo_epoch + 1, "
+                "updated_at = ?, turn_events = ?, prompt_version = NULL "
+                "WHERE id = ? AND version = ? AND undo_epoch = ? AND status = ?",
+                (
+                    _json(new_state),
+                    new_version,
+                    stamp,
+                    json.dumps(turn_events),
+                    game_id,
+                    expected_version,
+                    expected_epoch,
+                    ACTIVE,
+                ),
+            ),
+            (
+                "INSERT INTO undone_moves (game_id, undo_epoch, version, player, notation, at, "
+                "note, undone_by, undone_at) SELECT game_id, ?, version, player, notation, at, "
+                "note, ?, ? FROM moves WHERE game_id = ? AND version > ?",
+                (expected_epoch + 1, undone_by, stamp, game_id, new_version),
+            ),
+            ("DELETE FROM moves WHERE game_id = ? AND version > ?", (game_id, new_version)),
+            (
+                "UPDATE outbox SET delivered_at = ?, last_error = ? "
+                "WHERE game_id = ? AND version > ? AND delivered_at IS NULL",
+                (stamp_of(datetime.now(UTC)), "taken back", game_id, new_version),
+            ),
+            (
+                "DELETE FROM advance_passes WHERE game_id = ? AND auction > ?",
+                (game_id, new_version),
+            ),
+            # votes to end the game cast in a state taken back (a later one may be
+            # reached again along another line of play)
+            ("DELETE FROM end_votes WHERE game_id = ? AND version > ?", (game_id, new_version)),
+            reminder_step(game_id, new_version, reminders_sent, stamp),
+        ]
+        statements += _owed_inserts(game_id, owed, stamp_of(datetime.now(UTC)))
+        await self._checked(
+            statements, f"game {game_id} is no longer at version {expected_version}"
+        )
+
+    async def set_advance_pass(
+        self,
+        game_id: int,
+        player: str,
+        auction: int,
+        wanted: bool,
+        *,
+        version: int,
+        undo_epoch: int,
+    ) -> bool:
+        """Record (`wanted`) or withdraw `player`'s pass in advance in the auction opened at
+        version `auction`, if the game is still at `version` in `undo_epoch` (False, and
+        nothing written, when it moved on). A pass in advance of an earlier auction is
+        replaced."""
+        still = (
+            "EXISTS (SELECT 1 FROM games WHERE id = ? AND version = ? AND undo_epoch = ? "
+            "AND status = ?)"
+        )
+        guard = (game_id, version, undo_epoch, ACTIVE)
+        statement: tuple[str, tuple[Any, ...]]
+        if wanted:
+            statement = (
+                "INSERT INTO advance_passes (game_id, player, auction, at) "
+                f"SELECT ?, ?, ?, ? WHERE {still} "
+                "ON CONFLICT (game_id, player) DO UPDATE SET auction = excluded.auction, "
+                "at = excluded.at",
+                (game_id, player, auction, now(), *guard),
+            )
+        else:
+            statement = (
+                f"DELETE FROM advance_passes WHERE game_id = ? AND player = ? AND {still}",
+                (game_id, player, *guard),
+            )
+        (count,) = await self._transaction([statement])
+        if count == 0 and not wanted:
+            # nothing to withdraw is no failure, as long as the game is where it was
+            rows = await self._read(f"SELECT {still}", guard)
+            return bool(rows and rows[0][0])
+        return count > 0
 
     @_guarded
     async def games_missing_their_prompt(self) -> list[int]:

@@ -2,29 +2,50 @@
 
 Pure functions of engine events and state, shared by the Discord layer and the
 console. Notation appears only in `log_lines` (the move log is for power users).
+Every name of a thing of the game (goods, worker colours, areas, board parts, actions,
+pieces) comes from the one vocabulary, `render.vocabulary`, which the pictures use too.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 import render.words as render_words
-from rules import Event, Game, data
+from render.vocabulary import ACTIONS, AREAS, BOARD, GOODS, PIECES, WORKER_COLOURS
+from rules import Event, Game, IllegalAction, data, parse_action
 
 Mention = Callable[[str], str]
 """Turns a player id into how they are addressed (a Discord mention, or a name)."""
 
 GOOD_NAMES = {good: singular for good, (singular, _plural) in render_words.GOOD_WORDS.items()}
 AREA_NAMES = render_words.AREA_WORDS
-CLEARED_NAMES = {"bank": "the bank", **AREA_NAMES}
-ROW_REWARDS = {
-    1: "a cow + up to 3 upgrades",
-    2: "3 goods: copper, stone or grain",
-    3: "up to 2 upgrades",
-    4: "2 coins + up to 1 upgrade",
-}
+CLEARED_NAMES = {"bank": f"the {BOARD['bank'].one}", **AREA_NAMES}
+EXTRA_BOX: Final = BOARD["small_box"].one
+"""The small box of a harvest place, by its one name ("extra box")."""
+MOVE_THE_ARROW: Final = ACTIONS["advance"].phrase
+GIVE_BACK: Final = ACTIONS["return"].phrase
+UNDO_MARK: Final = "↩"
+"""Starts the line that says a move was taken back."""
+
+
+def row_reward(row: int) -> str:
+    """What a city row gives, from the rules' values: "1 cow + up to 3 upgrades",
+    "3 goods: small copper, small stone or grain"."""
+    reward = data.CITY_REWARDS[row]
+    parts = []
+    if reward["cows"]:
+        parts.append(PIECES["cow"].count(reward["cows"]))
+    if reward["coins"]:
+        parts.append(PIECES["coin"].count(reward["coins"]))
+    if reward["goods"]:
+        goods = join_words((GOODS[good].one for good in data.CITY_GOODS), "or")
+        parts.append(f"{reward['goods']} goods: {goods}")
+    if reward["upgrades"]:
+        parts.append(f"up to {ACTIONS['upgrade'].count(reward['upgrades'])}")
+    return " + ".join(parts)
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -57,19 +78,22 @@ def workers_text(workers: Mapping[str, int] | Sequence[str]) -> str:
     """["copper", "grain"] -> "a copper and a grain worker"; {"copper": 2} -> "2 copper workers";
     {"copper": 2, "grain": 1} -> "2 copper workers and a grain worker"."""
     counts = count_list(workers) if not isinstance(workers, Mapping) else dict(workers)
-    held = [(c, counts[c]) for c in data.COLOURS if counts.get(c)]
+    held = [(WORKER_COLOURS[c].one, counts[c]) for c in data.COLOURS if counts.get(c)]
+    worker = PIECES["worker"]
     if not held:
-        return "no workers"
+        return f"no {worker.many}"
     if all(n == 1 for _, n in held):
-        return join_words(f"a {c}" for c, _ in held) + " worker"
-    return join_words(f"a {c} worker" if n == 1 else f"{n} {c} workers" for c, n in held)
+        return join_words(f"a {c}" for c, _ in held) + f" {worker.one}"
+    return join_words(
+        f"a {c} {worker.one}" if n == 1 else f"{n} {c} {worker.many}" for c, n in held
+    )
 
 
 def colours_text(colours: Sequence[str]) -> str:
     """["copper", "grain"] -> "copper + grain" (the wheel's segments, the buttons)."""
     if list(colours) == [data.WILD, data.WILD]:
-        return "two wild workers"
-    return " + ".join(colours)
+        return f"two {WORKER_COLOURS[data.WILD].one} {PIECES['worker'].many}"
+    return " + ".join(WORKER_COLOURS[c].one for c in colours)
 
 
 def gained_text(gained: Mapping[str, int]) -> str:
@@ -108,6 +132,11 @@ def _build_clause(d: Mapping[str, Any]) -> str:
     return text
 
 
+def _gave_back(workers: Sequence[str]) -> str:
+    """ "gave back a copper worker"."""
+    return f"gave back {workers_text(workers)}"
+
+
 def _more(goods: Mapping[str, int]) -> str:
     """{"stone": 1} -> "one more small stone"."""
     if sum(goods.values()) == 1:
@@ -130,11 +159,11 @@ def _clause(event: Event) -> str | None:
         return f"took {workers_text(d['workers'])}"
     if kind == "advance":
         return (
-            f"paid {d['grain']} grain to move the wheel {plural(d['steps'], 'segment')} on "
-            f"to {colours_text(d['shows'])}"
+            f"paid {GOODS['grain'].count(d['grain'])} to {MOVE_THE_ARROW} "
+            f"{BOARD['segment'].count(d['steps'])} on to {colours_text(d['shows'])}"
         )
     if kind == "return":
-        return f"returned {workers_text(d['workers'])} (8 workers at most)"
+        return f"{_gave_back(d['workers'])} ({data.MAX_WORKERS} workers at most)"
     if kind == "bank":
         return (
             f"put {workers_text(d['workers'])} on bank space {d['space']} "
@@ -148,7 +177,7 @@ def _clause(event: Event) -> str | None:
         )
     if kind == "extra":
         return (
-            f"put {workers_text(d['workers'])} on the small box for {goods_text(d['goods'])} more"
+            f"put {workers_text(d['workers'])} on the {EXTRA_BOX} for {goods_text(d['goods'])} more"
         )
     if kind == "city":
         pumpkin = "took the free pumpkin and " if d.get("free_pumpkin") else ""
@@ -213,11 +242,56 @@ def _standalone(event: Event, name: Callable[[str | None], str]) -> str | None:
 
 
 SILENT_ACTIONS = {
-    "noextra": "left the small box empty",
+    "noextra": f"left the {EXTRA_BOX} empty",
     "end": "ended the turn",
-    "advance 0": "kept the wheel where it stopped",
+    "advance 0": f"did not {MOVE_THE_ARROW}",
 }
 """Actions that change nothing worth an event, and how to say them."""
+
+
+IN_ADVANCE_EVENT: Final = "in_advance"
+"""The bot's own event: the next `pass` of its player was their pass in advance."""
+FORCED_STEP_EVENT: Final = {"bid": "pass", "return": "return", "reward": "reward", "build": "stop"}
+"""A forced step's decision -> the event of the step itself, which its sentence words
+(the forced `advance 0` and `noextra` leave none: their sentence stands alone)."""
+
+
+def in_advance(player_id: str) -> Event:
+    """Says that `player_id`'s pass that follows was given in advance (issue 11.3)."""
+    return Event(IN_ADVANCE_EVENT, player_id, {})
+
+
+def _forced_clause(cause: Event, step: Event | None) -> str:
+    """What a player did without being asked: a forced step (RULES.md 7.3) or a pass
+    in advance; `step` is the step's own event, when it has one."""
+    if cause.kind == IN_ADVANCE_EVENT:
+        return "passed in advance"
+    decision = cause.data.get("decision")
+    d = step.data if step is not None else {}
+    if decision == "bid":
+        return f"could pay for no free space in the {BOARD['city'].one} and passed"
+    if decision == "return":
+        return f"had to {GIVE_BACK} {workers_text(d['workers'])} ({data.MAX_WORKERS} at most)"
+    if decision == "advance":
+        return f"had no grain to {MOVE_THE_ARROW}"
+    if decision == "extra":
+        return f"had no {PIECES['worker'].many} for the {EXTRA_BOX}"
+    if decision == "reward":
+        smalls = join_words((GOODS[small].one for small in data.UPGRADES), "or")
+        text = f"had no {smalls} to {ACTIONS['upgrade'].phrase}"
+        gained = d.get("gained", {})
+        return f"{text} and took {gained_text(gained)}" if any(gained.values()) else text
+    if decision == "build":
+        coins = d.get("coins", 0)
+        stopped = f"stopped building (+{plural(coins, 'coin')})" if coins else "stopped building"
+        return f"could build nothing more and {stopped}"
+    try:
+        phrase = render_words.action_phrase(
+            parse_action(str(cause.data.get("action", ""))), render_words.ENGLISH
+        )
+    except IllegalAction:
+        phrase = str(cause.data.get("action", ""))
+    return f"had only one choice: {phrase}"
 
 
 def with_silent_action(events: Sequence[Event], actor: str | None, move: str | None) -> list[Event]:
@@ -259,8 +333,23 @@ def describe(
             sentences.append(f"{name(current)} {join_words(clauses)}.")
         current, clauses = None, []
 
+    unasked: dict[str | None, tuple[str, Event]] = {}
+    """player -> (the event that words it, what made the step): steps nobody was asked"""
     for event in events:
-        clause = _clause(event)
+        if event.kind in ("forced", IN_ADVANCE_EVENT):
+            step_kind = (
+                "pass"
+                if event.kind == IN_ADVANCE_EVENT
+                else FORCED_STEP_EVENT.get(event.data["decision"])
+            )
+            if step_kind is not None:
+                unasked[event.player] = (step_kind, event)
+                continue
+            clause: str | None = _forced_clause(event, None)
+        elif event.player in unasked and unasked[event.player][0] == event.kind:
+            clause = _forced_clause(unasked.pop(event.player)[1], event)
+        else:
+            clause = _clause(event)
         if clause is not None:
             if event.player != current:
                 flush()
@@ -292,21 +381,23 @@ def prompt_line(game: Game, mention: Mention) -> str:
     if kind == "take":
         return f"{who}, choose the colours of your two wild workers."
     if kind == "advance":
-        return f"{who}, pay grain to move the wheel on, or keep what you have."
+        return f"{who}, pay grain to {MOVE_THE_ARROW}, or keep what you have."
     if kind == "return":
         excess = game.workers_over_limit(pid)
-        return f"{who}, you have {player.worker_count} workers: return {excess} (8 at most)."
+        return (
+            f"{who}, you have {player.worker_count} workers: {GIVE_BACK} {excess} "
+            f"({data.MAX_WORKERS} at most)."
+        )
     if kind == "extra":
         good = GOOD_NAMES[data.AREA_GOOD[pending.area]]
-        return f"{who}, add workers on the small box for 1 more {good}, or not."
+        return f"{who}, put workers on the {EXTRA_BOX} for 1 more {good}, or not."
     if kind == "bid":
         auction = game.auction
         if auction is not None and auction.displaced == pending.seat:
             return f"{who}, you were overtaken in the city — move or pass."
         return f"{who}, the city auction: take a space or pass."
     if kind == "reward":
-        reward = ROW_REWARDS.get(pending.row, "")
-        return f"{who}, choose your city reward for row {pending.row} ({reward})."
+        return f"{who}, choose your city reward for row {pending.row} ({row_reward(pending.row)})."
     if kind == "build":
         return f"{who}, build again or stop building."
     if kind == "end":
@@ -315,24 +406,24 @@ def prompt_line(game: Game, mention: Mention) -> str:
 
 
 VERB_WORDS = {
-    "recruit": "recruit",
-    "bank": "work at the bank",
+    "recruit": ACTIONS["recruit"].phrase,
+    "bank": f"work at the {BOARD['bank'].one}",
     "harvest": "harvest",
-    "city": "go to the city",
-    "build": "build",
-    "trade": "trade a cow",
-    "take": "choose the wild colours",
-    "advance": "move the wheel on (or not)",
-    "return": "return workers",
-    "extra": "use the small box",
-    "noextra": "skip the small box",
-    "place": "take a city space",
-    "pass": "pass",
-    "upgrade": "choose your upgrades",
+    "city": f"go to the {BOARD['city'].one}",
+    "build": ACTIONS["build"].phrase,
+    "trade": ACTIONS["trade"].phrase,
+    "take": f"choose the {WORKER_COLOURS[data.WILD].one} colours",
+    "advance": f"{MOVE_THE_ARROW} (or not)",
+    "return": f"{GIVE_BACK} {PIECES['worker'].many}",
+    "extra": f"fill the {EXTRA_BOX}",
+    "noextra": f"leave the {EXTRA_BOX} empty",
+    "place": f"take a {BOARD['city'].one} space",
+    "pass": ACTIONS["pass"].phrase,
+    "upgrade": f"choose your {ACTIONS['upgrade'].many}",
     "goods": "choose 3 goods",
-    "stop": "stop building",
-    "canteen": "use a canteen",
-    "end": "end your turn",
+    "stop": ACTIONS["stop"].phrase,
+    "canteen": ACTIONS["canteen"].phrase,
+    "end": ACTIONS["end"].phrase,
 }
 
 
@@ -345,6 +436,75 @@ def allowed_now(game: Game, player_id: str) -> str:
     if not verbs:
         return ""
     return "You may now: " + join_words((VERB_WORDS.get(v, v) for v in verbs), "or") + "."
+
+
+COST_IN_REASON = re.compile(r"(?:(?<=costs )|(?<=lack ))\d+ [a-z]+(?: \+ \d+ [a-z]+)*")
+"""A cost as the engine writes it in a refusal ("C4 costs 1 copper + 1 grain; you lack 1
+copper"), in its notation's names of goods."""
+COUNTED_GOOD = re.compile(r"(\d+) ([a-z]+)")
+AREA_IN_REASON = re.compile(r"\bthe (" + "|".join(data.AREAS) + r")\b")
+
+
+def engine_reason(reason: str) -> str:
+    """An engine's refusal with its names of goods and areas (the notation's) replaced
+    by the vocabulary's: "you lack 1 copper" -> "you lack 1 small copper", "the
+    wheatfield" -> "the grain field"."""
+
+    def good(match: re.Match[str]) -> str:
+        count, name = match.groups()
+        return GOODS[name].count(int(count)) if name in GOODS else match.group()
+
+    def cost(match: re.Match[str]) -> str:
+        return COUNTED_GOOD.sub(good, match.group())
+
+    reason = COST_IN_REASON.sub(cost, reason)
+    return AREA_IN_REASON.sub(lambda m: f"the {AREAS[m.group(1)].one}", reason)
+
+
+def took_back(name: str, notation: str) -> str:
+    """The public line of an undo: "↩ Ana took back: built on C4."."""
+    try:
+        what = render_words.action_phrase(parse_action(notation), render_words.ENGLISH)
+    except IllegalAction:
+        what = notation
+    return f"{UNDO_MARK} {name} took back: {what}."
+
+
+def cannot_pass_in_advance(game: Game, player_id: str, names: Mapping[str, str]) -> str:
+    """Why `player_id` may not pass in advance in the running auction (they are not queued
+    to answer it later)."""
+    auction = game.auction
+    if game.awaiting == player_id:
+        return "The auction is waiting for your answer now: take a space or press Pass."
+    if auction is not None and game.players[auction.active].id == player_id:
+        return "You opened this city auction: you do not answer it."
+    return (
+        "You have answered this city auction already, so there is nothing to pass in "
+        "advance. " + waiting_for(game, names)
+    )
+
+
+def pass_in_advance_said(standing: bool) -> str:
+    """The answer to a press of "Pass in advance" (only its presser sees it)."""
+    if standing:
+        return (
+            "You will pass in this city auction: when it reaches you, I pass for you "
+            "without asking. Changed your mind? Press **Pass in advance** again before "
+            "your turn to answer comes."
+        )
+    return (
+        "Your pass in advance is withdrawn: you will be asked when the auction reaches "
+        "you. Press **Pass in advance** again to pass after all."
+    )
+
+
+def not_your_undo(mover: str, names: Mapping[str, str]) -> str:
+    """The answer to an Undo button pressed by someone else than the last mover."""
+    name = names.get(mover, mover)
+    return (
+        f"This button takes back {name}'s last move: only {name} can press it. You can "
+        "take back your own moves while no other player has moved since."
+    )
 
 
 def task_of(game: Game) -> str:
@@ -462,30 +622,47 @@ def log_lines(moves: Iterable[tuple[int, str, str]], names: Mapping[str, str]) -
     ]
 
 
+_SMALL = join_words((GOODS[small].one for small in data.UPGRADES), "or")
+_LARGE = join_words((GOODS[large].one for large in data.UPGRADES.values()), "or")
 RULES_HELP = "\n".join(
     (
-        "**Montana in a nutshell** — build the most settlements on the landscape.",
+        f"**Montana in a nutshell** — build the most {PIECES['settlement'].many} on the "
+        f"{BOARD['landscape'].one}.",
         "On your turn take **one** action:",
-        "• **Recruit**: spin the wheel and take the 2 workers it shows (wild: any "
-        "colours); you may then pay grain to move the wheel on, 1 grain a segment, and "
-        "take that segment's 2 workers too. Keep at most 8 workers.",
-        "• **Work**: put workers on a free bank space (take its coins), on a harvest "
-        "place (1 worker of the area's colour or 2 of any; pay its coins, take its goods;"
-        " then optionally the small box for 1 more), or go to the **city**: take a free "
-        "pumpkin and a space; the others answer in turn — taking a space, or passing. "
-        "Entering an occupied row means standing to the right, and the one overtaken must"
-        " move or pass. At the end each pays the column's pumpkins and takes the row's "
-        "reward (cow + upgrades, 3 goods, upgrades, coins + upgrade).",
-        "• **Build** 1 to 3 times: pay the goods printed on a free field touching a "
-        "settlement or the start tile. Cows and canteens on it or next to it are yours; "
-        "double fields and lines of exactly 4 give bonus settlements. Each unused build "
-        "pays 1 coin (1 build: +2).",
-        "Any time in your own turn: trade a **cow** for 1 good, 3 coins or 1 worker. At "
-        "the end of your turn you may spend a **canteen** for another turn.",
+        f"• **{ACTIONS['recruit'].one}**: spin the {BOARD['wheel'].one} and take "
+        f"the 2 {PIECES['worker'].many} it shows ({WORKER_COLOURS[data.WILD].one}: any "
+        f"colours); you may then pay grain to {MOVE_THE_ARROW}, 1 grain a "
+        f"{BOARD['segment'].one}, and take that {BOARD['segment'].one}'s 2 "
+        f"{PIECES['worker'].many} too. Keep at most {data.MAX_WORKERS} {PIECES['worker'].many}.",
+        f"• **{ACTIONS['work'].one}**: put {PIECES['worker'].many} on a free "
+        f"{BOARD['bank_space'].one} (take its {PIECES['coin'].many}), on the "
+        f"{BOARD['large_box'].one} of a harvest {BOARD['place'].one} (1 {PIECES['worker'].one} "
+        f"of the area's colour or 2 of any; pay its {PIECES['coin'].many}, take its goods; "
+        f"then optionally its {EXTRA_BOX} for 1 more), or go to the **{BOARD['city'].one}**: "
+        f"take a free pumpkin and a space; the others answer in turn — taking a space, or "
+        f"passing (or passing in advance, before their turn to answer comes). Entering an "
+        f"occupied {BOARD['row'].one} means standing to the right, and the one overtaken "
+        f"must move or pass. At the end each pays the {BOARD['column'].one}'s pumpkins and "
+        f"takes the {BOARD['row'].one}'s reward; an {ACTIONS['upgrade'].phrase} gives back a "
+        f"{_SMALL} for a {_LARGE}.",
+        f"• **{ACTIONS['build'].one}** 1 to 3 times: pay the goods printed on a "
+        f"free field touching a {PIECES['settlement'].one} or the {BOARD['start_tile'].one} "
+        f"tile. {PIECES['cow'].many.capitalize()} and {PIECES['canteen'].many} on it or next "
+        f"to it are yours; double fields and lines of exactly 4 give bonus "
+        f"{PIECES['settlement'].many}. Each unused build pays 1 {PIECES['coin'].one} "
+        f"(1 build: +2).",
+        f"Any time in your own turn: a **{ACTIONS['trade'].phrase}**: 1 cow for 1 good, "
+        f"{data.COW_TRADE_COINS} {PIECES['coin'].many} or 1 {PIECES['worker'].one}. At the "
+        f"end of your turn you may spend a **{PIECES['canteen'].one}** for another turn.",
         "When someone places their last settlement the round is played to its end. Most "
         "settlements wins; ties: most cows and canteens, then most goods, coins and workers.",
+        "A step with only one possible choice is made for you, and said. You may take back "
+        f"your last moves until another player moves or the {BOARD['wheel'].one} is spun.",
         "Use the buttons under the latest picture, or type: `/montana build field:`, "
-        "`/montana recruit`, `/montana play <move>`. The game itself (lobby, deadlines, "
-        "log, history): `/montana game …`; your notifications and holidays: `/montana me …`.",
+        "`/montana recruit`, `/montana play <move>`, `/montana undo`. The game itself "
+        "(lobby, deadlines, log, history): `/montana game …`; your notifications and "
+        "holidays: `/montana me …`.",
     )
 )
+ROW_REWARDS: Final = {row: row_reward(row) for row in data.CITY_REWARDS}
+"""What each city row gives, in words (the menus show it)."""

@@ -41,8 +41,8 @@ from .components import (
     THREAD_ARCHIVED,
     UNKNOWN_CHANNEL,
     delivery_problem,
-    panel_view,
     picture_file,
+    row_view,
     timestamp,
 )
 from .lobby import thread_name
@@ -95,7 +95,7 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
         panel = prompts.public_panel(game, names)
         if panel.hint:
             parts.append(f"-# {panel.hint}")
-        view = panel_view(outcome.row.id, outcome.version, panel)
+        view = row_view(outcome.row, panel)
     return fit("\n".join(parts) or "…"), view
 
 

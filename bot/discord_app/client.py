@@ -141,10 +141,15 @@ class MontanaBot(discord.Client):
         await self.close()
 
     async def handle_choice(
-        self, interaction: discord.Interaction[Any], game_id: int, version: int, code: str
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        version: int,
+        code: str,
+        epoch: int = 0,
     ) -> None:
         """A press on a game's button or select (`components.ChoiceButton`/`ChoiceSelect`)."""
-        await presses.handle_choice(interaction, game_id, version, code)
+        await presses.handle_choice(interaction, game_id, version, code, epoch)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a component no handler of ours would take (another bot's, or tampered):

@@ -1,12 +1,16 @@
 """Buttons and selects that survive restarts, and the small helpers every feature uses.
 
 Every component is a `DynamicItem` whose custom_id holds only small keys:
-`mt:<game id>:<state version>:<code>` for buttons, `ms:<game id>:<version>:<menu>` for
-selects (their option values are codes). The game itself is read from the store at
-press time, so a button posted before a restart still works; one whose version is
-older than the game's answers "this prompt is out of date" and changes nothing.
-Codes are made by `bot.core.prompts` (`a:<notation>`, `p:<panel>`, `board`) plus the
-lobby's `join`, `leave` and `start`. A press is handed to the client
+`mt:<game id>:<state>:<code>` for buttons, `ms:<game id>:<state>:<menu>` for selects
+(their option values are codes). The state is the game's version, followed by
+`.<undo epoch>` once moves have been taken back in the game (an id without it is of
+epoch 0, so buttons posted before undo existed keep working): an undo lowers the
+version, which later rises again along another line of play, so the version alone
+would make a button of the undone line current again. The game itself is read from the
+store at press time, so a button posted before a restart still works; one whose
+version or epoch is not the game's answers "this prompt is out of date" and changes
+nothing. Codes are made by `bot.core.prompts` (`a:<notation>`, `p:<panel>`, `board`,
+`undo`, `inadvance`) plus the lobby's `join`, `leave` and `start`. A press is handed to the client
 (`MontanaBot.handle_choice`), which the features (`presses`, `lobby`) serve: this
 module knows no feature.
 """
@@ -25,7 +29,7 @@ from ..core import prompts
 from ..core.delivery import Blocked, DeliveryProblem, Dropped, TryAgain
 from ..core.prompts import Panel
 from ..core.service import GameService, why_not_saved
-from ..core.store import Seat, StoreError
+from ..core.store import GameRow, Seat, StoreError
 
 if TYPE_CHECKING:
     from .client import MontanaBot
@@ -74,12 +78,24 @@ def timestamp(moment: datetime, style: str = "R") -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
-def button_id(game_id: int, version: int, code: str) -> str:
-    return f"mt:{game_id}:{version}:{code}"
+STATE = r"(?P<version>[0-9]{1,9})(?:\.(?P<epoch>[0-9]{1,9}))?"
+"""A game's state in a custom_id: its version, and its undo epoch if not 0."""
 
 
-def select_id(game_id: int, version: int, menu: str) -> str:
-    return f"ms:{game_id}:{version}:{menu}"
+def state_key(version: int, epoch: int) -> str:
+    return f"{version}.{epoch}" if epoch else str(version)
+
+
+def epoch_of(match: re.Match[str]) -> int:
+    return int(match["epoch"] or 0)
+
+
+def button_id(game_id: int, version: int, code: str, epoch: int = 0) -> str:
+    return f"mt:{game_id}:{state_key(version, epoch)}:{code}"
+
+
+def select_id(game_id: int, version: int, menu: str, epoch: int = 0) -> str:
+    return f"ms:{game_id}:{state_key(version, epoch)}:{menu}"
 
 
 # ------------------------------------------------------------------ components
@@ -87,20 +103,21 @@ def select_id(game_id: int, version: int, menu: str) -> str:
 
 class ChoiceButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"mt:(?P<game>[0-9]{1,19}):(?P<version>[0-9]{1,9}):(?P<code>.{1,80})",
+    template=r"mt:(?P<game>[0-9]{1,19}):" + STATE + r":(?P<code>.{1,80})",
 ):
-    def __init__(self, game_id: int, version: int, choice: prompts.Choice) -> None:
+    def __init__(self, game_id: int, version: int, choice: prompts.Choice, epoch: int = 0) -> None:
         super().__init__(
             discord.ui.Button(
                 label=choice.label[:80],
                 style=STYLES[choice.style],
                 disabled=choice.disabled,
-                custom_id=button_id(game_id, version, choice.code),
+                custom_id=button_id(game_id, version, choice.code, epoch),
                 row=choice.row,
             )
         )
         self.game_id = game_id
         self.version = version
+        self.epoch = epoch
         self.code = choice.code
 
     @classmethod
@@ -111,15 +128,22 @@ class ChoiceButton(
         match: re.Match[str],
         /,
     ) -> ChoiceButton:
-        return cls(int(match["game"]), int(match["version"]), prompts.Choice(match["code"], "·"))
+        return cls(
+            int(match["game"]),
+            int(match["version"]),
+            prompts.Choice(match["code"], "·"),
+            epoch_of(match),
+        )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await bot_of(interaction).handle_choice(interaction, self.game_id, self.version, self.code)
+        await bot_of(interaction).handle_choice(
+            interaction, self.game_id, self.version, self.code, self.epoch
+        )
 
 
 class ChoiceSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=r"ms:(?P<game>[0-9]{1,19}):(?P<version>[0-9]{1,9}):(?P<menu>[a-z]{1,20})",
+    template=r"ms:(?P<game>[0-9]{1,19}):" + STATE + r":(?P<menu>[a-z]{1,20})",
 ):
     def __init__(
         self,
@@ -127,12 +151,13 @@ class ChoiceSelect(
         version: int,
         menu: prompts.Menu,
         *,
+        epoch: int = 0,
         row: int | None = None,
         select: discord.ui.Select[discord.ui.View] | None = None,
     ) -> None:
         if select is None:
             select = discord.ui.Select(
-                custom_id=select_id(game_id, version, menu.name),
+                custom_id=select_id(game_id, version, menu.name, epoch),
                 placeholder=menu.placeholder[:150],
                 options=[
                     discord.SelectOption(
@@ -148,6 +173,7 @@ class ChoiceSelect(
         super().__init__(select)
         self.game_id = game_id
         self.version = version
+        self.epoch = epoch
 
     @classmethod
     async def from_custom_id(
@@ -162,6 +188,7 @@ class ChoiceSelect(
             int(match["game"]),
             int(match["version"]),
             prompts.Menu(match["menu"], "", ()),
+            epoch=epoch_of(match),
             select=select,
         )
 
@@ -171,7 +198,9 @@ class ChoiceSelect(
         if not values:
             await reply(interaction, "Pick one of the options.")
             return
-        await bot_of(interaction).handle_choice(interaction, self.game_id, self.version, values[0])
+        await bot_of(interaction).handle_choice(
+            interaction, self.game_id, self.version, values[0], self.epoch
+        )
 
 
 class Components(discord.ui.View):
@@ -189,19 +218,25 @@ class Components(discord.ui.View):
         self.stop()
 
 
-def panel_view(game_id: int, version: int, panel: Panel) -> discord.ui.View | None:
-    """The components of a panel (None when it has nothing to press)."""
+def panel_view(game_id: int, version: int, panel: Panel, epoch: int = 0) -> discord.ui.View | None:
+    """The components of a panel for the game's state `version` in undo `epoch` (None
+    when it has nothing to press)."""
     if not panel.buttons and not panel.menus:
         return None
     view = Components()
     used_rows = {choice.row or 0 for choice in panel.buttons}
     free_rows = [r for r in range(5) if r not in used_rows]
     for choice in panel.buttons:
-        view.add_item(ChoiceButton(game_id, version, choice))
+        view.add_item(ChoiceButton(game_id, version, choice, epoch))
     for menu, row in zip(panel.menus, free_rows, strict=False):
         if menu.options:
-            view.add_item(ChoiceSelect(game_id, version, menu, row=row))
+            view.add_item(ChoiceSelect(game_id, version, menu, epoch=epoch, row=row))
     return view
+
+
+def row_view(row: GameRow, panel: Panel) -> discord.ui.View | None:
+    """The components of a panel for the game's state as `row` holds it."""
+    return panel_view(row.id, row.version, panel, row.undo_epoch)
 
 
 def picture_file(picture: bytes, filename: str = PICTURE_NAME) -> discord.File:
@@ -292,6 +327,7 @@ __all__ = [
     "panel_view",
     "picture_file",
     "reply",
+    "row_view",
     "seat_of",
     "service_of",
     "timestamp",

@@ -7,7 +7,7 @@ imported, and `client` assembles the features. Nothing here imports a feature.
 Discord allows 25 subcommands or groups under a command and 25 subcommands in a group
 (`tests/bot/test_command_tree.py` checks the tree against every limit):
 
-    /montana  play build recruit work city trade pass stop end board status
+    /montana  play build recruit work city trade pass stop end undo board status
     /montana game  new join leave start abandon settings vote-end log history rules
     /montana me  notify away back
 """

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from ..core.service import GameService, Refusal
+from ..core.service import FORCED_NOTE, IN_ADVANCE_NOTE, GameService, Refusal
 from ..core.store import ABANDONED, ENDED, FINISHED, GameRow
 from .components import Components, DynamicItems, reply, service_of
 from .group import game_group, tracked
@@ -26,7 +26,12 @@ PER_PAGE = 20
 LINE_LIMIT = 90
 """A page of 20 such lines stays within Discord's 2000 characters."""
 HISTORY_LIMIT = 15
-NOTES = {"deadline": "passed on its deadline"}
+NOTES = {
+    "deadline": "passed on its deadline",
+    FORCED_NOTE: "no other choice",
+    IN_ADVANCE_NOTE: "passed in advance",
+}
+"""How the log marks a move made for its player (the store's `moves.note`)."""
 
 
 async def log_page_text(service: GameService, row: GameRow, page: int) -> tuple[str, int, int]:

@@ -1,8 +1,10 @@
 """Moves typed as commands: `/montana play | build | recruit | work | city | trade |
-pass | stop | end`, with autocomplete of the caller's legal choices.
+pass | stop | end | undo`, with autocomplete of the caller's legal choices.
 
 A typed move is checked against the game exactly like a button press, only without a
-state version (it applies to the game as it is now).
+state version (it applies to the game as it is now). `/montana pass` typed by a player
+queued to answer the running city auction later is their pass in advance (withdrawn by
+pressing "Pass in advance"); `/montana undo` takes back the caller's last move.
 """
 
 from __future__ import annotations
@@ -14,30 +16,48 @@ from discord import app_commands
 
 from rules import Game
 
-from ..core import prompts
-from ..core.service import Refusal
-from .components import NOT_SHOWN, DynamicItems, panel_view, service_of
+from ..core import passes, prompts, words
+from ..core.delivery import Outcome
+from ..core.service import GameService, Refusal
+from ..core.store import GameRow
+from .components import NOT_SHOWN, DynamicItems, row_view, service_of
 from .group import answer, channel_id_of, montana, tracked
-from .presses import open_panel
+from .presses import open_panel, receipt_view
+
+
+async def caller_and_game(
+    interaction: discord.Interaction[Any],
+) -> tuple[GameService, str, GameRow]:
+    """The service, who typed the command, and the game of this channel or thread."""
+    service = service_of(interaction)
+    row = await service.game_here(channel_id_of(interaction))
+    return service, str(interaction.user.id), row
 
 
 async def typed_move(interaction: discord.Interaction[Any], notation: str) -> None:
     """A move typed as a command: same checks and effects as the matching button."""
-    service = service_of(interaction)
-    user_id = str(interaction.user.id)
-    row = await service.game_here(channel_id_of(interaction))
+    service, user_id, row = await caller_and_game(interaction)
     turn = await service.check_turn(row, user_id, None)
     await interaction.response.defer(ephemeral=True, thinking=True)
     outcome = await service.play(turn, user_id, notation)
+    await answer_typed(interaction, outcome, user_id)
+
+
+async def answer_typed(
+    interaction: discord.Interaction[Any], outcome: Outcome, user_id: str
+) -> None:
+    """What a typed move or undo tells its author: the next step if still theirs, else
+    a receipt (with Undo while they may still take the move back)."""
     if not outcome.announced:
         await answer(interaction, NOT_SHOWN.format(problem=outcome.problem))
     elif outcome.awaited == user_id:
         panel = prompts.public_panel(outcome.game, outcome.row.names)
-        view = panel_view(outcome.row.id, outcome.version, panel)
+        view = row_view(outcome.row, panel)
         text = f"{outcome.text}\n{panel.text}"
         await answer(interaction, text, **({"view": view} if view else {}))
     else:
-        await answer(interaction, f"Done: {outcome.text}")
+        view = receipt_view(outcome)
+        await answer(interaction, f"Done: {outcome.text}", **({"view": view} if view else {}))
 
 
 async def _game_for_autocomplete(interaction: discord.Interaction[Any]) -> Game | None:
@@ -118,10 +138,25 @@ async def stop(interaction: discord.Interaction[Any]) -> None:
     await typed_move(interaction, "stop")
 
 
-@montana.command(name="pass", description="Pass in the city auction")
+@montana.command(name="pass", description="Pass in the city auction, now or in advance")
 @tracked
 async def pass_(interaction: discord.Interaction[Any]) -> None:
+    service, user_id, row = await caller_and_game(interaction)
+    game = service.game_of(row) if row.state_json is not None else None
+    if game is not None and user_id in passes.queued_later(game):
+        await service.pass_in_advance(row, user_id, wanted=True)
+        await answer(interaction, words.pass_in_advance_said(True))
+        return
     await typed_move(interaction, "pass")
+
+
+@montana.command(name="undo", description="Take back your last move (until another player moves)")
+@tracked
+async def undo(interaction: discord.Interaction[Any]) -> None:
+    service, user_id, row = await caller_and_game(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    outcome = await service.undo(row, user_id)
+    await answer_typed(interaction, outcome, user_id)
 
 
 @montana.command(name="end", description="End your turn (instead of using a canteen)")

@@ -1,8 +1,10 @@
-"""What a press on a game message does: a move, a step panel, or the presser's board.
+"""What a press on a game message does: a move, a step panel, the presser's board,
+taking back the last move (Undo) or passing in advance in the city auction.
 
 `handle_choice` serves every `ChoiceButton` and `ChoiceSelect` (through the client).
 A press reads its game once: the row is loaded, checked for the presser, and passed
-down to the service, whose save is guarded by the store's version check.
+down to the service, whose save is guarded by the store's version (and undo epoch)
+check.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from typing import Any
 
 import discord
 
-from ..core import prompts
-from ..core.prompts import UnknownChoice
+from ..core import prompts, words
+from ..core.prompts import Panel, UnknownChoice
 from ..core.service import Outcome, Refusal
 from ..core.store import GameRow, StoreError
 from .components import (
@@ -22,9 +24,9 @@ from .components import (
     bot_of,
     database_trouble,
     from_ephemeral,
-    panel_view,
     picture_file,
     reply,
+    row_view,
     service_of,
 )
 from .lobby import LOBBY_CODES, lobby_press
@@ -33,12 +35,13 @@ log = logging.getLogger(__name__)
 
 
 async def handle_choice(
-    interaction: discord.Interaction[Any], game_id: int, version: int, code: str
+    interaction: discord.Interaction[Any], game_id: int, version: int, code: str, epoch: int = 0
 ) -> None:
-    """Whatever a button or select of a Montana message asks for."""
+    """Whatever a button or select of a Montana message asks for (`version` and `epoch`:
+    the game's state the message was made for)."""
     try:
         async with bot_of(interaction).busy():
-            await _handle_choice(interaction, game_id, version, code)
+            await _handle_choice(interaction, game_id, version, code, epoch)
     except Refusal as refusal:
         await reply(interaction, refusal.message)
     except UnknownChoice:
@@ -49,7 +52,7 @@ async def handle_choice(
 
 
 async def _handle_choice(
-    interaction: discord.Interaction[Any], game_id: int, version: int, code: str
+    interaction: discord.Interaction[Any], game_id: int, version: int, code: str, epoch: int
 ) -> None:
     service = service_of(interaction)
     user_id = str(interaction.user.id)
@@ -61,26 +64,53 @@ async def _handle_choice(
         await send_own_board(interaction, row)
         return
     if code.startswith("p:"):
-        await open_panel(interaction, row, version, code)
+        await open_panel(interaction, row, version, code, epoch)
         return
     if code.startswith("a:"):
-        turn = await service.check_turn(row, user_id, version)
+        turn = await service.check_turn(row, user_id, version, epoch)
         await interaction.response.defer()
         outcome = await service.play(turn, user_id, code[2:], expected_version=version)
         await after_press(interaction, outcome, user_id)
         return
+    if code == prompts.UNDO:
+        await undo_press(interaction, row, version, epoch)
+        return
+    if code == prompts.IN_ADVANCE:
+        standing = await service.pass_in_advance(
+            row, user_id, expected_version=version, expected_epoch=epoch
+        )
+        await reply(interaction, words.pass_in_advance_said(standing))
+        return
     raise UnknownChoice(code)
 
 
+async def undo_press(
+    interaction: discord.Interaction[Any], row: GameRow, version: int, epoch: int
+) -> None:
+    """Undo: only the player whose move it would take back may press it."""
+    service = service_of(interaction)
+    user_id = str(interaction.user.id)
+    mover = prompts.last_mover(service.game_of(row))
+    if mover is not None and mover != user_id and row.has_player(user_id):
+        raise Refusal(words.not_your_undo(mover, row.names))
+    await interaction.response.defer()
+    outcome = await service.undo(row, user_id, expected_version=version, expected_epoch=epoch)
+    await after_press(interaction, outcome, user_id)
+
+
 async def open_panel(
-    interaction: discord.Interaction[Any], row: GameRow, version: int | None, code: str
+    interaction: discord.Interaction[Any],
+    row: GameRow,
+    version: int | None,
+    code: str,
+    epoch: int | None = None,
 ) -> None:
     """The ephemeral panel of a step (`p:<panel>`), or its next page in place."""
     service = service_of(interaction)
     user_id = str(interaction.user.id)
-    turn = await service.check_turn(row, user_id, version)
+    turn = await service.check_turn(row, user_id, version, epoch)
     panel = prompts.sub_panel(turn.game, user_id, code, row.names)
-    view = panel_view(row.id, row.version, panel)
+    view = row_view(row, panel)
     if from_ephemeral(interaction):
         await interaction.response.edit_message(content=panel.text, view=view)
     else:
@@ -98,12 +128,21 @@ async def after_press(
         return
     if outcome.awaited == user_id:
         panel = prompts.public_panel(outcome.game, outcome.row.names)
-        view = panel_view(outcome.row.id, outcome.version, panel)
+        view = row_view(outcome.row, panel)
         await interaction.edit_original_response(
             content=f"{outcome.text}\n{panel.text}"[:2000], view=view
         )
     else:
-        await interaction.edit_original_response(content=f"Done: {outcome.text}"[:2000], view=None)
+        await interaction.edit_original_response(
+            content=f"Done: {outcome.text}"[:2000], view=receipt_view(outcome)
+        )
+
+
+def receipt_view(outcome: Outcome) -> discord.ui.View | None:
+    """The Undo button under a mover's "Done: …" receipt, while they may still use it."""
+    if outcome.actor is None or prompts.last_mover(outcome.game) != outcome.actor:
+        return None
+    return row_view(outcome.row, Panel("", (prompts.Choice(prompts.UNDO, prompts.UNDO_LABEL),)))
 
 
 async def send_own_board(interaction: discord.Interaction[Any], row: GameRow) -> None:
@@ -118,4 +157,4 @@ async def send_own_board(interaction: discord.Interaction[Any], row: GameRow) ->
     )
 
 
-__all__ = ["after_press", "handle_choice", "open_panel", "send_own_board"]
+__all__ = ["after_press", "handle_choice", "open_panel", "receipt_view", "send_own_board"]

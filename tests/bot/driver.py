@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -181,22 +181,53 @@ async def open_game(
     return row.id, play_channel, {"created": created, "lobby": lobby, "started": started}
 
 
-def give_pumpkins(db_path: Path, game_id: int, count: int) -> None:
-    """Test set-up: every player holds `count` pumpkins (taken from the supply).
-
-    Written straight into the saved state (same version), as if the game had gone
-    that way; the bot reads the game from the store at every press.
-    """
+def edit_state(db_path: Path, game_id: int, change: Callable[[dict[str, Any]], None]) -> None:
+    """Test set-up: `change` the saved state in place (same version), as if the game had
+    gone that way; the bot reads the game from the store at every press."""
     import json
     import sqlite3
 
     with sqlite3.connect(db_path) as db:
         (text,) = db.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
         state = json.loads(text)
-        for player in state["players"]:
-            state["supply"]["goods"]["pumpkin"] -= count - player["goods"]["pumpkin"]
-            player["goods"]["pumpkin"] = count
+        change(state)
         db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(state), game_id))
+
+
+def _set_goods(state: dict[str, Any], good: str, counts: Mapping[str, int]) -> None:
+    for player in state["players"]:
+        if player["id"] in counts:
+            state["supply"]["goods"][good] -= counts[player["id"]] - player["goods"][good]
+            player["goods"][good] = counts[player["id"]]
+
+
+def give_goods(db_path: Path, game_id: int, good: str, counts: Mapping[str, int]) -> None:
+    """Test set-up: the players named in `counts` (by id) hold that many of `good` (the
+    supply gives or takes the difference)."""
+    edit_state(db_path, game_id, lambda state: _set_goods(state, good, counts))
+
+
+async def game_at_main(
+    fake: FakeDiscord, db_path: Path, *names: str, seed: int = 3
+) -> tuple[Table, int, FakeChannel]:
+    """A bot on `db_path` dealing from `seed`, and a game of `names` opened, started and
+    played (first choices) to its first "recruit, work or build": the table, the game's id
+    and its thread."""
+    bot = make_bot(db_path, seed=seed)
+    await fake.start(bot)
+    table = Table(fake, bot)
+    game_id, thread, _ = await open_game(fake, table, fake.channel, *names)
+    await to_main_decision(table, game_id)
+    return table, game_id, thread
+
+
+def give_pumpkins(db_path: Path, game_id: int, count: int) -> None:
+    """Test set-up: every player holds `count` pumpkins (taken from the supply)."""
+    edit_state(
+        db_path,
+        game_id,
+        lambda state: _set_goods(state, "pumpkin", {p["id"]: count for p in state["players"]}),
+    )
 
 
 async def to_main_decision(table: Table, game_id: int) -> None:

@@ -253,7 +253,11 @@ def test_a_choice_keeps_its_number_from_step_to_step(
     # a disabled choice keeps its number, is listed, and choosing it changes nothing
     assert tried_disabled and text.count("is not open to you now") == len(tried_disabled)
     assert "— not now" in text
-    main = [numbers for kind, sub, numbers in shown if kind == "main" and sub is None]
+    main = [
+        {code: n for code, n in numbers.items() if code != prompts.UNDO}  # comes and goes last
+        for kind, sub, numbers in shown
+        if kind == "main" and sub is None
+    ]
     assert main and all(
         numbers == {"a:recruit": 1, "p:work": 2, "p:build": 3, "p:trade": 4, "board": 5}
         for numbers in main
@@ -533,3 +537,28 @@ def test_the_printed_command_continues_the_game_from_the_repository_root(tmp_pat
     shown = pictures_of(continued.stdout)
     assert len(shown) == 2 and all(path.parent == pictures for path, _ in shown)
     assert len(list(pictures.glob("move-*.png"))) == 2 + len(pictures_of(first.stdout)) - 1
+
+
+def test_undo_takes_back_the_last_move_at_the_shared_keyboard(
+    new_session: Callable[[list[str], int], Session],
+) -> None:
+    """Issue 11.2 in the console: `undo` (or its menu number) takes back the last move
+    of whoever made it, while no other player has moved since."""
+    session = new_session(["ana", "ben"], 3)
+    game = session.game()
+    while game.pending.kind != "main":
+        pid = game.awaiting
+        assert pid is not None
+        session.runner.run(session.service.play(session.game_id, pid, game.legal_actions(pid)[0]))
+        game = session.game()
+    before = game.to_dict()
+    mover = game.awaiting
+    assert mover is not None
+    bank = next(str(a) for a in game.legal_actions(mover) if a.verb == "bank")
+    session.answer = script([bank, "undo", "undo"])
+    assert session.console.loop() == 0
+    assert session.game().to_dict() == before
+    text = session.text()
+    assert "took back: put " in text
+    # the second undo: the earlier moves were the setup's spins, which cannot be taken back
+    assert "Refused: Nothing to take back: the wheel has been spun since." in text

@@ -17,7 +17,7 @@ import pytest
 from bot.core.deadlines import DeadlineDriver, parse_time
 from bot.core.settings import Settings, SettingsError, load_settings
 from bot.discord_app.client import MontanaBot
-from tests.bot.driver import Table, make_bot, open_game, original, to_main_decision
+from tests.bot.driver import Table, game_at_main, make_bot, open_game, original, to_main_decision
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.bot.test_e2e_auction import start_auction
 
@@ -43,12 +43,7 @@ async def manual_clock(bot: MontanaBot, game_id: int, hours: float) -> DeadlineD
 
 
 async def two_player_game(fake: FakeDiscord, db: Path) -> tuple[Table, int, FakeChannel]:
-    bot = make_bot(db, seed=3)
-    await fake.start(bot)
-    table = Table(fake, bot)
-    game_id, thread, _ = await open_game(fake, table, fake.channel, "ana", "ben")
-    await to_main_decision(table, game_id)
-    return table, game_id, thread
+    return await game_at_main(fake, db, "ana", "ben")
 
 
 def new_messages(fake: FakeDiscord, thread: FakeChannel, after: FakeMessage) -> list[FakeMessage]:
@@ -163,11 +158,8 @@ async def test_majority_of_the_others_ends_an_overdue_game_with_its_standings(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     db = tmp_path / "m.sqlite3"
-    bot = make_bot(db, seed=2)
-    await fake_discord.start(bot)
-    table = Table(fake_discord, bot)
-    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "a", "b", "c")
-    await to_main_decision(table, game_id)
+    table, game_id, thread = await game_at_main(fake_discord, db, "a", "b", "c", seed=2)
+    bot = table.bot
     row, game = await table.game(game_id)
     late = game.awaiting
     assert late is not None

@@ -132,12 +132,16 @@ async def test_log_pages_through_the_whole_move_log(
     read_page(1)
     await fake_discord.press(viewer, message, label="⏮ First moves")
     read_page(pages)
-    # every move, each once, in the words of the log
+    # every move, each once, in the words of the log; a forced step (RULES.md 7.3) is
+    # marked as such
     moves = await bot.store.moves(game_id)
     names = row.names
     assert sorted(seen) == list(range(1, row.version + 1))
+    forced = {index + 1 for index in game.auto}
+    assert forced, "the game made a forced step to mark"
     for move in moves:
-        assert seen[move.version] == f"{names[move.player]}: {move.notation}"
+        note = "  (no other choice)" if move.version in forced else ""
+        assert seen[move.version] == f"{names[move.player]}: {move.notation}{note}"
 
 
 async def test_history_lists_the_past_games_of_the_channel(

@@ -194,6 +194,10 @@ async def test_a_whole_game_through_the_service(service: GameService) -> None:
     assert replayed == Game.from_dict(row.state or {})
     with pytest.raises(Refusal, match="over"):
         await service.play(game_id, ANA.user_id, Action("end"))
+    # issue 11.2: once the game is over, no move can be taken back
+    last_mover = moves[-1].player
+    with pytest.raises(Refusal, match="This game is over: its moves can no longer be taken back"):
+        await service.undo(game_id, last_mover)
     lines, pages = await service.log_page(game_id, 1)
     assert len(lines) == 20 and pages > 1
     assert lines[-1].startswith(f"{len(moves)}. ")

@@ -176,3 +176,30 @@ async def test_two_connections_share_the_file(tmp_path: Path) -> None:
     row = await second.get(game_id)
     assert row is not None and Game.from_dict(row.state or {}) == game
     await second.close()
+
+
+async def test_a_pass_in_advance_is_written_only_for_the_state_it_was_asked_in(
+    store: Store,
+) -> None:
+    """Issue 11.3: a pass in advance is checked against the game's version and undo
+    epoch in the same statement that records it."""
+    lobby = await store.create_lobby(guild_id=1, channel_id=10, thread_id=None, creator=ANA)
+    game = Game.new([ANA.user_id, BEN.user_id], seed=1)
+    await store.start(lobby.id, [ANA, BEN], game.to_dict(), game.log)
+    version = game.version
+    assert not await store.set_advance_pass(
+        lobby.id, BEN.user_id, 7, True, version=version - 1, undo_epoch=0
+    )
+    assert not await store.set_advance_pass(
+        lobby.id, BEN.user_id, 7, True, version=version, undo_epoch=1
+    )
+    assert await store.advance_passes(lobby.id, 7) == set()
+    assert await store.set_advance_pass(
+        lobby.id, BEN.user_id, 7, True, version=version, undo_epoch=0
+    )
+    assert await store.advance_passes(lobby.id, 7) == {BEN.user_id}
+    assert await store.advance_passes(lobby.id, 8) == set()  # another auction
+    assert await store.set_advance_pass(
+        lobby.id, BEN.user_id, 7, False, version=version, undo_epoch=0
+    )
+    assert await store.advance_passes(lobby.id, 7) == set()

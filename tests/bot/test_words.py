@@ -57,8 +57,8 @@ def test_overtaking_and_shortage_are_their_own_sentences() -> None:
 
 
 def test_actions_without_events_still_get_words() -> None:
-    assert words.describe([], NAMES, actor="2", move="noextra") == "Ben left the small box empty."
-    assert "kept the wheel" in words.describe([], NAMES, actor="2", move="advance 0")
+    assert words.describe([], NAMES, actor="2", move="noextra") == "Ben left the extra box empty."
+    assert "did not move the arrow" in words.describe([], NAMES, actor="2", move="advance 0")
 
 
 def test_workers_and_goods_phrases() -> None:
@@ -108,3 +108,68 @@ def test_what_may_be_done_is_a_list_of_alternatives() -> None:
     allowed = words.allowed_now(game, pid)
     assert allowed.startswith("You may now: recruit, ") and allowed.endswith(".")
     assert ", or " in allowed  # the last alternative, as a person writes it
+
+
+FORCED_WORDS = {
+    "bid": "could pay for no free space in the city and passed",
+    "advance": "had no grain to move the arrow",
+    "extra": "had no workers for the extra box",
+    "build": "could build nothing more and stopped building",
+    "reward": "had no small copper or small stone to upgrade",
+    "return": "had to give back a copper worker (8 at most)",
+}
+
+
+def forced_steps_of_every_kind() -> dict[str, tuple[list[Event], str]]:
+    """decision -> (the events of an action after which the engine made a forced step of
+    that kind, the player it was made for): from random games, and a return built."""
+    import random
+
+    from rules import Game
+    from rules.simulate import choose_action
+
+    found: dict[str, tuple[list[Event], str]] = {}
+    for seed in range(6):
+        game = Game.new(["1", "2", "3"][: 2 + seed % 2], seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            pid, action = choose_action(game, rng)
+            events = game.apply(pid, action)
+            for event in events:
+                if event.kind == "forced" and event.player is not None:
+                    found.setdefault(str(event.data["decision"]), (events, event.player))
+    # a player with 8 copper workers trades their only cow for another: one way back
+    game, pid = at_first_main_decision(["1", "2"], 1)
+    player = game.player(pid)
+    player.workers = {colour: 8 if colour == "copper" else 0 for colour in player.workers}
+    player.cows = 1
+    found["return"] = (game.apply(pid, "trade worker copper"), pid)
+    return found
+
+
+def test_every_kind_of_forced_step_is_said_as_one() -> None:
+    """RULES.md 7.3: the steps applied without asking are said as such, each kind in its
+    own words, under the name of the player they were made for."""
+    found = forced_steps_of_every_kind()
+    assert set(found) == set(FORCED_WORDS)
+    for decision, (events, pid) in found.items():
+        text = words.describe(events, NAMES)
+        clause = FORCED_WORDS[decision]
+        assert clause in text, (decision, text)
+        # said in the sentence of the player it was made for
+        before = text[: text.index(clause)]
+        subject = max(NAMES.values(), key=before.rfind)
+        assert subject == NAMES[pid] and before.rfind(subject) >= 0, (decision, text)
+        # each step is said once (a forced one as forced, not again as a plain move)
+        for kind, phrases in (
+            ("pass", ("passed",)),
+            ("stop", ("stopped building",)),
+            ("return", ("gave back", "give back")),
+        ):
+            said = sum(text.count(phrase) for phrase in phrases)
+            assert said == sum(event.kind == kind for event in events), (kind, text)
+
+
+def test_a_pass_in_advance_is_said_as_one() -> None:
+    events = [words.in_advance("3"), Event("pass", "3"), Event("auction_end", "1", {"city": {}})]
+    assert words.describe(events, NAMES) == "Cleo passed in advance. The city auction is over."
