@@ -204,7 +204,10 @@ BOARD: Final = {
     "place": Term(translatable_in("board", "place")),
     "row": Term(translatable_in("board", "row")),
     "column": Term(translatable_in("board", "column")),
-    "segment": Term(translatable_in("board", "segment")),
+    "segment": Term(
+        translatable_in("board", "segment"),
+        translatable_plural_in("count", "{n} segment", "{n} segments"),
+    ),
     "start_tile": Term(translatable_in("board", "start tile")),
 }
 """Parts of the boards. A harvest place has two boxes: the harvest box (pay its
