@@ -42,6 +42,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
+from i18n import Translator
+from render.words import ENGLISH
 from rules import Game
 
 from . import logs, words
@@ -90,10 +92,11 @@ class Deadlines:
     turn_seconds: int = DEFAULT_TURN_SECONDS
     auction_seconds: int = DEFAULT_AUCTION_SECONDS
 
-    def describe(self) -> str:
-        return (
-            f"turn deadline {period_text(self.turn_seconds)}, "
-            f"city auction answers {period_text(self.auction_seconds)}"
+    def describe(self, t: Translator = ENGLISH) -> str:
+        return t.gettext(
+            "turn deadline {turn}, city auction answers {auction}",
+            turn=period_text(self.turn_seconds),
+            auction=period_text(self.auction_seconds),
         )
 
     def period(self, kind: str) -> int:

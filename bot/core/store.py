@@ -122,6 +122,8 @@ class GameRow:
     """How many times moves were taken back in this game. The version goes down at an
     undo and later up again along another line of play, so a button carries the epoch
     beside the version: one made before an undo never matches again."""
+    language: str = "en"
+    """The language of the game's public messages and pictures (`i18n.LANGUAGES`)."""
 
     @property
     def state(self) -> dict[str, Any] | None:
@@ -420,6 +422,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )
         """,
     ),
+    (
+        # the languages (issue 13): a game's public messages and pictures are in its
+        # `language`; a player's own answers in their Discord client's, remembered here
+        # for what is sent to them later, outside an interaction (DMs, reminders)
+        "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
+        """
+        CREATE TABLE user_locales (
+            user_id TEXT PRIMARY KEY,
+            locale TEXT NOT NULL,
+            seen_at TEXT NOT NULL
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -452,6 +467,7 @@ def _row(row: aiosqlite.Row) -> GameRow:
         auction_seconds=row["auction_seconds"],
         prompt_version=row["prompt_version"],
         undo_epoch=row["undo_epoch"],
+        language=row["language"],
     )
 
 
@@ -843,6 +859,7 @@ class Store:
         channel_id: int,
         thread_id: int | None,
         creator: Seat,
+        language: str = "en",
     ) -> GameRow:
         """A new game in its lobby, the creator seated; `ChannelBusy` if one is open here."""
         async with self._writing() as db:
@@ -857,7 +874,8 @@ class Store:
             stamp = now()
             cursor = await db.execute(
                 "INSERT INTO games (guild_id, channel_id, thread_id, creator_id, status, "
-                "players, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
+                "players, version, created_at, updated_at, language) "
+                "VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
                 (
                     guild_id,
                     channel_id,
@@ -867,6 +885,7 @@ class Store:
                     _seats_json([creator]),
                     stamp,
                     stamp,
+                    language,
                 ),
             )
             game_id = cursor.lastrowid
@@ -1369,3 +1388,36 @@ class Store:
             () if game_id is None else (game_id,),
         )
         return {row["game_id"]: (row["version"], moment_of(row["at"])) for row in rows}
+
+    # ------------------------------------------------------------ languages (issue 13)
+
+    async def set_language(self, game_id: int, language: str) -> None:
+        """The language of a game's public messages and pictures from now on."""
+        await self._transaction(
+            [("UPDATE games SET language = ? WHERE id = ?", (language, game_id))]
+        )
+
+    async def remember_locale(self, user_id: str, locale: str) -> None:
+        """The Discord locale `user_id`'s client was last seen in."""
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO user_locales (user_id, locale, seen_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id) DO UPDATE SET "
+                    "locale = excluded.locale, seen_at = excluded.seen_at",
+                    (user_id, locale, now()),
+                )
+            ]
+        )
+
+    @_guarded
+    async def locales(self, user_ids: Sequence[str]) -> dict[str, str]:
+        """User id -> the Discord locale last seen for them (absent if never seen)."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self._read(
+            f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})",
+            tuple(user_ids),
+        )
+        return {row["user_id"]: row["locale"] for row in rows}

@@ -14,7 +14,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 import render.words as render_words
+from i18n import Translator, translatable_in
 from render.vocabulary import ACTIONS, AREAS, BOARD, GOODS, PIECES, WORKER_COLOURS
+from render.words import ENGLISH
 from rules import Event, Game, IllegalAction, data, parse_action
 
 Mention = Callable[[str], str]
@@ -405,37 +407,52 @@ def prompt_line(game: Game, mention: Mention) -> str:
     return f"{who}, it is your move."
 
 
-VERB_WORDS = {
-    "recruit": ACTIONS["recruit"].phrase,
-    "bank": f"work at the {BOARD['bank'].one}",
-    "harvest": "harvest",
-    "city": f"go to the {BOARD['city'].one}",
-    "build": ACTIONS["build"].phrase,
-    "trade": ACTIONS["trade"].phrase,
-    "take": f"choose the {WORKER_COLOURS[data.WILD].one} colours",
-    "advance": f"{MOVE_THE_ARROW} (or not)",
-    "return": f"{GIVE_BACK} {PIECES['worker'].many}",
-    "extra": f"fill the {EXTRA_BOX}",
-    "noextra": f"leave the {EXTRA_BOX} empty",
-    "place": f"take a {BOARD['city'].one} space",
-    "pass": ACTIONS["pass"].phrase,
-    "upgrade": f"choose your {ACTIONS['upgrade'].many}",
-    "goods": "choose 3 goods",
-    "stop": ACTIONS["stop"].phrase,
-    "canteen": ACTIONS["canteen"].phrase,
-    "end": ACTIONS["end"].phrase,
+VERB_MESSAGES = {
+    # Translators: what a player may do now, listed after "You may now:".
+    "recruit": translatable_in("may now", "recruit"),
+    "bank": translatable_in("may now", "work at the bank"),
+    "harvest": translatable_in("may now", "harvest"),
+    "city": translatable_in("may now", "go to the city"),
+    "build": translatable_in("may now", "build"),
+    "trade": translatable_in("may now", "cow trade"),
+    "take": translatable_in("may now", "choose the wild colours"),
+    "advance": translatable_in("may now", "move the arrow (or not)"),
+    "return": translatable_in("may now", "give back workers"),
+    "extra": translatable_in("may now", "fill the extra box"),
+    "noextra": translatable_in("may now", "leave the extra box empty"),
+    "place": translatable_in("may now", "take a city space"),
+    "pass": translatable_in("may now", "pass"),
+    "upgrade": translatable_in("may now", "choose your upgrades"),
+    "goods": translatable_in("may now", "choose 3 goods"),
+    "stop": translatable_in("may now", "stop building"),
+    "canteen": translatable_in("may now", "use a canteen"),
+    "end": translatable_in("may now", "end the turn"),
 }
+"""What each verb of the notation lets a player do, after "You may now:"."""
+VERB_WORDS = {verb: message.id for verb, message in VERB_MESSAGES.items()}
 
 
-def allowed_now(game: Game, player_id: str) -> str:
-    """ "You may now: recruit, work at the bank or build." for the awaited player."""
+def either(parts: Sequence[str], t: Translator) -> str:
+    """["a", "b", "c"] -> "a, b, or c" in `t`'s language."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    if len(parts) == 2:
+        # Translators: a choice between two things: "build or pass".
+        return t.gettext("{first} or {last}", first=parts[0], last=parts[1])
+    # Translators: a choice among three or more: "recruit, build, or pass".
+    return t.gettext("{list}, or {last}", list=", ".join(parts[:-1]), last=parts[-1])
+
+
+def allowed_now(game: Game, player_id: str, t: Translator = ENGLISH) -> str:
+    """ "You may now: recruit, work at the bank, or build." for the awaited player."""
     verbs: list[str] = []
     for action in game.legal_actions(player_id):
         if action.verb not in verbs:
             verbs.append(action.verb)
     if not verbs:
         return ""
-    return "You may now: " + join_words((VERB_WORDS.get(v, v) for v in verbs), "or") + "."
+    said = [t.translate(VERB_MESSAGES[v]) if v in VERB_MESSAGES else v for v in verbs]
+    return t.gettext("You may now: {choices}.", choices=either(said, t))
 
 
 COST_IN_REASON = re.compile(r"(?:(?<=costs )|(?<=lack ))\d+ [a-z]+(?: \+ \d+ [a-z]+)*")
@@ -470,40 +487,43 @@ def took_back(name: str, notation: str) -> str:
     return f"{UNDO_MARK} {name} took back: {what}."
 
 
-def cannot_pass_in_advance(game: Game, player_id: str, names: Mapping[str, str]) -> str:
+def cannot_pass_in_advance(
+    game: Game, player_id: str, names: Mapping[str, str], t: Translator = ENGLISH
+) -> str:
     """Why `player_id` may not pass in advance in the running auction (they are not queued
     to answer it later)."""
     auction = game.auction
     if game.awaiting == player_id:
-        return "The auction is waiting for your answer now: take a space or press Pass."
+        return t.gettext("The auction is waiting for your answer now: take a space or press Pass.")
     if auction is not None and game.players[auction.active].id == player_id:
-        return "You opened this city auction: you do not answer it."
-    return (
+        return t.gettext("You opened this city auction: you do not answer it.")
+    return t.gettext(
         "You have answered this city auction already, so there is nothing to pass in "
-        "advance. " + waiting_for(game, names)
+        "advance. {waiting}",
+        waiting=waiting_for(game, names, t),
     )
 
 
-def pass_in_advance_said(standing: bool) -> str:
+def pass_in_advance_said(standing: bool, t: Translator = ENGLISH) -> str:
     """The answer to a press of "Pass in advance" (only its presser sees it)."""
     if standing:
-        return (
+        return t.gettext(
             "You will pass in this city auction: when it reaches you, I pass for you "
             "without asking. Changed your mind? Press **Pass in advance** again before "
             "your turn to answer comes."
         )
-    return (
+    return t.gettext(
         "Your pass in advance is withdrawn: you will be asked when the auction reaches "
         "you. Press **Pass in advance** again to pass after all."
     )
 
 
-def not_your_undo(mover: str, names: Mapping[str, str]) -> str:
+def not_your_undo(mover: str, names: Mapping[str, str], t: Translator = ENGLISH) -> str:
     """The answer to an Undo button pressed by someone else than the last mover."""
-    name = names.get(mover, mover)
-    return (
-        f"This button takes back {name}'s last move: only {name} can press it. You can "
-        "take back your own moves while no other player has moved since."
+    return t.gettext(
+        "This button takes back {name}'s last move: only {name} can press it. You can "
+        "take back your own moves while no other player has moved since.",
+        name=names.get(mover, mover),
     )
 
 
@@ -512,12 +532,21 @@ def task_of(game: Game) -> str:
     return "to " + render_words.awaited_task(game)
 
 
-def waiting_for(game: Game, names: Mapping[str, str]) -> str:
+def waiting_for(game: Game, names: Mapping[str, str], t: Translator = ENGLISH) -> str:
     """ "The game is waiting for Ana to answer the city auction (take a space or pass)." """
     pid = game.awaiting
     if pid is None:
-        return "The game is over."
-    return f"The game is waiting for {names.get(pid, pid)} {task_of(game)}."
+        return t.gettext("The game is over.")
+    return t.gettext(
+        "The game is waiting for {who} to {task}.",
+        who=names.get(pid, pid),
+        task=render_words.awaited_task(game, t),
+    )
+
+
+def not_your_move(game: Game, names: Mapping[str, str], t: Translator = ENGLISH) -> str:
+    """The refusal of a move by someone the game is not waiting for."""
+    return t.gettext("It is not your move. {waiting}", waiting=waiting_for(game, names, t))
 
 
 def seat_colour(game: Game, player_id: str) -> str:
@@ -591,10 +620,12 @@ def length_text(length: timedelta) -> str:
     return " ".join(parts)
 
 
-def away_line(name: str, until: str) -> str:
+def away_line(name: str, until: str, t: Translator = ENGLISH) -> str:
     """Said with the prompt and in the status while a player is away (`until`: the moment
     as the front end shows it)."""
-    return f"{name} is away until {until} — their deadlines are paused."
+    return t.gettext(
+        "{who} is away until {until} — their deadlines are paused.", who=name, until=until
+    )
 
 
 def went_away_line(name: str, until: str) -> str:

@@ -15,13 +15,25 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from i18n import Translator, translatable
 from rules import Game
 
 from ..core import logs, words
 from ..core.deadlines import DeadlineDriver, Deadlines, Step, VoteOutcome, period_text
 from ..core.service import Refusal
 from ..core.store import ACTIVE, OPEN_STATUSES, GameRow, StoreError
-from .components import Components, DynamicItems, bot_of, database_trouble, reply, timestamp
+from .components import (
+    LANGUAGE_CHOICES,
+    Components,
+    DynamicItems,
+    bot_of,
+    database_trouble,
+    game_t,
+    language_name,
+    reply,
+    timestamp,
+    user_t,
+)
 from .group import NO_PINGS, channel_id_of, game_group, tracked
 from .notify import Notifier, message_link
 
@@ -138,11 +150,11 @@ class EndVoteButton(
                     channel_id=interaction.channel_id,
                 )
         except Refusal as refusal:
-            await reply(interaction, refusal.message)
+            await reply(interaction, refusal.text(user_t(interaction)))
             return
         except StoreError as error:
             log.warning("a vote found the database failing: %s", error)
-            await reply(interaction, database_trouble(error))
+            await reply(interaction, database_trouble(error, user_t(interaction)))
             return
         await answer_vote(interaction, outcome)
 
@@ -169,52 +181,89 @@ def may_manage(interaction: discord.Interaction[Any], row: GameRow) -> bool:
     return row.creator_id == str(interaction.user.id) or interaction.permissions.manage_channels
 
 
-async def due_text(driver: DeadlineDriver, row: GameRow) -> str:
+async def due_text(driver: DeadlineDriver, row: GameRow, t: Translator) -> str:
     """ "Ana's move is due in 5 hours." for the game's awaited decision ("" if none), or
     that its deadline is paused while Ana is away."""
     due = await driver.due_of(row)
     if due is None:
         return ""
     player, moment = due
-    name = row.names.get(player, "The awaited player")
+    name = row.names.get(player, player)
     away = await driver.presence.away_of(player, driver.clock())
     if away is not None:
-        return " " + words.away_line(name, timestamp(away.until, "f"))
-    return f" {name}'s move is due {timestamp(moment)}."
+        return " " + words.away_line(name, timestamp(away.until, "f"), t)
+    return " " + t.gettext("{who}'s move is due {when}.", who=name, when=timestamp(moment))
 
 
-@game_group.command(name="settings", description="Show or change this game's deadlines")
+@game_group.command(
+    name="settings", description="Show or change this game's deadlines and language"
+)
 @app_commands.describe(
     turn_hours="Hours a player has for a turn (default 48)",
     auction_hours="Hours to answer the city auction before passing (default 24)",
+    language="The language of the game's messages and pictures",
 )
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @tracked
 async def settings_command(
     interaction: discord.Interaction[Any],
     turn_hours: app_commands.Range[int, 1, 720] | None = None,
     auction_hours: app_commands.Range[int, 1, 720] | None = None,
+    language: app_commands.Choice[str] | None = None,
 ) -> None:
     driver = driver_of(interaction)
     row = await driver.service.game_here(channel_id_of(interaction))
     logs.bind_game(row.id, row.play_channel_id)
     current = Deadlines(row.turn_seconds, row.auction_seconds)
-    if turn_hours is None and auction_hours is None:
-        due = await due_text(driver, row) if row.status == ACTIVE else ""
-        await reply(interaction, f"This game's deadlines: {current.describe()}.{due}")
+    t = user_t(interaction)
+    if turn_hours is None and auction_hours is None and language is None:
+        due = await due_text(driver, row, t) if row.status == ACTIVE else ""
+        await reply(
+            interaction,
+            t.gettext(
+                "This game's deadlines: {deadlines}. Its language: {language}.",
+                deadlines=current.describe(t),
+                language=language_name(row.language),
+            )
+            + due,
+        )
         return
     if not may_manage(interaction, row):
         raise Refusal(
-            "Only the player who opened the game, or someone allowed to manage this "
-            f"channel, can change its deadlines. Now: {current.describe()}."
+            lambda t: t.gettext(
+                "Only the player who opened the game, or someone allowed to manage this "
+                "channel, can change its settings. Now: {deadlines}.",
+                deadlines=current.describe(t),
+            )
         )
     if row.status not in OPEN_STATUSES:
-        raise Refusal("This game is over.")
-    new = await driver.set_hours(row.id, turn_hours, auction_hours)
-    log.info("deadlines set by %s: %s", interaction.user.id, new)
-    await interaction.response.send_message(
-        f"{interaction.user.display_name} set the deadlines: {new.describe()}.",
-        allowed_mentions=NO_PINGS,
-    )
+        raise Refusal(translatable("This game is over."))
+    said: list[str] = []
+    who = interaction.user.display_name
+    if language is not None:
+        row = await driver.service.set_language(
+            row, str(interaction.user.id), language.value, may_manage=True
+        )
+        log.info("language set by %s: %s", interaction.user.id, row.language)
+        said.append(
+            game_t(row).gettext(
+                "{who} set the game's language: {language}.",
+                who=who,
+                language=language_name(row.language),
+            )
+        )
+    if turn_hours is not None or auction_hours is not None:
+        new = await driver.set_hours(row.id, turn_hours, auction_hours)
+        log.info("deadlines set by %s: %s", interaction.user.id, new)
+        said.insert(
+            0,
+            game_t(row).gettext(
+                "{who} set the deadlines: {deadlines}.",
+                who=who,
+                deadlines=new.describe(game_t(row)),
+            ),
+        )
+    await interaction.response.send_message("\n".join(said), allowed_mentions=NO_PINGS)
 
 
 @game_group.command(
