@@ -1,0 +1,127 @@
+"""Who sees which language (issue 13 point 4), through real discord.py and the fake Discord.
+
+What only one player sees (a refusal, an ephemeral answer) is in their Discord client's
+language (`interaction.locale`); what everyone at the table sees (the lobby, the thread's
+messages) is in the game's language, by default the server's preferred locale, chosen with
+`/montana game new language:` and changed by the opener in `/montana game settings`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.bot.driver import Table, make_bot
+from tests.bot.fakediscord import FakeDiscord
+
+
+def localized(item: dict[str, Any], name: str) -> dict[str, Any]:
+    """The option or subcommand `name` of a synced command payload."""
+    return next(option for option in item["options"] if option["name"] == name)
+
+
+async def test_a_french_player_in_a_polish_game_is_answered_in_french_and_the_table_in_polish(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake_discord.world.guild_locale = "pl"
+    bot = make_bot(tmp_path / "m.sqlite3", seed=3)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    ana = fake_discord.add_user("ana")
+    ana.locale = "pl"
+    ben = fake_discord.add_user("ben")
+    ben.locale = "fr"
+    # the game takes the server's preferred locale: its lobby is Polish, for everyone
+    created = await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "new")
+    lobby = created.original
+    assert lobby is not None and not lobby.ephemeral
+    assert "otwarta jest nowa gra" in lobby.content and "Język: Polski" in lobby.content
+    row = await bot.store.open_game_in(fake_discord.channel.id)
+    assert row is not None and row.language == "pl"
+    await fake_discord.press(ben, lobby, label="Dołącz")
+    # Ben's own answers are French, whatever the game's language
+    again = await fake_discord.press(ben, lobby, label="Dołącz")
+    assert again.ephemeral
+    assert again.content == "Vous avez déjà rejoint cette partie."
+    shown = await fake_discord.slash(ben, fake_discord.channel, "montana", "game", "settings")
+    assert shown.ephemeral and shown.content.startswith("Délais de cette partie : ")
+    assert "Sa langue : Polski." in shown.content
+    # only the opener may change the language: Ben is told so in French, nothing changes
+    refused = await fake_discord.slash(
+        ben, fake_discord.channel, "montana", "game", "settings", options={"language": "ja"}
+    )
+    assert refused.ephemeral
+    assert refused.content.startswith("Seul le joueur qui a ouvert la partie")
+    assert (await table.row(row.id)).language == "pl"
+    # the lobby's buttons were drawn in Polish; the game starts from them
+    await fake_discord.press(ana, lobby, label="Start")
+    row = await table.row(row.id)
+    assert row.status == "active"
+    # the public outcome of a Polish game is Polish; the store remembers who speaks what
+    assert "gra toczy się w" in (fake_discord.world.messages[lobby.id].content)
+    assert await bot.store.locales([str(ana.id), str(ben.id)]) == {
+        str(ana.id): "pl",
+        str(ben.id): "fr",
+    }
+    thread = fake_discord.channel_by_id(row.play_channel_id)
+    outsider = fake_discord.add_user("eve")
+    outsider.locale = "ja"
+    typed = await fake_discord.slash(outsider, thread, "montana", "recruit")
+    assert typed.ephemeral and typed.content.startswith("あなたはこのゲームに参加していません。")
+
+
+async def test_the_opener_chooses_the_language_and_changes_it_for_the_table(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    ana = fake_discord.add_user("ana")  # an en-US client on an en-US server
+    created = await fake_discord.slash(
+        ana, fake_discord.channel, "montana", "game", "new", options={"language": "fr"}
+    )
+    assert created.original is not None
+    assert "une nouvelle partie est ouverte" in created.original.content
+    assert [b["label"] for b in _buttons(created.original.payload)] == [
+        "Rejoindre",
+        "Quitter",
+        "Commencer",
+    ]
+    changed = await fake_discord.slash(
+        ana, fake_discord.channel, "montana", "game", "settings", options={"language": "ja"}
+    )
+    # said to the table in the game's new language
+    assert not changed.ephemeral
+    assert changed.content == "Anaがゲームの言語を設定しました：日本語。"
+    row = await bot.store.open_game_in(fake_discord.channel.id)
+    assert row is not None and row.language == "ja"
+
+
+def _buttons(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for line in payload.get("components", []) for c in line.get("components", [])]
+
+
+async def test_the_synced_commands_carry_the_names_of_each_language(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """What discord.py sends Discord at sync, read where the fake Discord stored it."""
+    await fake_discord.start(make_bot(tmp_path / "m.sqlite3"))
+    (montana,) = [c for c in fake_discord.world.global_commands if c["name"] == "montana"]
+    assert montana["description_localizations"]["pl"] == (
+        "Graj w grę planszową Montana na tym kanale"
+    )
+    game = localized(montana, "game")
+    assert game["name_localizations"] == {"fr": "partie", "pl": "gra", "ja": "ゲーム"}
+    new = localized(game, "new")
+    assert new["name_localizations"] == {"fr": "nouvelle", "pl": "nowa", "ja": "新規"}
+    language = localized(new, "language")
+    assert language["name_localizations"] == {"fr": "langue", "pl": "język", "ja": "言語"}
+    # each language is offered in its own name, in every client
+    assert [(c["name"], c["value"]) for c in language["choices"]] == [
+        ("English", "en"),
+        ("Français", "fr"),
+        ("Polski", "pl"),
+        ("日本語", "ja"),
+    ]
+    build = localized(montana, "build")
+    assert build["name_localizations"] == {"fr": "construire", "pl": "buduj", "ja": "建築"}
+    assert build["description_localizations"]["fr"] == "Construire un campement sur une région"
