@@ -43,6 +43,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from i18n import Translator
+from render.words import ENGLISH
 from rules import Game
 
 from . import words
@@ -156,9 +158,9 @@ def away_length(days: int, hours: int) -> timedelta:
     return length
 
 
-def seat_notes(away: Mapping[str, Away]) -> dict[str, str]:
+def seat_notes(away: Mapping[str, Away], t: Translator = ENGLISH) -> dict[str, str]:
     """What the picture shows by each away player's name ("away until 3 Dec")."""
-    return {player: words.away_note(entry.until) for player, entry in away.items()}
+    return {player: words.away_note(entry.until, t) for player, entry in away.items()}
 
 
 @dataclass(frozen=True)

@@ -140,6 +140,11 @@ class Refusal(Exception):
 NO_BOARD = translatable("You are not playing in this game, so you have no board here.")
 
 
+def game_words(row: GameRow) -> Translator:
+    """The words of what everyone at the table sees: the game's language."""
+    return translator(row.language if is_language(row.language) else SOURCE_LANGUAGE)
+
+
 def channel_busy(row: GameRow | None, t: Translator) -> str:
     """The refusal of a second game in a channel, with where the first one is."""
     if row is None:
@@ -384,7 +389,7 @@ class GameService:
             game,
             highlight=highlight,
             names=row.names,
-            seat_notes=seat_notes(away),
+            seat_notes=seat_notes(away, game_words(row)),
             language=row.language,
         )
 
@@ -537,7 +542,8 @@ class GameService:
             random.Random(seed).shuffle(seats)
             dealt = Game.new([s.user_id for s in seats], seed=seed)
             names = {s.user_id: s.name for s in seats}
-            text = words.seating(dealt, names) + " " + self._setup_text(dealt, names)
+            t = game_words(row)
+            text = words.seating(dealt, names, t) + " " + self._setup_text(dealt, names, t)
             told = {"header": events_json([words.note(text)]), "own": []}
             state_json = json.dumps(dealt.to_dict())
             owed = await self._owed(dealt, text, actor=None, handover=True, turn_player_before=None)
@@ -617,14 +623,21 @@ class GameService:
         return owed + await self.presence.heads_up_owed(game, turn_player_before)
 
     @staticmethod
-    def _setup_text(game: Game, names: Mapping[str, str]) -> str:
+    def _setup_text(game: Game, names: Mapping[str, str], t: Translator) -> str:
         held = "; ".join(
-            f"{names.get(p.id, p.id)} has {words.workers_text(p.workers)}"
+            t.gettext(
+                "{who} has {workers}",
+                who=names.get(p.id, p.id),
+                workers=words.workers_text(p.workers, t),
+            )
             for p in game.players
             if p.worker_count
         )
-        text = "Everyone spins the wheel twice for their first workers"
-        return f"{text} — {held}." if held else f"{text}."
+        if held:
+            return t.gettext(
+                "Everyone spins the wheel twice for their first workers — {held}.", held=held
+            )
+        return t.gettext("Everyone spins the wheel twice for their first workers.")
 
     async def abandon(self, game: int | GameRow, user_id: str, *, may_manage: bool) -> GameRow:
         row = await self.row_of(game)
@@ -789,7 +802,7 @@ class GameService:
             if continuing
             else {"header": events_json(own), "own": []}
         )
-        text = words.describe(header + own if continuing else own, names)
+        text = words.describe(header + own if continuing else own, names, t=game_words(row))
         if note:
             text = f"{note}\n{text}" if text else note
         state_json = json.dumps(game.to_dict())
@@ -955,11 +968,11 @@ class GameService:
                 failure = error
                 raise Refusal(lambda t: self._reason(failure, names, t)) from None
             _, taken = game.log[earlier.version]
-            line = words.took_back(names.get(user_id, user_id), taken)
+            line = words.took_back(names.get(user_id, user_id), taken, game_words(row))
             header = [words.note(line)]
             own = await asyncio.to_thread(self._moves_so_far, earlier, user_id)
             told = {"header": events_json(header), "own": events_json(own)}
-            text = words.describe(header + own, names)
+            text = words.describe(header + own, names, t=game_words(row))
             sent = await self._deadline_steps_done(row, earlier)
             state_json = json.dumps(earlier.to_dict())
             owed = await self._owed(
@@ -1120,6 +1133,7 @@ class GameService:
                 events_of(row.turn_events.get("header", []))
                 + events_of(row.turn_events.get("own", [])),
                 row.names,
+                t=game_words(row),
             )
             owed = [
                 OwedMessage(POST, row.version, {"text": text, "handover": True, "repost": True})

@@ -33,6 +33,9 @@ from datetime import timedelta
 
 import discord
 
+from i18n import Translator, translatable
+from render.words import ENGLISH
+
 from ..core import prompts, words
 from ..core.delivery import Blocked, Outcome, Posted, Ticket
 from ..core.store import GameRow
@@ -41,6 +44,7 @@ from .components import (
     THREAD_ARCHIVED,
     UNKNOWN_CHANNEL,
     delivery_problem,
+    game_t,
     picture_file,
     row_view,
     timestamp,
@@ -52,16 +56,16 @@ log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000
 LOOK_BACK = 25
 """Messages looked at before posting a message again that may have reached Discord."""
-NO_PICTURE = (
+NO_PICTURE = translatable(
     "(No picture: I may not attach files in <#{channel}>. A server admin can give me "
     "**Attach Files** there; `/montana board` shows the picture.)"
 )
-THREAD_GONE = "(The game's thread was deleted, so the game goes on here.)"
+THREAD_GONE = translatable("(The game's thread was deleted, so the game goes on here.)")
 THREAD_LOCKED = (
     "the game's thread <#{thread}> is locked. A moderator can unlock it; then "
     "`/montana board` shows the game."
 )
-THREAD_REFUSED = (
+THREAD_REFUSED = translatable(
     "(I may not post in the game's thread <#{thread}> ({missing}), so the game goes on "
     "here in the channel.)"
 )
@@ -80,19 +84,20 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     """The text and the components of the message announcing `outcome`."""
     game = outcome.game
     names = outcome.row.names
+    t = game_t(outcome.row)
     parts = [outcome.text] if outcome.text else []
     view = None
     if not outcome.prompt:
         pass  # an older move's words: the prompt is on the newest message
     elif game.is_over or outcome.row.status != "active":
-        parts.append(words.results(game, names))
+        parts.append(words.results(game, names, t))
     else:
-        parts.append(words.prompt_line(game, mention))
+        parts.append(words.prompt_line(game, mention, t))
         away = outcome.away.get(game.awaiting or "")
         if away is not None:
-            name = names.get(away.user_id, "The awaited player")
-            parts.append(words.away_line(name, timestamp(away.until, "f")))
-        panel = prompts.public_panel(game, names)
+            name = names.get(away.user_id, away.user_id)
+            parts.append(words.away_line(name, timestamp(away.until, "f"), t))
+        panel = prompts.public_panel(game, names, t)
         if panel.hint:
             parts.append(f"-# {panel.hint}")
         view = row_view(outcome.row, panel)
@@ -195,7 +200,7 @@ class DiscordAnnouncer:
                 if error.code != MISSING_PERMISSIONS or not picture:
                     raise
                 picture = b""
-                notes.append(NO_PICTURE.format(channel=row.play_channel_id))
+                notes.append(game_t(row).translate(NO_PICTURE, channel=row.play_channel_id))
 
     # ---- posting a new message
 
@@ -222,12 +227,16 @@ class DiscordAnnouncer:
                 opened_thread = True
                 log.warning("the game's thread %s is gone; opening a new one", place)
                 place = await self._open_thread(row) or row.channel_id
-                moved = [THREAD_GONE]
+                moved = [game_t(row).translate(THREAD_GONE)]
             except discord.Forbidden:
                 if place == row.channel_id:
                     raise
                 log.warning("may not post in the game's thread %s; going on in the channel", place)
-                moved = [THREAD_REFUSED.format(thread=place, missing=self.missing(place, True))]
+                moved = [
+                    game_t(row).translate(
+                        THREAD_REFUSED, thread=place, missing=self.missing(place, True, game_t(row))
+                    )
+                ]
                 place = row.channel_id
             except discord.HTTPException as error:
                 if error.code == THREAD_ARCHIVED:  # locked by a moderator: theirs to undo
@@ -270,7 +279,7 @@ class DiscordAnnouncer:
                 if error.code != MISSING_PERMISSIONS or not picture:
                     raise
                 picture = b""
-                added = [NO_PICTURE.format(channel=place)]
+                added = [game_t(row).translate(NO_PICTURE, channel=place)]
 
     async def _open_thread(self, row: GameRow) -> int | None:
         """A new thread for the game in its channel (None when that is refused)."""
@@ -292,7 +301,7 @@ class DiscordAnnouncer:
 
     # ---- saying what is refused
 
-    def missing(self, place: int, picture: bool) -> str:
+    def missing(self, place: int, picture: bool, t: Translator = ENGLISH) -> str:
         """The permissions the bot lacks in `place`, as Discord names them."""
         channel = self.client.get_channel(place)
         thread = isinstance(channel, discord.Thread)
@@ -311,7 +320,9 @@ class DiscordAnnouncer:
                 lacking = [name for flag, name in needed.items() if not getattr(allowed, flag)]
         if not lacking:  # not known here: name what posting needs
             lacking = list(needed.values())[1:2]
-        return "I lack " + " and ".join(f"**{name}**" for name in lacking) + " there"
+        return t.gettext(
+            "I lack {permissions} there", permissions=words.listed([f"**{n}**" for n in lacking], t)
+        )
 
     def refused(self, row: GameRow) -> str:
         """Why nothing can be posted for the game, for the players and admins."""

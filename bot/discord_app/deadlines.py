@@ -50,33 +50,46 @@ class DiscordDeadlinePoster:
         self.client = client
         self.notifier = notifier
 
-    def _link(self, row: GameRow) -> str:
+    def _link(self, row: GameRow, t: Translator) -> str:
         if row.message_id is None:
             return ""
         url = message_link(row.guild_id, row.play_channel_id, row.message_id)
-        return f" [Jump to the game]({url})."
+        return " " + t.gettext("[Jump to the game]({url}).", url=url)
 
     async def remind(self, row: GameRow, game: Game, step: Step) -> None:
         player = step.awaited.player
-        line = words.prompt_line(game, lambda pid: f"<@{pid}>")
+        t = game_t(row)
+        line = words.prompt_line(game, lambda pid: f"<@{pid}>", t)
         period = period_text(step.period)
         view: discord.ui.View | None = None
         overdue = step.kind == "overdue"
         if not overdue:
-            bid = step.awaited.kind == "bid"
             due = timestamp(step.deadline)
-            text = f"⏰ Reminder — {line} Half of the {period} deadline has passed" + (
-                f"; if no answer comes, I pass for you {due}." if bid else f" (due {due})."
-            )
+            if step.awaited.kind == "bid":
+                said = t.gettext(
+                    "Half of the {period} deadline has passed; if no answer comes, I pass for "
+                    "you {due}.",
+                    period=period,
+                    due=due,
+                )
+            else:
+                said = t.gettext(
+                    "Half of the {period} deadline has passed (due {due}).", period=period, due=due
+                )
+            text = "⏰ " + t.gettext("Reminder — {line} {said}", line=line, said=said)
         else:
-            text = (
-                f"⏰ Overdue — {line} The {period} deadline has passed. "
-                "The other players may now vote to end the game; the standings at that "
-                "moment become its (unfinished) result."
+            text = "⏰ " + t.gettext(
+                "Overdue — {line} The {period} deadline has passed. The other players may now "
+                "vote to end the game; the standings at that moment become its (unfinished) "
+                "result.",
+                line=line,
+                period=period,
             )
             view = Components()
-            view.add_item(EndVoteButton(row.id, row.version))
-        text += self._link(row)
+            view.add_item(
+                EndVoteButton(row.id, row.version, t.pgettext("button", "Vote to end the game"))
+            )
+        text += self._link(row, t)
         channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
         try:
             await channel.send(
@@ -88,19 +101,28 @@ class DiscordDeadlinePoster:
             )
         except discord.HTTPException as error:
             log.warning("could not post a deadline reminder: %s", error)
+        own = await self.notifier.words_for(player)
+        waiting = words.waiting_for(game, row.names, own)
         await self.notifier.send_dm(
             player,
             row,
-            ("Overdue: " if overdue else "Reminder: ") + words.waiting_for(game, row.names),
+            own.gettext("Overdue: {waiting}", waiting=waiting)
+            if overdue
+            else own.gettext("Reminder: {waiting}", waiting=waiting),
         )
 
     async def announce_end(self, row: GameRow, game: Game, voters: list[str], awaited: str) -> None:
         names = row.names
-        who = " and ".join(names.get(v, v) for v in voters)
+        t = game_t(row)
         text = (
-            f"The game was ended by a vote of {who}: {names.get(awaited, awaited)} "
-            "was overdue. It is recorded as unfinished, with the standings at this moment.\n"
-            + words.results(game, names)
+            t.gettext(
+                "The game was ended by a vote of {voters}: {who} was overdue. It is recorded "
+                "as unfinished, with the standings at this moment.",
+                voters=words.listed([names.get(v, v) for v in voters], t),
+                who=names.get(awaited, awaited),
+            )
+            + "\n"
+            + words.results(game, names, t)
         )
         channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
         try:
@@ -119,10 +141,10 @@ class EndVoteButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"mv:(?P<game>[0-9]{1,19}):(?P<version>[0-9]{1,9})",
 ):
-    def __init__(self, game_id: int, version: int) -> None:
+    def __init__(self, game_id: int, version: int, label: str = "Vote to end the game") -> None:
         super().__init__(
             discord.ui.Button(
-                label="Vote to end the game",
+                label=label,
                 style=discord.ButtonStyle.danger,
                 custom_id=f"mv:{game_id}:{version}",
             )
@@ -156,20 +178,30 @@ class EndVoteButton(
             log.warning("a vote found the database failing: %s", error)
             await reply(interaction, database_trouble(error, user_t(interaction)))
             return
-        await answer_vote(interaction, outcome)
+        row = await driver_of(interaction).service.get(self.game_id)
+        await answer_vote(interaction, outcome, row)
 
 
-async def answer_vote(interaction: discord.Interaction[Any], outcome: VoteOutcome) -> None:
-    """A vote short of the majority is said in the channel (no pings); the deciding
-    vote's public message is the end of the game itself."""
+async def answer_vote(
+    interaction: discord.Interaction[Any], outcome: VoteOutcome, row: GameRow
+) -> None:
+    """A vote short of the majority is said in the channel (no pings, in the game's
+    language); the deciding vote's public message is the end of the game itself."""
     if outcome.ended:
         await reply(
-            interaction, "Your vote is counted, and it ends the game: the standings are posted."
+            interaction,
+            user_t(interaction).gettext(
+                "Your vote is counted, and it ends the game: the standings are posted."
+            ),
         )
         return
     await interaction.response.send_message(
-        f"{outcome.voter_name} votes to end the game: {len(outcome.voters)} of the "
-        f"{outcome.needed} votes needed.",
+        game_t(row).gettext(
+            "{who} votes to end the game: {n} of the {needed} votes needed.",
+            who=outcome.voter_name,
+            n=len(outcome.voters),
+            needed=outcome.needed,
+        ),
         allowed_mentions=NO_PINGS,
     )
 
@@ -274,7 +306,7 @@ async def vote_end(interaction: discord.Interaction[Any]) -> None:
     driver = driver_of(interaction)
     row = await driver.service.game_here(channel_id_of(interaction))
     outcome = await driver.vote(row, str(interaction.user.id), None)
-    await answer_vote(interaction, outcome)
+    await answer_vote(interaction, outcome, row)
 
 
 DYNAMIC_ITEMS: DynamicItems = (EndVoteButton,)

@@ -52,12 +52,12 @@ async def answer_typed(
     if not outcome.announced:
         await answer(interaction, t.translate(NOT_SHOWN, problem=outcome.problem))
     elif outcome.awaited == user_id:
-        panel = prompts.public_panel(outcome.game, outcome.row.names)
+        panel = prompts.public_panel(outcome.game, outcome.row.names, t)
         view = row_view(outcome.row, panel)
         text = f"{outcome.text}\n{panel.text}"
         await answer(interaction, text, **({"view": view} if view else {}))
     else:
-        view = receipt_view(outcome)
+        view = receipt_view(outcome, t)
         done = t.gettext("Done: {what}", what=outcome.text)
         await answer(interaction, done, **({"view": view} if view else {}))
 
@@ -109,7 +109,7 @@ async def field_autocomplete(
         return []
     typed = current.strip().upper()
     choices = []
-    for option in prompts.build_options(game, user_id):
+    for option in prompts.build_options(game, user_id, user_t(interaction)):
         label = option.code.split()[-1]
         if typed and typed not in option.label.upper():
             continue

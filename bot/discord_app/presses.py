@@ -14,6 +14,8 @@ from typing import Any
 
 import discord
 
+from i18n import Translator
+
 from ..core import prompts, words
 from ..core.prompts import Panel, UnknownChoice
 from ..core.service import NO_BOARD, Outcome, Refusal
@@ -111,7 +113,7 @@ async def open_panel(
     service = service_of(interaction)
     user_id = str(interaction.user.id)
     turn = await service.check_turn(row, user_id, version, epoch)
-    panel = prompts.sub_panel(turn.game, user_id, code, row.names)
+    panel = prompts.sub_panel(turn.game, user_id, code, row.names, user_t(interaction))
     view = row_view(row, panel)
     if from_ephemeral(interaction):
         await interaction.response.edit_message(content=panel.text, view=view)
@@ -130,7 +132,7 @@ async def after_press(
     if not from_ephemeral(interaction):
         return
     if outcome.awaited == user_id:
-        panel = prompts.public_panel(outcome.game, outcome.row.names)
+        panel = prompts.public_panel(outcome.game, outcome.row.names, t)
         view = row_view(outcome.row, panel)
         await interaction.edit_original_response(
             content=f"{outcome.text}\n{panel.text}"[:2000], view=view
@@ -138,15 +140,16 @@ async def after_press(
     else:
         await interaction.edit_original_response(
             content=t.gettext("Done: {what}", what=outcome.text)[:2000],
-            view=receipt_view(outcome),
+            view=receipt_view(outcome, t),
         )
 
 
-def receipt_view(outcome: Outcome) -> discord.ui.View | None:
+def receipt_view(outcome: Outcome, t: Translator) -> discord.ui.View | None:
     """The Undo button under a mover's "Done: …" receipt, while they may still use it."""
     if outcome.actor is None or prompts.last_mover(outcome.game) != outcome.actor:
         return None
-    return row_view(outcome.row, Panel("", (prompts.Choice(prompts.UNDO, prompts.UNDO_LABEL),)))
+    undo = prompts.Choice(prompts.UNDO, prompts.undo_label(t))
+    return row_view(outcome.row, Panel("", (undo,)))
 
 
 async def send_own_board(interaction: discord.Interaction[Any], row: GameRow) -> None:
