@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.bot.driver import Table, make_bot
+from tests.bot.driver import Table, make_bot, to_main_decision
 from tests.bot.fakediscord import FakeDiscord
 
 
@@ -64,6 +64,29 @@ async def test_a_french_player_in_a_polish_game_is_answered_in_french_and_the_ta
         str(ben.id): "fr",
     }
     thread = fake_discord.channel_by_id(row.play_channel_id)
+    # the game's own messages are Polish: the seat draw, then a move and the next prompt
+    first = fake_discord.messages_in(thread)[0]
+    assert first.content.startswith("Kolejność miejsc, wylosowana: ")
+    table.users = {str(ana.id): ana, str(ben.id): ben}
+    await to_main_decision(table, row.id)
+    row, game = await table.game(row.id)
+    awaited = game.awaiting
+    assert awaited is not None
+    prompt = table.prompt_message(row)
+    assert f"<@{awaited}>, twoja tura: zatrudnianie, praca lub budowa." in prompt.content
+    # Ben's panel, opened from that Polish message, is French; so is his receipt
+    if awaited == str(ben.id):
+        panel = await fake_discord.press(ben, prompt, label="Praca…")
+        assert panel.ephemeral and panel.content.startswith("Récolter où ?")
+    else:
+        wrong = await fake_discord.press(ben, prompt, label="Zatrudnianie")
+        assert wrong.ephemeral and wrong.content.startswith("Ce n’est pas à vous de jouer. ")
+    await fake_discord.press(table.user(awaited), prompt, label="Zatrudnianie")
+    # the same player goes on: their Polish prompt is edited in place with the move said
+    newest = fake_discord.messages_in(thread)[-1]
+    assert f"{row.names[awaited]} zatrudnia i wykręca: " in newest.content
+    assert "wybierz kolory swoich dwóch białych robotników." in newest.content
+    assert "Choose" not in newest.content
     outsider = fake_discord.add_user("eve")
     outsider.locale = "ja"
     typed = await fake_discord.slash(outsider, thread, "montana", "recruit")
