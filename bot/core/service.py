@@ -46,6 +46,7 @@ from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
 
 from . import logs, passes, words
 from .delivery import (
+    NOT_POSTED_YET,
     Announcer,
     Backoff,
     Delivery,
@@ -1112,7 +1113,8 @@ class GameService:
                 outcome,
                 row=report.row,
                 announced=False,
-                problem=problem or "the message could not be posted yet; I keep trying",
+                problem=problem or NOT_POSTED_YET.id,
+                problem_words=report.problem if problem else None,
             )
         return replace(
             outcome,

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 
 import discord
@@ -61,7 +62,7 @@ NO_PICTURE = translatable(
     "**Attach Files** there; `/montana board` shows the picture.)"
 )
 THREAD_GONE = translatable("(The game's thread was deleted, so the game goes on here.)")
-THREAD_LOCKED = (
+THREAD_LOCKED = translatable(
     "the game's thread <#{thread}> is locked. A moderator can unlock it; then "
     "`/montana board` shows the game."
 )
@@ -240,7 +241,7 @@ class DiscordAnnouncer:
                 place = row.channel_id
             except discord.HTTPException as error:
                 if error.code == THREAD_ARCHIVED:  # locked by a moderator: theirs to undo
-                    raise Blocked(THREAD_LOCKED.format(thread=place)) from error
+                    raise Blocked(THREAD_LOCKED, fields={"thread": place}) from error
                 raise
 
     async def _post_in(
@@ -324,16 +325,29 @@ class DiscordAnnouncer:
             "I lack {permissions} there", permissions=words.listed([f"**{n}**" for n in lacking], t)
         )
 
-    def refused(self, row: GameRow) -> str:
-        """Why nothing can be posted for the game, for the players and admins."""
+    def refused(self, row: GameRow) -> Callable[[Translator], str]:
+        """Why nothing can be posted for the game, for the players and admins (a wording:
+        each reader gets it in their language)."""
         places = [row.channel_id]
         if row.thread_id is not None and row.thread_id != row.channel_id:
             places.insert(0, row.thread_id)
-        where = [f"<#{place}> ({self.missing(place, False)})" for place in places]
-        return (
-            f"I cannot post in {' nor in '.join(where)}. A server admin can grant it; "
-            "then `/montana board` shows the game."
-        )
+
+        def said(t: Translator) -> str:
+            where = [f"<#{place}> ({self.missing(place, False, t)})" for place in places]
+            if len(where) == 1:
+                return t.gettext(
+                    "I cannot post in {where}. A server admin can grant it; then "
+                    "`/montana board` shows the game.",
+                    where=where[0],
+                )
+            return t.gettext(
+                "I cannot post in {thread} nor in {channel}. A server admin can grant it; "
+                "then `/montana board` shows the game.",
+                thread=where[0],
+                channel=where[1],
+            )
+
+        return said
 
 
 __all__ = ["DiscordAnnouncer", "compose", "find_posted", "mention"]

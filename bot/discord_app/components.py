@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -30,6 +31,7 @@ from i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
     Language,
+    Message,
     Translator,
     is_language,
     language_for_locale,
@@ -303,26 +305,39 @@ def is_transient(error: BaseException) -> bool:
     return isinstance(error, discord.RateLimited | TimeoutError | aiohttp.ClientError | OSError)
 
 
-def delivery_problem(error: BaseException, refused: str) -> DeliveryProblem:
-    """A Discord failure as the core's kind of delivery problem, in words.
+def delivery_problem(
+    error: BaseException, refused: str | Message | Callable[[Translator], str], **fields: object
+) -> DeliveryProblem:
+    """A Discord failure as the core's kind of delivery problem, in words (said in each
+    reader's language: `problem.text(t)`).
 
-    `refused` says what Discord refused, for a refusal that only people can fix (a
-    missing permission, a deleted channel)."""
+    `refused` (a `Message` with `fields`, or a wording) says what Discord refused, for a
+    refusal that only people can fix (a missing permission, a deleted channel)."""
     if isinstance(error, DeliveryProblem):
         return error
     if is_transient(error):
         retry_after = getattr(error, "retry_after", None)
         status = getattr(error, "status", None)
-        why = (
-            f"Discord answered {status}" if status else f"Discord could not be reached ({error!r})"
-        )
+        if status:
+            return TryAgain(
+                translatable(
+                    "Discord answered {status}; I keep trying and post it as soon as "
+                    "Discord takes it."
+                ),
+                retry_after=retry_after,
+                fields={"status": status},
+            )
         return TryAgain(
-            f"{why}; I keep trying and post it as soon as Discord takes it.",
+            translatable(
+                "Discord could not be reached ({error}); I keep trying and post it as soon "
+                "as Discord takes it."
+            ),
             retry_after=retry_after,
+            fields={"error": repr(error)},
         )
     if isinstance(error, discord.HTTPException) and error.code == CANNOT_MESSAGE_USER:
-        return Dropped("their direct messages are closed")
-    return Blocked(refused)
+        return Dropped(translatable("their direct messages are closed"))
+    return Blocked(refused, fields=fields)
 
 
 def seat_of(user: discord.abc.User) -> Seat:

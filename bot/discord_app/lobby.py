@@ -140,7 +140,8 @@ async def start_game(interaction: discord.Interaction[Any], game: int | GameRow)
     if not outcome.announced:
         # the players and the presser must not wait for a message that is not coming
         note += "\n⚠️ " + game_t(row).gettext(
-            "Its first message is not shown yet: {problem}", problem=outcome.problem
+            "Its first message is not shown yet: {problem}",
+            problem=outcome.problem_in(game_t(row)),
         )
     if row.lobby_message_id is not None:
         lobby = bot_of(interaction).get_partial_messageable(row.channel_id)

@@ -47,7 +47,7 @@ async def board(interaction: discord.Interaction[Any]) -> None:
         if not outcome.announced:
             await answer(
                 interaction,
-                t.gettext("The board is not posted: {problem}", problem=outcome.problem),
+                t.gettext("The board is not posted: {problem}", problem=outcome.problem_in(t)),
             )
             return
         notes = "".join(f"\n-# {note}" for note in outcome.notes)
@@ -71,7 +71,8 @@ async def board(interaction: discord.Interaction[Any]) -> None:
         )
         problem = delivery_problem(error, refused)
         await answer(
-            interaction, t.gettext("The board is not posted: {problem}", problem=problem.words)
+            interaction,
+            t.gettext("The board is not posted: {problem}", problem=problem.text(t)),
         )
         return
     await answer(

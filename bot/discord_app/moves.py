@@ -50,7 +50,7 @@ async def answer_typed(
     a receipt (with Undo while they may still take the move back)."""
     t = user_t(interaction)
     if not outcome.announced:
-        await answer(interaction, t.translate(NOT_SHOWN, problem=outcome.problem))
+        await answer(interaction, t.translate(NOT_SHOWN, problem=outcome.problem_in(t)))
     elif outcome.awaited == user_id:
         panel = prompts.public_panel(outcome.game, outcome.row.names, t)
         view = row_view(outcome.row, panel)

@@ -67,7 +67,7 @@ class Notifier:
         try:
             await self._send(user_id, row, text, message_id, nonce=key)
         except (discord.DiscordException, OSError, TimeoutError) as error:
-            raise delivery_problem(error, DM_REFUSED.id) from error
+            raise delivery_problem(error, DM_REFUSED) from error
 
     async def send_dm(
         self, user_id: str, row: GameRow, text: str, *, message_id: int | None = None

@@ -100,8 +100,7 @@ class DiscordNotices:
                 nonce=ticket.key,
             )
         except (discord.DiscordException, OSError, TimeoutError) as error:
-            refused = CANNOT_POST.id.format(where=f"<#{row.play_channel_id}>")
-            raise delivery_problem(error, refused) from error
+            raise delivery_problem(error, CANNOT_POST, where=f"<#{row.play_channel_id}>") from error
         return message.id
 
 

@@ -128,7 +128,7 @@ async def after_press(
     """Tidy the presser's ephemeral panel: the next step if still theirs, else a receipt."""
     t = user_t(interaction)
     if not outcome.announced:
-        await reply(interaction, t.translate(NOT_SHOWN, problem=outcome.problem))
+        await reply(interaction, t.translate(NOT_SHOWN, problem=outcome.problem_in(t)))
     if not from_ephemeral(interaction):
         return
     if outcome.awaited == user_id:
