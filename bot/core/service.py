@@ -625,14 +625,17 @@ class GameService:
 
     @staticmethod
     def _setup_text(game: Game, names: Mapping[str, str], t: Translator) -> str:
-        held = "; ".join(
-            t.gettext(
-                "{who} has {workers}",
-                who=names.get(p.id, p.id),
-                workers=words.workers_text(p.workers, t),
-            )
-            for p in game.players
-            if p.worker_count
+        held = words.series(
+            (
+                t.gettext(
+                    "{who} has {workers}",
+                    who=names.get(p.id, p.id),
+                    workers=words.workers_text(p.workers, t),
+                )
+                for p in game.players
+                if p.worker_count
+            ),
+            t,
         )
         if held:
             return t.gettext(

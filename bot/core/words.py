@@ -99,6 +99,16 @@ def listed(parts: Iterable[str], t: Translator = ENGLISH) -> str:
     return t.pgettext("list", "{list}, and {last}", list=_head(items, t), last=items[-1])
 
 
+def series(parts: Iterable[str], t: Translator = ENGLISH) -> str:
+    """Longer items one after the other: "1. Ana — blue, 3 coins; 2. Ben — ..."."""
+    items = [part for part in parts if part]
+    text = items[0] if items else ""
+    for item in items[1:]:
+        # Translators: joins longer items (each with commas of its own) in one line.
+        text = t.pgettext("list", "{list}; {next}", list=text, next=item)
+    return text
+
+
 def either(parts: Iterable[str], t: Translator = ENGLISH) -> str:
     """["a", "b", "c"] -> "a, b, or c" in `t`'s language."""
     items = [part for part in parts if part]
@@ -690,7 +700,7 @@ def seating(game: Game, names: Mapping[str, str], t: Translator = ENGLISH) -> st
             parts.append(t.gettext("{place}. {who} — {colour}, starts, {coins}", **fields))
         else:
             parts.append(t.gettext("{place}. {who} — {colour}, {coins}", **fields))
-    return t.gettext("Seat order, drawn at random: {seats}.", seats="; ".join(parts))
+    return t.gettext("Seat order, drawn at random: {seats}.", seats=series(parts, t))
 
 
 def results(game: Game, names: Mapping[str, str], t: Translator = ENGLISH) -> str:

@@ -26,7 +26,11 @@ from tests.bot.test_console import CheapRenderer
 WORDS: dict[Language, tuple[str, str, str]] = {
     # (the seat draw, the first menu's instruction, the final ranking's title)
     "en": ("Seat order, drawn at random:", "Choose your action:", "Final ranking"),
-    "fr": ("Ordre des places, tiré au sort :", "Choisissez votre action :", "Classement final"),
+    "fr": (
+        "Ordre des places, tiré au sort\u00a0:",
+        "Choisissez votre action\u00a0:",
+        "Classement final",
+    ),
     "pl": ("Kolejność miejsc, wylosowana:", "Wybierz akcję:", "Klasyfikacja końcowa"),
     "ja": ("席順（ランダム）：", "アクションを選んでください：", "最終順位"),
 }
