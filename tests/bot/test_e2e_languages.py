@@ -8,10 +8,12 @@ messages) is in the game's language, by default the server's preferred locale, c
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from tests.bot.driver import Table, make_bot, to_main_decision
+from bot.core.deadlines import parse_time
+from tests.bot.driver import Table, make_bot, open_game, to_main_decision
 from tests.bot.fakediscord import FakeDiscord
 
 
@@ -148,3 +150,33 @@ async def test_the_synced_commands_carry_the_names_of_each_language(
     build = localized(montana, "build")
     assert build["name_localizations"] == {"fr": "construire", "pl": "buduj", "ja": "建築"}
     assert build["description_localizations"]["fr"] == "Construire un campement sur une région"
+
+
+async def test_a_reminder_by_dm_is_in_the_players_language_and_the_thread_in_the_games(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A DM is sent outside any interaction: its language is the one the player's client
+    was last seen in (remembered by the store), not the game's."""
+    bot = make_bot(tmp_path / "m.sqlite3", seed=3)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
+    await to_main_decision(table, game_id)
+    row, game = await table.game(game_id)
+    late = game.awaiting
+    assert late is not None and row.language == "en"
+    user = table.user(late)
+    user.locale = "ja"
+    chose = await fake_discord.slash(
+        user, thread, "montana", "me", "notify", options={"mode": "dm"}
+    )
+    assert chose.content.startswith("設定しました：")
+    (last,) = await bot.store.moves(game_id, offset=row.version - 1, limit=1)
+    moment = parse_time(last.at) + timedelta(hours=25)
+    await bot.deadlines.stop()
+    bot.deadlines.clock = lambda: moment
+    assert await bot.deadlines.run_due() == 1
+    (dm,) = fake_discord.dms(user)
+    assert dm.content.startswith(f"リマインダー：ゲームは{row.names[late]}を待っています：")
+    reminder = fake_discord.messages_in(thread)[-1]
+    assert reminder.content.startswith(f"⏰ Reminder — <@{late}>, your turn: ")
