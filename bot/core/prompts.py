@@ -29,13 +29,10 @@ Style = Literal["primary", "secondary", "success", "danger"]
 
 BOARD = "board"
 UNDO = "undo"
-UNDO_LABEL = "↩ Undo"
 IN_ADVANCE = "inadvance"
 MAX_BUTTONS = 25
 MAX_OPTIONS = 25
 AREA_TITLES = {area: term.one[:1].upper() + term.one[1:] for area, term in AREAS.items()}
-ROW_REWARDS = words.ROW_REWARDS
-EXTRA_BOX_TITLE = words.EXTRA_BOX[:1].upper() + words.EXTRA_BOX[1:]
 DECLINING = frozenset({"stop", "pass", "noextra", "advance 0", "end", "upgrade"})
 """The moves that say "no" to a step (stop building, pass, no extra box, not moving the
 arrow, end the turn, no upgrade): always offered last, so no other choice moves around them,

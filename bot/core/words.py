@@ -34,7 +34,6 @@ CLEARED = {
     "garden": translatable_in("cleared", "the pumpkin garden"),
 }
 """The places a clean-up clears, as they stand in "the bank and the mine were cleared"."""
-CLEARED_NAMES = {place: message.id for place, message in CLEARED.items()}
 EXTRA_BOX: Final = BOARD["small_box"].one
 """The small box of a harvest place, by its one name ("extra box")."""
 MOVE_THE_ARROW: Final = ACTIONS["advance"].phrase
@@ -573,7 +572,6 @@ VERB_MESSAGES = {
     "end": translatable_in("may now", "end the turn"),
 }
 """What each verb of the notation lets a player do, after "You may now:"."""
-VERB_WORDS = {verb: message.id for verb, message in VERB_MESSAGES.items()}
 
 
 def allowed_now(game: Game, player_id: str, t: Translator = ENGLISH) -> str:
@@ -658,11 +656,6 @@ def not_your_undo(mover: str, names: Mapping[str, str], t: Translator = ENGLISH)
         "take back your own moves while no other player has moved since.",
         name=names.get(mover, mover),
     )
-
-
-def task_of(game: Game) -> str:
-    """What the awaited player is to do, in the third person ("to take a city space ...")."""
-    return "to " + render_words.awaited_task(game)
 
 
 def waiting_for(game: Game, names: Mapping[str, str], t: Translator = ENGLISH) -> str:
