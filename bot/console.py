@@ -286,12 +286,12 @@ class ConsoleAnnouncer:
         return self.folder / f"move-{version:04d}.png"
 
     async def announce(self, outcome: Outcome) -> int | None:
+        t = self.t = game_words(outcome.row)
         self.name_folder()
         path = self.picture_path(outcome.version)
         await asyncio.to_thread(path.write_bytes, outcome.picture)
         self.latest_path, self.latest_picture = path, outcome.picture
         names = outcome.row.names
-        t = self.t = game_words(outcome.row)
         if outcome.text:
             self.write(plain(outcome.text))
         self.write(t.gettext("[picture: {path}]", path=path))

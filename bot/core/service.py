@@ -544,7 +544,12 @@ class GameService:
             dealt = Game.new([s.user_id for s in seats], seed=seed)
             names = {s.user_id: s.name for s in seats}
             t = game_words(row)
-            text = words.seating(dealt, names, t) + " " + self._setup_text(dealt, names, t)
+            text = t.pgettext(
+                "sentences",
+                "{text} {next}",
+                text=words.seating(dealt, names, t),
+                next=self._setup_text(dealt, names, t),
+            )
             told = {"header": events_json([words.note(text)]), "own": []}
             state_json = json.dumps(dealt.to_dict())
             owed = await self._owed(dealt, text, actor=None, handover=True, turn_player_before=None)

@@ -496,7 +496,11 @@ def describe(
             flush()
             sentences.append(standalone)
     flush()
-    return " ".join(sentences)
+    text = sentences[0] if sentences else ""
+    for sentence in sentences[1:]:
+        # Translators: one sentence after another (Japanese needs no space between).
+        text = t.pgettext("sentences", "{text} {next}", text=text, next=sentence)
+    return text
 
 
 # ---------------------------------------------------------------- what comes next

@@ -34,7 +34,14 @@ WORDS: dict[Language, tuple[str, str, str]] = {
     "pl": ("Kolejność miejsc, wylosowana:", "Wybierz akcję:", "Klasyfikacja końcowa"),
     "ja": ("席順（ランダム）：", "アクションを選んでください：", "最終順位"),
 }
-ENGLISH_ONLY = ("Seat order", "Choose your action", "Final ranking", "your turn", "Refused")
+ENGLISH_ONLY = (
+    "Seat order",
+    "Choose your action",
+    "Final ranking",
+    "your turn",
+    "Refused",
+    "Pictures go to",
+)
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "pl", "ja"])
