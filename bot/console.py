@@ -712,7 +712,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run_console(options)
     except Refusal as refusal:
-        print(plain(refusal.message), file=sys.stderr)
+        print(plain(refusal.text(translator(options.language or "en"))), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         # Ctrl-C while a move was being saved or drawn: a saved move stays saved
