@@ -667,7 +667,8 @@ class GameService:
         press (the game is then not read again). `expected_version` (and
         `expected_epoch`, its undo epoch) is the state the player saw (from a button);
         None for typed commands, which apply to the current state. `note` is said before
-        the move's words (e.g. that the bot passed for a player on a deadline). The
+        the move's words (e.g. that the bot passed for a player on a deadline; for a move
+        `by_ai`, it stays with the moves told while the same player goes on). The
         store's version and epoch check is the guard against a move saved meanwhile: the
         press is then refused as out of date.
         """
@@ -677,10 +678,17 @@ class GameService:
             )
         async with self.lock(game.row.id):
             row = self.delivery.latest(game.row)
-            return await self._play(row, game.game, user_id, move, note)
+            return await self._play(row, game.game, user_id, move, note, note_lasts=by_ai)
 
     async def _play(
-        self, row: GameRow, game: Game, user_id: str, move: str | Action, note: str
+        self,
+        row: GameRow,
+        game: Game,
+        user_id: str,
+        move: str | Action,
+        note: str,
+        *,
+        note_lasts: bool = False,
     ) -> Outcome:
         game_id = row.id
         names = row.names
@@ -697,6 +705,10 @@ class GameService:
         except IllegalAction as error:
             raise Refusal(self.refusal_text(error, game, user_id, names)) from None
         events = words.with_silent_action(events, user_id, str(move))
+        if note and note_lasts:
+            # told with the moves (kept while the same player's prompt is edited in place)
+            events = [words.note(note), *events]
+            note = ""
         passed_in_advance = await self._apply_passes_in_advance(row, game, events)
         new_moves = game.log[row.version :]
         notes = {index + 1: FORCED_NOTE for index in game.auto if index >= row.version}
