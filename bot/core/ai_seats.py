@@ -104,6 +104,10 @@ def _decide(
     return decision, time.process_time() - start
 
 
+def _ready() -> bool:
+    return True
+
+
 def _leave_with_parent(parent: int) -> None:
     """In the worker: exit as soon as the bot process is gone (killed, it cannot stop its
     worker, which would live on and keep the bot's output open)."""
@@ -148,6 +152,8 @@ class AiPlayers:
         self._stopping = False
         self.latencies: list[float] = []
         """Seconds from reading a game to its AI move saved (for the bench)."""
+        self.decision_cpu: list[float] = []
+        """CPU seconds of each decision in the worker (for the bench)."""
 
     # ------------------------------------------------------------------ running
 
@@ -156,6 +162,10 @@ class AiPlayers:
         if self._executor is None:
             self._executor = default_executor()
         return self._executor
+
+    async def warm_up(self) -> None:
+        """Start the worker and load the AI in it now (else the first move does)."""
+        await asyncio.get_running_loop().run_in_executor(self.executor, _ready)
 
     async def start(self) -> None:
         """Wake every game under way: those waiting for the AI (a restart) go on."""
@@ -230,9 +240,10 @@ class AiPlayers:
         assert state is not None
         seed = decision_seed(row.id, row.version, row.undo_epoch)
         loop = asyncio.get_running_loop()
-        decision, _ = await loop.run_in_executor(
+        decision, cpu = await loop.run_in_executor(
             self.executor, _decide, state, player, self.policy, seed
         )
+        self.decision_cpu.append(cpu)
         return decision
 
     async def play_once(self, game_id: int, *, note: str = "") -> bool:
