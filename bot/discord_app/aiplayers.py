@@ -43,11 +43,17 @@ def ai_of(interaction: discord.Interaction[Any]) -> AiPlayers:
     return bot_of(interaction).ai
 
 
-async def send_hint(interaction: discord.Interaction[Any], row: GameRow) -> None:
-    """The AI's suggestion for the presser, only to them, with a button to play it."""
+async def send_hint(
+    interaction: discord.Interaction[Any],
+    row: GameRow,
+    version: int | None = None,
+    epoch: int | None = None,
+) -> None:
+    """The AI's suggestion for the presser, only to them, with a button to play it
+    (`version`, `epoch`: the state of the Hint button pressed; None for the command)."""
     players = ai_of(interaction)
     user_id = str(interaction.user.id)
-    await players.service.check_turn(row, user_id, None)  # refuse before thinking
+    await players.service.check_turn(row, user_id, version, epoch)  # refuse before thinking
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
     hint = await players.hint(row, user_id)

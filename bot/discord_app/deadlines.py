@@ -30,6 +30,7 @@ from ..core.store import (
     GameRow,
     StoreError,
 )
+from .aiplayers import TakeoverButton
 from .components import Components, DynamicItems, bot_of, database_trouble, reply, timestamp
 from .group import NO_PINGS, channel_id_of, game_group, tracked
 from .notify import Notifier, message_link
@@ -69,10 +70,12 @@ class DiscordDeadlinePoster:
             text = (
                 f"⏰ Overdue — {line} The {period} deadline has passed. "
                 "The other players may now vote to end the game; the standings at that "
-                "moment become its (unfinished) result."
+                "moment become its (unfinished) result. Or they may vote to let the AI "
+                "play the seat until its owner takes it back."
             )
             view = Components()
             view.add_item(EndVoteButton(row.id, row.version))
+            view.add_item(TakeoverButton(row.id, player))
         text += self._link(row)
         channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
         try:

@@ -77,7 +77,7 @@ async def _handle_choice(
         await undo_press(interaction, row, version, epoch)
         return
     if code == prompts.HINT:
-        await send_hint(interaction, row)
+        await send_hint(interaction, row, version, epoch)
         return
     if code == prompts.IN_ADVANCE:
         standing = await service.pass_in_advance(
