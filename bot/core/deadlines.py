@@ -589,7 +589,8 @@ class DeadlineDriver(PeriodicTask):
                     + words.waiting_for(game, row.names)
                 )
             voters = await self.db.add_vote(row.id, row.version, voter, self.clock())
-            others = [s.user_id for s in row.players if s.user_id != awaited]
+            # the other human players: an AI seat never votes
+            others = [s.user_id for s in row.humans if s.user_id != awaited]
             needed = len(others) // 2 + 1
             counted = [v for v in voters if v in others]
             if len(counted) < needed:

@@ -31,19 +31,19 @@ from tests.bot.test_deadlines import manual_clock
 AI_MENTION = re.compile(r"<@!?ai:")
 
 
-def chosen_moves_are_legal(game: Game) -> int:
+def chosen_moves_are_legal(game: Game) -> list[str]:
     """Replay the game's record, checking that each AI seat's chosen move was among the
-    legal actions at that moment; how many AI moves there were."""
+    legal actions at that moment; the kinds of decision of the AI's moves."""
     replayed = Game.replay_start(game.record())
     forced = set(game.auto)
-    count = 0
+    kinds = []
     for index, (pid, notation) in enumerate(game.log):
         if is_ai_seat(pid) and index not in forced and not notation.startswith("spin "):
             legal = {str(a) for a in replayed.legal_actions(pid)}
             assert notation in legal, f"move {index + 1}: {notation!r} was not legal"
-            count += 1
+            kinds.append(replayed.pending.kind)
         replayed.replay_action(pid, notation)
-    return count
+    return kinds
 
 
 async def test_a_game_with_ai_seats_runs_to_its_end(
@@ -86,8 +86,11 @@ async def test_a_game_with_ai_seats_runs_to_its_end(
     final = messages[-1]
     assert "Final ranking" in final.content and next(iter(final.files.values())).startswith(PNG)
     assert (await table.row(game_id)).status == "finished"
-    ai_moves = chosen_moves_are_legal(game)
+    kinds = chosen_moves_are_legal(game)
+    ai_moves = len(kinds)
     assert ai_moves > 30 and human_moves > 5
+    # main actions and, in the city auction, the AI's answers
+    assert {"main", "bid"} <= set(kinds), sorted(set(kinds))
     # an AI seat is named, never mentioned or pinged; the human is pinged on handovers
     assert not [m for m in messages if AI_MENTION.search(m.content)]
     assert all(m.pinged_ids in ([], [ana.id]) for m in messages)
@@ -287,3 +290,37 @@ async def test_the_absent_setting_lets_the_ai_play_an_overdue_decision_or_take_t
     row = await table.row(game_id)
     assert row.taken_over == (waiting,)
     assert any("so the AI plays their seat" in m.content for m in fake_discord.messages_in(thread))
+
+
+async def test_ai_seats_never_count_in_a_vote_to_end_the_game(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Ana, Ben and an AI seat: when Ben is overdue, Ana is the majority of the others."""
+    bot = make_bot(tmp_path / "m.sqlite3", seed=2)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    ana, ben = fake_discord.add_user("ana"), fake_discord.add_user("ben")
+    table.users.update({str(ana.id): ana, str(ben.id): ben})
+    lobby = original(await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "new"))
+    await fake_discord.press(ben, lobby, label="Join")
+    await fake_discord.press(ana, lobby, label="Add AI")
+    await fake_discord.press(ana, lobby, label="Start")
+    row = await bot.store.open_game_in(fake_discord.channel.id)
+    assert row is not None
+    game_id, thread = row.id, fake_discord.channel_by_id(row.play_channel_id)
+    rng = random.Random(1)
+    while True:
+        await bot.ai.idle()
+        row, game = await table.game(game_id)
+        if game.awaiting == str(ben.id) and game.pending.kind == "main":
+            break
+        pid, action = choose_action(game, rng)
+        await table.tap_move(game_id, action) or await table.type_move(thread, pid, action)
+    driver = await manual_clock(bot, game_id, 49)
+    assert await driver.run_due() == 1
+    overdue = fake_discord.messages_in(thread)[-1]
+    assert "Overdue" in overdue.content
+    assert {"Vote to end the game", "Hand the seat to the AI"} <= set(overdue.button_labels())
+    ended = await fake_discord.slash(ana, thread, "montana", "game", "vote-end")
+    assert "ends the game" in ended.text
+    assert (await table.row(game_id)).status == "ended"
