@@ -131,6 +131,8 @@ def why_not_saved(error: StoreError) -> str:
 
 
 MAX_AI_SEATS = 3
+AI_PLAYS_NOTE = "AI plays"
+"""The picture's note by the name of a seat the AI plays for its owner (taken over)."""
 
 
 def ai_seat(number: int) -> Seat:
@@ -335,15 +337,17 @@ class GameService:
             self.renderer.game_picture,
             game,
             highlight=highlight,
-            names=row.names,
-            seat_notes=seat_notes(away),
+            names=row.seat_names,
+            seat_notes={**seat_notes(away), **dict.fromkeys(row.taken_over, AI_PLAYS_NOTE)},
         )
 
     async def board_picture(self, row: GameRow, user_id: str) -> bytes:
         game = self.game_of(row)
         if not row.has_player(user_id):
             raise Refusal("You are not playing in this game, so you have no board here.")
-        return await asyncio.to_thread(self.renderer.board_picture, game, user_id, names=row.names)
+        return await asyncio.to_thread(
+            self.renderer.board_picture, game, user_id, names=row.seat_names
+        )
 
     # ------------------------------------------------------------------ the lobby
 

@@ -167,6 +167,11 @@ class GameRow:
             for seat in self.players
         }
 
+    @property
+    def seat_names(self) -> dict[str, str]:
+        """Each seat's name alone (the picture marks a seat taken over by a note)."""
+        return {seat.user_id: seat.name for seat in self.players}
+
     def ai_plays(self, player_id: str) -> bool:
         """Whether the AI answers for this seat: an AI seat, or a seat taken over."""
         return is_ai_seat(player_id) or player_id in self.taken_over

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
-from bot.core.service import TAKEN_OVER
+from bot.core.service import AI_PLAYS_NOTE, TAKEN_OVER, PillowRenderer
 from bot.core.store import is_ai_seat
 from rules import Game
 from rules.simulate import choose_action
@@ -29,6 +30,25 @@ from tests.bot.fakediscord import FakeDiscord, FakeMessage
 from tests.bot.test_deadlines import manual_clock
 
 AI_MENTION = re.compile(r"<@!?ai:")
+
+
+class NotesSeen(PillowRenderer):
+    """The real renderer, noting the seat notes of every picture."""
+
+    def __init__(self, seen: list[Mapping[str, str]]) -> None:
+        self.seen = seen
+
+    def game_picture(
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+    ) -> bytes:
+        self.seen.append(dict(seat_notes or {}))
+        assert not any(name.endswith("(AI)") for name in names.values())
+        return super().game_picture(game, highlight=highlight, names=names, seat_notes=seat_notes)
 
 
 def chosen_moves_are_legal(game: Game) -> list[str]:
@@ -178,6 +198,8 @@ async def test_a_takeover_vote_hands_the_seat_to_the_ai_until_its_owner_reclaims
         fake_discord, tmp_path / "m.sqlite3", "ana", "ben", "cleo"
     )
     bot = table.bot
+    notes: list[Mapping[str, str]] = []
+    bot.service.renderer = NotesSeen(notes)
     row, game = await table.game(game_id)
     absent = game.awaiting
     assert absent is not None
@@ -213,6 +235,9 @@ async def test_a_takeover_vote_hands_the_seat_to_the_ai_until_its_owner_reclaims
     assert any(m.player == absent for m in moves[-3:]), "the AI moved for the absent player"
     said = [m.content for m in fake_discord.messages_in(thread)]
     assert any("voted to hand" in text for text in said)
+    assert any(f"{name}" in text for text in said)  # the words say who plays the seat
+    # the picture marks the seat by its owner's name
+    assert notes and notes[-1].get(absent) == AI_PLAYS_NOTE
     # while the AI plays their seat, the owner's presses are refused
     for _ in range(40):
         if game.awaiting == absent:
@@ -232,6 +257,8 @@ async def test_a_takeover_vote_hands_the_seat_to_the_ai_until_its_owner_reclaims
     assert not original(back).ephemeral and "takes their seat back" in back.text
     row = await table.row(game_id)
     assert row.taken_over == () and not row.names[absent].endswith("(AI)")
+    await bot.service.game_picture(row, bot.service.game_of(row))
+    assert absent not in notes[-1]
     again = await fake_discord.slash(absent_user, thread, "montana", "me", "reclaim")
     assert again.ephemeral and "nothing to take back" in again.text
     for _ in range(60):
