@@ -34,7 +34,7 @@ from typing import Any
 import ai
 from rules import Game
 
-from .service import STALE, GameService, Outcome, Refusal
+from .service import STALE, BrokenGame, GameService, Outcome, Refusal
 from .store import (
     ABSENT_AI_MOVE,
     ABSENT_AI_SEAT,
@@ -218,6 +218,8 @@ class AiPlayers:
                 delay = self.delay
                 try:
                     played = await self.play_once(game_id)
+                except BrokenGame:
+                    return  # logged once by the service; an operator must repair it
                 except (StoreError, Refusal) as error:
                     log.warning("game %s: the AI could not move now: %s", game_id, error)
                     played, delay = False, RETRY_SECONDS

@@ -8,13 +8,15 @@ move at once (`make_bot(ai_delay=0)`), and `bot.ai.idle()` waits for its moves.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from bot.core.service import AI_PLAYS_NOTE, TAKEN_OVER, PillowRenderer
-from bot.core.store import is_ai_seat
+from bot.core.ai_seats import AiPlayers
+from bot.core.service import AI_PLAYS_NOTE, TAKEN_OVER, GameService, PillowRenderer
+from bot.core.store import Seat, Store, is_ai_seat
 from rules import Game
 from rules.simulate import choose_action
 from tests.bot.driver import (
@@ -351,3 +353,37 @@ async def test_ai_seats_never_count_in_a_vote_to_end_the_game(
     ended = await fake_discord.slash(ana, thread, "montana", "game", "vote-end")
     assert "ends the game" in ended.text
     assert (await table.row(game_id)).status == "ended"
+
+
+async def test_two_wake_ups_at_once_make_the_ai_move_once(tmp_path: Path) -> None:
+    """Two tasks deciding for the same state (a wake-up racing another): both decide the
+    same move, one saves it, the other finds the version moved on and applies nothing."""
+    store = await Store.open(str(tmp_path / "m.sqlite3"))
+    service = GameService(store, renderer=SampledRenderer(every=1000))
+    players = AiPlayers(service, delay=0)
+    try:
+        human = Seat("h", "Hana")
+        lobby = await service.open_lobby(guild_id=None, channel_id=5, thread_id=None, creator=human)
+        await service.add_ai(lobby.id, "h")
+        await service.start(lobby.id, "h", seed=3)
+        rng = random.Random(3)
+        while True:
+            row = await service.get(lobby.id)
+            game = service.game_of(row)
+            if game.awaiting == "ai:1":
+                break
+            await service.play(row.id, "h", choose_action(game, rng)[1])
+        both = await asyncio.gather(players.play_once(row.id), players.play_once(row.id))
+        assert list(both) == [True, True]
+        after = service.game_of(await service.get(row.id))
+        forced = set(after.auto)
+        chosen = [
+            (index, pid)
+            for index, (pid, notation) in enumerate(after.log)
+            if index >= row.version and index not in forced and not notation.startswith("spin ")
+        ]
+        assert chosen == [(row.version, "ai:1")], chosen
+        assert len(players.decision_cpu) == 2  # decided twice, saved once
+    finally:
+        await players.stop()
+        await store.close()
