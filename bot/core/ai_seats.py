@@ -242,9 +242,16 @@ class AiPlayers:
         assert state is not None
         seed = decision_seed(row.id, row.version, row.undo_epoch)
         loop = asyncio.get_running_loop()
-        decision, cpu = await loop.run_in_executor(
-            self.executor, _decide, state, player, self.policy, seed
-        )
+        try:
+            decision, cpu = await loop.run_in_executor(
+                self.executor, _decide, state, player, self.policy, seed
+            )
+        except concurrent.futures.BrokenExecutor:
+            # the worker died (killed, out of memory): the next decision starts a new one
+            if self._own_executor and self._executor is not None:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+            raise
         self.decision_cpu.append(cpu)
         return decision
 

@@ -9,10 +9,15 @@ move at once (`make_bot(ai_delay=0)`), and `bot.ai.idle()` waits for its moves.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import os
 import random
 import re
+import signal
 from collections.abc import Mapping
 from pathlib import Path
+
+import pytest
 
 from bot.core.ai_seats import AiPlayers
 from bot.core.service import AI_PLAYS_NOTE, TAKEN_OVER, GameService, PillowRenderer
@@ -384,6 +389,34 @@ async def test_two_wake_ups_at_once_make_the_ai_move_once(tmp_path: Path) -> Non
         ]
         assert chosen == [(row.version, "ai:1")], chosen
         assert len(players.decision_cpu) == 2  # decided twice, saved once
+    finally:
+        await players.stop()
+        await store.close()
+
+
+async def test_a_dead_worker_is_replaced_at_the_next_decision(tmp_path: Path) -> None:
+    store = await Store.open(str(tmp_path / "m.sqlite3"))
+    service = GameService(store, renderer=SampledRenderer(every=1000))
+    players = AiPlayers(service, delay=0)
+    try:
+        lobby = await service.open_lobby(
+            guild_id=None, channel_id=5, thread_id=None, creator=Seat("h", "Hana")
+        )
+        await service.add_ai(lobby.id, "h")
+        await service.start(lobby.id, "h", seed=3)
+        row = await service.get(lobby.id)
+        await players.warm_up()
+        pool = players.executor
+        assert isinstance(pool, concurrent.futures.ProcessPoolExecutor)
+        for pid in list(pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        with pytest.raises(concurrent.futures.BrokenExecutor):
+            await players.decide(row, str(service.game_of(row).awaiting))
+        decision = await players.decide(row, str(service.game_of(row).awaiting))
+        assert players.executor is not pool
+        assert str(decision.action) in {
+            str(a) for a in service.game_of(row).legal_actions(str(service.game_of(row).awaiting))
+        }
     finally:
         await players.stop()
         await store.close()
