@@ -30,6 +30,8 @@ Style = Literal["primary", "secondary", "success", "danger"]
 BOARD = "board"
 UNDO = "undo"
 IN_ADVANCE = "inadvance"
+HINT = "hint"
+HINT_LABEL = "💡 Hint"
 MAX_BUTTONS = 25
 MAX_OPTIONS = 25
 AREA_TITLES = {area: term.one[:1].upper() + term.one[1:] for area, term in AREAS.items()}
@@ -92,9 +94,9 @@ def declines(choice: Choice) -> bool:
 def _bottom_row(buttons: Sequence[Choice], adding: int = 1) -> int | None:
     """The row `adding` more buttons go to so they come last: the lowest row in use if it
     has room, else the next (None: the buttons are laid out by Discord, in order)."""
-    rows = [b.row for b in buttons if b.row is not None]
-    if not rows:
+    if all(b.row is None for b in buttons):
         return None
+    rows = [b.row or 0 for b in buttons]  # Discord puts the others in the first rows
     bottom = max(rows)
     return bottom if rows.count(bottom) + adding <= 5 else bottom + 1
 
@@ -181,9 +183,11 @@ def stop_label(game: Game, t: Translator = ENGLISH) -> str:
     return t.pgettext("button", "Stop building")
 
 
-def public_panel(game: Game, names: Mapping[str, str], t: Translator = ENGLISH) -> Panel:
-    """The buttons under the public picture, for whoever the game awaits (in the game's
-    language `t`)."""
+def public_panel(
+    game: Game, names: Mapping[str, str], t: Translator = ENGLISH, *, hint: bool = False
+) -> Panel:
+    """The buttons under the public picture, for whoever the game awaits, in the game's
+    language `t` (with `hint`, a Hint button that asks the AI, when there is room)."""
     pid = game.awaiting
     if pid is None:
         return Panel(text="")
@@ -199,6 +203,8 @@ def public_panel(game: Game, names: Mapping[str, str], t: Translator = ENGLISH) 
     undo = undo_choice(game, names, t)
     if undo is not None:
         extras.append(undo)
+    if hint and len(actions) > 1:
+        extras.append(Choice(HINT, "💡 " + t.pgettext("button", "Hint")))
     for extra in extras:
         row = _bottom_row(buttons)
         if row is None or row < 5 - len(panel.menus):

@@ -63,6 +63,19 @@ NOTICE = "notice"
 """An owed message: a line for the players that is no move (a heads-up, someone away or
 back; `bot.core.presence.Notice` is its body)."""
 AWAY_PAUSE = "pause"
+AI_PREFIX = "ai:"
+"""The engine's player id of an AI seat is `ai:<n>`: never a Discord id (digits only)."""
+ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT = "wait", "ai-move", "ai-seat"
+ABSENT_MODES = (ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT)
+"""A game's `absent` setting: what happens when a player's deadline passes (nothing
+more than the reminders; the AI plays that one decision; the AI takes the seat)."""
+
+
+def is_ai_seat(player_id: str) -> bool:
+    """Whether the engine's player id is an AI seat (never a Discord user)."""
+    return player_id.startswith(AI_PREFIX)
+
+
 """What happens to an away player's decisions: their deadlines wait (the only mode so
 far; the table keeps a `mode` so that "the AI plays for them" can be added)."""
 
@@ -90,6 +103,11 @@ class Seat:
 
     user_id: str
     name: str
+
+    @property
+    def is_ai(self) -> bool:
+        """An AI seat (`ai:<n>`), added in the lobby: nobody is pinged for it."""
+        return is_ai_seat(self.user_id)
 
 
 @dataclass(frozen=True)
@@ -122,6 +140,10 @@ class GameRow:
     """How many times moves were taken back in this game. The version goes down at an
     undo and later up again along another line of play, so a button carries the epoch
     beside the version: one made before an undo never matches again."""
+    absent: str = ABSENT_WAIT
+    """What happens when a player's deadline passes (`ABSENT_MODES`)."""
+    taken_over: tuple[str, ...] = ()
+    """The human seats the AI plays for now (handed over by a vote or a deadline)."""
     language: str = "en"
     """The language of the game's public messages and pictures (`i18n.LANGUAGES`)."""
 
@@ -141,7 +163,24 @@ class GameRow:
 
     @property
     def names(self) -> dict[str, str]:
+        """Each seat's name; a seat the AI plays for its owner says so ("Ana (AI)")."""
+        return {
+            seat.user_id: f"{seat.name} (AI)" if seat.user_id in self.taken_over else seat.name
+            for seat in self.players
+        }
+
+    @property
+    def seat_names(self) -> dict[str, str]:
+        """Each seat's name alone (the picture marks a seat taken over by a note)."""
         return {seat.user_id: seat.name for seat in self.players}
+
+    def ai_plays(self, player_id: str) -> bool:
+        """Whether the AI answers for this seat: an AI seat, or a seat taken over."""
+        return is_ai_seat(player_id) or player_id in self.taken_over
+
+    @property
+    def humans(self) -> tuple[Seat, ...]:
+        return tuple(seat for seat in self.players if not seat.is_ai)
 
     def has_player(self, user_id: str) -> bool:
         return any(seat.user_id == user_id for seat in self.players)
@@ -423,6 +462,23 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """,
     ),
     (
+        # AI players (issue 14 points 4-5): AI seats are seats whose id is `ai:<n>`; a
+        # game's `absent` setting says what a passed deadline does, `taken_over` lists
+        # the human seats the AI plays for now, and the votes to hand one over are kept
+        # until it is (or its owner takes it back)
+        "ALTER TABLE games ADD COLUMN absent TEXT NOT NULL DEFAULT 'wait'",
+        "ALTER TABLE games ADD COLUMN taken_over TEXT NOT NULL DEFAULT '[]'",
+        """
+        CREATE TABLE takeover_votes (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            player TEXT NOT NULL,
+            voter TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game_id, player, voter)
+        )
+        """,
+    ),
+    (
         # the languages (issue 13): a game's public messages and pictures are in its
         # `language`; a player's own answers in their Discord client's, remembered here
         # for what is sent to them later, outside an interaction (DMs, reminders)
@@ -467,6 +523,8 @@ def _row(row: aiosqlite.Row) -> GameRow:
         auction_seconds=row["auction_seconds"],
         prompt_version=row["prompt_version"],
         undo_epoch=row["undo_epoch"],
+        absent=row["absent"],
+        taken_over=tuple(json.loads(row["taken_over"])),
         language=row["language"],
     )
 
@@ -1421,3 +1479,65 @@ class Store:
             tuple(user_ids),
         )
         return {row["user_id"]: row["locale"] for row in rows}
+
+
+# ---------------------------------------------------------------------- AI players
+# (issue 14): the games an AI may be awaited in, seats taken over, their votes, the
+# `absent` setting. Kept together, portable SQL only.
+
+
+class AiTables:
+    """The store's part of the AI players (`bot.core.ai_seats`)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def active_games(self) -> list[int]:
+        """Every game under way (at start-up: those waiting for an AI go on)."""
+        rows = await self.store.query(
+            "SELECT id FROM games WHERE status = ? ORDER BY id", (ACTIVE,)
+        )
+        return [int(r["id"]) for r in rows]
+
+    async def set_absent(self, game_id: int, mode: str) -> None:
+        if mode not in ABSENT_MODES:
+            raise ValueError(f"absent must be one of {ABSENT_MODES}, not {mode!r}")
+        await self.store.transaction(
+            [("UPDATE games SET absent = ? WHERE id = ?", (mode, game_id))]
+        )
+
+    async def set_taken_over(
+        self, game_id: int, seats: Sequence[str], *, expected: Sequence[str]
+    ) -> bool:
+        """The seats the AI plays for now, if they are still `expected` (False if not);
+        the votes about a seat whose hands change are dropped."""
+        changed = set(seats) ^ set(expected)
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            (
+                "UPDATE games SET taken_over = ? WHERE id = ? AND taken_over = ? AND status = ?",
+                (json.dumps(sorted(seats)), game_id, json.dumps(sorted(expected)), ACTIVE),
+            )
+        ]
+        statements += [
+            ("DELETE FROM takeover_votes WHERE game_id = ? AND player = ?", (game_id, player))
+            for player in sorted(changed)
+        ]
+        count, *_ = await self.store.transaction(statements)
+        return count > 0
+
+    async def add_takeover_vote(self, game_id: int, player: str, voter: str, at: str) -> list[str]:
+        """Record `voter`'s vote to hand `player`'s seat to the AI; all its voters so far."""
+        await self.store.transaction(
+            [
+                (
+                    "INSERT INTO takeover_votes (game_id, player, voter, at) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (game_id, player, voter) DO NOTHING",
+                    (game_id, player, voter, at),
+                )
+            ]
+        )
+        rows = await self.store.query(
+            "SELECT voter FROM takeover_votes WHERE game_id = ? AND player = ? ORDER BY at, voter",
+            (game_id, player),
+        )
+        return [str(r["voter"]) for r in rows]

@@ -93,12 +93,22 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     elif game.is_over or outcome.row.status != "active":
         parts.append(words.results(game, names, t))
     else:
-        parts.append(words.prompt_line(game, mention, t))
+        row = outcome.row
+        parts.append(
+            words.prompt_line(
+                game, lambda pid: names.get(pid, pid) if row.ai_plays(pid) else mention(pid), t
+            )
+        )
         away = outcome.away.get(game.awaiting or "")
         if away is not None:
             name = names.get(away.user_id, away.user_id)
             parts.append(words.away_line(name, timestamp(away.until, "f"), t))
-        panel = prompts.public_panel(game, names, t)
+        awaited = game.awaiting
+        ai_turn = awaited is not None and row.ai_plays(awaited)
+        if awaited is not None and ai_turn:
+            moves_soon = t.gettext("{who} moves in a few seconds.", who=names.get(awaited, awaited))
+            parts.append(f"-# {moves_soon}")
+        panel = prompts.public_panel(game, names, t, hint=not ai_turn)
         if panel.hint:
             parts.append(f"-# {panel.hint}")
         view = row_view(outcome.row, panel)
@@ -258,7 +268,7 @@ class DiscordAnnouncer:
         awaited = outcome.awaited
         ping = (
             [discord.Object(int(awaited))]
-            if awaited and outcome.awaited_changed and outcome.prompt
+            if awaited and outcome.awaited_changed and outcome.prompt and not row.ai_plays(awaited)
             else []
         )
         nonce = outcome.ticket.key if outcome.ticket is not None else discord.utils.MISSING

@@ -19,9 +19,19 @@ from i18n import Translator, translatable
 from rules import Game
 
 from ..core import logs, words
+from ..core.ai_seats import absent_words
 from ..core.deadlines import DeadlineDriver, Deadlines, Step, VoteOutcome, period_text
 from ..core.service import Refusal
-from ..core.store import ACTIVE, OPEN_STATUSES, GameRow, StoreError
+from ..core.store import (
+    ABSENT_AI_MOVE,
+    ABSENT_AI_SEAT,
+    ABSENT_WAIT,
+    ACTIVE,
+    OPEN_STATUSES,
+    GameRow,
+    StoreError,
+)
+from .aiplayers import TakeoverButton
 from .components import (
     LANGUAGE_CHOICES,
     Components,
@@ -81,13 +91,17 @@ class DiscordDeadlinePoster:
             text = "⏰ " + t.gettext(
                 "Overdue — {line} The {period} deadline has passed. The other players may now "
                 "vote to end the game; the standings at that moment become its (unfinished) "
-                "result.",
+                "result. Or they may vote to let the AI play the seat until its owner takes "
+                "it back.",
                 line=line,
                 period=period,
             )
             view = Components()
             view.add_item(
                 EndVoteButton(row.id, row.version, t.pgettext("button", "Vote to end the game"))
+            )
+            view.add_item(
+                TakeoverButton(row.id, player, t.pgettext("button", "Hand the seat to the AI"))
             )
         text += self._link(row, t)
         channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
@@ -227,20 +241,31 @@ async def due_text(driver: DeadlineDriver, row: GameRow, t: Translator) -> str:
     return " " + t.gettext("{who}'s move is due {when}.", who=name, when=timestamp(moment))
 
 
+ABSENT_CHOICES = [
+    app_commands.Choice(name="wait: reminders only", value=ABSENT_WAIT),
+    app_commands.Choice(name="ai-move: the AI plays the overdue decision", value=ABSENT_AI_MOVE),
+    app_commands.Choice(
+        name="ai-seat: the AI takes the seat until reclaimed", value=ABSENT_AI_SEAT
+    ),
+]
+
+
 @game_group.command(
     name="settings", description="Show or change this game's deadlines and language"
 )
 @app_commands.describe(
     turn_hours="Hours a player has for a turn (default 48)",
     auction_hours="Hours to answer the city auction before passing (default 24)",
+    absent="What happens when a player's deadline passes (default: wait)",
     language="The language of the game's messages and pictures",
 )
-@app_commands.choices(language=LANGUAGE_CHOICES)
+@app_commands.choices(absent=ABSENT_CHOICES, language=LANGUAGE_CHOICES)
 @tracked
 async def settings_command(
     interaction: discord.Interaction[Any],
     turn_hours: app_commands.Range[int, 1, 720] | None = None,
     auction_hours: app_commands.Range[int, 1, 720] | None = None,
+    absent: app_commands.Choice[str] | None = None,
     language: app_commands.Choice[str] | None = None,
 ) -> None:
     driver = driver_of(interaction)
@@ -248,13 +273,15 @@ async def settings_command(
     logs.bind_game(row.id, row.play_channel_id)
     current = Deadlines(row.turn_seconds, row.auction_seconds)
     t = user_t(interaction)
-    if turn_hours is None and auction_hours is None and language is None:
+    if turn_hours is None and auction_hours is None and absent is None and language is None:
         due = await due_text(driver, row, t) if row.status == ACTIVE else ""
         await reply(
             interaction,
             t.gettext(
-                "This game's deadlines: {deadlines}. Its language: {language}.",
+                "This game's deadlines: {deadlines}; when a deadline passes: {absent}. "
+                "Its language: {language}.",
                 deadlines=current.describe(t),
+                absent=absent_words(row.absent, t),
                 language=language_name(row.language),
             )
             + due,
@@ -264,8 +291,10 @@ async def settings_command(
         raise Refusal(
             lambda t: t.gettext(
                 "Only the player who opened the game, or someone allowed to manage this "
-                "channel, can change its settings. Now: {deadlines}.",
+                "channel, can change its settings. Now: {deadlines}; when a deadline "
+                "passes: {absent}.",
                 deadlines=current.describe(t),
+                absent=absent_words(row.absent, t),
             )
         )
     if row.status not in OPEN_STATUSES:
@@ -277,23 +306,32 @@ async def settings_command(
             row, str(interaction.user.id), language.value, may_manage=True
         )
         log.info("language set by %s: %s", interaction.user.id, row.language)
+    table = game_t(row)
+    if turn_hours is not None or auction_hours is not None:
+        new = await driver.set_hours(row.id, turn_hours, auction_hours)
+        log.info("deadlines set by %s: %s", interaction.user.id, new)
         said.append(
-            game_t(row).gettext(
+            table.gettext(
+                "{who} set the deadlines: {deadlines}.", who=who, deadlines=new.describe(table)
+            )
+        )
+    if absent is not None:
+        await bot_of(interaction).ai.set_absent(row, absent.value)
+        log.info("absent set by %s: %s", interaction.user.id, absent.value)
+        said.append(
+            table.gettext(
+                "{who} chose, when a deadline passes: {absent}.",
+                who=who,
+                absent=absent_words(absent.value, table),
+            )
+        )
+    if language is not None:
+        said.append(
+            table.gettext(
                 "{who} set the game's language: {language}.",
                 who=who,
                 language=language_name(row.language),
             )
-        )
-    if turn_hours is not None or auction_hours is not None:
-        new = await driver.set_hours(row.id, turn_hours, auction_hours)
-        log.info("deadlines set by %s: %s", interaction.user.id, new)
-        said.insert(
-            0,
-            game_t(row).gettext(
-                "{who} set the deadlines: {deadlines}.",
-                who=who,
-                deadlines=new.describe(game_t(row)),
-            ),
         )
     await interaction.response.send_message("\n".join(said), allowed_mentions=NO_PINGS)
 

@@ -35,7 +35,8 @@ from .group import NO_PINGS, answer, channel_id_of, game_group, tracked
 log = logging.getLogger(__name__)
 
 JOIN, LEAVE, START = "join", "leave", "start"
-LOBBY_CODES = (JOIN, LEAVE, START)
+ADD_AI, REMOVE_AI = "addai", "rmai"
+LOBBY_CODES = (JOIN, LEAVE, START, ADD_AI, REMOVE_AI)
 LOBBY_VERSION = 0
 
 
@@ -53,6 +54,10 @@ def lobby_view(row: GameRow) -> discord.ui.View:
                     prompts.Choice(JOIN, t.pgettext("button", "Join"), "success"),
                     prompts.Choice(LEAVE, t.pgettext("button", "Leave"), "secondary"),
                     prompts.Choice(START, t.pgettext("button", "Start"), "primary"),
+                    prompts.Choice(ADD_AI, t.pgettext("button", "Add AI"), "secondary", row=1),
+                    prompts.Choice(
+                        REMOVE_AI, t.pgettext("button", "Remove AI"), "secondary", row=1
+                    ),
                 ),
             ),
         ),
@@ -71,11 +76,12 @@ def lobby_text(row: GameRow) -> str:
         if row.status == ABANDONED:
             return t.gettext("**Montana** — this game was abandoned.")
         return t.gettext("**Montana** — this game is over.")
-    players = ", ".join(f"<@{s.user_id}>" for s in row.players)
+    players = ", ".join(s.name if s.is_ai else f"<@{s.user_id}>" for s in row.players)
     return t.gettext(
         "**Montana** — a new game is open ({seated}/4): {players}.\n"
         "Press **Join** to take a seat (2 to 4 players), then **Start**. "
-        "The seat order is drawn at random when the game starts. Language: {language}.",
+        "The seat order is drawn at random when the game starts. Language: {language}.\n"
+        "-# The player who opened the game can add AI players (**Add AI**, 1 to 3).",
         seated=len(row.players),
         players=players,
         language=language_name(row.language),
@@ -90,6 +96,10 @@ async def lobby_press(interaction: discord.Interaction[Any], game_id: int, code:
         row = await service.join(game_id, user)
     elif code == LEAVE:
         row = await service.leave(game_id, user.user_id)
+    elif code == ADD_AI:
+        row = await service.add_ai(game_id, user.user_id)
+    elif code == REMOVE_AI:
+        row = await service.remove_ai(game_id, user.user_id)
     else:
         await start_game(interaction, game_id)
         return

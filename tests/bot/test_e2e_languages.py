@@ -110,6 +110,8 @@ async def test_the_opener_chooses_the_language_and_changes_it_for_the_table(
         "Rejoindre",
         "Quitter",
         "Commencer",
+        "Ajouter une IA",
+        "Retirer une IA",
     ]
     changed = await fake_discord.slash(
         ana, fake_discord.channel, "montana", "game", "settings", options={"language": "ja"}
