@@ -13,7 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.deadlines import parse_time
-from tests.bot.driver import Table, make_bot, open_game, to_main_decision
+from tests.bot.driver import (
+    Table,
+    game_at_main,
+    make_bot,
+    open_game,
+    original,
+    to_main_decision,
+)
 from tests.bot.fakediscord import FakeDiscord
 
 
@@ -182,3 +189,21 @@ async def test_a_reminder_by_dm_is_in_the_players_language_and_the_thread_in_the
     assert dm.content.startswith(f"リマインダー：ゲームは{row.names[late]}を待っています：")
     reminder = fake_discord.messages_in(thread)[-1]
     assert reminder.content.startswith(f"⏰ Reminder — <@{late}>, your turn: ")
+
+
+async def test_a_hint_is_said_in_the_askers_language_with_the_ais_reasons(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    table, game_id, thread = await game_at_main(fake_discord, tmp_path / "m.sqlite3", "ana", "ben")
+    row, game = await table.game(game_id)
+    pid = game.awaiting
+    assert pid is not None and row.language == "en"
+    table.user(pid).locale = "pl"
+    asked = await fake_discord.slash(table.user(pid), thread, "montana", "hint")
+    # Polish words around the notation (which stays as typed), a Polish button
+    assert asked.ephemeral and asked.text.startswith("💡 AI proponuje **")
+    suggested = asked.text.split("**")[1]
+    assert suggested in {str(a) for a in game.legal_actions(pid)}
+    reasons = asked.text.split(" — ", 1)[1]
+    assert reasons and not any(word in reasons for word in (" now", "gets ", "takes "))
+    assert "▶ Zagraj to" in original(asked).button_labels()
