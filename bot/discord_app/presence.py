@@ -12,18 +12,25 @@ attempt that went out (as the moves' posts do).
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from i18n import Translator, translatable
+from i18n import translatable
 from rules import Game
 
 from ..core import words
 from ..core.delivery import Dropped, Ticket
-from ..core.presence import CAME_BACK, HEADS_UP, WENT_AWAY, Notice, away_length
+from ..core.presence import (
+    CAME_BACK,
+    HEADS_UP,
+    WENT_AWAY,
+    Notice,
+    away_length,
+    away_refusal,
+)
 from ..core.service import Refusal
 from ..core.store import GameRow
 from .announce import find_posted, mention
@@ -167,21 +174,6 @@ async def away_command(
         )
     await reply(interaction, said)
     await presence.tell(change)
-
-
-def away_refusal(days: int, hours: int, t: Translator) -> str:
-    """Why an away time was refused (none asked for, or longer than 14 days)."""
-    length = timedelta(days=days, hours=hours)
-    if length <= timedelta(0):
-        return t.gettext(
-            "Say how long you are away: `/montana me away days: hours:` (for example "
-            "`days: 3`), at most 14 days."
-        )
-    return t.gettext(
-        "You can be away for at most 14 days at a time, not {length}. Set 14 days now and "
-        "extend it later with `/montana me away` again.",
-        length=words.length_text(length, t),
-    )
 
 
 @me_group.command(name="back", description="End your away time: your deadlines run again")
