@@ -14,7 +14,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from i18n import language_for_locale
+from i18n import Translator, language_for_locale
 
 from ..core import prompts
 from ..core.prompts import Panel
@@ -64,9 +64,9 @@ def lobby_view(row: GameRow) -> discord.ui.View:
     )
 
 
-def lobby_text(row: GameRow) -> str:
-    """The lobby message, in the game's language."""
-    t = game_t(row)
+def lobby_text(row: GameRow, t: Translator | None = None) -> str:
+    """The lobby message, in the game's language (or `t`'s, for one reader)."""
+    t = t or game_t(row)
     if row.status != LOBBY:
         if row.status == "active":
             return t.gettext(

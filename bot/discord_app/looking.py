@@ -86,7 +86,7 @@ async def status(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     row = await service.latest_here(channel_id_of(interaction))
     if row.status == LOBBY:
-        await answer(interaction, lobby_text(row))
+        await answer(interaction, lobby_text(row, user_t(interaction)))
         return
     game = service.game_of(row)
     t = user_t(interaction)
