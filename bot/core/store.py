@@ -144,6 +144,8 @@ class GameRow:
     """What happens when a player's deadline passes (`ABSENT_MODES`)."""
     taken_over: tuple[str, ...] = ()
     """The human seats the AI plays for now (handed over by a vote or a deadline)."""
+    language: str = "en"
+    """The language of the game's public messages and pictures (`i18n.LANGUAGES`)."""
 
     @property
     def state(self) -> dict[str, Any] | None:
@@ -476,6 +478,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )
         """,
     ),
+    (
+        # the languages (issue 13): a game's public messages and pictures are in its
+        # `language`; a player's own answers in their Discord client's, remembered here
+        # for what is sent to them later, outside an interaction (DMs, reminders)
+        "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
+        """
+        CREATE TABLE user_locales (
+            user_id TEXT PRIMARY KEY,
+            locale TEXT NOT NULL,
+            seen_at TEXT NOT NULL
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -510,6 +525,7 @@ def _row(row: aiosqlite.Row) -> GameRow:
         undo_epoch=row["undo_epoch"],
         absent=row["absent"],
         taken_over=tuple(json.loads(row["taken_over"])),
+        language=row["language"],
     )
 
 
@@ -901,6 +917,7 @@ class Store:
         channel_id: int,
         thread_id: int | None,
         creator: Seat,
+        language: str = "en",
     ) -> GameRow:
         """A new game in its lobby, the creator seated; `ChannelBusy` if one is open here."""
         async with self._writing() as db:
@@ -915,7 +932,8 @@ class Store:
             stamp = now()
             cursor = await db.execute(
                 "INSERT INTO games (guild_id, channel_id, thread_id, creator_id, status, "
-                "players, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
+                "players, version, created_at, updated_at, language) "
+                "VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
                 (
                     guild_id,
                     channel_id,
@@ -925,6 +943,7 @@ class Store:
                     _seats_json([creator]),
                     stamp,
                     stamp,
+                    language,
                 ),
             )
             game_id = cursor.lastrowid
@@ -1427,6 +1446,39 @@ class Store:
             () if game_id is None else (game_id,),
         )
         return {row["game_id"]: (row["version"], moment_of(row["at"])) for row in rows}
+
+    # ------------------------------------------------------------ languages (issue 13)
+
+    async def set_language(self, game_id: int, language: str) -> None:
+        """The language of a game's public messages and pictures from now on."""
+        await self._transaction(
+            [("UPDATE games SET language = ? WHERE id = ?", (language, game_id))]
+        )
+
+    async def remember_locale(self, user_id: str, locale: str) -> None:
+        """The Discord locale `user_id`'s client was last seen in."""
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO user_locales (user_id, locale, seen_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id) DO UPDATE SET "
+                    "locale = excluded.locale, seen_at = excluded.seen_at",
+                    (user_id, locale, now()),
+                )
+            ]
+        )
+
+    @_guarded
+    async def locales(self, user_ids: Sequence[str]) -> dict[str, str]:
+        """User id -> the Discord locale last seen for them (absent if never seen)."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self._read(
+            f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})",
+            tuple(user_ids),
+        )
+        return {row["user_id"]: row["locale"] for row in rows}
 
 
 # ---------------------------------------------------------------------- AI players
