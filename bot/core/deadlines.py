@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -52,11 +51,10 @@ from .store import (
     ACTIVE,
     DEFAULT_AUCTION_SECONDS,
     DEFAULT_TURN_SECONDS,
-    ENDED,
     LOBBY,
+    DeadlineClock,
     GameRow,
     Store,
-    reminder_step,
 )
 
 log = logging.getLogger(__name__)
@@ -196,102 +194,49 @@ class DeadlineStore:
         self.store = store
 
     async def deadlines(self, game_id: int) -> Deadlines:
-        rows = await self.store.query(
-            "SELECT turn_seconds, auction_seconds FROM games WHERE id = ?", (game_id,)
-        )
-        if not rows:
-            return Deadlines()
-        return Deadlines(int(rows[0]["turn_seconds"]), int(rows[0]["auction_seconds"]))
+        seconds = await self.store.deadline_seconds(game_id)
+        return Deadlines() if seconds is None else Deadlines(*seconds)
 
     async def set_deadlines(self, game_id: int, deadlines: Deadlines) -> None:
-        await self.store.transaction(
-            [
-                (
-                    "UPDATE games SET turn_seconds = ?, auction_seconds = ? WHERE id = ?",
-                    (deadlines.turn_seconds, deadlines.auction_seconds, game_id),
-                )
-            ]
+        await self.store.set_deadline_seconds(
+            game_id, deadlines.turn_seconds, deadlines.auction_seconds
         )
 
     async def watches(self, game_id: int | None = None) -> list[Watch]:
-        """The clocks of every active game (or of one)."""
-        only_one = " AND g.id = ?" if game_id is not None else ""
-        rows = await self.store.query(
-            "SELECT g.id, g.version, g.undo_epoch, g.turn_seconds, g.auction_seconds, "
-            "g.updated_at, "
-            "(SELECT at FROM moves m WHERE m.game_id = g.id AND m.version = g.version) "
-            "AS moved_at, "
-            "r.version AS reminded_version, r.sent AS sent "
-            "FROM games g LEFT JOIN reminders r ON r.game_id = g.id "
-            "WHERE g.status = ?" + only_one,
-            (ACTIVE,) if game_id is None else (ACTIVE, game_id),
-        )
+        """The clocks of every active game of this process's shards (or of one)."""
+        clocks = await self.store.clocks(game_id)
         restarts = await self.store.deadline_restarts(game_id)
-        return [
-            Watch(
-                game_id=int(r["id"]),
-                version=int(r["version"]),
-                moved_at=parse_time(r["moved_at"] or r["updated_at"]),
-                deadlines=Deadlines(int(r["turn_seconds"]), int(r["auction_seconds"])),
-                sent=int(r["sent"]) if r["reminded_version"] == r["version"] else 0,
-                restarted_at=restart_at(restarts, int(r["id"]), int(r["version"])),
-                undo_epoch=int(r["undo_epoch"]),
-            )
-            for r in rows
-        ]
+        return [watch_of(clock, restarts) for clock in clocks]
 
     async def record_step(self, game_id: int, version: int, sent: int, at: datetime) -> None:
-        await self.store.transaction(
-            [reminder_step(game_id, version, sent, at.isoformat(timespec="seconds"))]
+        await self.store.record_deadline_step(
+            game_id, version, sent, at.isoformat(timespec="seconds")
         )
 
     async def mark_move(self, game_id: int, version: int, note: str) -> None:
-        await self.store.transaction(
-            [
-                (
-                    "UPDATE moves SET note = ? WHERE game_id = ? AND version = ?",
-                    (note, game_id, version),
-                )
-            ]
-        )
+        await self.store.note_move(game_id, version, note)
 
     async def add_vote(self, game_id: int, version: int, voter: str, at: datetime) -> list[str]:
         """Record `voter`'s vote for this state; the voters of this state so far."""
-        await self.store.transaction(
-            [
-                (
-                    "INSERT INTO end_votes (game_id, version, voter, at) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (game_id, voter) DO UPDATE SET version = excluded.version, "
-                    "at = excluded.at",
-                    (game_id, version, voter, at.isoformat(timespec="seconds")),
-                )
-            ]
+        return await self.store.add_end_vote(
+            game_id, version, voter, at.isoformat(timespec="seconds")
         )
-        rows = await self.store.query(
-            "SELECT voter FROM end_votes WHERE game_id = ? AND version = ? ORDER BY at, voter",
-            (game_id, version),
-        )
-        return [str(r["voter"]) for r in rows]
 
     async def end_game(self, game_id: int, version: int, result: dict[str, Any]) -> bool:
         """Active -> ended with `result` stored, if the game is still at `version`."""
-        (count,) = await self.store.transaction(
-            [
-                (
-                    "UPDATE games SET status = ?, result = ?, updated_at = ? "
-                    "WHERE id = ? AND version = ? AND status = ?",
-                    (
-                        ENDED,
-                        json.dumps(result),
-                        utcnow().isoformat(timespec="seconds"),
-                        game_id,
-                        version,
-                        ACTIVE,
-                    ),
-                )
-            ]
-        )
-        return count > 0
+        return await self.store.end_game(game_id, version, result)
+
+
+def watch_of(clock: DeadlineClock, restarts: Mapping[int, tuple[int, datetime]]) -> Watch:
+    return Watch(
+        game_id=clock.game_id,
+        version=clock.version,
+        moved_at=parse_time(clock.moved_at),
+        deadlines=Deadlines(clock.turn_seconds, clock.auction_seconds),
+        sent=clock.sent,
+        restarted_at=restart_at(restarts, clock.game_id, clock.version),
+        undo_epoch=clock.undo_epoch,
+    )
 
 
 def restart_at(

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from ..core.service import FORCED_NOTE, IN_ADVANCE_NOTE, GameService, Refusal
-from ..core.store import ABANDONED, ENDED, FINISHED, GameRow
+from ..core.store import ENDED, FINISHED, GameRow
 from .components import Components, DynamicItems, reply, service_of
 from .group import game_group, tracked
 
@@ -38,10 +38,8 @@ async def log_page_text(service: GameService, row: GameRow, page: int) -> tuple[
     """The text of a log page, the page shown (clamped) and the page count."""
     lines, pages = await service.log_page(row, page, PER_PAGE)
     page = min(max(page, 1), pages)
-    noted = await service.store.query(
-        "SELECT version, note FROM moves WHERE game_id = ? AND note IS NOT NULL", (row.id,)
-    )
-    notes = {f"{r['version']}.": NOTES.get(r["note"], r["note"]) for r in noted}
+    noted = await service.store.move_notes(row.id)
+    notes = {f"{version}.": NOTES.get(note, note) for version, note in noted.items()}
     marked = []
     for line in lines:
         note = notes.get(line.split(" ", 1)[0])
@@ -117,27 +115,18 @@ def _winners(names: dict[str, str], ranking: list[dict[str, Any]]) -> str:
 
 async def history_lines(service: GameService, channel_id: int) -> list[str]:
     """One line per past game of this channel (or thread), newest first."""
-    rows = await service.store.query(
-        "SELECT id, status, result, updated_at FROM games "
-        "WHERE (channel_id = ? OR thread_id = ?) AND status IN (?, ?, ?) "
-        "ORDER BY id DESC LIMIT ?",
-        (channel_id, channel_id, FINISHED, ENDED, ABANDONED, HISTORY_LIMIT),
-    )
     lines = []
-    for found in rows:
-        row = await service.store.get(int(found["id"]))
-        if row is None:
-            continue
+    for row in await service.store.past_games(channel_id, HISTORY_LIMIT):
         names = row.names
         players = ", ".join(s.name for s in row.players)
-        date = str(found["updated_at"])[:10]
-        status = found["status"]
+        date = row.updated_at[:10]
+        status = row.status
         if status == FINISHED and row.state_json is not None:
             result = GameService.game_of(row).result()
             ranking = [{"player": s.player, "place": s.place} for s in result.ranking]
             outcome = f"won by {_winners(names, ranking)}"
-        elif status == ENDED and found["result"]:
-            ranking = json.loads(found["result"]).get("ranking", [])
+        elif status == ENDED and row.result_json:
+            ranking = json.loads(row.result_json).get("ranking", [])
             outcome = f"ended early by a vote, {_winners(names, ranking)} leading"
         else:
             outcome = "abandoned"

@@ -47,12 +47,13 @@ async def test_fresh_file_is_migrated_in_wal_mode(tmp_path: Path) -> None:
 
 async def test_a_version_1_file_is_migrated_and_keeps_its_games(tmp_path: Path) -> None:
     from bot.core.store import MIGRATIONS
+    from bot.core.store.dialect import statements_for
 
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:
         db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
         db.execute("INSERT INTO schema_version VALUES (1)")
-        for statement in MIGRATIONS[0]:
+        for statement in statements_for(MIGRATIONS[0], "sqlite"):
             db.execute(statement)
         db.execute(
             "INSERT INTO games (guild_id, channel_id, creator_id, status, players, version, "
