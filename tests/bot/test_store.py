@@ -1,4 +1,6 @@
-"""The SQLite store: migrations, one open game per channel, the optimistic move check."""
+"""The store contract, on SQLite and on PostgreSQL (`store` runs each test on both):
+migrations, one open game per channel, the optimistic move check; and the SQLite file's
+own cases (WAL, folders, a file written by an older bot)."""
 
 from __future__ import annotations
 
@@ -24,9 +26,13 @@ ANA = Seat("111", "Ana")
 BEN = Seat("222", "Ben")
 
 
-@pytest.fixture
-async def store(tmp_path: Path):
-    store = await Store.open(str(tmp_path / "m.sqlite3"))
+@pytest.fixture(params=["sqlite", "postgres"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path):
+    if request.param == "sqlite":
+        database = str(tmp_path / "m.sqlite3")
+    else:
+        database = request.getfixturevalue("postgres_url")
+    store = await Store.open(database)
     yield store
     await store.close()
 

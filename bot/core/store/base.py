@@ -237,6 +237,12 @@ class Store:
     async def schema_version(self) -> int:
         raise NotImplementedError
 
+    def _owed_shard_filter(self) -> str:
+        """` AND` the outbox row's game is of this process's shards, or nothing."""
+        if self.shards is None:
+            return ""
+        return f" AND game_id IN (SELECT id FROM games WHERE {self.shards.clause()})"
+
     def _shard_filter(self, column: str = "guild_id") -> str:
         """` AND <shard clause>` for the background reads, or nothing."""
         return "" if self.shards is None else f" AND {self.shards.clause(column)}"
@@ -638,7 +644,9 @@ class Store:
             "SELECT id FROM games g WHERE status = 'active' "
             "AND (prompt_version IS NULL OR prompt_version != version) "
             "AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id "
-            "AND o.delivered_at IS NULL AND o.kind = 'post') ORDER BY id"
+            "AND o.delivered_at IS NULL AND o.kind = 'post')"
+            + self._shard_filter("g.guild_id")
+            + " ORDER BY id"
         )
         return [row["id"] for row in rows]
 
@@ -679,8 +687,8 @@ class Store:
     async def owed(
         self, game_id: int | None = None, *, due_by: datetime | None = None
     ) -> list[Owed]:
-        """Messages not delivered yet, oldest first: of one game, or of every game with
-        one due by `due_by`."""
+        """Messages not delivered yet, oldest first: of one game, or of every game (of
+        this process's shards) with one due by `due_by`."""
         where, params = "delivered_at IS NULL", list[Any]()
         if game_id is not None:
             where += " AND game_id = ?"
@@ -691,13 +699,16 @@ class Store:
                 "WHERE delivered_at IS NULL AND next_at <= ?)"
             )
             params.append(stamp_of(due_by))
+            where += self._owed_shard_filter()
         rows = await self._read(f"SELECT * FROM outbox WHERE {where} ORDER BY game_id, id", params)
         return [_owed(row) for row in rows]
 
     @_guarded
     async def next_owed_at(self) -> datetime | None:
         """When the earliest message still owed is to be tried again (None: nothing owed)."""
-        rows = await self._read("SELECT MIN(next_at) FROM outbox WHERE delivered_at IS NULL")
+        rows = await self._read(
+            "SELECT MIN(next_at) FROM outbox WHERE delivered_at IS NULL" + self._owed_shard_filter()
+        )
         return moment_of(rows[0][0]) if rows and rows[0][0] else None
 
     async def delivery_failed(self, owed_id: int, next_at: datetime, error: str) -> None:
@@ -741,7 +752,8 @@ class Store:
         if moved_to is not None:
             statements.append(
                 (
-                    "UPDATE games SET thread_id = CASE WHEN channel_id = ? THEN NULL ELSE ? END "
+                    "UPDATE games SET thread_id = "
+                    "CASE WHEN channel_id = ? THEN NULL ELSE CAST(? AS BIGINT) END "
                     "WHERE id = ?",
                     (moved_to, moved_to, owed.game_id),
                 )
