@@ -320,6 +320,8 @@ class FakeGateway(FakeDiscordBase):
             ready = self.world.ready_payload(session.session_id, self.gateway_url)
             # each shard is told only of the guilds it serves
             serves = session.serves(self.world.guild_id)
+            if (data or {}).get("shard"):
+                ready["shard"] = list(data["shard"])
             if not serves:
                 ready["guilds"] = []
             await session.dispatch("READY", ready)
