@@ -320,8 +320,9 @@ class FakeGateway(FakeDiscordBase):
             ready = self.world.ready_payload(session.session_id, self.gateway_url)
             # each shard is told only of the guilds it serves
             serves = session.serves(self.world.guild_id)
-            if (data or {}).get("shard"):
-                ready["shard"] = list(data["shard"])
+            shard = (data or {}).get("shard")
+            if shard:
+                ready["shard"] = list(shard)
             if not serves:
                 ready["guilds"] = []
             await session.dispatch("READY", ready)
