@@ -56,6 +56,9 @@ class Tx(Protocol):
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; how many rows it changed."""
 
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once per row of parameters."""
+
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row of one statement (also `INSERT ... RETURNING`)."""
 
@@ -236,6 +239,15 @@ class Store:
 
     async def schema_version(self) -> int:
         raise NotImplementedError
+
+    async def tables(self) -> list[str]:
+        """The bot's tables (`schema_version` aside), `games` first: the others refer
+        to it."""
+        raise NotImplementedError
+
+    async def after_copy(self) -> None:
+        """Make the database ready for new rows after `copy.copy_database` wrote rows
+        with their ids (PostgreSQL: move the identity columns past them)."""
 
     def _owed_shard_filter(self) -> str:
         """` AND` the outbox row's game is of this process's shards, or nothing."""

@@ -65,6 +65,9 @@ class _PgTx:
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return list(await self._connection.fetch(postgres_sql(sql), *params))
 
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self._connection.executemany(postgres_sql(sql), [tuple(row) for row in rows])
+
 
 class PostgresStore(Store):
     """A PostgreSQL database named by a `postgresql://` URL."""
@@ -183,6 +186,26 @@ class PostgresStore(Store):
             return 0
         rows = await self._read("SELECT version FROM schema_version")
         return int(rows[0][0]) if rows else 0
+
+    @_guarded
+    async def tables(self) -> list[str]:
+        rows = await self._read(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+            "AND tablename != 'schema_version'"
+        )
+        return sorted((str(row[0]) for row in rows), key=lambda name: (name != "games", name))
+
+    async def after_copy(self) -> None:
+        identities = await self._read(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND is_identity = 'YES'"
+        )
+        async with self._writing() as tx:
+            for table, column in identities:
+                await tx.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                    f'COALESCE((SELECT MAX("{column}") FROM "{table}"), 0) + 1, false)'
+                )
 
     async def migrate(self) -> None:
         """Bring the schema up to `SCHEMA_VERSION` in one transaction (two processes

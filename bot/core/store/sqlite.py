@@ -50,6 +50,9 @@ class _SqliteTx:
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return list(await self._db.execute_fetchall(sql, tuple(params)))
 
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self._db.executemany(sql, [tuple(row) for row in rows])
+
 
 class ProcessLock:
     """`<database>.lock`, held (`flock`) for the life of a store: one bot per database.
@@ -214,6 +217,14 @@ class SqliteStore(Store):
             return 0
         rows = await self._read("SELECT version FROM schema_version")
         return int(rows[0][0]) if rows else 0
+
+    @_guarded
+    async def tables(self) -> list[str]:
+        rows = await self._read(
+            "SELECT name FROM sqlite_master WHERE type = 'table' "
+            "AND name NOT LIKE 'sqlite_%' AND name != 'schema_version'"
+        )
+        return sorted((str(row[0]) for row in rows), key=lambda name: (name != "games", name))
 
     async def migrate(self) -> None:
         """Bring the file's schema up to `SCHEMA_VERSION`, one migration per transaction."""
