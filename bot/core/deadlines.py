@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -58,6 +59,11 @@ from .store import (
 )
 
 log = logging.getLogger(__name__)
+
+FULL_PASS_POLLS = 10
+"""Every this many polls (`poll_seconds`) the deadline task looks at every game again
+(what changed without a move: a player back, a database edited); in between only at the
+games that moved and those the heap says are due."""
 
 HOUR = 3600
 DEFAULT_POLL_SECONDS = 60.0
@@ -310,6 +316,13 @@ class DeadlineDriver(PeriodicTask):
         self.presence = service.presence
         self._awaited: dict[int, tuple[tuple[int, int], Awaited | None]] = {}
         self._pass = asyncio.Lock()
+        # the due times, so that a move costs the same whatever the number of games:
+        # a heap of (due, game id, version, epoch), the entry each game has now (older
+        # entries are skipped when they come up), and the games to look at again
+        self._heap: list[tuple[datetime, int, int, int]] = []
+        self._entry: dict[int, tuple[datetime, int, int, int]] = {}
+        self._dirty: set[int] = set()
+        self._scanned_at: datetime | None = None
 
     # ---- the task
 
@@ -340,16 +353,92 @@ class DeadlineDriver(PeriodicTask):
             ),
         )
         await self.db.set_deadlines(game_id, new)
+        self._dirty.add(game_id)
         self.wake()
         return new
 
     async def on_announced(self, outcome: Outcome) -> None:
-        """The service's hook: a move restarts the clock of the awaited decision."""
+        """The service's hook: a move restarts the clock of the awaited decision (of
+        that game only: its due time is put in the heap afresh)."""
+        row, game = outcome.row, outcome.game
+        awaited = Awaited(game.awaiting, game.pending.kind) if game.awaiting else None
+        self._awaited[row.id] = ((row.version, row.undo_epoch), awaited)
+        self._dirty.add(row.id)
         self.wake()
 
     async def one_pass(self) -> datetime | None:
-        await self.run_due()
-        return await self.next_due()
+        """A whole pass over every game (`run_due`) at start and every
+        `FULL_PASS_POLLS` polls; otherwise only the games that moved and those whose
+        due time came, taken from the heap."""
+        now = self.clock()
+        full_every = timedelta(seconds=self.poll_seconds * FULL_PASS_POLLS)
+        if self._scanned_at is None or now - self._scanned_at >= full_every:
+            await self.run_due()
+        else:
+            await self._run_heap(now)
+        return await self._next_from_heap()
+
+    # ---- the heap of due times
+
+    def _push(self, watch: Watch, awaited: Awaited | None) -> None:
+        if awaited is None:
+            self._entry.pop(watch.game_id, None)
+            return
+        entry = (due_at(watch, awaited.kind), watch.game_id, watch.version, watch.undo_epoch)
+        if self._entry.get(watch.game_id) != entry:
+            self._entry[watch.game_id] = entry
+            heapq.heappush(self._heap, entry)
+
+    def _rebuild(self, games: Iterable[tuple[Watch, Awaited | None]]) -> None:
+        self._entry.clear()
+        self._heap.clear()
+        for watch, awaited in games:
+            self._push(watch, awaited)
+        # a game's entries left behind by its newer ones weigh on nothing but memory
+        self._heap = list(self._entry.values())
+        heapq.heapify(self._heap)
+        self._dirty.clear()
+        self._scanned_at = self.clock()
+
+    async def _track(self, game_id: int) -> list[tuple[Watch, Awaited | None]]:
+        """Read one game's clock again and put its due time in the heap."""
+        games = await self._games(game_id)
+        if not games:
+            self._entry.pop(game_id, None)
+            self._awaited.pop(game_id, None)
+        for watch, awaited in games:
+            self._push(watch, awaited)
+        return games
+
+    async def _run_heap(self, now: datetime) -> int:
+        """End the away times that are over, look again at the games that moved, then
+        take the steps the heap says are due."""
+        taken = 0
+        async with self._pass:
+            for change in await self.presence.end_due(now):
+                await self.presence.tell(change)
+                self._scanned_at = None  # clocks restarted: the next pass reads them all
+            dirty, self._dirty = self._dirty, set()
+            for game_id in dirty:
+                await self._track(game_id)
+            due: list[int] = []
+            while self._heap and self._heap[0][0] <= now:
+                entry = heapq.heappop(self._heap)
+                if self._entry.get(entry[1]) == entry:  # else the game moved since
+                    del self._entry[entry[1]]
+                    due.append(entry[1])
+            for game_id in due:
+                for watch, awaited in await self._track(game_id):
+                    if await self._step(watch, awaited):
+                        taken += 1
+                        await self._track(game_id)
+        return taken
+
+    async def _next_from_heap(self) -> datetime | None:
+        while self._heap and self._entry.get(self._heap[0][1]) != self._heap[0]:
+            heapq.heappop(self._heap)
+        due = [self._heap[0][0] if self._heap else None, await self.presence.next_end()]
+        return min((moment for moment in due if moment is not None), default=None)
 
     # ---- what is due
 
@@ -404,35 +493,41 @@ class DeadlineDriver(PeriodicTask):
         return min((moment for moment in due if moment is not None), default=None)
 
     async def run_due(self) -> int:
-        """End the away times that are over, then take every step due now; returns how
-        many steps were taken."""
+        """End the away times that are over, then take every step due now, looking at
+        every active game of this process's shards; returns how many steps were taken."""
         taken = 0
         async with self._pass:
             for change in await self.presence.end_due(self.clock()):
                 await self.presence.tell(change)
             for watch, awaited in await self._games():
-                step = step_for(watch, awaited, self.clock())
-                if step is None:
-                    continue
-                row = await self.service.store.get(watch.game_id)
-                if (
-                    row is None
-                    or (row.version, row.undo_epoch) != (watch.version, watch.undo_epoch)
-                    or row.status != ACTIVE
-                ):
-                    continue
-                with logs.game_scope(row.id, row.play_channel_id):
-                    try:
-                        await self._take(row, step)
-                    except Refusal as refusal:  # e.g. its state cannot be read (logged once)
-                        log.warning("no deadline step: %s", refusal.message)
-                        continue
-                    except Exception:
-                        # one game's trouble must not hold up the others' deadlines
-                        log.exception("a deadline step failed")
-                        continue
-                taken += 1
+                if await self._step(watch, awaited):
+                    taken += 1
+            self._rebuild(await self._games())
         return taken
+
+    async def _step(self, watch: Watch, awaited: Awaited | None) -> bool:
+        """Take the step due for one game now, if any; whether one was taken."""
+        step = step_for(watch, awaited, self.clock())
+        if step is None:
+            return False
+        row = await self.service.store.get(watch.game_id)
+        if (
+            row is None
+            or (row.version, row.undo_epoch) != (watch.version, watch.undo_epoch)
+            or row.status != ACTIVE
+        ):
+            return False
+        with logs.game_scope(row.id, row.play_channel_id):
+            try:
+                await self._take(row, step)
+            except Refusal as refusal:  # e.g. its state cannot be read (logged once)
+                log.warning("no deadline step: %s", refusal.message)
+                return False
+            except Exception:
+                # one game's trouble must not hold up the others' deadlines
+                log.exception("a deadline step failed")
+                return False
+        return True
 
     async def _take(self, row: GameRow, step: Step) -> None:
         await self.db.record_step(row.id, row.version, step.sent, self.clock())
