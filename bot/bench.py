@@ -83,6 +83,9 @@ STALL_AIM = 0.100
 MEMORY_AIM_MIB = 500
 """... and the peak memory (RSS)."""
 PICTURE_WAIT = 30.0
+OPENING_AT_ONCE = 10
+"""Games being opened (new, join, start) at one time: 200 started in the same second
+would measure a flood no server sees, not play."""
 """Seconds a move's picture may take to be posted before the bench counts it missing."""
 CHANNEL_MESSAGE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")
 
@@ -529,7 +532,13 @@ def _tables(fake: FakeDiscordBase, args: argparse.Namespace) -> list[Table]:
 
 async def _play_all(bench: Bench, tables: list[Table], seed: int) -> float:
     started = time.perf_counter()
-    await asyncio.gather(*(bench.open(table) for table in tables))
+    opening = asyncio.Semaphore(OPENING_AT_ONCE)
+
+    async def open_one(table: Table) -> None:
+        async with opening:
+            await bench.open(table)
+
+    await asyncio.gather(*(open_one(table) for table in tables))
     await asyncio.gather(
         *(bench.play(table, random.Random(seed * 1000 + table.index)) for table in tables)
     )
