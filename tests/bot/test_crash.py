@@ -75,7 +75,10 @@ class Saved:
 
     @property
     def game(self) -> Game:
-        return Game.from_dict(json.loads(self.row["state"]))
+        # the state is saved without its move log (the moves table holds it)
+        state = json.loads(self.row["state"])
+        state.setdefault("log", [[player, notation] for _, player, notation in self.log])
+        return Game.from_dict(state)
 
 
 @dataclass

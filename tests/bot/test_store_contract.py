@@ -4,6 +4,7 @@ store method the bot uses, the same answers from both databases (issue 16.1, 16.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -357,3 +358,21 @@ async def test_a_postgres_server_that_is_not_there_is_a_clear_startup_error() ->
     with pytest.raises(StartupError, match="cannot be reached") as refused:
         await open_store("postgresql://bot:secret@127.0.0.1:1/montana")
     assert "secret" not in str(refused.value)
+
+
+async def test_the_state_is_saved_without_its_log_and_read_back_whole(store: Store) -> None:
+    """Issue 16.4: a move writes the state without its move log (the moves table holds
+    the log, appended); reading puts it back, so the engine gets its whole state."""
+    game_id, game = await started(store)
+    for _ in range(3):
+        await play_one(store, game_id, game)
+    ((stored,),) = await store.query("SELECT state FROM games WHERE id = ?", (game_id,))
+    assert '"log"' not in stored and len(stored) < len(json.dumps(game.to_dict()))
+    row = await store.get(game_id)
+    assert row is not None and Game.from_dict(row.state or {}) == game
+    assert (await store.open_game_in(10)) == row
+    # a state written whole (by an older bot) is read as it is
+    whole = json.dumps(game.to_dict())
+    await store.transaction([("UPDATE games SET state = ? WHERE id = ?", (whole, game_id))])
+    again = await store.get(game_id)
+    assert again is not None and again.state == game.to_dict()

@@ -85,11 +85,37 @@ def _seats_json(players: Iterable[Seat]) -> str:
     return json.dumps([{"id": s.user_id, "name": s.name} for s in players])
 
 
+_LOG_START = ', "log": ['
+_LOG_END = '], "auto": '
+
+
 def _json(state: dict[str, Any] | str) -> str:
-    return state if isinstance(state, str) else json.dumps(state)
+    """The engine's state as stored: without its move log, which the `moves` table
+    holds already (appended, never rewritten); `_with_log` puts it back when read.
+    A state's JSON as `json.dumps(Game.to_dict())` writes it is cut without parsing;
+    any other text is stored whole (it is read back as it is)."""
+    if not isinstance(state, str):
+        return json.dumps({key: value for key, value in state.items() if key != "log"})
+    start = state.find(_LOG_START)
+    end = state.find(_LOG_END, start + 1)
+    if start < 0 or end < 0 or state.find(_LOG_START, start + 1) >= 0:
+        return state
+    return state[:start] + state[end + 1 :]
 
 
-def _row(row: Row) -> GameRow:
+def _with_log(state: str, lines: Sequence[Row]) -> str:
+    """A stored state with its move log (the `moves` rows up to its version) back in."""
+    log = json.dumps([[line["player"], line["notation"]] for line in lines])
+    return f'{state[:-1]}, "log": {log}}}'
+
+
+def _lacks_log(row: Row) -> bool:
+    state = row["state"]
+    return state is not None and '"log": ' not in state
+
+
+def _row(row: Row, lines: Sequence[Row] | None = None) -> GameRow:
+    state = row["state"]
     return GameRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -98,7 +124,7 @@ def _row(row: Row) -> GameRow:
         creator_id=row["creator_id"],
         status=row["status"],
         players=tuple(Seat(p["id"], p["name"]) for p in json.loads(row["players"])),
-        state_json=row["state"],
+        state_json=state if lines is None else _with_log(state, lines),
         version=row["version"],
         message_id=row["message_id"],
         lobby_message_id=row["lobby_message_id"],
@@ -261,10 +287,25 @@ class Store:
 
     # ------------------------------------------------------------------ reading
 
+    async def _rows(self, rows: Sequence[Row]) -> list[GameRow]:
+        """Game rows with their states whole: the move log of each (its `moves` up to
+        its version) put back into the state saved without it."""
+        games = []
+        for row in rows:
+            lines = None
+            if _lacks_log(row):
+                lines = await self._read(
+                    "SELECT player, notation FROM moves WHERE game_id = ? AND version <= ? "
+                    "ORDER BY version",
+                    (row["id"], row["version"]),
+                )
+            games.append(_row(row, lines))
+        return games
+
     @_guarded
     async def get(self, game_id: int) -> GameRow | None:
         rows = await self._read("SELECT * FROM games WHERE id = ?", (game_id,))
-        return _row(rows[0]) if rows else None
+        return (await self._rows(rows))[0] if rows else None
 
     @_guarded
     async def open_game_in(self, channel_id: int) -> GameRow | None:
@@ -274,7 +315,7 @@ class Store:
             "AND (channel_id = ? OR thread_id = ?) ORDER BY id DESC LIMIT 1",
             (channel_id, channel_id),
         )
-        return _row(rows[0]) if rows else None
+        return (await self._rows(rows))[0] if rows else None
 
     @_guarded
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
@@ -283,7 +324,7 @@ class Store:
             "SELECT * FROM games WHERE channel_id = ? OR thread_id = ? ORDER BY id DESC LIMIT 1",
             (channel_id, channel_id),
         )
-        return _row(rows[0]) if rows else None
+        return (await self._rows(rows))[0] if rows else None
 
     @_guarded
     async def moves(self, game_id: int, *, offset: int = 0, limit: int = 1000) -> list[MoveRow]:
@@ -813,7 +854,8 @@ class Store:
             (ACTIVE, f"%{user_id}%"),
         )
         games = [_row(row) for row in rows]
-        return [game for game in games if game.has_player(user_id)]
+        mine = {game.id for game in games if game.has_player(user_id)}
+        return await self._rows([row for row in rows if row["id"] in mine])
 
     async def set_away(self, away: Away, owed: Sequence[tuple[int, OwedMessage]]) -> None:
         """Mark a player away (replacing an earlier away), with the notices it owes the
@@ -1026,4 +1068,4 @@ class Store:
             "AND status IN (?, ?, ?) ORDER BY id DESC LIMIT ?",
             (channel_id, channel_id, FINISHED, ENDED, ABANDONED, limit),
         )
-        return [_row(row) for row in rows]
+        return await self._rows(rows)
