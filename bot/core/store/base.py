@@ -223,7 +223,7 @@ class Store:
 
     backends: ClassVar[list[type[Store]]] = []
     shards: Shards | None = None
-    """The shards of this process: background reads (`active_watches`, `owed`, ...)
+    """The shards of this process: background reads (`clocks`, `owed`, ...)
     see only their games. None: every game."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
