@@ -152,3 +152,8 @@ async def test_two_processes_on_two_shards_lose_nothing_and_keep_to_their_games(
             saved = check_consistent(session)
             assert [v for v, _, _ in saved.log] == list(range(1, saved.version + 1))
             assert Game.from_dict(saved.game.to_dict()).version == saved.version
+        # the refused third process printed no traceback; neither fake saw a problem
+        # other than that one's exit
+        for session in sessions:
+            problems = [e for e in session.gateway.errors if f"{refused.pid}" not in e]
+            assert problems == [], problems
