@@ -1,6 +1,7 @@
 """`python -m bot console`: play Montana in a terminal, without Discord.
 
     bash scripts/run-bot.sh console --players ana,ben[,cleo,dan] [--seed S] [--out DIR] [--db FILE]
+    bash scripts/run-bot.sh console --players ana,ai,ai     (ai: an AI seat, "AI 1" ...)
 
 The console is one more front end of `bot.core.service.GameService`, like the Discord
 layer: the lobby, the seat draw, every move, the saving and the pictures go through
@@ -34,6 +35,7 @@ from typing import TextIO
 from rules import Game
 
 from .core import prompts, words
+from .core.ai_seats import AiPlayers
 from .core.service import GameService, Outcome, Refusal, Renderer, clean_name
 from .core.store import ACTIVE, FINISHED, LOBBY, GameRow, Seat, Store
 
@@ -153,6 +155,14 @@ class Options:
     db: Path | None
 
 
+AI_NAME = "ai"
+"""A player named `ai` in `--players` is an AI seat (`--players ana,ai,ai`)."""
+
+
+def is_ai_name(name: str) -> bool:
+    return name.casefold() == AI_NAME
+
+
 def parse_players(text: str) -> list[str]:
     names = [clean_name(part) for part in text.split(",") if part.strip()]
     if not 2 <= len(names) <= 4:
@@ -160,9 +170,14 @@ def parse_players(text: str) -> list[str]:
             f"Montana is for 2 to 4 players; give 2 to 4 names separated by commas, "
             f"not {len(names)}"
         )
-    if len({n.casefold() for n in names}) != len(names):
+    humans = [n for n in names if not is_ai_name(n)]
+    if not humans:
+        raise argparse.ArgumentTypeError(
+            "at least one player must be a person: name them beside the AI seats (ana,ai,ai)"
+        )
+    if len({n.casefold() for n in humans}) != len(humans):
         raise argparse.ArgumentTypeError("the players' names must differ")
-    return names
+    return [AI_NAME if is_ai_name(n) else n for n in names]
 
 
 def parse_args(argv: Sequence[str]) -> Options:
@@ -177,7 +192,10 @@ def parse_args(argv: Sequence[str]) -> Options:
     parser.add_argument(
         "--players",
         type=parse_players,
-        help="2 to 4 names separated by commas, e.g. ana,ben (the seat order is drawn)",
+        help=(
+            "2 to 4 names separated by commas, e.g. ana,ben (the seat order is drawn); "
+            "'ai' is an AI seat that plays itself (ana,ai,ai)"
+        ),
     )
     parser.add_argument("--seed", type=int, help="deal and draw from this seed (repeatable games)")
     parser.add_argument(
@@ -306,6 +324,8 @@ class Console:
         """The follow-up panel open (a `p:` code of `bot.core.prompts`), None for the first one."""
         self.choices: dict[int, prompts.Choice] = {}
         """The numbered choices last shown (see `numbered`)."""
+        self.ai = AiPlayers(service, delay=0)
+        """Moves for the AI seats, when the game awaits one (the loop asks it)."""
 
     # ------------------------------------------------------------------ state
 
@@ -331,6 +351,10 @@ class Console:
                 )
                 return 0
             names = row.names
+            if row.ai_plays(awaited):
+                self.runner.run(self.ai.play_once(self.game_id))
+                show_menu = True
+                continue
             if show_menu:
                 self.show_menu(game, awaited, names)
             show_menu = False
@@ -513,13 +537,17 @@ class Console:
 
 
 async def start_new(service: GameService, names: Sequence[str], seed: int | None) -> int:
-    """Open a lobby, seat the players and start: the service draws the order and says so."""
-    seats = [Seat(pid, name) for pid, name in zip(player_ids(names), names, strict=True)]
+    """Open a lobby, seat the players (`ai`: an AI seat, added by the first person) and
+    start: the service draws the order and says so."""
+    humans = [n for n in names if not is_ai_name(n)]
+    seats = [Seat(pid, name) for pid, name in zip(player_ids(humans), humans, strict=True)]
     row = await service.open_lobby(
         guild_id=None, channel_id=CONSOLE_CHANNEL_ID, thread_id=None, creator=seats[0]
     )
     for seat in seats[1:]:
         await service.join(row.id, seat)
+    for _ in range(len(names) - len(humans)):
+        await service.add_ai(row.id, seats[0].user_id)
     await service.start(row.id, seats[0].user_id, seed=seed)
     return row.id
 
@@ -594,7 +622,10 @@ def run_console(
                 write=write,
                 continue_with=continue_command(db_path, options),
             )
-            return console.loop()
+            try:
+                return console.loop()
+            finally:
+                runner.run(console.ai.stop())
         finally:
             runner.run(store.close())
 

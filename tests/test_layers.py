@@ -30,6 +30,7 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "bot.console": ("bot.core", "render", "rules", "ai", "i18n"),
     "bot.__main__": ("bot.core", "bot.discord_app", "bot.console"),
     "bot.bench": ("bot.core", "bot.discord_app", "bot.__main__", "rules", "tests"),
+    "bot.aibench": ("bot.core", "rules"),
 }
 FORBIDDEN_LIBRARIES: dict[str, tuple[str, ...]] = {
     "rules": ("discord", "PIL", "aiosqlite", "asyncpg", "babel"),

@@ -37,7 +37,7 @@ import asyncio
 import contextlib
 import heapq
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
@@ -323,6 +323,10 @@ class DeadlineDriver(PeriodicTask):
         self._entry: dict[int, tuple[datetime, int, int, int]] = {}
         self._dirty: set[int] = set()
         self._scanned_at: datetime | None = None
+        self.at_deadline: Callable[[GameRow, str, str], Awaitable[bool]] | None = None
+        """Called when a decision's deadline passes (the player, the period in words)
+        before the usual step; True when it dealt with it (the AI players, by the
+        game's `absent` setting: `bot.core.ai_seats`)."""
 
     # ---- the task
 
@@ -531,6 +535,14 @@ class DeadlineDriver(PeriodicTask):
 
     async def _take(self, row: GameRow, step: Step) -> None:
         await self.db.record_step(row.id, row.version, step.sent, self.clock())
+        if row.ai_plays(step.awaited.player):
+            return  # the AI answers for this seat: nobody to remind
+        if (
+            step.kind != "remind"
+            and self.at_deadline is not None
+            and await self.at_deadline(row, step.awaited.player, period_text(step.period))
+        ):
+            return
         game = self.service.game_of(row)
         if step.kind == "pass":
             await self._pass_for(row, step)
@@ -617,7 +629,8 @@ class DeadlineDriver(PeriodicTask):
                     + words.waiting_for(game, row.names)
                 )
             voters = await self.db.add_vote(row.id, row.version, voter, self.clock())
-            others = [s.user_id for s in row.players if s.user_id != awaited]
+            # the other human players: an AI seat never votes
+            others = [s.user_id for s in row.humans if s.user_id != awaited]
             needed = len(others) // 2 + 1
             counted = [v for v in voters if v in others]
             if len(counted) < needed:

@@ -29,6 +29,8 @@ BOARD = "board"
 UNDO = "undo"
 UNDO_LABEL = "↩ Undo"
 IN_ADVANCE = "inadvance"
+HINT = "hint"
+HINT_LABEL = "💡 Hint"
 MAX_BUTTONS = 25
 MAX_OPTIONS = 25
 AREA_TITLES = {area: term.one[:1].upper() + term.one[1:] for area, term in AREAS.items()}
@@ -93,9 +95,9 @@ def declines(choice: Choice) -> bool:
 def _bottom_row(buttons: Sequence[Choice], adding: int = 1) -> int | None:
     """The row `adding` more buttons go to so they come last: the lowest row in use if it
     has room, else the next (None: the buttons are laid out by Discord, in order)."""
-    rows = [b.row for b in buttons if b.row is not None]
-    if not rows:
+    if all(b.row is None for b in buttons):
         return None
+    rows = [b.row or 0 for b in buttons]  # Discord puts the others in the first rows
     bottom = max(rows)
     return bottom if rows.count(bottom) + adding <= 5 else bottom + 1
 
@@ -173,8 +175,9 @@ def stop_label(game: Game) -> str:
     return f"Stop building (+{words.plural(coins, 'coin')})" if coins else "Stop building"
 
 
-def public_panel(game: Game, names: Mapping[str, str]) -> Panel:
-    """The buttons under the public picture, for whoever the game awaits."""
+def public_panel(game: Game, names: Mapping[str, str], *, hint: bool = False) -> Panel:
+    """The buttons under the public picture, for whoever the game awaits (with `hint`,
+    a Hint button that asks the AI, when there is room)."""
     pid = game.awaiting
     if pid is None:
         return Panel(text="")
@@ -190,6 +193,8 @@ def public_panel(game: Game, names: Mapping[str, str]) -> Panel:
     undo = undo_choice(game, names)
     if undo is not None:
         extras.append(undo)
+    if hint and len(actions) > 1:
+        extras.append(Choice(HINT, HINT_LABEL))
     for extra in extras:
         row = _bottom_row(buttons)
         if row is None or row < 5 - len(panel.menus):

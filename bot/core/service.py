@@ -51,6 +51,7 @@ from .presence import Presence, seat_notes
 from .store import (
     ABANDONED,
     ACTIVE,
+    AI_PREFIX,
     DM,
     FINISHED,
     LOBBY,
@@ -83,6 +84,10 @@ NOT_SAVED = (
     "please try again in a moment."
 )
 BROKEN = "This game's saved state cannot be read; an operator must look at it (game #{game})."
+TAKEN_OVER = (
+    "The AI plays your seat in this game now. Take it back with `/montana me reclaim`, "
+    "then make your move."
+)
 FORCED_NOTE = "forced"
 """The move log's note for a step the engine applied because it was the only choice."""
 IN_ADVANCE_NOTE = "advance"
@@ -123,6 +128,37 @@ def why_not_saved(error: StoreError) -> str:
     if "locked" in text or "busy" in text:
         return "the database is busy"
     return "the database failed"
+
+
+MAX_AI_SEATS = 3
+AI_PLAYS_NOTE = "AI plays"
+"""The picture's note by the name of a seat the AI plays for its owner (taken over)."""
+
+
+def ai_seat(number: int) -> Seat:
+    """The `number`-th AI seat of a game: id `ai:<n>`, named "AI <n>"."""
+    return Seat(f"{AI_PREFIX}{number}", f"AI {number}")
+
+
+def with_ai_seat(row: GameRow) -> tuple[Seat, ...]:
+    """The lobby's seats with one more AI seat (numbered after the highest)."""
+    ais = [s for s in row.players if s.is_ai]
+    if len(ais) >= MAX_AI_SEATS:
+        raise Refusal(f"A game has {MAX_AI_SEATS} AI seats at most.")
+    if len(row.players) >= 4:
+        raise Refusal("The game is full: Montana is for 4 players at most.")
+    taken = {s.user_id for s in ais}
+    number = next(n for n in range(1, 5) if ai_seat(n).user_id not in taken)
+    return (*row.players, ai_seat(number))
+
+
+def without_ai_seat(row: GameRow) -> tuple[Seat, ...]:
+    """The lobby's seats with its last AI seat removed."""
+    ais = [s for s in row.players if s.is_ai]
+    if not ais:
+        raise Refusal("There is no AI seat to remove.")
+    last = ais[-1]
+    return tuple(s for s in row.players if s != last)
 
 
 class Renderer(Protocol):
@@ -301,15 +337,17 @@ class GameService:
             self.renderer.game_picture,
             game,
             highlight=highlight,
-            names=row.names,
-            seat_notes=seat_notes(away),
+            names=row.seat_names,
+            seat_notes={**seat_notes(away), **dict.fromkeys(row.taken_over, AI_PLAYS_NOTE)},
         )
 
     async def board_picture(self, row: GameRow, user_id: str) -> bytes:
         game = self.game_of(row)
         if not row.has_player(user_id):
             raise Refusal("You are not playing in this game, so you have no board here.")
-        return await asyncio.to_thread(self.renderer.board_picture, game, user_id, names=row.names)
+        return await asyncio.to_thread(
+            self.renderer.board_picture, game, user_id, names=row.seat_names
+        )
 
     # ------------------------------------------------------------------ the lobby
 
@@ -360,9 +398,36 @@ class GameService:
                 )
             if not row.has_player(user_id):
                 raise Refusal("You have not joined this game.")
-            return tuple(s for s in row.players if s.user_id != user_id)
+            rest = tuple(s for s in row.players if s.user_id != user_id)
+            # AI seats alone are no table: the last human out abandons the lobby
+            return rest if any(not s.is_ai for s in rest) else ()
 
         return await self._change_seats(game, left)
+
+    async def add_ai(self, game: int | GameRow, user_id: str) -> GameRow:
+        """One more AI seat in the lobby (its opener only; 1-3 AI seats, 4 seats in all)."""
+
+        def added(row: GameRow) -> tuple[Seat, ...]:
+            self._check_lobby_opener(row, user_id, "add AI players")
+            return with_ai_seat(row)
+
+        return await self._change_seats(game, added)
+
+    async def remove_ai(self, game: int | GameRow, user_id: str) -> GameRow:
+        """The lobby's last AI seat removed (its opener only)."""
+
+        def removed(row: GameRow) -> tuple[Seat, ...]:
+            self._check_lobby_opener(row, user_id, "remove AI players")
+            return without_ai_seat(row)
+
+        return await self._change_seats(game, removed)
+
+    @staticmethod
+    def _check_lobby_opener(row: GameRow, user_id: str, what: str) -> None:
+        if row.status != LOBBY:
+            raise Refusal("This game has already started: its seats are set.")
+        if row.creator_id != user_id:
+            raise Refusal(f"Only the player who opened the game can {what}.")
 
     async def _change_seats(
         self, game: int | GameRow, change: Callable[[GameRow], tuple[Seat, ...]]
@@ -391,6 +456,11 @@ class GameService:
             raise Refusal("This game has already started.")
         if not row.has_player(user_id):
             raise Refusal("Only a player who has joined can start the game.")
+        if not row.humans:
+            raise Refusal(
+                "A game needs at least one human player: join it, or remove an AI seat "
+                "and let someone join."
+            )
         if len(row.players) < MIN_PLAYERS:
             raise Refusal(
                 f"Montana needs {MIN_PLAYERS} to {MAX_PLAYERS} players; "
@@ -518,15 +588,21 @@ class GameService:
         user_id: str,
         expected_version: int | None,
         expected_epoch: int | None = None,
+        *,
+        by_ai: bool = False,
     ) -> Turn:
         """Refuse early (before a slow defer) a press that cannot possibly apply.
 
         Given a game id the row is read here; given a row already read, nothing is read
         again. The `Turn` returned is what `play` needs, so a press reads its game once.
         `expected_epoch`: the undo epoch the button was made in (None: not checked).
+        `by_ai`: the AI answers for the seat (`bot.core.ai_seats`); a person may not
+        while the AI plays their seat.
         """
         row = await self.row_of(game)
         checked = self._check(row, user_id, expected_version, expected_epoch)
+        if not by_ai and row.ai_plays(user_id):
+            raise Refusal(TAKEN_OVER)
         return Turn(row, checked, expected_version)
 
     def _current(
@@ -587,6 +663,7 @@ class GameService:
         expected_version: int | None = None,
         expected_epoch: int | None = None,
         note: str = "",
+        by_ai: bool = False,
     ) -> Outcome:
         """Apply one move for `user_id`, save it, render and announce it.
 
@@ -594,18 +671,28 @@ class GameService:
         press (the game is then not read again). `expected_version` (and
         `expected_epoch`, its undo epoch) is the state the player saw (from a button);
         None for typed commands, which apply to the current state. `note` is said before
-        the move's words (e.g. that the bot passed for a player on a deadline). The
+        the move's words (e.g. that the bot passed for a player on a deadline; for a move
+        `by_ai`, it stays with the moves told while the same player goes on). The
         store's version and epoch check is the guard against a move saved meanwhile: the
         press is then refused as out of date.
         """
         if not isinstance(game, Turn):
-            game = await self.check_turn(game, user_id, expected_version, expected_epoch)
+            game = await self.check_turn(
+                game, user_id, expected_version, expected_epoch, by_ai=by_ai
+            )
         async with self.lock(game.row.id):
             row = self.delivery.latest(game.row)
-            return await self._play(row, game.game, user_id, move, note)
+            return await self._play(row, game.game, user_id, move, note, note_lasts=by_ai)
 
     async def _play(
-        self, row: GameRow, game: Game, user_id: str, move: str | Action, note: str
+        self,
+        row: GameRow,
+        game: Game,
+        user_id: str,
+        move: str | Action,
+        note: str,
+        *,
+        note_lasts: bool = False,
     ) -> Outcome:
         game_id = row.id
         names = row.names
@@ -622,6 +709,10 @@ class GameService:
         except IllegalAction as error:
             raise Refusal(self.refusal_text(error, game, user_id, names)) from None
         events = words.with_silent_action(events, user_id, str(move))
+        if note and note_lasts:
+            # told with the moves (kept while the same player's prompt is edited in place)
+            events = [words.note(note), *events]
+            note = ""
         passed_in_advance = await self._apply_passes_in_advance(row, game, events)
         new_moves = game.log[row.version :]
         notes = {index + 1: FORCED_NOTE for index in game.auto if index >= row.version}

@@ -59,6 +59,8 @@ class Settings:
     """Default time to answer the city auction before the bot passes, in hours."""
     deadline_poll_seconds: float = 60.0
     """Longest sleep of the deadline task between checks."""
+    ai_delay_seconds: float = 1.5
+    """How long an AI player waits before its move, so the players see the picture first."""
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
     @property
@@ -176,6 +178,12 @@ def _shard_ids(name: str, text: str) -> tuple[int, ...]:
 
 _hours = _number(MIN_HOURS, MAX_HOURS, "hours", "0.5 = 30 minutes")
 _poll_seconds = _number(1, 3600, "seconds", "1.5")
+_ai_delay = _number(0, 60, "seconds", "1.5")
+
+
+def _or(value: float | None, default: float) -> float:
+    """The value read, or the default when the setting is not given (0 is a value)."""
+    return default if value is None else value
 
 
 def _not_settings(names: list[str], known: list[str]) -> tuple[str, ...]:
@@ -213,6 +221,9 @@ def load_settings(
         auction_hours=read("MONTANA_AUCTION_HOURS", _hours) or Settings.auction_hours,
         deadline_poll_seconds=(
             read("MONTANA_DEADLINE_POLL_SECONDS", _poll_seconds) or Settings.deadline_poll_seconds
+        ),
+        ai_delay_seconds=_or(
+            read("MONTANA_AI_DELAY_SECONDS", _ai_delay), Settings.ai_delay_seconds
         ),
     )
     if settings.shard_ids is not None:

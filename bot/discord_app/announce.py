@@ -87,12 +87,21 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     elif game.is_over or outcome.row.status != "active":
         parts.append(words.results(game, names))
     else:
-        parts.append(words.prompt_line(game, mention))
+        row = outcome.row
+        parts.append(
+            words.prompt_line(
+                game, lambda pid: names.get(pid, pid) if row.ai_plays(pid) else mention(pid)
+            )
+        )
         away = outcome.away.get(game.awaiting or "")
         if away is not None:
             name = names.get(away.user_id, "The awaited player")
             parts.append(words.away_line(name, timestamp(away.until, "f")))
-        panel = prompts.public_panel(game, names)
+        awaited = game.awaiting
+        ai_turn = awaited is not None and row.ai_plays(awaited)
+        if ai_turn:
+            parts.append(f"-# {names.get(awaited or '', 'The AI')} moves in a few seconds.")
+        panel = prompts.public_panel(game, names, hint=not ai_turn)
         if panel.hint:
             parts.append(f"-# {panel.hint}")
         view = row_view(outcome.row, panel)
@@ -248,7 +257,7 @@ class DiscordAnnouncer:
         awaited = outcome.awaited
         ping = (
             [discord.Object(int(awaited))]
-            if awaited and outcome.awaited_changed and outcome.prompt
+            if awaited and outcome.awaited_changed and outcome.prompt and not row.ai_plays(awaited)
             else []
         )
         nonce = outcome.ticket.key if outcome.ticket is not None else discord.utils.MISSING

@@ -17,18 +17,30 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from ..core.ai_seats import AiPlayers
 from ..core.deadlines import DeadlineDriver
 from ..core.service import GameService, Refusal, Renderer
 from ..core.settings import Settings
 from ..core.store import Store
-from . import components, deadlines, history, lobby, looking, moves, notify, presence, presses
+from . import (
+    aiplayers,
+    components,
+    deadlines,
+    history,
+    lobby,
+    looking,
+    moves,
+    notify,
+    presence,
+    presses,
+)
 from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply
 from .group import montana
 
 log = logging.getLogger(__name__)
 
-FEATURES = (components, lobby, moves, looking, deadlines, notify, presence, history)
+FEATURES = (components, lobby, moves, looking, deadlines, notify, presence, history, aiplayers)
 """The modules whose commands (on `montana`) and components make up the bot."""
 DYNAMIC_ITEMS: components.DynamicItems = tuple(
     item for feature in FEATURES for item in feature.DYNAMIC_ITEMS
@@ -54,6 +66,7 @@ class MontanaBot(discord.Client):
     service: GameService
     store: Store
     deadlines: DeadlineDriver
+    ai: AiPlayers
 
     def __init__(
         self,
@@ -103,6 +116,9 @@ class MontanaBot(discord.Client):
             poll_seconds=self.settings.deadline_poll_seconds,
         )
         self.service.after_announce.append(self.deadlines.on_announced)
+        self.ai = AiPlayers(self.service, delay=self.settings.ai_delay_seconds)
+        self.service.after_announce.append(self.ai.on_announced)
+        self.deadlines.at_deadline = self.ai.at_deadline
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.deadlines.start()
         # messages owed by moves a previous run saved but could not show (Discord
@@ -120,6 +136,8 @@ class MontanaBot(discord.Client):
         # REST works once logged in: show moves saved but never posted before taking
         # any interaction
         await self.repost_missing_prompts()
+        # games waiting for an AI (a restart) go on by themselves
+        await self.ai.start()
         # What exists now (modules, discord.py's state) lives as long as the bot: keep it
         # out of full garbage collections, each of which would otherwise stall the event
         # loop for tens of milliseconds (measured by `python -m bot.bench`).
@@ -203,6 +221,9 @@ class MontanaBot(discord.Client):
         deadlines = getattr(self, "deadlines", None)
         if deadlines is not None:
             await deadlines.stop()  # a reminder or pass in progress finishes first
+        ai_players = getattr(self, "ai", None)
+        if ai_players is not None:
+            await ai_players.stop()
         service = getattr(self, "service", None)
         if service is not None:
             await service.delivery.stop()  # what is still owed is kept for the next run

@@ -18,9 +18,19 @@ from discord import app_commands
 from rules import Game
 
 from ..core import logs, words
+from ..core.ai_seats import ABSENT_WORDS
 from ..core.deadlines import DeadlineDriver, Deadlines, Step, VoteOutcome, period_text
 from ..core.service import Refusal
-from ..core.store import ACTIVE, OPEN_STATUSES, GameRow, StoreError
+from ..core.store import (
+    ABSENT_AI_MOVE,
+    ABSENT_AI_SEAT,
+    ABSENT_WAIT,
+    ACTIVE,
+    OPEN_STATUSES,
+    GameRow,
+    StoreError,
+)
+from .aiplayers import TakeoverButton
 from .components import Components, DynamicItems, bot_of, database_trouble, reply, timestamp
 from .group import NO_PINGS, channel_id_of, game_group, tracked
 from .notify import Notifier, message_link
@@ -60,10 +70,12 @@ class DiscordDeadlinePoster:
             text = (
                 f"⏰ Overdue — {line} The {period} deadline has passed. "
                 "The other players may now vote to end the game; the standings at that "
-                "moment become its (unfinished) result."
+                "moment become its (unfinished) result. Or they may vote to let the AI "
+                "play the seat until its owner takes it back."
             )
             view = Components()
             view.add_item(EndVoteButton(row.id, row.version))
+            view.add_item(TakeoverButton(row.id, player))
         text += self._link(row)
         channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
         try:
@@ -183,36 +195,56 @@ async def due_text(driver: DeadlineDriver, row: GameRow) -> str:
     return f" {name}'s move is due {timestamp(moment)}."
 
 
+ABSENT_CHOICES = [
+    app_commands.Choice(name="wait: reminders only", value=ABSENT_WAIT),
+    app_commands.Choice(name="ai-move: the AI plays the overdue decision", value=ABSENT_AI_MOVE),
+    app_commands.Choice(
+        name="ai-seat: the AI takes the seat until reclaimed", value=ABSENT_AI_SEAT
+    ),
+]
+
+
 @game_group.command(name="settings", description="Show or change this game's deadlines")
 @app_commands.describe(
     turn_hours="Hours a player has for a turn (default 48)",
     auction_hours="Hours to answer the city auction before passing (default 24)",
+    absent="What happens when a player's deadline passes (default: wait)",
 )
+@app_commands.choices(absent=ABSENT_CHOICES)
 @tracked
 async def settings_command(
     interaction: discord.Interaction[Any],
     turn_hours: app_commands.Range[int, 1, 720] | None = None,
     auction_hours: app_commands.Range[int, 1, 720] | None = None,
+    absent: app_commands.Choice[str] | None = None,
 ) -> None:
     driver = driver_of(interaction)
     row = await driver.service.game_here(channel_id_of(interaction))
     logs.bind_game(row.id, row.play_channel_id)
     current = Deadlines(row.turn_seconds, row.auction_seconds)
-    if turn_hours is None and auction_hours is None:
+    now_absent = f"when a deadline passes: {ABSENT_WORDS.get(row.absent, row.absent)}"
+    if turn_hours is None and auction_hours is None and absent is None:
         due = await due_text(driver, row) if row.status == ACTIVE else ""
-        await reply(interaction, f"This game's deadlines: {current.describe()}.{due}")
+        await reply(interaction, f"This game's deadlines: {current.describe()}; {now_absent}.{due}")
         return
     if not may_manage(interaction, row):
         raise Refusal(
             "Only the player who opened the game, or someone allowed to manage this "
-            f"channel, can change its deadlines. Now: {current.describe()}."
+            f"channel, can change its settings. Now: {current.describe()}; {now_absent}."
         )
     if row.status not in OPEN_STATUSES:
         raise Refusal("This game is over.")
-    new = await driver.set_hours(row.id, turn_hours, auction_hours)
-    log.info("deadlines set by %s: %s", interaction.user.id, new)
+    said = []
+    if turn_hours is not None or auction_hours is not None:
+        new = await driver.set_hours(row.id, turn_hours, auction_hours)
+        log.info("deadlines set by %s: %s", interaction.user.id, new)
+        said.append(f"set the deadlines: {new.describe()}")
+    if absent is not None:
+        await bot_of(interaction).ai.set_absent(row, absent.value)
+        log.info("absent set by %s: %s", interaction.user.id, absent.value)
+        said.append(f"chose, when a deadline passes: {ABSENT_WORDS[absent.value]}")
     await interaction.response.send_message(
-        f"{interaction.user.display_name} set the deadlines: {new.describe()}.",
+        f"{interaction.user.display_name} {' and '.join(said)}.",
         allowed_mentions=NO_PINGS,
     )
 

@@ -23,7 +23,8 @@ from .group import NO_PINGS, answer, channel_id_of, game_group, tracked
 log = logging.getLogger(__name__)
 
 JOIN, LEAVE, START = "join", "leave", "start"
-LOBBY_CODES = (JOIN, LEAVE, START)
+ADD_AI, REMOVE_AI = "addai", "rmai"
+LOBBY_CODES = (JOIN, LEAVE, START, ADD_AI, REMOVE_AI)
 LOBBY_VERSION = 0
 
 
@@ -39,6 +40,8 @@ def lobby_view(game_id: int) -> discord.ui.View:
                     prompts.Choice(JOIN, "Join", "success"),
                     prompts.Choice(LEAVE, "Leave", "secondary"),
                     prompts.Choice(START, "Start", "primary"),
+                    prompts.Choice(ADD_AI, "Add AI", "secondary", row=1),
+                    prompts.Choice(REMOVE_AI, "Remove AI", "secondary", row=1),
                 ),
             ),
         ),
@@ -50,11 +53,12 @@ def lobby_text(row: GameRow) -> str:
         if row.status == "active":
             return f"**Montana** — the game is under way in <#{row.play_channel_id}>."
         return f"**Montana** — this game was {row.status}."
-    players = ", ".join(f"<@{s.user_id}>" for s in row.players)
+    players = ", ".join(s.name if s.is_ai else f"<@{s.user_id}>" for s in row.players)
     return (
         f"**Montana** — a new game is open ({len(row.players)}/4): {players}.\n"
         "Press **Join** to take a seat (2 to 4 players), then **Start**. "
-        "The seat order is drawn at random when the game starts."
+        "The seat order is drawn at random when the game starts.\n"
+        "-# The player who opened the game can add AI players (**Add AI**, 1 to 3)."
     )
 
 
@@ -66,6 +70,10 @@ async def lobby_press(interaction: discord.Interaction[Any], game_id: int, code:
         row = await service.join(game_id, user)
     elif code == LEAVE:
         row = await service.leave(game_id, user.user_id)
+    elif code == ADD_AI:
+        row = await service.add_ai(game_id, user.user_id)
+    elif code == REMOVE_AI:
+        row = await service.remove_ai(game_id, user.user_id)
     else:
         await start_game(interaction, game_id)
         return

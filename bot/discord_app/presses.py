@@ -18,6 +18,7 @@ from ..core import prompts, words
 from ..core.prompts import Panel, UnknownChoice
 from ..core.service import Outcome, Refusal
 from ..core.store import GameRow, StoreError
+from .aiplayers import send_hint
 from .components import (
     NOT_SHOWN,
     UNKNOWN_BUTTON,
@@ -74,6 +75,9 @@ async def _handle_choice(
         return
     if code == prompts.UNDO:
         await undo_press(interaction, row, version, epoch)
+        return
+    if code == prompts.HINT:
+        await send_hint(interaction, row, version, epoch)
         return
     if code == prompts.IN_ADVANCE:
         standing = await service.pass_in_advance(

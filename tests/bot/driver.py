@@ -62,10 +62,13 @@ class SampledRenderer:
         return self.real.board_picture(game, player_id, names=names)
 
 
-def make_bot(db_path: Path, renderer: Renderer | None = None, seed: int = 1) -> MontanaBot:
-    """A bot on `db_path` whose games are dealt from `seed` (tests stay repeatable)."""
+def make_bot(
+    db_path: Path, renderer: Renderer | None = None, seed: int = 1, ai_delay: float = 0.0
+) -> MontanaBot:
+    """A bot on `db_path` whose games are dealt from `seed` (tests stay repeatable); its
+    AI players move `ai_delay` seconds after their turn comes (at once by default)."""
     return MontanaBot(
-        Settings(token=None, db_path=str(db_path)),
+        Settings(token=None, db_path=str(db_path), ai_delay_seconds=ai_delay),
         renderer=renderer,
         seed_source=random.Random(seed),
     )

@@ -104,6 +104,7 @@ class Session:
 
     def close(self) -> None:
         try:
+            self.runner.run(self.console.ai.stop())
             self.runner.run(self.store.close())
         finally:
             self.runner.close()
@@ -562,3 +563,35 @@ def test_undo_takes_back_the_last_move_at_the_shared_keyboard(
     assert "took back: put " in text
     # the second undo: the earlier moves were the setup's spins, which cannot be taken back
     assert "Refused: Nothing to take back: the wheel has been spun since." in text
+
+
+def test_ai_seats_play_themselves_at_the_console(
+    tmp_path: Path, new_session: Callable[[list[str], int], Session]
+) -> None:
+    """`console --players ana,ai,ai`: the keyboard answers ana only; the AI seats move
+    by themselves (legal moves, saved and shown like any other)."""
+    with pytest.raises(SystemExit):
+        parse_args(["--players", "ai,AI"])  # a table of AI seats alone is refused
+    assert parse_args(["--players", "ana,AI,ai"]).players == ["ana", "ai", "ai"]
+    session = new_session(["ana", "ai", "ai"], 4)
+    rng = random.Random(4)
+    prompts_seen: set[str] = set()
+
+    def ana(prompt: str) -> str:
+        prompts_seen.add(prompt)
+        game = session.game()
+        if len(game.log) > 3000:
+            raise AssertionError("the game does not end")
+        return str(choose_action(game, rng)[1])
+
+    session.answer = ana
+    assert session.console.loop() == 0
+    row, game = session.console.current()
+    assert game.is_over and row.status == FINISHED
+    assert prompts_seen == {"ana> "}
+    assert sorted(s.name for s in row.players) == ["AI 1", "AI 2", "ana"]
+    players = {pid for pid, _ in game.log}
+    assert {"ai:1", "ai:2"} <= players
+    assert Game.replay(game.record()).to_dict() == game.to_dict()
+    text = session.text()
+    assert "Refused" not in text and "AI 1" in text and "Final ranking" in text

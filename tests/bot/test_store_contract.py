@@ -13,6 +13,8 @@ import pytest
 
 from bot.core.errors import StartupError
 from bot.core.store import (
+    ABSENT_AI_SEAT,
+    ABSENT_WAIT,
     ACTIVE,
     DM,
     ENDED,
@@ -376,3 +378,32 @@ async def test_the_state_is_saved_without_its_log_and_read_back_whole(store: Sto
     await store.transaction([("UPDATE games SET state = ? WHERE id = ?", (whole, game_id))])
     again = await store.get(game_id)
     assert again is not None and again.state == game.to_dict()
+
+
+async def test_ai_seats_taken_over_seats_and_their_votes(store: Store) -> None:
+    """The AI players' methods (issue 14), on both stores."""
+    game_id, _ = await started(store, guild=4 << 22)
+    other, _ = await started(store, channel=11, guild=5 << 22)
+    row = await store.get(game_id)
+    assert row is not None and (row.absent, row.taken_over) == (ABSENT_WAIT, ())
+    await store.set_absent(game_id, ABSENT_AI_SEAT)
+    with pytest.raises(ValueError, match="absent must be one of"):
+        await store.set_absent(game_id, "never")
+    assert await store.add_takeover_vote(game_id, BEN.user_id, ANA.user_id, "2026-11-23T1") == [
+        ANA.user_id
+    ]
+    assert await store.add_takeover_vote(game_id, BEN.user_id, ANA.user_id, "2026-11-23T2") == [
+        ANA.user_id
+    ]  # once per voter
+    assert not await store.set_taken_over(game_id, [BEN.user_id], expected=[ANA.user_id])
+    assert await store.set_taken_over(game_id, [BEN.user_id], expected=[])
+    row = await store.get(game_id)
+    assert row is not None and (row.absent, row.taken_over) == (ABSENT_AI_SEAT, (BEN.user_id,))
+    assert row.names[BEN.user_id] == "Ben (AI)" and row.ai_plays(BEN.user_id)
+    # the votes about a seat whose hands changed are gone
+    assert await store.add_takeover_vote(game_id, BEN.user_id, ANA.user_id, "2026-11-23T3") == [
+        ANA.user_id
+    ]
+    assert await store.active_game_ids() == [game_id, other]
+    store.shards = Shards(2, (1,))
+    assert await store.active_game_ids() == [other]

@@ -11,11 +11,16 @@ made by a newer bot. Nothing outside this package writes SQL.
 
 from __future__ import annotations
 
-from .base import Row, Shards, Statement, Store, Tx, reminder_step
+from .base import AiTables, Row, Shards, Statement, Store, Tx, reminder_step
 from .dialect import is_postgres, masked
 from .model import (
     ABANDONED,
+    ABSENT_AI_MOVE,
+    ABSENT_AI_SEAT,
+    ABSENT_MODES,
+    ABSENT_WAIT,
     ACTIVE,
+    AI_PREFIX,
     AWAY_PAUSE,
     DEFAULT_AUCTION_SECONDS,
     DEFAULT_TURN_SECONDS,
@@ -39,6 +44,7 @@ from .model import (
     StaleVersion,
     StoreError,
     UndoneMove,
+    is_ai_seat,
     moment_of,
     now,
     stamp_of,
@@ -59,7 +65,12 @@ async def open_store(
 
 __all__ = [
     "ABANDONED",
+    "ABSENT_AI_MOVE",
+    "ABSENT_AI_SEAT",
+    "ABSENT_MODES",
+    "ABSENT_WAIT",
     "ACTIVE",
+    "AI_PREFIX",
     "AWAY_PAUSE",
     "DEFAULT_AUCTION_SECONDS",
     "DEFAULT_TURN_SECONDS",
@@ -74,6 +85,7 @@ __all__ = [
     "READ_WAIT_SECONDS",
     "SCHEMA_VERSION",
     "WRITE_WAIT_SECONDS",
+    "AiTables",
     "Away",
     "ChannelBusy",
     "DeadlineClock",
@@ -94,6 +106,7 @@ __all__ = [
     "StoreError",
     "Tx",
     "UndoneMove",
+    "is_ai_seat",
     "is_postgres",
     "masked",
     "moment_of",

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
 
 from .model import (
     ABANDONED,
+    ABSENT_MODES,
     ACTIVE,
     ENDED,
     FINISHED,
@@ -136,6 +137,8 @@ def _row(row: Row, lines: Sequence[Row] | None = None) -> GameRow:
         prompt_version=row["prompt_version"],
         undo_epoch=row["undo_epoch"],
         result_json=row["result"],
+        absent=row["absent"],
+        taken_over=tuple(json.loads(row["taken_over"])),
     )
 
 
@@ -1069,3 +1072,85 @@ class Store:
             (channel_id, channel_id, FINISHED, ENDED, ABANDONED, limit),
         )
         return await self._rows(rows)
+
+    # ------------------------------------------------------------------ AI players
+    # (issue 14): the games an AI may be awaited in, seats taken over, their votes, the
+    # `absent` setting
+
+    @_guarded
+    async def active_game_ids(self) -> list[int]:
+        """Every game under way of this process's shards (at start-up: those waiting
+        for an AI go on)."""
+        rows = await self._read(
+            "SELECT id FROM games WHERE status = ?" + self._shard_filter() + " ORDER BY id",
+            (ACTIVE,),
+        )
+        return [int(r["id"]) for r in rows]
+
+    async def set_absent(self, game_id: int, mode: str) -> None:
+        if mode not in ABSENT_MODES:
+            raise ValueError(f"absent must be one of {ABSENT_MODES}, not {mode!r}")
+        await self._transaction([("UPDATE games SET absent = ? WHERE id = ?", (mode, game_id))])
+
+    async def set_taken_over(
+        self, game_id: int, seats: Sequence[str], *, expected: Sequence[str]
+    ) -> bool:
+        """The seats the AI plays for now, if they are still `expected` (False if not);
+        the votes about a seat whose hands change are dropped."""
+        changed = set(seats) ^ set(expected)
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            (
+                "UPDATE games SET taken_over = ? WHERE id = ? AND taken_over = ? AND status = ?",
+                (json.dumps(sorted(seats)), game_id, json.dumps(sorted(expected)), ACTIVE),
+            )
+        ]
+        statements += [
+            ("DELETE FROM takeover_votes WHERE game_id = ? AND player = ?", (game_id, player))
+            for player in sorted(changed)
+        ]
+        count, *_ = await self._transaction(statements)
+        return count > 0
+
+    async def add_takeover_vote(self, game_id: int, player: str, voter: str, at: str) -> list[str]:
+        """Record `voter`'s vote to hand `player`'s seat to the AI; all its voters so far."""
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO takeover_votes (game_id, player, voter, at) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (game_id, player, voter) DO NOTHING",
+                    (game_id, player, voter, at),
+                )
+            ]
+        )
+        return await self._takeover_voters(game_id, player)
+
+    @_guarded
+    async def _takeover_voters(self, game_id: int, player: str) -> list[str]:
+        rows = await self._read(
+            "SELECT voter FROM takeover_votes WHERE game_id = ? AND player = ? ORDER BY at, voter",
+            (game_id, player),
+        )
+        return [str(r["voter"]) for r in rows]
+
+
+class AiTables:
+    """The store's part of the AI players (`bot.core.ai_seats`), as named store methods."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def active_games(self) -> list[int]:
+        """Every game under way of this process's shards (at start-up: those waiting
+        for an AI go on)."""
+        return await self.store.active_game_ids()
+
+    async def set_absent(self, game_id: int, mode: str) -> None:
+        await self.store.set_absent(game_id, mode)
+
+    async def set_taken_over(
+        self, game_id: int, seats: Sequence[str], *, expected: Sequence[str]
+    ) -> bool:
+        return await self.store.set_taken_over(game_id, seats, expected=expected)
+
+    async def add_takeover_vote(self, game_id: int, player: str, voter: str, at: str) -> list[str]:
+        return await self.store.add_takeover_vote(game_id, player, voter, at)

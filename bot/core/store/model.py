@@ -35,6 +35,17 @@ back; `bot.core.presence.Notice` is its body)."""
 AWAY_PAUSE = "pause"
 """What happens to an away player's decisions: their deadlines wait (the only mode so
 far; the table keeps a `mode` so that "the AI plays for them" can be added)."""
+AI_PREFIX = "ai:"
+"""The engine's player id of an AI seat is `ai:<n>`: never a Discord id (digits only)."""
+ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT = "wait", "ai-move", "ai-seat"
+ABSENT_MODES = (ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT)
+"""A game's `absent` setting: what happens when a player's deadline passes (nothing
+more than the reminders; the AI plays that one decision; the AI takes the seat)."""
+
+
+def is_ai_seat(player_id: str) -> bool:
+    """Whether the engine's player id is an AI seat (never a Discord user)."""
+    return player_id.startswith(AI_PREFIX)
 
 
 class StoreError(Exception):
@@ -60,6 +71,11 @@ class Seat:
 
     user_id: str
     name: str
+
+    @property
+    def is_ai(self) -> bool:
+        """An AI seat (`ai:<n>`), added in the lobby: nobody is pinged for it."""
+        return is_ai_seat(self.user_id)
 
 
 @dataclass(frozen=True)
@@ -94,6 +110,10 @@ class GameRow:
     beside the version: one made before an undo never matches again."""
     result_json: str | None = None
     """The standings of a game ended early by a vote (JSON), else None."""
+    absent: str = ABSENT_WAIT
+    """What happens when a player's deadline passes (`ABSENT_MODES`)."""
+    taken_over: tuple[str, ...] = ()
+    """The human seats the AI plays for now (handed over by a vote or a deadline)."""
 
     @property
     def state(self) -> dict[str, Any] | None:
@@ -111,7 +131,24 @@ class GameRow:
 
     @property
     def names(self) -> dict[str, str]:
+        """Each seat's name; a seat the AI plays for its owner says so ("Ana (AI)")."""
+        return {
+            seat.user_id: f"{seat.name} (AI)" if seat.user_id in self.taken_over else seat.name
+            for seat in self.players
+        }
+
+    @property
+    def seat_names(self) -> dict[str, str]:
+        """Each seat's name alone (the picture marks a seat taken over by a note)."""
         return {seat.user_id: seat.name for seat in self.players}
+
+    def ai_plays(self, player_id: str) -> bool:
+        """Whether the AI answers for this seat: an AI seat, or a seat taken over."""
+        return is_ai_seat(player_id) or player_id in self.taken_over
+
+    @property
+    def humans(self) -> tuple[Seat, ...]:
+        return tuple(seat for seat in self.players if not seat.is_ai)
 
     def has_player(self, user_id: str) -> bool:
         return any(seat.user_id == user_id for seat in self.players)

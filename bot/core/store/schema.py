@@ -226,5 +226,22 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # AI players (issue 14 points 4-5): AI seats are seats whose id is `ai:<n>`; a
+        # game's `absent` setting says what a passed deadline does, `taken_over` lists
+        # the human seats the AI plays for now, and the votes to hand one over are kept
+        # until it is (or its owner takes it back)
+        "ALTER TABLE games ADD COLUMN absent TEXT NOT NULL DEFAULT 'wait'",
+        "ALTER TABLE games ADD COLUMN taken_over TEXT NOT NULL DEFAULT '[]'",
+        """
+        CREATE TABLE takeover_votes (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            player TEXT NOT NULL,
+            voter TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game_id, player, voter)
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,202 @@
+"""Benchmark: games with AI seats played at once through the game service, to measure
+what the AI costs the event loop.
+
+    python -m bot.aibench [--games 4] [--players 3] [--seed 1] [--policy ai]
+                          [--executor process|thread] [--real-pictures]
+
+Each game seats one human (played by the random policy, `rules.simulate.choose_action`,
+as soon as it is awaited) and `players - 1` AI seats run by `bot.core.ai_seats.AiPlayers`
+exactly as the bot runs them (no delay): every AI move is decided in the worker and
+saved, announced and hooked through `GameService`. Discord is left out (a silent
+announcer); the pictures are tiny unless `--real-pictures`.
+
+Printed: the event loop's longest stall, measured by a ticker that sleeps 10 ms and
+records how late it wakes (aim: at most 50 ms); the AI move latency, from reading the
+game to the move saved and announced, as median, 99th percentile and max; the count of
+AI moves; the decisions' CPU time in the worker; the wall and CPU seconds of the run
+(the bot process, and the worker's).
+`--executor thread` runs the AI in a thread of the bot process instead, for comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import concurrent.futures
+import io
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from rules import Game
+from rules.simulate import choose_action
+
+from .core.ai_seats import AiPlayers
+from .core.service import GameService, PillowRenderer, Renderer
+from .core.store import Seat, Store
+
+TICK = 0.010
+STALL_AIM = 0.050
+
+
+class TinyRenderer:
+    """A valid 8x8 PNG for every picture: the bench measures the AI, not the drawing."""
+
+    def __init__(self) -> None:
+        from PIL import Image
+
+        buffer = io.BytesIO()
+        Image.new("RGB", (8, 8), (200, 180, 120)).save(buffer, format="PNG")
+        self.png = buffer.getvalue()
+
+    def game_picture(
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+    ) -> bytes:
+        return self.png
+
+    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
+        return self.png
+
+
+class Ticker:
+    """How late a 10 ms sleep wakes: the longest is the loop's longest stall."""
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(TICK)
+            self.worst = max(self.worst, time.perf_counter() - before - TICK)
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+
+async def start_game(service: GameService, number: int, players: int, seed: int) -> int:
+    human = Seat(f"human-{number}", f"P{number}")
+    row = await service.open_lobby(
+        guild_id=None, channel_id=1000 + number, thread_id=None, creator=human
+    )
+    for _ in range(players - 1):
+        await service.add_ai(row.id, human.user_id)
+    await service.start(row.id, human.user_id, seed=seed)
+    return row.id
+
+
+async def human_plays(service: GameService, game_id: int, rng: random.Random) -> int:
+    """The human seat's moves, whenever awaited, until the game ends; how many."""
+    moves = 0
+    while True:
+        row = await service.get(game_id)
+        game = service.game_of(row)
+        if game.is_over or row.status != "active":
+            return moves
+        pid = game.awaiting
+        if pid is not None and not row.ai_plays(pid):
+            _, action = choose_action(game, rng)
+            await service.play(row.id, pid, action)
+            moves += 1
+        else:
+            await asyncio.sleep(0.02)
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def run(options: argparse.Namespace) -> int:
+    renderer: Renderer = PillowRenderer() if options.real_pictures else TinyRenderer()
+    executor: concurrent.futures.Executor | None = (
+        concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        if options.executor == "thread"
+        else None
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(str(Path(folder) / "bench.sqlite3"))
+        service = GameService(store, renderer=renderer)
+        players = AiPlayers(service, delay=0, policy=options.policy, executor=executor)
+        service.after_announce.append(players.on_announced)
+        rng = random.Random(options.seed)
+        try:
+            # the worker is started (and the AI package loaded in it) before measuring
+            await players.warm_up()
+            ids = [
+                await start_game(service, n, options.players, options.seed + n)
+                for n in range(options.games)
+            ]
+            ticker = Ticker()
+            ticker.start()
+            wall, cpu = time.perf_counter(), time.process_time()
+            for game_id in ids:
+                players.wake(game_id)
+            humans = await asyncio.gather(
+                *(human_plays(service, g, random.Random(rng.random())) for g in ids)
+            )
+            await players.idle()
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            ticker.stop()
+        finally:
+            await players.stop()
+            if executor is not None:
+                executor.shutdown()
+            await store.close()
+    latencies = [s * 1000 for s in players.latencies]
+    decisions = [s * 1000 for s in players.decision_cpu]
+    print(
+        f"{options.games} games of {options.players} ({options.players - 1} AI seats each), "
+        f"policy {options.policy}, AI in a {options.executor}"
+    )
+    print(f"AI moves: {len(latencies)}, human moves: {sum(humans)}")
+    if latencies:
+        print(
+            f"AI move latency ms: median {statistics.median(latencies):.0f}, "
+            f"p99 {percentile(latencies, 0.99):.0f}, max {max(latencies):.0f}"
+        )
+    if decisions:
+        print(
+            f"decision CPU ms (in the worker): median {statistics.median(decisions):.0f}, "
+            f"p99 {percentile(decisions, 0.99):.0f}"
+        )
+    stall = ticker.worst * 1000
+    verdict = "ok" if ticker.worst <= STALL_AIM else f"over the {STALL_AIM * 1000:.0f} ms aim"
+    print(f"longest event-loop stall ms: {stall:.0f} ({verdict})")
+    print(f"wall s: {wall:.1f}, bot CPU s: {cpu:.1f}, worker CPU s: {sum(decisions) / 1000:.1f}")
+    return 0
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot.aibench", description=__doc__)
+    parser.add_argument("--games", type=int, default=4, help="games at once (default 4)")
+    parser.add_argument(
+        "--players", type=int, default=3, choices=(2, 3, 4), help="seats per game, 1 human"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--policy", default="ai", help="the AI seats' policy (default ai)")
+    parser.add_argument("--executor", choices=("process", "thread"), default="process")
+    parser.add_argument("--real-pictures", action="store_true", help="draw every picture")
+    return parser.parse_args(list(argv))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return asyncio.run(run(parse_args(sys.argv[1:] if argv is None else argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,416 @@
+"""AI players in the bot (issue 14 points 4-6): AI seats, seats taken over, hints.
+
+A seat is played by the AI when it is an AI seat (id `ai:<n>`, added in the lobby) or a
+human seat handed over (`GameRow.taken_over`: by a vote of the other humans, or by the
+game's `absent` setting when a deadline passes) until its owner reclaims it.
+
+`AiPlayers` runs them. Whenever a game may wait for the AI — after every announced move
+(`on_announced`, the service's hook), at start-up for every game under way, after a
+takeover — it wakes that game's task, which waits `delay` seconds (the players see the
+picture first), reads the game, asks `ai.decide_from_state` in a separate process (the
+event loop never runs the search) and plays the answer through `GameService.play` like
+a press: a normal logged move, message and picture, guarded by the version and undo
+epoch it read. A stale version means someone else moved: the game is read again and
+decided afresh, so a move is never applied twice. The decision is seeded from (game,
+version, undo epoch), so after a restart the same state gets the same move.
+
+`hint` asks the same question for the awaited human and words the answer (`ai.explain`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import multiprocessing
+import os
+import threading
+import time
+import zlib
+from dataclasses import dataclass, replace
+from typing import Any
+
+import ai
+from rules import Game
+
+from .service import STALE, BrokenGame, GameService, Outcome, Refusal
+from .store import (
+    ABSENT_AI_MOVE,
+    ABSENT_AI_SEAT,
+    ABSENT_MODES,
+    ABSENT_WAIT,
+    ACTIVE,
+    AiTables,
+    GameRow,
+    StoreError,
+    now,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DELAY_SECONDS = 1.5
+"""How long the AI waits before moving, so the players see the picture first."""
+RETRY_SECONDS = 30.0
+"""After a failure (the database busy, a broken state), when the game is tried again."""
+POLICY = "ai"
+
+ABSENT_WORDS = {
+    ABSENT_WAIT: "wait (reminders only)",
+    ABSENT_AI_MOVE: "the AI plays the overdue decision",
+    ABSENT_AI_SEAT: "the AI takes the seat until its owner reclaims it",
+}
+
+
+def decision_seed(game_id: int, version: int, undo_epoch: int) -> int:
+    """The seed of the AI's decision in this state: the same after a restart."""
+    return zlib.crc32(f"{game_id}:{version}:{undo_epoch}".encode())
+
+
+def awaited_ai(row: GameRow, game: Game) -> str | None:
+    """The seat the AI must answer for now, if the game waits for one."""
+    pid = game.awaiting
+    return pid if row.status == ACTIVE and pid is not None and row.ai_plays(pid) else None
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The AI's suggestion for the awaited player, in the state it was made for."""
+
+    row: GameRow
+    player: str
+    decision: ai.Decision
+    text: str
+
+    @property
+    def notation(self) -> str:
+        return str(self.decision.action)
+
+
+@dataclass(frozen=True)
+class TakeoverVote:
+    voters: list[str]
+    needed: int
+    done: bool
+    row: GameRow
+
+
+def _decide(
+    state: dict[str, Any], player: str, policy: str, seed: int
+) -> tuple[ai.Decision, float]:
+    """In the worker process: the decision and its CPU time."""
+    start = time.process_time()
+    decision = ai.decide_from_state(state, player, policy, seed)
+    return decision, time.process_time() - start
+
+
+def _ready() -> bool:
+    return True
+
+
+def _leave_with_parent(parent: int) -> None:
+    """In the worker: exit as soon as the bot process is gone (killed, it cannot stop its
+    worker, which would live on and keep the bot's output open)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def default_executor() -> concurrent.futures.Executor:
+    """One worker process (spawned: the bot's threads and loop are not copied), which
+    ends with the bot even when the bot is killed."""
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_leave_with_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+class AiPlayers:
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        delay: float = DEFAULT_DELAY_SECONDS,
+        policy: str = POLICY,
+        executor: concurrent.futures.Executor | None = None,
+    ) -> None:
+        self.service = service
+        self.tables = AiTables(service.store)
+        self.delay = delay
+        self.policy = policy
+        self._executor = executor
+        self._own_executor = executor is None
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self._notes: dict[int, str] = {}
+        self._stopping = False
+        self.latencies: list[float] = []
+        """Seconds from reading a game to its AI move saved (for the bench)."""
+        self.decision_cpu: list[float] = []
+        """CPU seconds of each decision in the worker (for the bench)."""
+
+    # ------------------------------------------------------------------ running
+
+    @property
+    def executor(self) -> concurrent.futures.Executor:
+        if self._executor is None:
+            self._executor = default_executor()
+        return self._executor
+
+    async def warm_up(self) -> None:
+        """Start the worker and load the AI in it now (else the first move does)."""
+        await asyncio.get_running_loop().run_in_executor(self.executor, _ready)
+
+    async def start(self) -> None:
+        """Wake every game under way: those waiting for the AI (a restart) go on."""
+        self._stopping = False
+        for game_id in await self.tables.active_games():
+            self.wake(game_id)
+
+    async def stop(self) -> None:
+        """Stop the games' tasks (a move being saved is not cut: the store's transaction
+        is all or nothing, and the next start decides again) and the worker."""
+        self._stopping = True
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        if self._own_executor and self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    async def on_announced(self, outcome: Outcome) -> None:
+        """The service's hook: a move was announced; the AI may be awaited now."""
+        awaited = outcome.awaited
+        if awaited is not None and outcome.row.ai_plays(awaited):
+            self.wake(outcome.row.id)
+
+    def wake(self, game_id: int) -> None:
+        """Look at this game soon (after `delay`): if it waits for the AI, move."""
+        if self._stopping:
+            return
+        task = self._tasks.get(game_id)
+        if task is not None and not task.done():
+            self._again.add(game_id)
+            return
+        self._tasks[game_id] = asyncio.create_task(self._drive(game_id), name=f"ai-{game_id}")
+
+    async def idle(self) -> None:
+        """Wait until no game's AI is about to move (tests, the console, the bench)."""
+        while tasks := [t for t in self._tasks.values() if not t.done()]:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _drive(self, game_id: int) -> None:
+        delay = self.delay
+        try:
+            while True:
+                self._again.discard(game_id)
+                await asyncio.sleep(delay)
+                delay = self.delay
+                try:
+                    played = await self.play_once(game_id)
+                except BrokenGame:
+                    return  # logged once by the service; an operator must repair it
+                except (StoreError, Refusal) as error:
+                    log.warning("game %s: the AI could not move now: %s", game_id, error)
+                    played, delay = False, RETRY_SECONDS
+                    self._again.add(game_id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("game %s: the AI's move failed", game_id)
+                    played, delay = False, RETRY_SECONDS
+                    self._again.add(game_id)
+                if not played and game_id not in self._again:
+                    return
+        finally:
+            if self._tasks.get(game_id) is asyncio.current_task():
+                del self._tasks[game_id]
+
+    async def decide(self, row: GameRow, player: str) -> ai.Decision:
+        """The AI's decision for `player` in the game as `row` holds it (off the loop)."""
+        state = row.state
+        assert state is not None
+        seed = decision_seed(row.id, row.version, row.undo_epoch)
+        loop = asyncio.get_running_loop()
+        try:
+            decision, cpu = await loop.run_in_executor(
+                self.executor, _decide, state, player, self.policy, seed
+            )
+        except concurrent.futures.BrokenExecutor:
+            # the worker died (killed, out of memory): the next decision starts a new one
+            if self._own_executor and self._executor is not None:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+            raise
+        self.decision_cpu.append(cpu)
+        return decision
+
+    async def play_once(self, game_id: int, *, note: str = "") -> bool:
+        """Make the AI's move if the game waits for the AI now; whether one was made.
+        A move made meanwhile by someone else (stale) counts as made: look again."""
+        started = time.perf_counter()
+        row = await self.service.get(game_id)
+        if row.status != ACTIVE:
+            return False
+        game = self.service.game_of(row)
+        player = awaited_ai(row, game)
+        if player is None:
+            return False
+        decision = await self.decide(row, player)
+        note = note or self._notes.pop(game_id, "")
+        try:
+            await self.service.play(
+                row.id,
+                player,
+                decision.action,
+                expected_version=row.version,
+                expected_epoch=row.undo_epoch,
+                note=note,
+                by_ai=True,
+            )
+        except Refusal as refusal:
+            if refusal.message != STALE:
+                raise
+            log.info("game %s: moved meanwhile; the AI looks again", game_id)
+            if note:
+                self._notes[game_id] = note
+            return True
+        self.latencies.append(time.perf_counter() - started)
+        log.info("game %s: the AI played %s for %s", game_id, decision.action, player)
+        return True
+
+    # ------------------------------------------------------------------ absent players
+
+    async def at_deadline(self, row: GameRow, player: str, period_words: str) -> bool:
+        """A deadline of `player` passed (the deadline driver's hook): per the game's
+        `absent` setting the AI takes the seat, or plays this one decision. Whether it
+        did (False: the driver goes on as without AI)."""
+        if row.absent == ABSENT_WAIT or row.ai_plays(player) or not row.has_player(player):
+            return False
+        name = row.names.get(player, "The awaited player")
+        if row.absent == ABSENT_AI_SEAT:
+            note = (
+                f"⏰ {name} did not move within {period_words}, so the AI plays their seat "
+                "until they take it back with `/montana me reclaim`."
+            )
+            await self._hand_over(row, player, note)
+            return True
+        note = f"⏰ {name} did not move within {period_words}, so the AI played this for them."
+        game = self.service.game_of(row)
+        if game.awaiting != player:
+            return False
+        decision = await self.decide(row, player)
+        try:
+            await self.service.play(
+                row.id,
+                player,
+                decision.action,
+                expected_version=row.version,
+                expected_epoch=row.undo_epoch,
+                note=note,
+                by_ai=True,
+            )
+        except Refusal as refusal:
+            log.info("no AI move on the deadline: %s", refusal.message)
+            return True
+        return True
+
+    async def _hand_over(self, row: GameRow, player: str, note: str) -> GameRow:
+        seats = sorted({*row.taken_over, player})
+        if not await self.tables.set_taken_over(row.id, seats, expected=row.taken_over):
+            raise Refusal("The game changed meanwhile; please try again.")
+        log.info("game %s: the AI takes the seat of %s", row.id, player)
+        self._notes[row.id] = note
+        self.wake(row.id)
+        return replace(row, taken_over=tuple(seats))
+
+    async def vote_takeover(self, target: int | GameRow, voter: str, player: str) -> TakeoverVote:
+        """`voter` votes to hand `player`'s seat to the AI; a majority of the other
+        humans (the voter included) hands it over at once."""
+        row = await self.service.row_of(target)
+        async with self.service.lock(row.id):
+            row = await self.service.get(row.id)
+            if row.status != ACTIVE:
+                raise Refusal("Only a game under way can hand a seat to the AI.")
+            if not row.has_player(voter) or (row.ai_plays(voter) and voter not in row.taken_over):
+                raise Refusal("Only the players of this game can vote to hand a seat to the AI.")
+            if not row.has_player(player) or row.ai_plays(player):
+                name = row.names.get(player)
+                raise Refusal(
+                    f"{name} is played by the AI already."
+                    if name is not None
+                    else "That player is not in this game; name one of its human players."
+                )
+            if voter == player:
+                raise Refusal(
+                    "You cannot vote about your own seat. To let the AI play it, ask the "
+                    "others to vote, or set `/montana game settings absent:`."
+                )
+            others = [s.user_id for s in row.humans if s.user_id != player]
+            needed = len(others) // 2 + 1
+            voters = await self.tables.add_takeover_vote(row.id, player, voter, now())
+            counted = [v for v in voters if v in others]
+            if len(counted) < needed:
+                return TakeoverVote(counted, needed, False, row)
+            names = row.names
+            note = (
+                f"The other players voted to hand {names.get(player, player)}'s seat to the "
+                "AI until they take it back with `/montana me reclaim`."
+            )
+            row = await self._hand_over(row, player, note)
+            return TakeoverVote(counted, needed, True, row)
+
+    async def reclaim(self, target: int | GameRow, user_id: str) -> GameRow:
+        """The owner takes their seat back from the AI."""
+        row = await self.service.row_of(target)
+        async with self.service.lock(row.id):
+            row = await self.service.get(row.id)
+            if row.status != ACTIVE:
+                raise Refusal("This game is not under way.")
+            if user_id not in row.taken_over:
+                raise Refusal(
+                    "The AI is not playing your seat in this game: there is nothing to take back."
+                )
+            seats = [p for p in row.taken_over if p != user_id]
+            if not await self.tables.set_taken_over(row.id, seats, expected=row.taken_over):
+                raise Refusal("The game changed meanwhile; please try again.")
+            self._notes.pop(row.id, None)
+            log.info("game %s: %s took their seat back from the AI", row.id, user_id)
+            return replace(row, taken_over=tuple(seats))
+
+    async def set_absent(self, row: GameRow, mode: str) -> GameRow:
+        if mode not in ABSENT_MODES:
+            raise Refusal(f"absent must be one of: {', '.join(ABSENT_MODES)}.")
+        await self.tables.set_absent(row.id, mode)
+        return replace(row, absent=mode)
+
+    # ------------------------------------------------------------------ hints
+
+    async def hint(self, target: int | GameRow, user_id: str) -> Hint:
+        """The AI's suggested move for the awaited player, with its reason in words."""
+        row = await self.service.row_of(target)
+        turn = await self.service.check_turn(row, user_id, None)
+        decision = await self.decide(turn.row, user_id)
+        text = ai.explain(decision, turn.row.names)
+        return Hint(turn.row, user_id, decision, text)
+
+
+__all__ = [
+    "ABSENT_WORDS",
+    "DEFAULT_DELAY_SECONDS",
+    "AiPlayers",
+    "Hint",
+    "TakeoverVote",
+    "awaited_ai",
+    "decision_seed",
+]

@@ -1,0 +1,174 @@
+"""AI players: `/montana hint`, `/montana game takeover`, `/montana me reclaim`, and the
+button to vote a seat over to the AI.
+
+The AI seats themselves are added in the lobby (`lobby.py`); `bot.core.ai_seats` plays
+them (the client runs it). A hint is the AI's move for the awaited player in the state
+they see, with its reason, and a "Play it" button: a `ChoiceButton` with the move's
+code (`a:<notation>`) and the state's version and undo epoch, so it plays through the
+normal path and goes stale like any other button once the game moves on.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from ..core import prompts
+from ..core.ai_seats import AiPlayers, TakeoverVote
+from ..core.prompts import Panel
+from ..core.service import Refusal
+from ..core.store import GameRow, StoreError
+from .components import (
+    Components,
+    DynamicItems,
+    bot_of,
+    database_trouble,
+    reply,
+    row_view,
+    service_of,
+)
+from .group import NO_PINGS, channel_id_of, game_group, me_group, montana, tracked
+
+log = logging.getLogger(__name__)
+
+PLAY_IT = "▶ Play it"
+TAKEOVER_LABEL = "Hand the seat to the AI"
+
+
+def ai_of(interaction: discord.Interaction[Any]) -> AiPlayers:
+    return bot_of(interaction).ai
+
+
+async def send_hint(
+    interaction: discord.Interaction[Any],
+    row: GameRow,
+    version: int | None = None,
+    epoch: int | None = None,
+) -> None:
+    """The AI's suggestion for the presser, only to them, with a button to play it
+    (`version`, `epoch`: the state of the Hint button pressed; None for the command)."""
+    players = ai_of(interaction)
+    user_id = str(interaction.user.id)
+    await players.service.check_turn(row, user_id, version, epoch)  # refuse before thinking
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    hint = await players.hint(row, user_id)
+    panel = Panel("", (prompts.Choice(f"a:{hint.notation}", PLAY_IT, "success"),))
+    view = row_view(hint.row, panel)
+    text = f"💡 The AI suggests **{hint.notation}** — {hint.text.split(': ', 1)[-1]}"
+    assert view is not None  # the panel has its button
+    await interaction.followup.send(text[:2000], ephemeral=True, view=view)
+
+
+@montana.command(
+    name="hint", description="Ask the AI for a move, with its reason (only you see it)"
+)
+@tracked
+async def hint(interaction: discord.Interaction[Any]) -> None:
+    row = await service_of(interaction).game_here(channel_id_of(interaction))
+    await send_hint(interaction, row)
+
+
+# ------------------------------------------------------------------ takeover
+
+
+class TakeoverButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"mk:(?P<game>[0-9]{1,19}):(?P<player>[0-9]{1,20})",
+):
+    """A vote to hand `player`'s seat to the AI (restart-proof: read at press time)."""
+
+    def __init__(self, game_id: int, player: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=TAKEOVER_LABEL,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"mk:{game_id}:{player}",
+            )
+        )
+        self.game_id = game_id
+        self.player = player
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> TakeoverButton:
+        return cls(int(match["game"]), match["player"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            async with bot_of(interaction).busy():
+                outcome = await ai_of(interaction).vote_takeover(
+                    self.game_id, str(interaction.user.id), self.player
+                )
+                await answer_takeover(interaction, outcome, self.player)
+        except Refusal as refusal:
+            await reply(interaction, refusal.message)
+        except StoreError as error:
+            log.warning("a takeover vote found the database failing: %s", error)
+            await reply(interaction, database_trouble(error))
+
+
+def takeover_view(game_id: int, player: str) -> discord.ui.View:
+    view = Components()
+    view.add_item(TakeoverButton(game_id, player))
+    return view
+
+
+async def answer_takeover(
+    interaction: discord.Interaction[Any], outcome: TakeoverVote, player: str
+) -> None:
+    """Said in the channel (no pings): the votes so far, with the button to vote, or
+    that the AI plays the seat from now on."""
+    names = outcome.row.names
+    voter = names.get(str(interaction.user.id), interaction.user.display_name)
+    owner = outcome.row.names.get(player, "the player")
+    if outcome.done:
+        text = (
+            f"{voter} votes too: the AI plays {owner.removesuffix(' (AI)')}'s seat from now "
+            "on, until they take it back with `/montana me reclaim`."
+        )
+        await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+        return
+    text = (
+        f"{voter} votes to hand {owner}'s seat to the AI: {len(outcome.voters)} of the "
+        f"{outcome.needed} votes needed. The other players can vote with the button."
+    )
+    await interaction.response.send_message(
+        text, view=takeover_view(outcome.row.id, player), allowed_mentions=NO_PINGS
+    )
+
+
+@game_group.command(name="takeover", description="Vote to let the AI play an absent player's seat")
+@app_commands.describe(player="The player whose seat the AI should play")
+@tracked
+async def takeover(interaction: discord.Interaction[Any], player: discord.User) -> None:
+    row = await service_of(interaction).game_here(channel_id_of(interaction))
+    outcome = await ai_of(interaction).vote_takeover(row, str(interaction.user.id), str(player.id))
+    await answer_takeover(interaction, outcome, str(player.id))
+
+
+@me_group.command(name="reclaim", description="Take your seat back from the AI")
+@tracked
+async def reclaim(interaction: discord.Interaction[Any]) -> None:
+    row = await service_of(interaction).game_here(channel_id_of(interaction))
+    user_id = str(interaction.user.id)
+    row = await ai_of(interaction).reclaim(row, user_id)
+    name = row.names.get(user_id, interaction.user.display_name)
+    await interaction.response.send_message(
+        f"{name} takes their seat back from the AI. `/montana board` shows the game.",
+        allowed_mentions=NO_PINGS,
+    )
+
+
+DYNAMIC_ITEMS: DynamicItems = (TakeoverButton,)
+
+__all__ = ["DYNAMIC_ITEMS", "TakeoverButton", "send_hint", "takeover_view"]
