@@ -74,11 +74,16 @@ class Saved:
         return int(self.row["version"])
 
     @property
-    def game(self) -> Game:
-        # the state is saved without its move log (the moves table holds it)
-        state = json.loads(self.row["state"])
+    def state(self) -> dict[str, Any]:
+        """The engine's state, its move log put back (it is saved without it: the moves
+        table holds it), as the store reads it."""
+        state: dict[str, Any] = json.loads(self.row["state"])
         state.setdefault("log", [[player, notation] for _, player, notation in self.log])
-        return Game.from_dict(state)
+        return state
+
+    @property
+    def game(self) -> Game:
+        return Game.from_dict(self.state)
 
 
 @dataclass
