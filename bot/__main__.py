@@ -18,6 +18,7 @@ import asyncio
 import logging
 import socket
 import sys
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from .core.errors import StartupError
@@ -147,12 +148,71 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def migrate_main(argv: list[str]) -> int:
+    """`python -m bot migrate --from FILE --to URL`: copy every game into PostgreSQL."""
+    import asyncio
+
+    from .core.store import masked, open_store
+    from .core.store.copy import TargetNotEmpty, copy_database
+
+    parser = argparse.ArgumentParser(
+        prog="bash scripts/run-bot.sh migrate",
+        description=(
+            "Copy every game, move, owed message and preference from one database into "
+            "another (a SQLite file into PostgreSQL), ids kept. Stop the bot first."
+        ),
+    )
+    parser.add_argument("--from", dest="source", required=True, help="the SQLite file")
+    parser.add_argument(
+        "--to", dest="target", required=True, help="postgresql://user:password@host/db"
+    )
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="delete what the target already holds (by default a target with games is refused)",
+    )
+    options = parser.parse_args(argv)
+    if not Path(options.source).is_file() and options.source != ":memory:":
+        print(f"No database file at {options.source}.", file=sys.stderr)
+        return 2
+
+    async def copy() -> dict[str, int]:
+        source = await open_store(options.source, exclusive=True)
+        try:
+            target = await open_store(options.target, exclusive=True)
+            try:
+                return await copy_database(source, target, replace=options.replace)
+            finally:
+                await target.close()
+        finally:
+            await source.close()
+
+    try:
+        copied = asyncio.run(copy())
+    except StartupError as error:
+        print(error, file=sys.stderr)
+        return 1
+    except TargetNotEmpty as error:
+        print(
+            f"Nothing copied: {error} ({masked(options.target)}). Add --replace to "
+            "delete them and copy anyway.",
+            file=sys.stderr,
+        )
+        return 1
+    rows = ", ".join(f"{count} {table}" for table, count in copied.items())
+    print(f"Copied {options.source} into {masked(options.target)}: {rows}.")
+    print(f"Now set MONTANA_DB={masked(options.target)} and start the bot.")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["console"]:
         from .console import main as console_main
 
         return console_main(args[1:])
+    if args[:1] == ["migrate"]:
+        return migrate_main(args[1:])
     options = parse_args(args)
     configure_logging(debug=options.debug)
     try:

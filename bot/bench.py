@@ -2,12 +2,12 @@
 
     python -m bot.bench [--games 20] [--seed S] [--players 0] [--real-every 1] [--moves 0]
                         [--pictures thread|process] [--bot in-process|process]
-                        [--keep-history] [--db STORE]
+                        [--keep-history] [--db FILE|URL|postgres] [--idle N] [--think S]
 
 Each game is opened with `/montana game new`, Join and Start, then played to its end by
 the random policy (`rules.simulate.choose_action`), every move tapped through the
 buttons and menus a player would use (typed with `/montana play` when no button
-leads there). The bot runs unchanged (`MontanaBot`, SQLite file, renderer); only
+leads there). The bot runs unchanged (`MontanaBot`, its store, renderer); only
 Discord is the in-process fake of `tests/bot/fakediscord.py`, so this needs the
 repository checkout, not just the installed package.
 
@@ -19,9 +19,11 @@ carrying its picture reaches (the fake) Discord — what a player waits for, whe
 bot posts at once or through an outbox — each as median, 99th percentile and max; the
 bot's CPU seconds per move and its peak memory (RSS); the event loop's largest stall,
 measured by a ticker that sleeps 10 ms and records how late it wakes; and the whole
-run's wall and CPU seconds, so runs can be compared on a shared machine. The aims, with
-20 games at once: first answer and picture posted both p99 under 500 ms, no stall over
-100 ms.
+run's wall and CPU seconds, so runs can be compared on a shared machine. The aims
+(issue 16.4), with 200 games at once on either store: first answer p99 <= 200 ms,
+picture posted p99 <= 1 s, no stall over 100 ms, peak memory <= 500 MiB. `--think S`
+gives players a pause before each move (exponential, mean S), as people playing
+asynchronously take; without it every game presses as fast as the bot answers.
 In-process (the default) the players, the fake and the bot share one process and
 one event loop, so the figures include the harness's own work (choosing moves,
 serving the fake's REST, its garbage). `--bot process` runs `python -m bot` as its
@@ -72,9 +74,18 @@ if TYPE_CHECKING:
     from .core.store import GameRow, Store
 
 TICK = 0.010
-LATENCY_AIM = 0.500
+LATENCY_AIM = 0.200
+"""Issue 16.4's aims: the first answer's p99, ..."""
+PICTURE_AIM = 1.0
+"""... the press -> picture posted p99, ..."""
 STALL_AIM = 0.100
+"""... the event loop's largest stall ..."""
+MEMORY_AIM_MIB = 500
+"""... and the peak memory (RSS)."""
 PICTURE_WAIT = 30.0
+OPENING_AT_ONCE = 10
+"""Games being opened (new, join, start) at one time: 200 started in the same second
+would measure a flood no server sees, not play."""
 """Seconds a move's picture may take to be posted before the bench counts it missing."""
 CHANNEL_MESSAGE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")
 
@@ -298,8 +309,11 @@ class Bench:
         moves_cap: int,
         *,
         keep_history: bool,
+        think: float = 0.0,
     ) -> None:
         self.fake = fake
+        self.think = think
+        """Mean seconds a player takes before each move (0: moves back to back)."""
         self.store = store
         self.moves_cap = moves_cap
         self.keep_history = keep_history
@@ -365,6 +379,8 @@ class Bench:
 
     async def play(self, table: Table, rng: random.Random) -> None:
         while self.moves_cap == 0 or table.moves < self.moves_cap:
+            if self.think:
+                await asyncio.sleep(rng.expovariate(1 / self.think))
             row = await self.store.get(table.game_id)
             if row is None or row.state is None:
                 raise RuntimeError(f"table {table.index}: game {table.game_id} vanished")
@@ -494,6 +510,25 @@ Run = tuple["Bench", list[Table], float, Figures, list[str]]
 """The bench's record, the tables, seconds taken, the bot's figures, the fake's errors."""
 
 
+async def add_idle_games(store: Store, count: int, seed: int) -> None:
+    """`count` games under way that nobody plays during the run (each a few moves in),
+    as a bot serving many servers holds: they are there for every scan and query."""
+    from .core.store import Seat
+
+    rng = random.Random(seed)
+    for index in range(count):
+        seats = [Seat(str(900_000 + index * 4 + n), f"idle{n}") for n in range(2 + index % 3)]
+        lobby = await store.create_lobby(
+            guild_id=None, channel_id=10**15 + index, thread_id=None, creator=seats[0]
+        )
+        game = Game.new([seat.user_id for seat in seats], seed=seed * 7919 + index)
+        for _ in range(rng.randrange(5, 40)):
+            if game.is_over:
+                break
+            game.apply(*choose_action(game, rng))
+        await store.start(lobby.id, seats, game.to_dict(), game.log)
+
+
 def _tables(fake: FakeDiscordBase, args: argparse.Namespace) -> list[Table]:
     tables = []
     for index in range(args.games):
@@ -507,7 +542,13 @@ def _tables(fake: FakeDiscordBase, args: argparse.Namespace) -> list[Table]:
 
 async def _play_all(bench: Bench, tables: list[Table], seed: int) -> float:
     started = time.perf_counter()
-    await asyncio.gather(*(bench.open(table) for table in tables))
+    opening = asyncio.Semaphore(OPENING_AT_ONCE)
+
+    async def open_one(table: Table) -> None:
+        async with opening:
+            await bench.open(table)
+
+    await asyncio.gather(*(open_one(table) for table in tables))
     await asyncio.gather(
         *(bench.play(table, random.Random(seed * 1000 + table.index)) for table in tables)
     )
@@ -534,7 +575,8 @@ async def run_in_process(
     fake = PatientFakeDiscord()
     try:
         await fake.start(bot)
-        bench = Bench(fake, bot.store, args.moves, keep_history=args.keep_history)
+        bench = Bench(fake, bot.store, args.moves, keep_history=args.keep_history, think=args.think)
+        await add_idle_games(bot.store, args.idle, args.seed)
         tables = _tables(fake, args)
         meter, collections = StallMeter(), GcMeter()
         meter.start()
@@ -652,7 +694,7 @@ async def run_as_process(
 
     from tests.bot.fakegateway import FakeGateway
 
-    from .core.store import Store
+    from .core.store import open_store
 
     root = Path(__file__).resolve().parents[1]
     figures_file = str(Path(folder) / "bot-figures.json")
@@ -679,11 +721,12 @@ async def run_as_process(
         )
         await fake.wait_connected(timeout=60)
         await fake.wait_until(lambda: fake.requests("PUT /applications"), timeout=30)
-        store = await Store.open(db)
+        store = await open_store(db)
         try:
             # the fake may attribute a request to the wrong interaction when several are in
             # flight, so it keeps everything (its heap is not the bot's here anyway)
-            bench = Bench(fake, store, args.moves, keep_history=True)
+            bench = Bench(fake, store, args.moves, keep_history=True, think=args.think)
+            await add_idle_games(store, args.idle, args.seed)
             tables = _tables(fake, args)
             elapsed = await _play_all(bench, tables, args.seed)
         finally:
@@ -727,8 +770,16 @@ async def run(args: argparse.Namespace) -> int:
     # the fake Discord lives in the repository's tests, beside this package
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     logging.basicConfig(level=logging.ERROR, stream=sys.stderr)
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as servers:
         db = args.db or str(Path(folder) / "bench.sqlite3")
+        store_name = "SQLite"
+        if args.db in ("postgres", "postgresql"):
+            from tests.pgserver import ThrowawayPostgres
+
+            server = servers.enter_context(ThrowawayPostgres(durable=True))
+            db = server.create_database("bench")
+        if db.startswith(("postgresql://", "postgres://")):
+            store_name = "PostgreSQL"
         runner = run_as_process if args.bot == "process" else run_in_process
         bench, tables, elapsed, figures, errors = await runner(args, db, folder)
     moves = sum(t.moves for t in tables)
@@ -742,9 +793,11 @@ async def run(args: argparse.Namespace) -> int:
     where = "this process" if in_process else "its own process (loopback fake)"
     loop = "event loop (bot and harness)" if in_process else "bot's event loop"
     bot = "this process: bot, harness and fake" if in_process else "the bot's process"
+    think = f", players think {args.think:g} s on average" if args.think else ""
     print(
-        f"Montana bench: {args.games} games at once, seed {args.seed}, bot in {where}, "
-        f"pictures {pictures}, drawn in a {args.pictures}"
+        f"Montana bench: {args.games} games at once (+{args.idle} idle), {store_name} store, "
+        f"seed {args.seed}, bot in {where}, pictures {pictures}, drawn in a "
+        f"{args.pictures}{think}"
     )
     print(
         f"  played: {finished}/{len(tables)} games to the end, {moves} moves, "
@@ -776,11 +829,13 @@ async def run(args: argparse.Namespace) -> int:
     if figures.worst:
         worst = ", ".join(f"{late * 1000:.0f} ms at {at:.1f} s" for late, at in figures.worst)
         print(f"  largest stalls: {worst}")
-    aim = f"{LATENCY_AIM * 1000:.0f} ms"
+    peak_mib = figures.peak_rss_kib / 1024
     print(
-        f"  aims: first answer p99 < {aim} {verdict(first_p99 < LATENCY_AIM)}; "
-        f"picture posted p99 < {aim} {verdict(picture_p99 < LATENCY_AIM)}; "
-        f"no stall > {STALL_AIM * 1000:.0f} ms {verdict(stall <= STALL_AIM)}"
+        f"  aims: first answer p99 <= {LATENCY_AIM * 1000:.0f} ms "
+        f"{verdict(first_p99 <= LATENCY_AIM)}; picture posted p99 <= {PICTURE_AIM:g} s "
+        f"{verdict(picture_p99 <= PICTURE_AIM)}; no stall > {STALL_AIM * 1000:.0f} ms "
+        f"{verdict(stall <= STALL_AIM)}; peak memory <= {MEMORY_AIM_MIB} MiB "
+        f"{verdict(peak_mib <= MEMORY_AIM_MIB)}"
     )
     if bench.unanswered or bench.missing_pictures or errors:
         print(
@@ -827,7 +882,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--db",
         default=None,
-        help="the store the bot keeps its games in: a SQLite file (default: a temporary one)",
+        help=(
+            "the store the bot keeps its games in: a SQLite file (default: a temporary "
+            "one), a postgresql:// URL, or 'postgres': a throwaway PostgreSQL server "
+            "started for the run (needs initdb, see tests/pgserver.py)"
+        ),
+    )
+    parser.add_argument(
+        "--idle", type=int, default=0, help="games under way that nobody plays meanwhile (0)"
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a player thinks before each move (0: back to back)",
     )
     args = parser.parse_args(argv)
     started, cpu_before = time.perf_counter(), cpu_seconds()

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import heapq
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -54,14 +54,18 @@ from .store import (
     ACTIVE,
     DEFAULT_AUCTION_SECONDS,
     DEFAULT_TURN_SECONDS,
-    ENDED,
     LOBBY,
+    DeadlineClock,
     GameRow,
     Store,
-    reminder_step,
 )
 
 log = logging.getLogger(__name__)
+
+FULL_PASS_POLLS = 10
+"""Every this many polls (`poll_seconds`) the deadline task looks at every game again
+(what changed without a move: a player back, a database edited); in between only at the
+games that moved and those the heap says are due."""
 
 HOUR = 3600
 DEFAULT_POLL_SECONDS = 60.0
@@ -202,102 +206,49 @@ class DeadlineStore:
         self.store = store
 
     async def deadlines(self, game_id: int) -> Deadlines:
-        rows = await self.store.query(
-            "SELECT turn_seconds, auction_seconds FROM games WHERE id = ?", (game_id,)
-        )
-        if not rows:
-            return Deadlines()
-        return Deadlines(int(rows[0]["turn_seconds"]), int(rows[0]["auction_seconds"]))
+        seconds = await self.store.deadline_seconds(game_id)
+        return Deadlines() if seconds is None else Deadlines(*seconds)
 
     async def set_deadlines(self, game_id: int, deadlines: Deadlines) -> None:
-        await self.store.transaction(
-            [
-                (
-                    "UPDATE games SET turn_seconds = ?, auction_seconds = ? WHERE id = ?",
-                    (deadlines.turn_seconds, deadlines.auction_seconds, game_id),
-                )
-            ]
+        await self.store.set_deadline_seconds(
+            game_id, deadlines.turn_seconds, deadlines.auction_seconds
         )
 
     async def watches(self, game_id: int | None = None) -> list[Watch]:
-        """The clocks of every active game (or of one)."""
-        only_one = " AND g.id = ?" if game_id is not None else ""
-        rows = await self.store.query(
-            "SELECT g.id, g.version, g.undo_epoch, g.turn_seconds, g.auction_seconds, "
-            "g.updated_at, "
-            "(SELECT at FROM moves m WHERE m.game_id = g.id AND m.version = g.version) "
-            "AS moved_at, "
-            "r.version AS reminded_version, r.sent AS sent "
-            "FROM games g LEFT JOIN reminders r ON r.game_id = g.id "
-            "WHERE g.status = ?" + only_one,
-            (ACTIVE,) if game_id is None else (ACTIVE, game_id),
-        )
+        """The clocks of every active game of this process's shards (or of one)."""
+        clocks = await self.store.clocks(game_id)
         restarts = await self.store.deadline_restarts(game_id)
-        return [
-            Watch(
-                game_id=int(r["id"]),
-                version=int(r["version"]),
-                moved_at=parse_time(r["moved_at"] or r["updated_at"]),
-                deadlines=Deadlines(int(r["turn_seconds"]), int(r["auction_seconds"])),
-                sent=int(r["sent"]) if r["reminded_version"] == r["version"] else 0,
-                restarted_at=restart_at(restarts, int(r["id"]), int(r["version"])),
-                undo_epoch=int(r["undo_epoch"]),
-            )
-            for r in rows
-        ]
+        return [watch_of(clock, restarts) for clock in clocks]
 
     async def record_step(self, game_id: int, version: int, sent: int, at: datetime) -> None:
-        await self.store.transaction(
-            [reminder_step(game_id, version, sent, at.isoformat(timespec="seconds"))]
+        await self.store.record_deadline_step(
+            game_id, version, sent, at.isoformat(timespec="seconds")
         )
 
     async def mark_move(self, game_id: int, version: int, note: str) -> None:
-        await self.store.transaction(
-            [
-                (
-                    "UPDATE moves SET note = ? WHERE game_id = ? AND version = ?",
-                    (note, game_id, version),
-                )
-            ]
-        )
+        await self.store.note_move(game_id, version, note)
 
     async def add_vote(self, game_id: int, version: int, voter: str, at: datetime) -> list[str]:
         """Record `voter`'s vote for this state; the voters of this state so far."""
-        await self.store.transaction(
-            [
-                (
-                    "INSERT INTO end_votes (game_id, version, voter, at) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (game_id, voter) DO UPDATE SET version = excluded.version, "
-                    "at = excluded.at",
-                    (game_id, version, voter, at.isoformat(timespec="seconds")),
-                )
-            ]
+        return await self.store.add_end_vote(
+            game_id, version, voter, at.isoformat(timespec="seconds")
         )
-        rows = await self.store.query(
-            "SELECT voter FROM end_votes WHERE game_id = ? AND version = ? ORDER BY at, voter",
-            (game_id, version),
-        )
-        return [str(r["voter"]) for r in rows]
 
     async def end_game(self, game_id: int, version: int, result: dict[str, Any]) -> bool:
         """Active -> ended with `result` stored, if the game is still at `version`."""
-        (count,) = await self.store.transaction(
-            [
-                (
-                    "UPDATE games SET status = ?, result = ?, updated_at = ? "
-                    "WHERE id = ? AND version = ? AND status = ?",
-                    (
-                        ENDED,
-                        json.dumps(result),
-                        utcnow().isoformat(timespec="seconds"),
-                        game_id,
-                        version,
-                        ACTIVE,
-                    ),
-                )
-            ]
-        )
-        return count > 0
+        return await self.store.end_game(game_id, version, result)
+
+
+def watch_of(clock: DeadlineClock, restarts: Mapping[int, tuple[int, datetime]]) -> Watch:
+    return Watch(
+        game_id=clock.game_id,
+        version=clock.version,
+        moved_at=parse_time(clock.moved_at),
+        deadlines=Deadlines(clock.turn_seconds, clock.auction_seconds),
+        sent=clock.sent,
+        restarted_at=restart_at(restarts, clock.game_id, clock.version),
+        undo_epoch=clock.undo_epoch,
+    )
 
 
 def restart_at(
@@ -371,6 +322,13 @@ class DeadlineDriver(PeriodicTask):
         self.presence = service.presence
         self._awaited: dict[int, tuple[tuple[int, int], Awaited | None]] = {}
         self._pass = asyncio.Lock()
+        # the due times, so that a move costs the same whatever the number of games:
+        # a heap of (due, game id, version, epoch), the entry each game has now (older
+        # entries are skipped when they come up), and the games to look at again
+        self._heap: list[tuple[datetime, int, int, int]] = []
+        self._entry: dict[int, tuple[datetime, int, int, int]] = {}
+        self._dirty: set[int] = set()
+        self._scanned_at: datetime | None = None
         self.at_deadline: Callable[[GameRow, str, str], Awaitable[bool]] | None = None
         """Called when a decision's deadline passes (the player, the period in words)
         before the usual step; True when it dealt with it (the AI players, by the
@@ -405,16 +363,92 @@ class DeadlineDriver(PeriodicTask):
             ),
         )
         await self.db.set_deadlines(game_id, new)
+        self._dirty.add(game_id)
         self.wake()
         return new
 
     async def on_announced(self, outcome: Outcome) -> None:
-        """The service's hook: a move restarts the clock of the awaited decision."""
+        """The service's hook: a move restarts the clock of the awaited decision (of
+        that game only: its due time is put in the heap afresh)."""
+        row, game = outcome.row, outcome.game
+        awaited = Awaited(game.awaiting, game.pending.kind) if game.awaiting else None
+        self._awaited[row.id] = ((row.version, row.undo_epoch), awaited)
+        self._dirty.add(row.id)
         self.wake()
 
     async def one_pass(self) -> datetime | None:
-        await self.run_due()
-        return await self.next_due()
+        """A whole pass over every game (`run_due`) at start and every
+        `FULL_PASS_POLLS` polls; otherwise only the games that moved and those whose
+        due time came, taken from the heap."""
+        now = self.clock()
+        full_every = timedelta(seconds=self.poll_seconds * FULL_PASS_POLLS)
+        if self._scanned_at is None or now - self._scanned_at >= full_every:
+            await self.run_due()
+        else:
+            await self._run_heap(now)
+        return await self._next_from_heap()
+
+    # ---- the heap of due times
+
+    def _push(self, watch: Watch, awaited: Awaited | None) -> None:
+        if awaited is None:
+            self._entry.pop(watch.game_id, None)
+            return
+        entry = (due_at(watch, awaited.kind), watch.game_id, watch.version, watch.undo_epoch)
+        if self._entry.get(watch.game_id) != entry:
+            self._entry[watch.game_id] = entry
+            heapq.heappush(self._heap, entry)
+
+    def _rebuild(self, games: Iterable[tuple[Watch, Awaited | None]]) -> None:
+        self._entry.clear()
+        self._heap.clear()
+        for watch, awaited in games:
+            self._push(watch, awaited)
+        # a game's entries left behind by its newer ones weigh on nothing but memory
+        self._heap = list(self._entry.values())
+        heapq.heapify(self._heap)
+        self._dirty.clear()
+        self._scanned_at = self.clock()
+
+    async def _track(self, game_id: int) -> list[tuple[Watch, Awaited | None]]:
+        """Read one game's clock again and put its due time in the heap."""
+        games = await self._games(game_id)
+        if not games:
+            self._entry.pop(game_id, None)
+            self._awaited.pop(game_id, None)
+        for watch, awaited in games:
+            self._push(watch, awaited)
+        return games
+
+    async def _run_heap(self, now: datetime) -> int:
+        """End the away times that are over, look again at the games that moved, then
+        take the steps the heap says are due."""
+        taken = 0
+        async with self._pass:
+            for change in await self.presence.end_due(now):
+                await self.presence.tell(change)
+                self._scanned_at = None  # clocks restarted: the next pass reads them all
+            dirty, self._dirty = self._dirty, set()
+            for game_id in dirty:
+                await self._track(game_id)
+            due: list[int] = []
+            while self._heap and self._heap[0][0] <= now:
+                entry = heapq.heappop(self._heap)
+                if self._entry.get(entry[1]) == entry:  # else the game moved since
+                    del self._entry[entry[1]]
+                    due.append(entry[1])
+            for game_id in due:
+                for watch, awaited in await self._track(game_id):
+                    if await self._step(watch, awaited):
+                        taken += 1
+                        await self._track(game_id)
+        return taken
+
+    async def _next_from_heap(self) -> datetime | None:
+        while self._heap and self._entry.get(self._heap[0][1]) != self._heap[0]:
+            heapq.heappop(self._heap)
+        due = [self._heap[0][0] if self._heap else None, await self.presence.next_end()]
+        return min((moment for moment in due if moment is not None), default=None)
 
     # ---- what is due
 
@@ -469,35 +503,41 @@ class DeadlineDriver(PeriodicTask):
         return min((moment for moment in due if moment is not None), default=None)
 
     async def run_due(self) -> int:
-        """End the away times that are over, then take every step due now; returns how
-        many steps were taken."""
+        """End the away times that are over, then take every step due now, looking at
+        every active game of this process's shards; returns how many steps were taken."""
         taken = 0
         async with self._pass:
             for change in await self.presence.end_due(self.clock()):
                 await self.presence.tell(change)
             for watch, awaited in await self._games():
-                step = step_for(watch, awaited, self.clock())
-                if step is None:
-                    continue
-                row = await self.service.store.get(watch.game_id)
-                if (
-                    row is None
-                    or (row.version, row.undo_epoch) != (watch.version, watch.undo_epoch)
-                    or row.status != ACTIVE
-                ):
-                    continue
-                with logs.game_scope(row.id, row.play_channel_id):
-                    try:
-                        await self._take(row, step)
-                    except Refusal as refusal:  # e.g. its state cannot be read (logged once)
-                        log.warning("no deadline step: %s", refusal.message)
-                        continue
-                    except Exception:
-                        # one game's trouble must not hold up the others' deadlines
-                        log.exception("a deadline step failed")
-                        continue
-                taken += 1
+                if await self._step(watch, awaited):
+                    taken += 1
+            self._rebuild(await self._games())
         return taken
+
+    async def _step(self, watch: Watch, awaited: Awaited | None) -> bool:
+        """Take the step due for one game now, if any; whether one was taken."""
+        step = step_for(watch, awaited, self.clock())
+        if step is None:
+            return False
+        row = await self.service.store.get(watch.game_id)
+        if (
+            row is None
+            or (row.version, row.undo_epoch) != (watch.version, watch.undo_epoch)
+            or row.status != ACTIVE
+        ):
+            return False
+        with logs.game_scope(row.id, row.play_channel_id):
+            try:
+                await self._take(row, step)
+            except Refusal as refusal:  # e.g. its state cannot be read (logged once)
+                log.warning("no deadline step: %s", refusal.message)
+                return False
+            except Exception:
+                # one game's trouble must not hold up the others' deadlines
+                log.exception("a deadline step failed")
+                return False
+        return True
 
     async def _take(self, row: GameRow, step: Step) -> None:
         await self.db.record_step(row.id, row.version, step.sent, self.clock())

@@ -8,7 +8,7 @@ The front end sends the messages; this module keeps the choice.
 
 from __future__ import annotations
 
-from .store import Store, now
+from .store import Store
 
 CHANNEL_ONLY = "channel"
 ALSO_DM = "dm"
@@ -23,8 +23,7 @@ class NotifyPrefs:
         self.store = store
 
     async def wants_dm(self, user_id: str) -> bool:
-        rows = await self.store.query("SELECT dm FROM notify_prefs WHERE user_id = ?", (user_id,))
-        return bool(rows and rows[0]["dm"])
+        return await self.store.dm_wanted(user_id)
 
     async def wants_heads_up(self, user_id: str) -> bool:
         return await self.store.heads_up_wanted(user_id)
@@ -33,16 +32,7 @@ class NotifyPrefs:
         await self.store.set_heads_up(user_id, wanted)
 
     async def set_dm(self, user_id: str, dm: bool) -> None:
-        await self.store.transaction(
-            [
-                (
-                    "INSERT INTO notify_prefs (user_id, dm, updated_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, "
-                    "updated_at = excluded.updated_at",
-                    (user_id, int(dm), now()),
-                )
-            ]
-        )
+        await self.store.set_dm(user_id, dm)
 
 
 __all__ = ["ALSO_DM", "CHANNEL_ONLY", "MODES", "NotifyPrefs"]

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlsplit
 
+from .store import Shards
+
 T = TypeVar("T")
 
 DEFAULT_DB = "./montana.sqlite3"
@@ -39,7 +41,11 @@ class SettingsError(ValueError):
 class Settings:
     token: str | None = field(repr=False)
     db_path: str = DEFAULT_DB
-    """Where the games are kept: a SQLite file (a store URL later)."""
+    """Where the games are kept: a SQLite file path, or a `postgresql://` URL."""
+    shard_count: int | None = None
+    """How many shards the bot runs as a whole (over every process), if sharded."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs (default: every shard of `shard_count`)."""
     guild_id: int | None = None
     """Sync the commands to this server only (instant), instead of globally."""
     api_base: str | None = None
@@ -56,6 +62,15 @@ class Settings:
     ai_delay_seconds: float = 1.5
     """How long an AI player waits before its move, so the players see the picture first."""
     warnings: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards of this process (None: not sharded, one process runs them all)."""
+        if self.shard_count is None:
+            return None
+        ids = self.shard_ids if self.shard_ids is not None else range(self.shard_count)
+        return Shards(self.shard_count, tuple(ids))
+
     """One line each about a name in the environment or `.env` that looks like a setting
     but is none (a typo): the bot starts anyway and logs them."""
 
@@ -131,6 +146,36 @@ def _number(low: float, high: float, unit: str, example: str) -> Callable[[str, 
     return check
 
 
+MAX_SHARDS = 4096
+
+
+def _shard_count(name: str, text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_SHARDS:
+        raise SettingsError(
+            f"{name} must be the number of shards of the whole bot, a whole number from 1 "
+            f"to {MAX_SHARDS} (Discord asks for one shard per 1,000-2,500 servers), "
+            f"not {text!r}"
+        )
+    return int(text)
+
+
+def _shard_ids(name: str, text: str) -> tuple[int, ...]:
+    ids: set[int] = set()
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        if (
+            not low.isdigit()
+            or (dash and not high.isdigit())
+            or int(high if dash else low) >= MAX_SHARDS
+        ):
+            raise SettingsError(
+                f"{name} must list this process's shards as numbers and ranges, "
+                f"e.g. 0,1 or 0-3, not {text!r}"
+            )
+        ids.update(range(int(low), int(high if dash else low) + 1))
+    return tuple(sorted(ids))
+
+
 _hours = _number(MIN_HOURS, MAX_HOURS, "hours", "0.5 = 30 minutes")
 _poll_seconds = _number(1, 3600, "seconds", "1.5")
 _ai_delay = _number(0, 60, "seconds", "1.5")
@@ -167,6 +212,8 @@ def load_settings(
     settings = Settings(
         token=read("DISCORD_TOKEN", _token),
         db_path=read("MONTANA_DB", _text) or DEFAULT_DB,
+        shard_count=read("MONTANA_SHARD_COUNT", _shard_count),
+        shard_ids=read("MONTANA_SHARDS", _shard_ids),
         guild_id=read("MONTANA_GUILD_ID", _discord_id),
         api_base=read("MONTANA_DISCORD_API_BASE", _url("http", "https")),
         gateway=read("MONTANA_DISCORD_GATEWAY", _url("ws", "wss")),
@@ -179,6 +226,19 @@ def load_settings(
             read("MONTANA_AI_DELAY_SECONDS", _ai_delay), Settings.ai_delay_seconds
         ),
     )
+    if settings.shard_ids is not None:
+        if settings.shard_count is None:
+            raise SettingsError(
+                "MONTANA_SHARDS needs MONTANA_SHARD_COUNT, the number of shards of the "
+                "whole bot (over every process)"
+            )
+        beyond = [shard for shard in settings.shard_ids if shard >= settings.shard_count]
+        if beyond or not settings.shard_ids:
+            raise SettingsError(
+                f"MONTANA_SHARDS must name shards from 0 to {settings.shard_count - 1} "
+                f"(MONTANA_SHARD_COUNT is {settings.shard_count}), not "
+                f"{values.get('MONTANA_SHARDS', '').strip()!r}"
+            )
     unknown = [n for n in values if n.startswith(PREFIX) and n not in known]
     unknown += [n for n in from_file if not n.startswith(PREFIX) and n not in known]
     return replace(settings, warnings=_not_settings(sorted(set(unknown)), known))

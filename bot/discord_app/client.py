@@ -82,7 +82,7 @@ class MontanaBot(discord.Client):
         seed_source: random.Random | None = None,
     ) -> None:
         # no privileged intent: slash commands and buttons need only the guild events
-        super().__init__(intents=discord.Intents(guilds=True))
+        super().__init__(intents=discord.Intents(guilds=True), **self.shard_options(settings))
         self.settings = settings
         self.tree = MontanaTree(self)
         self.tree.add_command(montana)
@@ -96,10 +96,18 @@ class MontanaBot(discord.Client):
         self._locales: dict[str, str] = {}
         """The Discord locale each user was last seen in (as saved in the store)."""
 
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, Any]:
+        """What `ShardedMontanaBot` passes to `discord.AutoShardedClient`."""
+        return {}
+
     async def setup_hook(self) -> None:
-        # the only bot on this file (`StartupError` otherwise, and for a file that
-        # cannot be used): two would both answer every interaction
-        self.store = await Store.open(self.settings.db_path, exclusive=True)
+        # the only bot on this file, or on these shards of the database (`StartupError`
+        # otherwise, and for a database that cannot be used): two would both answer
+        # every interaction; the background tasks read only the games of these shards
+        self.store = await Store.open(
+            self.settings.db_path, exclusive=True, shards=self.settings.shards
+        )
         notifier = notify.Notifier(self, self.store)
         self.service = GameService(
             self.store,
@@ -244,3 +252,20 @@ class MontanaBot(discord.Client):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+
+
+class ShardedMontanaBot(MontanaBot, discord.AutoShardedClient):
+    """The bot as `discord.AutoShardedClient`, running the shards the settings name
+    (`MONTANA_SHARD_COUNT`, `MONTANA_SHARDS`); other processes run the others."""
+
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, Any]:
+        shards = settings.shards
+        assert shards is not None
+        return {"shard_count": shards.count, "shard_ids": list(shards.ids)}
+
+
+def make_bot(settings: Settings, **options: Any) -> MontanaBot:
+    """The client the settings ask for: sharded when a shard count is set."""
+    kind = ShardedMontanaBot if settings.shards is not None else MontanaBot
+    return kind(settings, **options)

@@ -19,7 +19,7 @@ from i18n import Translator, translatable, translatable_in
 
 from ..core import words
 from ..core.service import FORCED_NOTE, IN_ADVANCE_NOTE, GameService, Refusal
-from ..core.store import ABANDONED, ENDED, FINISHED, GameRow
+from ..core.store import ENDED, FINISHED, GameRow
 from .components import Components, DynamicItems, reply, service_of, user_t
 from .group import game_group, tracked
 
@@ -44,12 +44,10 @@ async def log_page_text(
     reader's language `t` (the moves themselves stay in notation)."""
     lines, pages = await service.log_page(row, page, PER_PAGE)
     page = min(max(page, 1), pages)
-    noted = await service.store.query(
-        "SELECT version, note FROM moves WHERE game_id = ? AND note IS NOT NULL", (row.id,)
-    )
+    noted = await service.store.move_notes(row.id)
     notes = {
-        f"{r['version']}.": t.translate(NOTES[r["note"]]) if r["note"] in NOTES else r["note"]
-        for r in noted
+        f"{version}.": t.translate(NOTES[note]) if note in NOTES else note
+        for version, note in noted.items()
     }
     marked = []
     for line in lines:
@@ -130,27 +128,18 @@ def _winners(names: dict[str, str], ranking: list[dict[str, Any]], t: Translator
 
 async def history_lines(service: GameService, channel_id: int, t: Translator) -> list[str]:
     """One line per past game of this channel (or thread), newest first."""
-    rows = await service.store.query(
-        "SELECT id, status, result, updated_at FROM games "
-        "WHERE (channel_id = ? OR thread_id = ?) AND status IN (?, ?, ?) "
-        "ORDER BY id DESC LIMIT ?",
-        (channel_id, channel_id, FINISHED, ENDED, ABANDONED, HISTORY_LIMIT),
-    )
     lines = []
-    for found in rows:
-        row = await service.store.get(int(found["id"]))
-        if row is None:
-            continue
+    for row in await service.store.past_games(channel_id, HISTORY_LIMIT):
         names = row.names
         players = ", ".join(s.name for s in row.players)
-        date = str(found["updated_at"])[:10]
-        status = found["status"]
+        date = row.updated_at[:10]
+        status = row.status
         if status == FINISHED and row.state_json is not None:
             result = GameService.game_of(row).result()
             ranking = [{"player": s.player, "place": s.place} for s in result.ranking]
             outcome = t.gettext("won by {who}", who=_winners(names, ranking, t))
-        elif status == ENDED and found["result"]:
-            ranking = json.loads(found["result"]).get("ranking", [])
+        elif status == ENDED and row.result_json:
+            ranking = json.loads(row.result_json).get("ranking", [])
             outcome = t.gettext(
                 "ended early by a vote, {who} leading", who=_winners(names, ranking, t)
             )

@@ -12,7 +12,7 @@ import discord.http
 import yarl
 
 from ..core.settings import Settings
-from .client import MontanaBot
+from .client import make_bot
 
 
 def apply_discord_overrides(settings: Settings) -> None:
@@ -25,7 +25,7 @@ def apply_discord_overrides(settings: Settings) -> None:
 
 async def run(settings: Settings) -> None:
     apply_discord_overrides(settings)
-    bot = MontanaBot(settings)
+    bot = make_bot(settings)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
 

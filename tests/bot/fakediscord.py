@@ -602,12 +602,13 @@ class World:
         guild_name: str = "Montana Test",
         channel_names: Sequence[str] = ("general",),
         response_deadline: float | None = 3.0,
+        guild_id: int | None = None,
     ) -> None:
         self.response_deadline = response_deadline
         self.application_id = new_snowflake()
         self.bot_user = FakeUser(self.application_id, "montana-bot", bot=True)
         self.owner = FakeUser(new_snowflake(), "guild-owner")
-        self.guild_id = new_snowflake()
+        self.guild_id = guild_id if guild_id is not None else new_snowflake()
         self.guild_locale = "en-US"
         """The server's preferred locale (Community servers set it; else en-US)."""
         self.guild_name = guild_name

@@ -95,6 +95,15 @@ class GatewaySession:
     sequence: int = 0
     events: list[str] = field(default_factory=list)
 
+    def serves(self, guild_id: int) -> bool:
+        """Whether this connection is the shard of `guild_id` (Discord's rule
+        `(guild_id >> 22) % shard_count`; a connection without a shard serves all)."""
+        shard = (self.identify or {}).get("shard")
+        if not shard:
+            return True
+        shard_id, count = int(shard[0]), int(shard[1])
+        return (guild_id >> 22) % count == shard_id
+
     async def dispatch(self, event: str, data: Json) -> None:
         self.sequence += 1
         self.events.append(event)
@@ -309,8 +318,16 @@ class FakeGateway(FakeDiscordBase):
             session.identify = data
             self.identifies.append(data or {})
             ready = self.world.ready_payload(session.session_id, self.gateway_url)
+            # each shard is told only of the guilds it serves
+            serves = session.serves(self.world.guild_id)
+            shard = (data or {}).get("shard")
+            if shard:
+                ready["shard"] = list(shard)
+            if not serves:
+                ready["guilds"] = []
             await session.dispatch("READY", ready)
-            await session.dispatch("GUILD_CREATE", self.world.guild_payload())
+            if serves:
+                await session.dispatch("GUILD_CREATE", self.world.guild_payload())
             self.sessions.append(session)
             self.world._notify()
         elif op == RESUME:
@@ -331,7 +348,7 @@ class FakeGateway(FakeDiscordBase):
 
     def _push_event(self, event: str, data: Json) -> None:
         for session in self.sessions:
-            if not session.ws.closed:
+            if not session.ws.closed and session.serves(self.world.guild_id):
                 asyncio.get_running_loop().create_task(session.dispatch(event, data))
 
     # ---- REST ----
@@ -365,7 +382,11 @@ class FakeGateway(FakeDiscordBase):
     # ---- interactions ----
     async def _deliver(self, record: InteractionRecord) -> None:
         await self.wait_connected()
-        session = [s for s in self.sessions if s.identify is not None and not s.ws.closed][-1]
+        session = [
+            s
+            for s in self.sessions
+            if s.identify is not None and not s.ws.closed and s.serves(self.world.guild_id)
+        ][-1]
         record.created = time.monotonic()
         self.world.in_flight.append(record)
         await session.dispatch("INTERACTION_CREATE", record.payload)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import sqlite3
 from pathlib import Path
 
@@ -90,9 +89,7 @@ async def test_a_bot_killed_while_an_ai_move_is_due_makes_it_once_after_the_rest
         assert saved.version > due.version
         made = saved.log[due.version]  # the move made on the state that was due
         assert made[1] == AI
-        assert made[2] == seeded_decision(
-            session.game_id, json.loads(due.row["state"]), due.version
-        )
+        assert made[2] == seeded_decision(session.game_id, due.state, due.version)
         forced = set(saved.game.auto)
         chosen = [
             (index, p, n)
@@ -144,7 +141,7 @@ async def test_a_bot_killed_while_posting_an_ai_move_neither_repeats_nor_loses_i
         assert saved.version == after_kill.version, "the AI moved again after the restart"
         assert saved.log[due.version][1:] == (
             AI,
-            seeded_decision(session.game_id, json.loads(due.row["state"]), due.version),
+            seeded_decision(session.game_id, due.state, due.version),
         )
         later = [m for m in gateway.messages_in(thread) if m.id >= killed_at.id]
         assert later == [killed_at], "the post Discord made is kept, not made again"

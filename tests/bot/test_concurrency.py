@@ -175,7 +175,10 @@ def saved_record(db: Path, game_id: int) -> tuple[dict[str, object], list[tuple[
             "SELECT version, player, notation FROM moves WHERE game_id = ? ORDER BY version",
             (game_id,),
         ).fetchall()
-    return json.loads(state_text), [(int(v), str(p), str(n)) for v, p, n in moves]
+    state = json.loads(state_text)
+    # saved without its move log, which the moves table holds: put back as the store does
+    state.setdefault("log", [[str(p), str(n)] for _, p, n in moves])
+    return state, [(int(v), str(p), str(n)) for v, p, n in moves]
 
 
 async def test_twenty_games_at_once(fake_discord: FakeDiscord, tmp_path: Path) -> None:

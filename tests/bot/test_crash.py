@@ -74,8 +74,16 @@ class Saved:
         return int(self.row["version"])
 
     @property
+    def state(self) -> dict[str, Any]:
+        """The engine's state, its move log put back (it is saved without it: the moves
+        table holds it), as the store reads it."""
+        state: dict[str, Any] = json.loads(self.row["state"])
+        state.setdefault("log", [[player, notation] for _, player, notation in self.log])
+        return state
+
+    @property
     def game(self) -> Game:
-        return Game.from_dict(json.loads(self.row["state"]))
+        return Game.from_dict(self.state)
 
 
 @dataclass

@@ -10,6 +10,7 @@ import json
 import sqlite3
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -300,3 +301,58 @@ async def test_a_new_game_takes_the_default_deadlines_of_the_settings(
     await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "new")
     shown = await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "settings")
     assert "turn deadline 6 h, city auction answers 24 h" in shown.content
+
+
+async def test_a_move_costs_the_deadline_task_one_game_whatever_the_number_of_games(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 16.4: after a move the task reads the clock of the game that moved only,
+    and a due step comes from its heap of due times, not from a scan of every game."""
+    from bot.core.store import Seat
+    from rules import Game
+
+    table, game_id, thread = await two_player_game(fake_discord, tmp_path / "m.sqlite3")
+    bot = table.bot
+    for index in range(30):  # idle games elsewhere, with deadlines far away
+        lobby = await bot.store.create_lobby(
+            guild_id=1, channel_id=10_000 + index, thread_id=None, creator=Seat("1", "A")
+        )
+        idle = Game.new(["1", "2"], seed=index)
+        await bot.store.start(lobby.id, [Seat("1", "A"), Seat("2", "B")], idle.to_dict(), idle.log)
+        await bot.store.set_deadline_seconds(lobby.id, 720 * 3600, 720 * 3600)
+    driver = await manual_clock(bot, game_id, 1)
+    # the whole pass comes back every 10 polls: here not within the day the test spans
+    driver.poll_seconds = 24 * 3600
+    reads: list[int | None] = []
+    clocks = bot.store.clocks
+
+    async def counted(game_id: int | None = None) -> list[Any]:
+        reads.append(game_id)
+        return await clocks(game_id)
+
+    monkeypatch.setattr(bot.store, "clocks", counted)
+    assert await driver.run_due() == 0  # a whole pass looks at every game
+    assert None in reads
+    reads.clear()
+
+    row, game = await table.game(game_id)
+    player = game.awaiting
+    assert player is not None
+    await bot.service.play(
+        game_id, player, str(game.legal_actions(player)[0]), expected_version=row.version
+    )
+    prompt = fake_discord.messages_in(thread)[-1]
+    await driver.one_pass()
+    assert reads and set(reads) == {game_id}  # the game that moved, and no other
+    reads.clear()
+
+    # its half-time comes: the step is taken from the heap, still without a scan
+    driver.clock = lambda: moment
+    moment = await last_move_time(bot, game_id) + timedelta(hours=24, seconds=1)
+    await driver.one_pass()
+    assert set(reads) == {game_id}
+    (reminder,) = new_messages(fake_discord, thread, prompt)
+    assert "Reminder" in reminder.content and reminder.pinged_ids
+    # taken once: the next pass finds nothing more due
+    await driver.one_pass()
+    assert new_messages(fake_discord, thread, prompt) == [reminder]

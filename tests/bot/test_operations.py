@@ -23,6 +23,7 @@ from bot.__main__ import configure_logging
 from bot.core import logs
 from bot.core.deadlines import DeadlineStore
 from bot.core.store import MIGRATIONS, Store
+from bot.core.store.dialect import statements_for
 from rules import Game
 from rules.simulate import choose_action
 from tests.bot.driver import Table, make_bot, open_game, original, to_main_decision
@@ -244,7 +245,7 @@ async def test_forged_log_and_vote_buttons_of_another_channel_are_refused(
 async def test_an_existing_database_is_upgraded_with_its_games_kept(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:  # a file written by the bot before deadlines existed
-        for statement in (*MIGRATIONS[0], *MIGRATIONS[1]):
+        for statement in statements_for((*MIGRATIONS[0], *MIGRATIONS[1]), "sqlite"):
             db.execute(statement)
         db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
         db.execute("INSERT INTO schema_version VALUES (2)")

@@ -116,3 +116,28 @@ async def test_a_fraction_of_an_hour_becomes_the_new_games_deadline(
     assert row is not None and row.turn_seconds == 18 * 60
     shown = await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "settings")
     assert "turn deadline 18 min" in shown.content
+
+
+def test_shards_are_read_as_numbers_and_ranges_and_checked_against_the_count() -> None:
+    from bot.core.store import Shards
+    from bot.discord_app.client import ShardedMontanaBot, make_bot
+
+    sharded = load_settings({"MONTANA_SHARD_COUNT": "4", "MONTANA_SHARDS": "0, 2-3"}, None)
+    assert sharded.shards == Shards(4, (0, 2, 3))
+    assert load_settings({"MONTANA_SHARD_COUNT": "2"}, None).shards == Shards(2, (0, 1))
+    assert load_settings({}, None).shards is None
+    assert isinstance(make_bot(sharded), ShardedMontanaBot)
+    assert not isinstance(make_bot(load_settings({}, None)), ShardedMontanaBot)
+    refusals = {
+        "MONTANA_SHARDS needs MONTANA_SHARD_COUNT": {"MONTANA_SHARDS": "1"},
+        "from 0 to 1 .* not '2'": {"MONTANA_SHARD_COUNT": "2", "MONTANA_SHARDS": "2"},
+        "MONTANA_SHARD_COUNT must be .* not '0'": {"MONTANA_SHARD_COUNT": "0"},
+        "numbers and ranges, e.g. 0,1 or 0-3, not 'a-'": {
+            "MONTANA_SHARD_COUNT": "2",
+            "MONTANA_SHARDS": "a-",
+        },
+        "not '0-99999999'": {"MONTANA_SHARD_COUNT": "2", "MONTANA_SHARDS": "0-99999999"},
+    }
+    for why, environ in refusals.items():
+        with pytest.raises(SettingsError, match=why):
+            load_settings(environ, None)

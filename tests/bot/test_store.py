@@ -1,4 +1,6 @@
-"""The SQLite store: migrations, one open game per channel, the optimistic move check."""
+"""The store contract, on SQLite and on PostgreSQL (`store` runs each test on both):
+migrations, one open game per channel, the optimistic move check; and the SQLite file's
+own cases (WAL, folders, a file written by an older bot)."""
 
 from __future__ import annotations
 
@@ -24,9 +26,13 @@ ANA = Seat("111", "Ana")
 BEN = Seat("222", "Ben")
 
 
-@pytest.fixture
-async def store(tmp_path: Path):
-    store = await Store.open(str(tmp_path / "m.sqlite3"))
+@pytest.fixture(params=["sqlite", "postgres"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path):
+    if request.param == "sqlite":
+        database = str(tmp_path / "m.sqlite3")
+    else:
+        database = request.getfixturevalue("postgres_url")
+    store = await Store.open(database)
     yield store
     await store.close()
 
@@ -47,12 +53,13 @@ async def test_fresh_file_is_migrated_in_wal_mode(tmp_path: Path) -> None:
 
 async def test_a_version_1_file_is_migrated_and_keeps_its_games(tmp_path: Path) -> None:
     from bot.core.store import MIGRATIONS
+    from bot.core.store.dialect import statements_for
 
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:
         db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
         db.execute("INSERT INTO schema_version VALUES (1)")
-        for statement in MIGRATIONS[0]:
+        for statement in statements_for(MIGRATIONS[0], "sqlite"):
             db.execute(statement)
         db.execute(
             "INSERT INTO games (guild_id, channel_id, creator_id, status, players, version, "

@@ -1,509 +1,122 @@
-"""The SQLite store: one row per game, an append-only move log, the outbox of messages
-owed to the players, schema migrations.
+"""The store's interface and every statement it runs, written once for both databases.
 
-Two aiosqlite connections in WAL mode, each with its own thread: one writes, one
-reads, so a read (a status, a press's first look at its game) never queues behind a
-write that waits for a lock held elsewhere. Writes take an asyncio lock and run in
-explicit `BEGIN IMMEDIATE` transactions, so a move (new state + its log lines + the
-messages it owes) is committed all at once or not at all; `commit_move` checks the
-version it expects (`UPDATE ... WHERE version = ?`) so two processes or two presses
-can never both apply a move to the same state. Every wait for the database is
-bounded (`WRITE_WAIT_SECONDS`): past it the write fails with `StoreError` and
-nothing is written, so an interaction can still be answered in time.
+`Store` holds one row per game, an append-only move log, the outbox of messages owed to
+the players and the tables of the modules around it; its methods are the only SQL of
+the bot. A database is reached through three primitives each store provides
+(`sqlite.SqliteStore`, `postgres.PostgresStore`): `_read` (rows of one statement),
+`_writing` (a transaction, `Tx`, committed at the end of the block or rolled back) and
+`_failure` (which errors are the database's weather, raised as `StoreError`).
+Statements use `?` placeholders and SQLite's words; `dialect` translates them for
+PostgreSQL, so a method added here works on both without more code.
 
-`Store.open(path, exclusive=True)` (the bot) also holds `<path>.lock` for the life of
-the store, so a second bot process on the same file refuses to start.
+`commit_move` checks the version it expects (`UPDATE ... WHERE version = ?`) so two
+processes or two presses can never both apply a move to the same state.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import json
-import os
-import sqlite3
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import IO, Any, ParamSpec, TypeVar
+from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
 
-import aiosqlite
-
-from .errors import StartupError
-
-try:
-    import fcntl
-except ImportError:  # not on Windows: no lock file there
-    fcntl = None  # type: ignore[assignment]
-
-LOBBY = "lobby"
-ACTIVE = "active"
-FINISHED = "finished"
-ABANDONED = "abandoned"
-ENDED = "ended"
-"""Stopped early by a vote of the other players; the standings then are its `result`."""
-OPEN_STATUSES = (LOBBY, ACTIVE)
-DEFAULT_TURN_SECONDS = 48 * 3600
-"""A game's turn deadline unless set otherwise (`bot.core.deadlines`)."""
-DEFAULT_AUCTION_SECONDS = 24 * 3600
-"""A game's deadline to answer the city auction unless set otherwise."""
-WRITE_WAIT_SECONDS = 2.0
-"""Longest wait for the database's write lock (another write of this process, or of
-another program holding the file): past it a write fails with `StoreError`. Short
-enough that an interaction not yet answered can still say so within Discord's 3 s."""
-READ_WAIT_SECONDS = 1.0
-
-POST = "post"
-"""An owed message: a move (or a fresh prompt) shown in the game's channel or thread."""
-DM = "dm"
-"""An owed message: "the game waits for you" to a player who asked for direct messages."""
-NOTICE = "notice"
-"""An owed message: a line for the players that is no move (a heads-up, someone away or
-back; `bot.core.presence.Notice` is its body)."""
-AWAY_PAUSE = "pause"
-AI_PREFIX = "ai:"
-"""The engine's player id of an AI seat is `ai:<n>`: never a Discord id (digits only)."""
-ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT = "wait", "ai-move", "ai-seat"
-ABSENT_MODES = (ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT)
-"""A game's `absent` setting: what happens when a player's deadline passes (nothing
-more than the reminders; the AI plays that one decision; the AI takes the seat)."""
-
-
-def is_ai_seat(player_id: str) -> bool:
-    """Whether the engine's player id is an AI seat (never a Discord user)."""
-    return player_id.startswith(AI_PREFIX)
-
-
-"""What happens to an away player's decisions: their deadlines wait (the only mode so
-far; the table keeps a `mode` so that "the AI plays for them" can be added)."""
-
-
-class StoreError(Exception):
-    """The database could not do what was asked just now (locked beyond the wait, full,
-    damaged): nothing of it was written. The message says which, for the logs."""
-
-
-class StaleVersion(Exception):
-    """The game moved on since the caller read it: nothing was written."""
-
-
-class ChannelBusy(Exception):
-    """The channel already has a game in its lobby or under way."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"channel already has game {game_id}")
-        self.game_id = game_id
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A player as the store keeps them: Discord user id (the engine's player id) and name."""
-
-    user_id: str
-    name: str
-
-    @property
-    def is_ai(self) -> bool:
-        """An AI seat (`ai:<n>`), added in the lobby: nobody is pinged for it."""
-        return is_ai_seat(self.user_id)
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    guild_id: int | None
-    channel_id: int
-    thread_id: int | None
-    creator_id: str
-    status: str
-    players: tuple[Seat, ...]
-    state_json: str | None
-    """The engine's state as saved (`Game.to_dict` in JSON); see `state`."""
-    version: int
-    message_id: int | None
-    """The message carrying the current prompt's buttons (None before the first)."""
-    lobby_message_id: int | None
-    created_at: str
-    updated_at: str
-    turn_events: dict[str, Any] = field(default_factory=dict)
-    """What the current prompt message tells, as engine events (JSON): "header", the
-    moves that led to it, and "own", what the awaited player did since."""
-    turn_seconds: int = DEFAULT_TURN_SECONDS
-    auction_seconds: int = DEFAULT_AUCTION_SECONDS
-    prompt_version: int | None = None
-    """The version whose prompt `message_id` carries (behind `version` while the newest
-    move's message is still owed; None after an undo until the earlier state's prompt
-    is posted)."""
-    undo_epoch: int = 0
-    """How many times moves were taken back in this game. The version goes down at an
-    undo and later up again along another line of play, so a button carries the epoch
-    beside the version: one made before an undo never matches again."""
-    absent: str = ABSENT_WAIT
-    """What happens when a player's deadline passes (`ABSENT_MODES`)."""
-    taken_over: tuple[str, ...] = ()
-    """The human seats the AI plays for now (handed over by a vote or a deadline)."""
-    language: str = "en"
-    """The language of the game's public messages and pictures (`i18n.LANGUAGES`)."""
-
-    @property
-    def state(self) -> dict[str, Any] | None:
-        """The engine's state (None in the lobby), parsed afresh at each use.
-
-        Most rows are read for their version, status or players: parsing only when asked
-        spares the thousands of small lists and dicts a state with its move log makes.
-        """
-        return json.loads(self.state_json) if self.state_json is not None else None
-
-    @property
-    def play_channel_id(self) -> int:
-        """Where the game's messages go: its thread if it has one, else its channel."""
-        return self.thread_id if self.thread_id is not None else self.channel_id
-
-    @property
-    def names(self) -> dict[str, str]:
-        """Each seat's name; a seat the AI plays for its owner says so ("Ana (AI)")."""
-        return {
-            seat.user_id: f"{seat.name} (AI)" if seat.user_id in self.taken_over else seat.name
-            for seat in self.players
-        }
-
-    @property
-    def seat_names(self) -> dict[str, str]:
-        """Each seat's name alone (the picture marks a seat taken over by a note)."""
-        return {seat.user_id: seat.name for seat in self.players}
-
-    def ai_plays(self, player_id: str) -> bool:
-        """Whether the AI answers for this seat: an AI seat, or a seat taken over."""
-        return is_ai_seat(player_id) or player_id in self.taken_over
-
-    @property
-    def humans(self) -> tuple[Seat, ...]:
-        return tuple(seat for seat in self.players if not seat.is_ai)
-
-    def has_player(self, user_id: str) -> bool:
-        return any(seat.user_id == user_id for seat in self.players)
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    version: int
-    player: str
-    notation: str
-    at: str
-
-
-@dataclass(frozen=True)
-class UndoneMove:
-    """A move taken back: it left the move log for the audit table (`undone_moves`)."""
-
-    undo_epoch: int
-    """The game's epoch the undo started (1 for the first undo of a game)."""
-    version: int
-    player: str
-    notation: str
-    at: str
-    note: str | None
-    undone_by: str
-    undone_at: str
-
-
-@dataclass(frozen=True)
-class OwedMessage:
-    """A message a move owes the players, written in the same transaction as the move."""
-
-    kind: str
-    """`POST` or `DM`."""
-    version: int
-    """The game's version the message is about."""
-    body: dict[str, Any]
-    """What the front end needs to say it (JSON): words, whom to ping or DM, ..."""
-
-
-@dataclass(frozen=True)
-class Owed:
-    """A message of the outbox not delivered yet."""
-
-    id: int
-    game_id: int
-    kind: str
-    version: int
-    body: dict[str, Any]
-    created_at: datetime
-    attempts: int
-    """Failed attempts so far (an attempt may still have reached Discord)."""
-    next_at: datetime
-    last_error: str | None
-
-
-@dataclass(frozen=True)
-class Away:
-    """A player away from all their games (a holiday), as stored (table `away`)."""
-
-    user_id: str
-    since: datetime
-    until: datetime
-    """When the away time ends by itself (at most 14 days after `since`)."""
-    mode: str = AWAY_PAUSE
-
-    def active_at(self, moment: datetime) -> bool:
-        """Still away at `moment` (a row whose time is up stays until it is ended)."""
-        return moment < self.until
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def stamp_of(moment: datetime) -> str:
-    """How the outbox writes a moment (ISO 8601, UTC, milliseconds): such stamps sort
-    like the moments they stand for."""
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
-
-
-def moment_of(stamp: str) -> datetime:
-    moment = datetime.fromisoformat(stamp)
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-# Each entry brings the schema from version N to N + 1; never edit a shipped one.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (
-        """
-        CREATE TABLE games (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            guild_id INTEGER,
-            channel_id INTEGER NOT NULL,
-            thread_id INTEGER,
-            creator_id TEXT NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
-            players TEXT NOT NULL,
-            state TEXT,
-            version INTEGER NOT NULL DEFAULT 0,
-            message_id INTEGER,
-            lobby_message_id INTEGER,
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL
-        )
-        """,
-        # one game in its lobby or under way per channel (finished ones are kept)
-        """
-        CREATE UNIQUE INDEX games_one_open_per_channel
-            ON games (channel_id) WHERE status IN ('lobby', 'active')
-        """,
-        "CREATE INDEX games_thread ON games (thread_id)",
-        """
-        CREATE TABLE moves (
-            game_id INTEGER NOT NULL REFERENCES games (id),
-            version INTEGER NOT NULL,
-            player TEXT NOT NULL,
-            notation TEXT NOT NULL,
-            at TEXT NOT NULL,
-            PRIMARY KEY (game_id, version)
-        )
-        """,
-    ),
-    (
-        # the events the current prompt message tells (see GameRow.turn_events)
-        "ALTER TABLE games ADD COLUMN turn_events TEXT NOT NULL DEFAULT '{}'",
-    ),
-    (
-        # deadlines (bot.core.deadlines), the result of a game ended early and the 'ended'
-        # status; SQLite cannot change a CHECK constraint, so the table is rebuilt
-        # (with foreign keys off, see `migrate`)
-        """
-        CREATE TABLE games_new (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            guild_id INTEGER,
-            channel_id INTEGER NOT NULL,
-            thread_id INTEGER,
-            creator_id TEXT NOT NULL,
-            status TEXT NOT NULL
-                CHECK (status IN ('lobby', 'active', 'finished', 'abandoned', 'ended')),
-            players TEXT NOT NULL,
-            state TEXT,
-            version INTEGER NOT NULL DEFAULT 0,
-            message_id INTEGER,
-            lobby_message_id INTEGER,
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL,
-            turn_events TEXT NOT NULL DEFAULT '{}',
-            turn_seconds INTEGER NOT NULL DEFAULT 172800,
-            auction_seconds INTEGER NOT NULL DEFAULT 86400,
-            result TEXT
-        )
-        """,
-        """
-        INSERT INTO games_new (id, guild_id, channel_id, thread_id, creator_id, status, players,
-            state, version, message_id, lobby_message_id, created_at, updated_at, turn_events)
-        SELECT id, guild_id, channel_id, thread_id, creator_id, status, players, state,
-            version, message_id, lobby_message_id, created_at, updated_at, turn_events
-        FROM games
-        """,
-        "DROP TABLE games",
-        "ALTER TABLE games_new RENAME TO games",
-        """
-        CREATE UNIQUE INDEX games_one_open_per_channel
-            ON games (channel_id) WHERE status IN ('lobby', 'active')
-        """,
-        "CREATE INDEX games_thread ON games (thread_id)",
-        # why a move was made for its player ('deadline': passed when time ran out)
-        "ALTER TABLE moves ADD COLUMN note TEXT",
-        # what the deadline driver did for a game's current version (0, 1 = half-time, ...)
-        """
-        CREATE TABLE reminders (
-            game_id INTEGER PRIMARY KEY REFERENCES games (id),
-            version INTEGER NOT NULL,
-            sent INTEGER NOT NULL,
-            last_at TEXT NOT NULL
-        )
-        """,
-        """
-        CREATE TABLE end_votes (
-            game_id INTEGER NOT NULL REFERENCES games (id),
-            version INTEGER NOT NULL,
-            voter TEXT NOT NULL,
-            at TEXT NOT NULL,
-            PRIMARY KEY (game_id, voter)
-        )
-        """,
-        """
-        CREATE TABLE notify_prefs (
-            user_id TEXT PRIMARY KEY,
-            dm INTEGER NOT NULL,
-            updated_at TEXT NOT NULL
-        )
-        """,
-    ),
-    (
-        # the version whose prompt `message_id` carries: a crash between saving a move
-        # and posting it leaves it behind `version`, and the bot re-posts at start-up
-        "ALTER TABLE games ADD COLUMN prompt_version INTEGER",
-        "UPDATE games SET prompt_version = version",
-    ),
-    (
-        # the messages each move owes the players (bot.core.delivery), written with the
-        # move and marked once delivered; `next_at` is when to try again
-        """
-        CREATE TABLE outbox (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            game_id INTEGER NOT NULL REFERENCES games (id),
-            version INTEGER NOT NULL,
-            kind TEXT NOT NULL,
-            body TEXT NOT NULL,
-            created_at TEXT NOT NULL,
-            attempts INTEGER NOT NULL DEFAULT 0,
-            next_at TEXT NOT NULL,
-            last_error TEXT,
-            delivered_at TEXT,
-            message_id INTEGER
-        )
-        """,
-        "CREATE INDEX outbox_owed ON outbox (game_id, id) WHERE delivered_at IS NULL",
-    ),
-    (
-        # heads-up (bot.core.presence): a notice when the player before you starts a turn
-        "ALTER TABLE notify_prefs ADD COLUMN heads_up INTEGER NOT NULL DEFAULT 0",
-    ),
-    (
-        # away (bot.core.presence): a player away from all their games until `until`
-        # (`mode` 'pause': their deadlines wait), and, per game, the moment the clock of
-        # the decision awaited at `version` started again when its player came back
-        """
-        CREATE TABLE away (
-            user_id TEXT PRIMARY KEY,
-            since TEXT NOT NULL,
-            until TEXT NOT NULL,
-            mode TEXT NOT NULL DEFAULT 'pause'
-        )
-        """,
-        """
-        CREATE TABLE deadline_restarts (
-            game_id INTEGER PRIMARY KEY REFERENCES games (id),
-            version INTEGER NOT NULL,
-            at TEXT NOT NULL
-        )
-        """,
-    ),
-    (
-        # taking moves back (issue 11.2): each undo bumps the game's `undo_epoch`, which
-        # buttons carry beside the version (the version goes down, then up again along
-        # another line of play); the moves taken back leave the move log for this audit
-        # table, which says who took them back and when
-        "ALTER TABLE games ADD COLUMN undo_epoch INTEGER NOT NULL DEFAULT 0",
-        """
-        CREATE TABLE undone_moves (
-            game_id INTEGER NOT NULL REFERENCES games (id),
-            undo_epoch INTEGER NOT NULL,
-            version INTEGER NOT NULL,
-            player TEXT NOT NULL,
-            notation TEXT NOT NULL,
-            at TEXT NOT NULL,
-            note TEXT,
-            undone_by TEXT NOT NULL,
-            undone_at TEXT NOT NULL,
-            PRIMARY KEY (game_id, undo_epoch, version)
-        )
-        """,
-    ),
-    (
-        # answers in advance (issue 11.3): a player queued to answer a city auction who
-        # will pass when it reaches them; `auction` is the version of the move that
-        # opened that auction, so a later auction starts with none
-        """
-        CREATE TABLE advance_passes (
-            game_id INTEGER NOT NULL REFERENCES games (id),
-            player TEXT NOT NULL,
-            auction INTEGER NOT NULL,
-            at TEXT NOT NULL,
-            PRIMARY KEY (game_id, player)
-        )
-        """,
-    ),
-    (
-        # AI players (issue 14 points 4-5): AI seats are seats whose id is `ai:<n>`; a
-        # game's `absent` setting says what a passed deadline does, `taken_over` lists
-        # the human seats the AI plays for now, and the votes to hand one over are kept
-        # until it is (or its owner takes it back)
-        "ALTER TABLE games ADD COLUMN absent TEXT NOT NULL DEFAULT 'wait'",
-        "ALTER TABLE games ADD COLUMN taken_over TEXT NOT NULL DEFAULT '[]'",
-        """
-        CREATE TABLE takeover_votes (
-            game_id INTEGER NOT NULL REFERENCES games (id),
-            player TEXT NOT NULL,
-            voter TEXT NOT NULL,
-            at TEXT NOT NULL,
-            PRIMARY KEY (game_id, player, voter)
-        )
-        """,
-    ),
-    (
-        # the languages (issue 13): a game's public messages and pictures are in its
-        # `language`; a player's own answers in their Discord client's, remembered here
-        # for what is sent to them later, outside an interaction (DMs, reminders)
-        "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
-        """
-        CREATE TABLE user_locales (
-            user_id TEXT PRIMARY KEY,
-            locale TEXT NOT NULL,
-            seen_at TEXT NOT NULL
-        )
-        """,
-    ),
+from .model import (
+    ABANDONED,
+    ABSENT_MODES,
+    ACTIVE,
+    ENDED,
+    FINISHED,
+    LOBBY,
+    Away,
+    ChannelBusy,
+    DeadlineClock,
+    GameRow,
+    MoveRow,
+    Owed,
+    OwedMessage,
+    Seat,
+    StaleVersion,
+    StoreError,
+    UndoneMove,
+    moment_of,
+    now,
+    stamp_of,
 )
-SCHEMA_VERSION = len(MIGRATIONS)
+
+Row = Any
+"""A row as the driver gives it: by column name (`row["id"]`) or position (`row[0]`)."""
+Statement = tuple[str, tuple[Any, ...]]
+
+
+class Tx(Protocol):
+    """One open transaction of a store."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; how many rows it changed."""
+
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once per row of parameters."""
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Every row of one statement (also `INSERT ... RETURNING`)."""
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The shards one process serves: a guild's shard is `(guild_id >> 22) % count`
+    (Discord's rule); games without a guild belong to shard 0."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def serves(self, guild_id: int | None) -> bool:
+        return (0 if guild_id is None else (guild_id >> 22) % self.count) in self.ids
+
+    def clause(self, column: str = "guild_id") -> str:
+        """SQL keeping the rows of these shards (the numbers are ints: no injection)."""
+        ids = ", ".join(str(int(shard)) for shard in self.ids)
+        none = f"{column} IS NULL AND 0 IN ({ids})"
+        return f"({none} OR ({column} >> 22) % {int(self.count)} IN ({ids}))"
 
 
 def _seats_json(players: Iterable[Seat]) -> str:
     return json.dumps([{"id": s.user_id, "name": s.name} for s in players])
 
 
+_LOG_START = ', "log": ['
+_LOG_END = '], "auto": '
+
+
 def _json(state: dict[str, Any] | str) -> str:
-    return state if isinstance(state, str) else json.dumps(state)
+    """The engine's state as stored: without its move log, which the `moves` table
+    holds already (appended, never rewritten); `_with_log` puts it back when read.
+    A state's JSON as `json.dumps(Game.to_dict())` writes it is cut without parsing;
+    any other text is stored whole (it is read back as it is)."""
+    if not isinstance(state, str):
+        return json.dumps({key: value for key, value in state.items() if key != "log"})
+    start = state.find(_LOG_START)
+    end = state.find(_LOG_END, start + 1)
+    if start < 0 or end < 0 or state.find(_LOG_START, start + 1) >= 0:
+        return state
+    return state[:start] + state[end + 1 :]
 
 
-def _row(row: aiosqlite.Row) -> GameRow:
+def _with_log(state: str, lines: Sequence[Row]) -> str:
+    """A stored state with its move log (the `moves` rows up to its version) back in."""
+    log = json.dumps([[line["player"], line["notation"]] for line in lines])
+    return f'{state[:-1]}, "log": {log}}}'
+
+
+def _lacks_log(row: Row) -> bool:
+    state = row["state"]
+    return state is not None and '"log": ' not in state
+
+
+def _row(row: Row, lines: Sequence[Row] | None = None) -> GameRow:
+    state = row["state"]
     return GameRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -512,7 +125,7 @@ def _row(row: aiosqlite.Row) -> GameRow:
         creator_id=row["creator_id"],
         status=row["status"],
         players=tuple(Seat(p["id"], p["name"]) for p in json.loads(row["players"])),
-        state_json=row["state"],
+        state_json=state if lines is None else _with_log(state, lines),
         version=row["version"],
         message_id=row["message_id"],
         lobby_message_id=row["lobby_message_id"],
@@ -523,13 +136,14 @@ def _row(row: aiosqlite.Row) -> GameRow:
         auction_seconds=row["auction_seconds"],
         prompt_version=row["prompt_version"],
         undo_epoch=row["undo_epoch"],
+        result_json=row["result"],
         absent=row["absent"],
         taken_over=tuple(json.loads(row["taken_over"])),
         language=row["language"],
     )
 
 
-def _owed(row: aiosqlite.Row) -> Owed:
+def _owed(row: Row) -> Owed:
     return Owed(
         id=row["id"],
         game_id=row["game_id"],
@@ -556,7 +170,7 @@ def _owed_inserts(
     ]
 
 
-def _away(row: aiosqlite.Row) -> Away:
+def _away(row: Row) -> Away:
     return Away(
         user_id=row["user_id"],
         since=moment_of(row["since"]),
@@ -587,7 +201,8 @@ T = TypeVar("T")
 def _guarded(
     method: Callable[P, Coroutine[Any, Any, T]],
 ) -> Callable[P, Coroutine[Any, Any, T]]:
-    """Turn the database's own failures (locked, full, damaged) into `StoreError`.
+    """Turn the database's own failures (locked, full, damaged, unreachable) into
+    `StoreError`, as each store tells them apart (`Store._failure`).
 
     Integrity errors (a constraint broken: a bug, not the weather) pass unchanged."""
 
@@ -595,208 +210,106 @@ def _guarded(
     async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return await method(*args, **kwargs)
-        except (sqlite3.OperationalError, sqlite3.InternalError) as error:
-            raise StoreError(_one_line(error)) from error
-        except sqlite3.DatabaseError as error:
-            if type(error) is not sqlite3.DatabaseError:
-                raise
-            raise StoreError(_one_line(error)) from error
+        except (StoreError, StaleVersion, ChannelBusy):
+            raise
+        except Exception as error:
+            store = args[0]
+            if isinstance(store, Store) and store._failure(error):
+                raise StoreError(_one_line(error)) from error
+            raise
 
     return guarded
 
 
-class ProcessLock:
-    """`<database>.lock`, held (`flock`) for the life of a store: one bot per database.
-
-    The kernel drops the lock when the process ends, however it ends."""
-
-    def __init__(self, path: str) -> None:
-        self.path = f"{path}.lock"
-        self._file: IO[str] | None = None
-
-    def acquire(self, database: str) -> None:
-        if fcntl is None:
-            return
-        try:
-            handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 (held open)
-        except OSError as error:
-            raise StartupError(
-                f"the database {database} cannot be opened: {_one_line(error)}"
-            ) from None
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.seek(0)
-            holder = handle.read().strip() or "unknown"
-            handle.close()
-            raise StartupError(
-                f"the database {database} is in use by another bot process (pid {holder}); "
-                "stop it first"
-            ) from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(os.getpid()))
-        handle.flush()
-        self._file = handle
-
-    def release(self) -> None:
-        if self._file is not None:
-            self._file.close()  # closing the file drops the lock
-            self._file = None
-
-
-async def _connect(path: str, *, wait: float) -> aiosqlite.Connection:
-    connecting = aiosqlite.connect(path, isolation_level=None)
-    try:
-        db = await connecting
-    except BaseException:
-        # aiosqlite stops its thread after a failed connect without waiting for it; wait
-        # here, so that no thread outlives the error (it would print to a closed loop)
-        worker = getattr(connecting, "_thread", None)
-        if worker is not None and worker.is_alive():
-            await asyncio.to_thread(worker.join, 5)
-        raise
-    try:
-        db.row_factory = aiosqlite.Row
-        await db.execute(f"PRAGMA busy_timeout={int(wait * 1000)}")
-    except BaseException:
-        await db.close()
-        raise
-    return db
-
-
-def _why_not_opened(path: str, error: BaseException) -> str:
-    text = _one_line(error)
-    if "locked" in text or "busy" in text:
-        return f"the database {path} is locked by another program; stop it first"
-    if isinstance(error, sqlite3.DatabaseError) and "not a database" in text:
-        return f"the database {path} cannot be opened: the file is not a database ({text})"
-    return (
-        f"the database {path} cannot be opened: {text}; check that the file and its "
-        "folder exist and are writable"
-    )
-
-
 class Store:
-    """Open with `await Store.open(path)`; close with `await store.close()`."""
+    """Open with `await Store.open(database)` (`open_store`); close with
+    `await store.close()`. The statements are here; the connection is the subclass's."""
 
-    def __init__(
-        self,
-        db: aiosqlite.Connection,
-        reader: aiosqlite.Connection | None = None,
-        lock: ProcessLock | None = None,
-    ) -> None:
-        self._db = db
-        self._reader = reader if reader is not None else db
-        self._lock_file = lock
-        self._write = asyncio.Lock()
+    backends: ClassVar[list[type[Store]]] = []
+    shards: Shards | None = None
+    """The shards of this process: background reads (`clocks`, `owed`, ...)
+    see only their games. None: every game."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        Store.backends.append(cls)
 
     @classmethod
-    async def open(cls, path: str, *, exclusive: bool = False) -> Store:
-        """Open (creating and migrating) the database at `path`.
+    def handles(cls, database: str) -> bool:
+        """Whether this store is the one for the database setting `database`."""
+        return False
 
-        `exclusive`: this process is the only bot on the file (a second one refuses to
-        start). Anything that keeps the file from being used raises `StartupError`, one
-        line saying what and where, with nothing left open behind it.
-        """
-        lock = ProcessLock(path) if exclusive and path != ":memory:" else None
-        opened: list[aiosqlite.Connection] = []
-        try:
-            if path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            if lock is not None:
-                lock.acquire(path)
-            db = await _connect(path, wait=WRITE_WAIT_SECONDS)
-            opened.append(db)
-            await db.execute("PRAGMA journal_mode=WAL")
-            await db.execute("PRAGMA foreign_keys=ON")
-            store = cls(db, lock=lock)
-            await store.migrate()
-            if path != ":memory:":
-                reader = await _connect(path, wait=READ_WAIT_SECONDS)
-                opened.append(reader)
-                await reader.execute("PRAGMA query_only=ON")
-                store._reader = reader
-        except BaseException as error:
-            for connection in opened:
-                with contextlib.suppress(Exception):
-                    await connection.close()
-            if lock is not None:
-                lock.release()
-            if isinstance(error, StartupError):
-                raise
-            if isinstance(error, sqlite3.Error | OSError):
-                raise StartupError(_why_not_opened(path, error)) from error
-            raise
-        return store
+    @classmethod
+    async def open(
+        cls, database: str, *, exclusive: bool = False, shards: Shards | None = None
+    ) -> Store:
+        """Open (creating and migrating) the database named by `database`: a SQLite file
+        path, or a `postgresql://` URL. `exclusive`: this process is the bot serving
+        `shards` (all games if None); another process serving any of them is refused
+        (`StartupError`)."""
+        if cls is not Store:
+            raise NotImplementedError
+        chosen = next((b for b in reversed(Store.backends) if b.handles(database)), None)
+        if chosen is None:
+            raise ValueError(f"no store for {database!r}")
+        return await chosen.open(database, exclusive=exclusive, shards=shards)
 
     async def close(self) -> None:
-        async with self._write:
-            if self._reader is not self._db:
-                await self._reader.close()
-            await self._db.close()
-        if self._lock_file is not None:
-            self._lock_file.release()
+        raise NotImplementedError
 
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        """All rows of one statement on the read connection, fetched in one go: a
-        statement left half-read would hold its snapshot open, and the next reads of
-        other coroutines on the connection would miss what was committed since."""
-        return list(await self._reader.execute_fetchall(sql, tuple(params)))
+    def _failure(self, error: Exception) -> bool:
+        """Whether `error` is the database failing now (locked, full, gone), not a bug."""
+        raise NotImplementedError
 
-    @_guarded
+    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        raise NotImplementedError
+
+    def _writing(self) -> contextlib.AbstractAsyncContextManager[Tx]:
+        raise NotImplementedError
+
     async def schema_version(self) -> int:
-        tables = await self._read(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-        )
-        if not tables:
-            return 0
-        rows = await self._read("SELECT version FROM schema_version")
-        return int(rows[0][0]) if rows else 0
+        raise NotImplementedError
 
-    async def migrate(self) -> None:
-        """Bring the file's schema up to `SCHEMA_VERSION`, one migration per transaction."""
-        async with self._write:
-            # a migration may rebuild a table others refer to; foreign keys are checked
-            # once at the end instead (the pragma is a no-op inside a transaction)
-            await self._db.execute("PRAGMA foreign_keys=OFF")
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                await self._db.execute(
-                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
-                )
-                async with self._db.execute("SELECT version FROM schema_version") as cursor:
-                    row = await cursor.fetchone()
-                if row is None:
-                    await self._db.execute("INSERT INTO schema_version (version) VALUES (0)")
-                    current = 0
-                else:
-                    current = int(row[0])
-                if current > SCHEMA_VERSION:
-                    raise StartupError(
-                        f"the database has schema version {current}, newer than this bot "
-                        f"({SCHEMA_VERSION}); update the bot"
-                    )
-                for version in range(current, SCHEMA_VERSION):
-                    for statement in MIGRATIONS[version]:
-                        await self._db.execute(statement)
-                    await self._db.execute("UPDATE schema_version SET version = ?", (version + 1,))
-                async with self._db.execute("PRAGMA foreign_key_check") as cursor:
-                    if await cursor.fetchone() is not None:
-                        raise RuntimeError("a migration left rows pointing at nothing")
-                await self._db.execute("COMMIT")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            finally:
-                await self._db.execute("PRAGMA foreign_keys=ON")
+    async def tables(self) -> list[str]:
+        """The bot's tables (`schema_version` aside), `games` first: the others refer
+        to it."""
+        raise NotImplementedError
+
+    async def after_copy(self) -> None:
+        """Make the database ready for new rows after `copy.copy_database` wrote rows
+        with their ids (PostgreSQL: move the identity columns past them)."""
+
+    def _owed_shard_filter(self) -> str:
+        """` AND` the outbox row's game is of this process's shards, or nothing."""
+        if self.shards is None:
+            return ""
+        return f" AND game_id IN (SELECT id FROM games WHERE {self.shards.clause()})"
+
+    def _shard_filter(self, column: str = "guild_id") -> str:
+        """` AND <shard clause>` for the background reads, or nothing."""
+        return "" if self.shards is None else f" AND {self.shards.clause(column)}"
 
     # ------------------------------------------------------------------ reading
+
+    async def _rows(self, rows: Sequence[Row]) -> list[GameRow]:
+        """Game rows with their states whole: the move log of each (its `moves` up to
+        its version) put back into the state saved without it."""
+        games = []
+        for row in rows:
+            lines = None
+            if _lacks_log(row):
+                lines = await self._read(
+                    "SELECT player, notation FROM moves WHERE game_id = ? AND version <= ? "
+                    "ORDER BY version",
+                    (row["id"], row["version"]),
+                )
+            games.append(_row(row, lines))
+        return games
 
     @_guarded
     async def get(self, game_id: int) -> GameRow | None:
         rows = await self._read("SELECT * FROM games WHERE id = ?", (game_id,))
-        return _row(rows[0]) if rows else None
+        return (await self._rows(rows))[0] if rows else None
 
     @_guarded
     async def open_game_in(self, channel_id: int) -> GameRow | None:
@@ -806,7 +319,7 @@ class Store:
             "AND (channel_id = ? OR thread_id = ?) ORDER BY id DESC LIMIT 1",
             (channel_id, channel_id),
         )
-        return _row(rows[0]) if rows else None
+        return (await self._rows(rows))[0] if rows else None
 
     @_guarded
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
@@ -815,7 +328,7 @@ class Store:
             "SELECT * FROM games WHERE channel_id = ? OR thread_id = ? ORDER BY id DESC LIMIT 1",
             (channel_id, channel_id),
         )
-        return _row(rows[0]) if rows else None
+        return (await self._rows(rows))[0] if rows else None
 
     @_guarded
     async def moves(self, game_id: int, *, offset: int = 0, limit: int = 1000) -> list[MoveRow]:
@@ -870,44 +383,20 @@ class Store:
         return int(rows[0][0]) if rows else 0
 
     @_guarded
-    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        """Rows of one read-only statement (for the modules keeping their own tables)."""
-        return await self._read(sql, params)
-
-    # ------------------------------------------------------------------ writing
-
-    @contextlib.asynccontextmanager
-    async def _writing(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The write connection inside `BEGIN IMMEDIATE` ... `COMMIT` (rolled back on any
-        failure), after a bounded wait for the other writes of this process."""
-        try:
-            await asyncio.wait_for(self._write.acquire(), WRITE_WAIT_SECONDS)
-        except TimeoutError:
-            raise StoreError("the database is busy (other writes are waiting)") from None
-        try:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-                await self._db.execute("COMMIT")
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error, ValueError):
-                    await self._db.execute("ROLLBACK")
-                raise
-        finally:
-            self._write.release()
-
-    @_guarded
     async def transaction(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> list[int]:
         """Run statements in one transaction; returns each one's rowcount."""
         counts: list[int] = []
-        async with self._writing() as db:
+        async with self._writing() as tx:
             for sql, params in statements:
-                cursor = await db.execute(sql, params)
-                counts.append(cursor.rowcount)
-                await cursor.close()
+                counts.append(await tx.execute(sql, params))
         return counts
 
     _transaction = transaction
+
+    @_guarded
+    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Rows of one read-only statement (tests and tools; the bot names its reads)."""
+        return await self._read(sql, params)
 
     @_guarded
     async def create_lobby(
@@ -920,20 +409,19 @@ class Store:
         language: str = "en",
     ) -> GameRow:
         """A new game in its lobby, the creator seated; `ChannelBusy` if one is open here."""
-        async with self._writing() as db:
-            async with db.execute(
+        async with self._writing() as tx:
+            busy = await tx.fetch(
                 "SELECT id FROM games WHERE status IN ('lobby', 'active') "
                 "AND (channel_id = ? OR thread_id = ?)",
                 (channel_id, channel_id),
-            ) as cursor:
-                busy = await cursor.fetchone()
-            if busy is not None:
-                raise ChannelBusy(int(busy[0]))
+            )
+            if busy:
+                raise ChannelBusy(int(busy[0][0]))
             stamp = now()
-            cursor = await db.execute(
+            made = await tx.fetch(
                 "INSERT INTO games (guild_id, channel_id, thread_id, creator_id, status, "
                 "players, version, created_at, updated_at, language) "
-                "VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -946,9 +434,7 @@ class Store:
                     language,
                 ),
             )
-            game_id = cursor.lastrowid
-            await cursor.close()
-        assert game_id is not None
+            game_id = int(made[0][0])
         row = await self.get(game_id)
         assert row is not None
         return row
@@ -1091,15 +577,12 @@ class Store:
     async def _checked(self, statements: Sequence[tuple[str, tuple[Any, ...]]], why: str) -> None:
         """Like `transaction`, but roll back and raise `StaleVersion` if the first
         statement (the guarded UPDATE) touched no row."""
-        async with self._writing() as db:
+        async with self._writing() as tx:
             first, *rest = statements
-            cursor = await db.execute(*first)
-            updated = cursor.rowcount
-            await cursor.close()
-            if updated == 0:
+            if await tx.execute(*first) == 0:
                 raise StaleVersion(why)
             for sql, params in rest:
-                await db.execute(sql, params)
+                await tx.execute(sql, params)
 
     async def undo_moves(
         self,
@@ -1220,7 +703,9 @@ class Store:
             "SELECT id FROM games g WHERE status = 'active' "
             "AND (prompt_version IS NULL OR prompt_version != version) "
             "AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id "
-            "AND o.delivered_at IS NULL AND o.kind = 'post') ORDER BY id"
+            "AND o.delivered_at IS NULL AND o.kind = 'post')"
+            + self._shard_filter("g.guild_id")
+            + " ORDER BY id"
         )
         return [row["id"] for row in rows]
 
@@ -1261,8 +746,8 @@ class Store:
     async def owed(
         self, game_id: int | None = None, *, due_by: datetime | None = None
     ) -> list[Owed]:
-        """Messages not delivered yet, oldest first: of one game, or of every game with
-        one due by `due_by`."""
+        """Messages not delivered yet, oldest first: of one game, or of every game (of
+        this process's shards) with one due by `due_by`."""
         where, params = "delivered_at IS NULL", list[Any]()
         if game_id is not None:
             where += " AND game_id = ?"
@@ -1273,13 +758,16 @@ class Store:
                 "WHERE delivered_at IS NULL AND next_at <= ?)"
             )
             params.append(stamp_of(due_by))
+            where += self._owed_shard_filter()
         rows = await self._read(f"SELECT * FROM outbox WHERE {where} ORDER BY game_id, id", params)
         return [_owed(row) for row in rows]
 
     @_guarded
     async def next_owed_at(self) -> datetime | None:
         """When the earliest message still owed is to be tried again (None: nothing owed)."""
-        rows = await self._read("SELECT MIN(next_at) FROM outbox WHERE delivered_at IS NULL")
+        rows = await self._read(
+            "SELECT MIN(next_at) FROM outbox WHERE delivered_at IS NULL" + self._owed_shard_filter()
+        )
         return moment_of(rows[0][0]) if rows and rows[0][0] else None
 
     async def delivery_failed(self, owed_id: int, next_at: datetime, error: str) -> None:
@@ -1323,7 +811,8 @@ class Store:
         if moved_to is not None:
             statements.append(
                 (
-                    "UPDATE games SET thread_id = CASE WHEN channel_id = ? THEN NULL ELSE ? END "
+                    "UPDATE games SET thread_id = "
+                    "CASE WHEN channel_id = ? THEN NULL ELSE CAST(? AS BIGINT) END "
                     "WHERE id = ?",
                     (moved_to, moved_to, owed.game_id),
                 )
@@ -1371,7 +860,8 @@ class Store:
             (ACTIVE, f"%{user_id}%"),
         )
         games = [_row(row) for row in rows]
-        return [game for game in games if game.has_player(user_id)]
+        mine = {game.id for game in games if game.has_player(user_id)}
+        return await self._rows([row for row in rows if row["id"] in mine])
 
     async def set_away(self, away: Away, owed: Sequence[tuple[int, OwedMessage]]) -> None:
         """Mark a player away (replacing an earlier away), with the notices it owes the
@@ -1480,31 +970,163 @@ class Store:
         )
         return {row["user_id"]: row["locale"] for row in rows}
 
+    # ------------------------------------------------------------------ deadlines
 
-# ---------------------------------------------------------------------- AI players
-# (issue 14): the games an AI may be awaited in, seats taken over, their votes, the
-# `absent` setting. Kept together, portable SQL only.
+    @_guarded
+    async def deadline_seconds(self, game_id: int) -> tuple[int, int] | None:
+        """A game's turn and auction deadlines in seconds (None: no such game)."""
+        rows = await self._read(
+            "SELECT turn_seconds, auction_seconds FROM games WHERE id = ?", (game_id,)
+        )
+        return (int(rows[0][0]), int(rows[0][1])) if rows else None
 
+    async def set_deadline_seconds(
+        self, game_id: int, turn_seconds: int, auction_seconds: int
+    ) -> None:
+        await self._transaction(
+            [
+                (
+                    "UPDATE games SET turn_seconds = ?, auction_seconds = ? WHERE id = ?",
+                    (turn_seconds, auction_seconds, game_id),
+                )
+            ]
+        )
 
-class AiTables:
-    """The store's part of the AI players (`bot.core.ai_seats`)."""
+    @_guarded
+    async def clocks(self, game_id: int | None = None) -> list[DeadlineClock]:
+        """The deadline clocks of one active game, or of every active game of this
+        process's shards."""
+        only = " AND g.id = ?" if game_id is not None else self._shard_filter("g.guild_id")
+        rows = await self._read(
+            "SELECT g.id, g.guild_id, g.version, g.undo_epoch, g.turn_seconds, "
+            "g.auction_seconds, g.updated_at, "
+            "(SELECT at FROM moves m WHERE m.game_id = g.id AND m.version = g.version) "
+            "AS moved_at, r.version AS reminded_version, r.sent AS sent "
+            "FROM games g LEFT JOIN reminders r ON r.game_id = g.id "
+            "WHERE g.status = ?" + only,
+            (ACTIVE,) if game_id is None else (ACTIVE, game_id),
+        )
+        return [
+            DeadlineClock(
+                game_id=int(r["id"]),
+                guild_id=r["guild_id"],
+                version=int(r["version"]),
+                undo_epoch=int(r["undo_epoch"]),
+                turn_seconds=int(r["turn_seconds"]),
+                auction_seconds=int(r["auction_seconds"]),
+                moved_at=str(r["moved_at"] or r["updated_at"]),
+                sent=int(r["sent"]) if r["reminded_version"] == r["version"] else 0,
+            )
+            for r in rows
+        ]
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    async def record_deadline_step(self, game_id: int, version: int, sent: int, at: str) -> None:
+        """`sent` deadline steps are done for the game's `version`."""
+        await self._transaction([reminder_step(game_id, version, sent, at)])
 
-    async def active_games(self) -> list[int]:
-        """Every game under way (at start-up: those waiting for an AI go on)."""
-        rows = await self.store.query(
-            "SELECT id FROM games WHERE status = ? ORDER BY id", (ACTIVE,)
+    async def note_move(self, game_id: int, version: int, note: str) -> None:
+        """Say why the move that made `version` was made for its player."""
+        await self._transaction(
+            [
+                (
+                    "UPDATE moves SET note = ? WHERE game_id = ? AND version = ?",
+                    (note, game_id, version),
+                )
+            ]
+        )
+
+    @_guarded
+    async def move_notes(self, game_id: int) -> dict[int, str]:
+        """Version -> why that move was made for its player (only the moves noted)."""
+        rows = await self._read(
+            "SELECT version, note FROM moves WHERE game_id = ? AND note IS NOT NULL", (game_id,)
+        )
+        return {int(r["version"]): str(r["note"]) for r in rows}
+
+    async def add_end_vote(self, game_id: int, version: int, voter: str, at: str) -> list[str]:
+        """Record `voter`'s vote to end the game in this state; the voters of this state
+        so far, in the order they voted."""
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO end_votes (game_id, version, voter, at) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (game_id, voter) DO UPDATE SET version = excluded.version, "
+                    "at = excluded.at",
+                    (game_id, version, voter, at),
+                )
+            ]
+        )
+        return await self._end_voters(game_id, version)
+
+    @_guarded
+    async def _end_voters(self, game_id: int, version: int) -> list[str]:
+        rows = await self._read(
+            "SELECT voter FROM end_votes WHERE game_id = ? AND version = ? ORDER BY at, voter",
+            (game_id, version),
+        )
+        return [str(r["voter"]) for r in rows]
+
+    async def end_game(self, game_id: int, version: int, result: dict[str, Any]) -> bool:
+        """Active -> ended with `result` stored, if the game is still at `version`."""
+        (count,) = await self._transaction(
+            [
+                (
+                    "UPDATE games SET status = ?, result = ?, updated_at = ? "
+                    "WHERE id = ? AND version = ? AND status = ?",
+                    (ENDED, json.dumps(result), now(), game_id, version, ACTIVE),
+                )
+            ]
+        )
+        return count > 0
+
+    # ------------------------------------------------------------------ preferences, history
+
+    @_guarded
+    async def dm_wanted(self, user_id: str) -> bool:
+        """Whether the player asked for a direct message when a game waits for them."""
+        rows = await self._read("SELECT dm FROM notify_prefs WHERE user_id = ?", (user_id,))
+        return bool(rows and rows[0]["dm"])
+
+    async def set_dm(self, user_id: str, wanted: bool) -> None:
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO notify_prefs (user_id, dm, updated_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, "
+                    "updated_at = excluded.updated_at",
+                    (user_id, int(wanted), now()),
+                )
+            ]
+        )
+
+    @_guarded
+    async def past_games(self, channel_id: int, limit: int) -> list[GameRow]:
+        """The finished, ended and abandoned games of a channel or thread, newest first."""
+        rows = await self._read(
+            "SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?) "
+            "AND status IN (?, ?, ?) ORDER BY id DESC LIMIT ?",
+            (channel_id, channel_id, FINISHED, ENDED, ABANDONED, limit),
+        )
+        return await self._rows(rows)
+
+    # ------------------------------------------------------------------ AI players
+    # (issue 14): the games an AI may be awaited in, seats taken over, their votes, the
+    # `absent` setting
+
+    @_guarded
+    async def active_game_ids(self) -> list[int]:
+        """Every game under way of this process's shards (at start-up: those waiting
+        for an AI go on)."""
+        rows = await self._read(
+            "SELECT id FROM games WHERE status = ?" + self._shard_filter() + " ORDER BY id",
+            (ACTIVE,),
         )
         return [int(r["id"]) for r in rows]
 
     async def set_absent(self, game_id: int, mode: str) -> None:
         if mode not in ABSENT_MODES:
             raise ValueError(f"absent must be one of {ABSENT_MODES}, not {mode!r}")
-        await self.store.transaction(
-            [("UPDATE games SET absent = ? WHERE id = ?", (mode, game_id))]
-        )
+        await self._transaction([("UPDATE games SET absent = ? WHERE id = ?", (mode, game_id))])
 
     async def set_taken_over(
         self, game_id: int, seats: Sequence[str], *, expected: Sequence[str]
@@ -1522,12 +1144,12 @@ class AiTables:
             ("DELETE FROM takeover_votes WHERE game_id = ? AND player = ?", (game_id, player))
             for player in sorted(changed)
         ]
-        count, *_ = await self.store.transaction(statements)
+        count, *_ = await self._transaction(statements)
         return count > 0
 
     async def add_takeover_vote(self, game_id: int, player: str, voter: str, at: str) -> list[str]:
         """Record `voter`'s vote to hand `player`'s seat to the AI; all its voters so far."""
-        await self.store.transaction(
+        await self._transaction(
             [
                 (
                     "INSERT INTO takeover_votes (game_id, player, voter, at) VALUES (?, ?, ?, ?) "
@@ -1536,8 +1158,35 @@ class AiTables:
                 )
             ]
         )
-        rows = await self.store.query(
+        return await self._takeover_voters(game_id, player)
+
+    @_guarded
+    async def _takeover_voters(self, game_id: int, player: str) -> list[str]:
+        rows = await self._read(
             "SELECT voter FROM takeover_votes WHERE game_id = ? AND player = ? ORDER BY at, voter",
             (game_id, player),
         )
         return [str(r["voter"]) for r in rows]
+
+
+class AiTables:
+    """The store's part of the AI players (`bot.core.ai_seats`), as named store methods."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def active_games(self) -> list[int]:
+        """Every game under way of this process's shards (at start-up: those waiting
+        for an AI go on)."""
+        return await self.store.active_game_ids()
+
+    async def set_absent(self, game_id: int, mode: str) -> None:
+        await self.store.set_absent(game_id, mode)
+
+    async def set_taken_over(
+        self, game_id: int, seats: Sequence[str], *, expected: Sequence[str]
+    ) -> bool:
+        return await self.store.set_taken_over(game_id, seats, expected=expected)
+
+    async def add_takeover_vote(self, game_id: int, player: str, voter: str, at: str) -> list[str]:
+        return await self.store.add_takeover_vote(game_id, player, voter, at)

@@ -1,0 +1,117 @@
+"""Where the games are kept: one interface (`Store`), two databases.
+
+`open_store(database)` picks by the database setting: a file path (or nothing: the
+default file) keeps the embedded SQLite store (`sqlite.SqliteStore`); a
+`postgresql://` URL uses a PostgreSQL server (`postgres.PostgresStore`, asyncpg).
+Both run the same statements (`base.Store`), with the same guarantees: one
+transaction per move with the optimistic version (and undo epoch) check, the
+append-only move log, migrations with a schema version, and a refusal of a database
+made by a newer bot. Nothing outside this package writes SQL.
+"""
+
+from __future__ import annotations
+
+from .base import AiTables, Row, Shards, Statement, Store, Tx, reminder_step
+from .dialect import is_postgres, masked
+from .model import (
+    ABANDONED,
+    ABSENT_AI_MOVE,
+    ABSENT_AI_SEAT,
+    ABSENT_MODES,
+    ABSENT_WAIT,
+    ACTIVE,
+    AI_PREFIX,
+    AWAY_PAUSE,
+    DEFAULT_AUCTION_SECONDS,
+    DEFAULT_TURN_SECONDS,
+    DM,
+    ENDED,
+    FINISHED,
+    LOBBY,
+    NOTICE,
+    OPEN_STATUSES,
+    POST,
+    READ_WAIT_SECONDS,
+    WRITE_WAIT_SECONDS,
+    Away,
+    ChannelBusy,
+    DeadlineClock,
+    GameRow,
+    MoveRow,
+    Owed,
+    OwedMessage,
+    Seat,
+    StaleVersion,
+    StoreError,
+    UndoneMove,
+    is_ai_seat,
+    moment_of,
+    now,
+    stamp_of,
+)
+from .postgres import PostgresStore
+from .schema import MIGRATIONS, SCHEMA_VERSION, Native
+from .sqlite import ProcessLock, SqliteStore
+
+
+async def open_store(
+    database: str, *, exclusive: bool = False, shards: Shards | None = None
+) -> Store:
+    """The store named by the database setting: a `postgresql://` URL or a SQLite file
+    path (see the module's docstring)."""
+    chosen: type[Store] = PostgresStore if is_postgres(database) else SqliteStore
+    return await chosen.open(database, exclusive=exclusive, shards=shards)
+
+
+__all__ = [
+    "ABANDONED",
+    "ABSENT_AI_MOVE",
+    "ABSENT_AI_SEAT",
+    "ABSENT_MODES",
+    "ABSENT_WAIT",
+    "ACTIVE",
+    "AI_PREFIX",
+    "AWAY_PAUSE",
+    "DEFAULT_AUCTION_SECONDS",
+    "DEFAULT_TURN_SECONDS",
+    "DM",
+    "ENDED",
+    "FINISHED",
+    "LOBBY",
+    "MIGRATIONS",
+    "NOTICE",
+    "OPEN_STATUSES",
+    "POST",
+    "READ_WAIT_SECONDS",
+    "SCHEMA_VERSION",
+    "WRITE_WAIT_SECONDS",
+    "AiTables",
+    "Away",
+    "ChannelBusy",
+    "DeadlineClock",
+    "GameRow",
+    "MoveRow",
+    "Native",
+    "Owed",
+    "OwedMessage",
+    "PostgresStore",
+    "ProcessLock",
+    "Row",
+    "Seat",
+    "Shards",
+    "SqliteStore",
+    "StaleVersion",
+    "Statement",
+    "Store",
+    "StoreError",
+    "Tx",
+    "UndoneMove",
+    "is_ai_seat",
+    "is_postgres",
+    "masked",
+    "moment_of",
+    "now",
+    "open_store",
+    "reminder_step",
+    "stamp_of",
+]

@@ -1,0 +1,260 @@
+"""The schema, as migrations: each entry brings it from version N to N + 1.
+
+Written once, in SQL both stores run: SQLite as it is; PostgreSQL through
+`dialect.postgres_ddl` (INTEGER -> BIGINT, as ids hold Discord snowflakes;
+AUTOINCREMENT -> an identity column; BLOB -> BYTEA). The one step SQLite could only
+take by rebuilding a table is a `Native` entry, one version per database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Native:
+    """Statements that differ between the databases (a table SQLite has to rebuild)."""
+
+    sqlite: tuple[str, ...]
+    postgres: tuple[str, ...]
+
+
+# Each entry brings the schema from version N to N + 1; never edit a shipped one.
+MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
+    (
+        """
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id INTEGER,
+            channel_id INTEGER NOT NULL,
+            thread_id INTEGER,
+            creator_id TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
+            players TEXT NOT NULL,
+            state TEXT,
+            version INTEGER NOT NULL DEFAULT 0,
+            message_id INTEGER,
+            lobby_message_id INTEGER,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )
+        """,
+        # one game in its lobby or under way per channel (finished ones are kept)
+        """
+        CREATE UNIQUE INDEX games_one_open_per_channel
+            ON games (channel_id) WHERE status IN ('lobby', 'active')
+        """,
+        "CREATE INDEX games_thread ON games (thread_id)",
+        """
+        CREATE TABLE moves (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            version INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            notation TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game_id, version)
+        )
+        """,
+    ),
+    (
+        # the events the current prompt message tells (see GameRow.turn_events)
+        "ALTER TABLE games ADD COLUMN turn_events TEXT NOT NULL DEFAULT '{}'",
+    ),
+    (
+        # deadlines (bot.core.deadlines), the result of a game ended early and the 'ended'
+        # status; SQLite cannot change a CHECK constraint, so the table is rebuilt
+        # (with foreign keys off, see `migrate`)
+        Native(
+            sqlite=(
+                """
+                CREATE TABLE games_new (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    guild_id INTEGER,
+                    channel_id INTEGER NOT NULL,
+                    thread_id INTEGER,
+                    creator_id TEXT NOT NULL,
+                    status TEXT NOT NULL
+                        CHECK (status IN ('lobby', 'active', 'finished', 'abandoned', 'ended')),
+                    players TEXT NOT NULL,
+                    state TEXT,
+                    version INTEGER NOT NULL DEFAULT 0,
+                    message_id INTEGER,
+                    lobby_message_id INTEGER,
+                    created_at TEXT NOT NULL,
+                    updated_at TEXT NOT NULL,
+                    turn_events TEXT NOT NULL DEFAULT '{}',
+                    turn_seconds INTEGER NOT NULL DEFAULT 172800,
+                    auction_seconds INTEGER NOT NULL DEFAULT 86400,
+                    result TEXT
+                )
+                """,
+                """
+                INSERT INTO games_new (id, guild_id, channel_id, thread_id, creator_id, status,
+                    players, state, version, message_id, lobby_message_id, created_at,
+                    updated_at, turn_events)
+                SELECT id, guild_id, channel_id, thread_id, creator_id, status, players, state,
+                    version, message_id, lobby_message_id, created_at, updated_at, turn_events
+                FROM games
+                """,
+                "DROP TABLE games",
+                "ALTER TABLE games_new RENAME TO games",
+                """
+                CREATE UNIQUE INDEX games_one_open_per_channel
+                    ON games (channel_id) WHERE status IN ('lobby', 'active')
+                """,
+                "CREATE INDEX games_thread ON games (thread_id)",
+            ),
+            postgres=(
+                "ALTER TABLE games DROP CONSTRAINT games_status_check",
+                "ALTER TABLE games ADD CONSTRAINT games_status_check "
+                "CHECK (status IN ('lobby', 'active', 'finished', 'abandoned', 'ended'))",
+                "ALTER TABLE games ADD COLUMN turn_seconds INTEGER NOT NULL DEFAULT 172800",
+                "ALTER TABLE games ADD COLUMN auction_seconds INTEGER NOT NULL DEFAULT 86400",
+                "ALTER TABLE games ADD COLUMN result TEXT",
+            ),
+        ),
+        # why a move was made for its player ('deadline': passed when time ran out)
+        "ALTER TABLE moves ADD COLUMN note TEXT",
+        # what the deadline driver did for a game's current version (0, 1 = half-time, ...)
+        """
+        CREATE TABLE reminders (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id),
+            version INTEGER NOT NULL,
+            sent INTEGER NOT NULL,
+            last_at TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE end_votes (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            version INTEGER NOT NULL,
+            voter TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game_id, voter)
+        )
+        """,
+        """
+        CREATE TABLE notify_prefs (
+            user_id TEXT PRIMARY KEY,
+            dm INTEGER NOT NULL,
+            updated_at TEXT NOT NULL
+        )
+        """,
+    ),
+    (
+        # the version whose prompt `message_id` carries: a crash between saving a move
+        # and posting it leaves it behind `version`, and the bot re-posts at start-up
+        "ALTER TABLE games ADD COLUMN prompt_version INTEGER",
+        "UPDATE games SET prompt_version = version",
+    ),
+    (
+        # the messages each move owes the players (bot.core.delivery), written with the
+        # move and marked once delivered; `next_at` is when to try again
+        """
+        CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            version INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_at TEXT NOT NULL,
+            last_error TEXT,
+            delivered_at TEXT,
+            message_id INTEGER
+        )
+        """,
+        "CREATE INDEX outbox_owed ON outbox (game_id, id) WHERE delivered_at IS NULL",
+    ),
+    (
+        # heads-up (bot.core.presence): a notice when the player before you starts a turn
+        "ALTER TABLE notify_prefs ADD COLUMN heads_up INTEGER NOT NULL DEFAULT 0",
+    ),
+    (
+        # away (bot.core.presence): a player away from all their games until `until`
+        # (`mode` 'pause': their deadlines wait), and, per game, the moment the clock of
+        # the decision awaited at `version` started again when its player came back
+        """
+        CREATE TABLE away (
+            user_id TEXT PRIMARY KEY,
+            since TEXT NOT NULL,
+            until TEXT NOT NULL,
+            mode TEXT NOT NULL DEFAULT 'pause'
+        )
+        """,
+        """
+        CREATE TABLE deadline_restarts (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id),
+            version INTEGER NOT NULL,
+            at TEXT NOT NULL
+        )
+        """,
+    ),
+    (
+        # taking moves back (issue 11.2): each undo bumps the game's `undo_epoch`, which
+        # buttons carry beside the version (the version goes down, then up again along
+        # another line of play); the moves taken back leave the move log for this audit
+        # table, which says who took them back and when
+        "ALTER TABLE games ADD COLUMN undo_epoch INTEGER NOT NULL DEFAULT 0",
+        """
+        CREATE TABLE undone_moves (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            undo_epoch INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            notation TEXT NOT NULL,
+            at TEXT NOT NULL,
+            note TEXT,
+            undone_by TEXT NOT NULL,
+            undone_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, undo_epoch, version)
+        )
+        """,
+    ),
+    (
+        # answers in advance (issue 11.3): a player queued to answer a city auction who
+        # will pass when it reaches them; `auction` is the version of the move that
+        # opened that auction, so a later auction starts with none
+        """
+        CREATE TABLE advance_passes (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            player TEXT NOT NULL,
+            auction INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game_id, player)
+        )
+        """,
+    ),
+    (
+        # AI players (issue 14 points 4-5): AI seats are seats whose id is `ai:<n>`; a
+        # game's `absent` setting says what a passed deadline does, `taken_over` lists
+        # the human seats the AI plays for now, and the votes to hand one over are kept
+        # until it is (or its owner takes it back)
+        "ALTER TABLE games ADD COLUMN absent TEXT NOT NULL DEFAULT 'wait'",
+        "ALTER TABLE games ADD COLUMN taken_over TEXT NOT NULL DEFAULT '[]'",
+        """
+        CREATE TABLE takeover_votes (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            player TEXT NOT NULL,
+            voter TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game_id, player, voter)
+        )
+        """,
+    ),
+    (
+        # the languages (issue 13): a game's public messages and pictures are in its
+        # `language`; a player's own answers in their Discord client's, remembered here
+        # for what is sent to them later, outside an interaction (DMs, reminders)
+        "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
+        """
+        CREATE TABLE user_locales (
+            user_id TEXT PRIMARY KEY,
+            locale TEXT NOT NULL,
+            seen_at TEXT NOT NULL
+        )
+        """,
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)

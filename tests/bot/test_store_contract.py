@@ -1,0 +1,430 @@
+"""The store contract beyond `test_store.py`, on SQLite and on PostgreSQL alike: every
+store method the bot uses, the same answers from both databases (issue 16.1, 16.3)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.core.errors import StartupError
+from bot.core.store import (
+    ABSENT_AI_SEAT,
+    ABSENT_WAIT,
+    ACTIVE,
+    DM,
+    ENDED,
+    NOTICE,
+    POST,
+    SCHEMA_VERSION,
+    Away,
+    OwedMessage,
+    Seat,
+    Shards,
+    StaleVersion,
+    Store,
+    open_store,
+)
+from rules import Game
+
+ANA = Seat("111", "Ana")
+BEN = Seat("222", "Ben")
+BIG_GUILD = 1_234_567_890_123_456_789
+"""A real-sized snowflake (beyond 32 bits)."""
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "m.sqlite3")
+    return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+async def store(database: str):
+    store = await open_store(database)
+    yield store
+    await store.close()
+
+
+async def started(
+    store: Store, channel: int = 10, guild: int | None = BIG_GUILD, seed: int = 4
+) -> tuple[int, Game]:
+    row = await store.create_lobby(guild_id=guild, channel_id=channel, thread_id=None, creator=ANA)
+    await store.set_players(row.id, [ANA, BEN], expected=[ANA])
+    game = Game.new([ANA.user_id, BEN.user_id], seed=seed)
+    await store.start(row.id, [ANA, BEN], game.to_dict(), game.log)
+    return row.id, game
+
+
+async def play_one(
+    store: Store,
+    game_id: int,
+    game: Game,
+    *,
+    owed: Sequence[OwedMessage] = (),
+    expected_epoch: int | None = None,
+    notes: Mapping[int, str] | None = None,
+) -> None:
+    before = game.version
+    player = game.awaiting
+    assert player is not None
+    game.apply(player, game.legal_actions(player)[0])
+    await store.commit_move(
+        game_id,
+        before,
+        game.to_dict(),
+        game.version,
+        game.log[before:],
+        owed=owed,
+        expected_epoch=expected_epoch,
+        notes=notes,
+    )
+
+
+async def test_snowflakes_and_lobby_fields_round_trip(store: Store) -> None:
+    row = await store.create_lobby(
+        guild_id=BIG_GUILD, channel_id=BIG_GUILD + 1, thread_id=None, creator=ANA
+    )
+    await store.set_lobby_message(row.id, BIG_GUILD + 2)
+    await store.set_thread(row.id, BIG_GUILD + 3)
+    with pytest.raises(StaleVersion):  # the lobby does not seat Ben yet
+        await store.set_players(row.id, [ANA], expected=[ANA, BEN])
+    got = await store.get(row.id)
+    assert got is not None
+    assert (got.guild_id, got.channel_id, got.lobby_message_id, got.thread_id) == (
+        BIG_GUILD,
+        BIG_GUILD + 1,
+        BIG_GUILD + 2,
+        BIG_GUILD + 3,
+    )
+    assert await store.open_game_in(BIG_GUILD + 3) == got
+    assert await store.latest_game_in(BIG_GUILD + 1) == got
+    assert await store.get(row.id + 1000) is None
+
+
+async def test_a_move_saves_state_log_notes_and_owed_messages_at_once(store: Store) -> None:
+    game_id, game = await started(store)
+    before = game.version
+    owed = [OwedMessage(POST, before + 1, {"text": "moved"}), OwedMessage(DM, before + 1, {})]
+    await play_one(store, game_id, game, owed=owed, expected_epoch=0, notes={before + 1: "forced"})
+    row = await store.get(game_id)
+    assert row is not None and row.version == game.version > before
+    assert await store.move_count(game_id) == game.version
+    assert [m.notation for m in await store.moves(game_id)] == [n for _, n in game.log]
+    assert await store.move_time(game_id, game.version) is not None
+    assert await store.move_notes(game_id) == {before + 1: "forced"}
+    assert [(o.kind, o.body) for o in await store.owed(game_id)] == [
+        (POST, {"text": "moved"}),
+        (DM, {}),
+    ]
+    # a stale epoch is refused like a stale version, and writes nothing
+    with pytest.raises(StaleVersion):
+        await store.commit_move(
+            game_id, game.version, {}, game.version + 1, [("111", "x")], expected_epoch=3
+        )
+    assert await store.move_count(game_id) == game.version
+
+
+async def test_an_undo_restores_the_state_in_a_new_epoch_and_drops_what_was_owed(
+    store: Store,
+) -> None:
+    game_id, game = await started(store)
+    start_version, start_state = game.version, game.to_dict()
+    await play_one(store, game_id, game, owed=[OwedMessage(POST, start_version + 1, {})])
+    await play_one(store, game_id, game)
+    await store.undo_moves(
+        game_id,
+        game.version,
+        0,
+        start_state,
+        start_version,
+        undone_by=BEN.user_id,
+        turn_events={"header": []},
+        reminders_sent=1,
+    )
+    row = await store.get(game_id)
+    assert row is not None
+    assert (row.version, row.undo_epoch, row.state) == (start_version, 1, start_state)
+    assert row.prompt_version is None
+    assert await store.move_count(game_id) == start_version
+    undone = await store.undone_moves(game_id)
+    assert [(u.undo_epoch, u.version, u.undone_by) for u in undone] == [
+        (1, version, BEN.user_id) for version in range(start_version + 1, game.version + 1)
+    ]
+    assert await store.owed(game_id) == []  # the move's post was taken back with it
+    (clock,) = await store.clocks(game_id)
+    assert (clock.version, clock.sent, clock.undo_epoch) == (start_version, 1, 1)
+    # the same undo again finds the game moved on
+    with pytest.raises(StaleVersion):
+        await store.undo_moves(
+            game_id,
+            game.version,
+            0,
+            start_state,
+            start_version,
+            undone_by=BEN.user_id,
+            turn_events={},
+            reminders_sent=0,
+        )
+
+
+async def test_the_outbox_delivers_each_message_once(store: Store) -> None:
+    game_id, game = await started(store)
+    await store.owe(game_id, [OwedMessage(POST, game.version, {"n": 1})])
+    await store.owe(game_id, [OwedMessage(NOTICE, game.version, {"n": 2})])
+    first, second = await store.owed(game_id)
+    assert await store.next_owed_at() is not None
+    later = datetime.now(UTC) + timedelta(minutes=5)
+    await store.delivery_failed(first.id, later, "503")
+    (retry, _) = await store.owed(game_id)
+    assert (retry.attempts, retry.last_error) == (1, "503")
+    assert abs(retry.next_at - later) < timedelta(milliseconds=2)
+    # due now: only games with a message due by then (this one: the notice is due)
+    assert {o.id for o in await store.owed(due_by=datetime.now(UTC))} == {first.id, second.id}
+    await store.delivered(first, BIG_GUILD, prompt=True, moved_to=10)
+    await store.delivered(second, None)
+    assert await store.owed(game_id) == []
+    assert await store.next_owed_at() is None
+    row = await store.get(game_id)
+    assert row is not None
+    assert (row.message_id, row.prompt_version, row.thread_id) == (BIG_GUILD, game.version, None)
+
+
+async def test_a_game_whose_newest_state_was_never_shown_is_found(store: Store) -> None:
+    game_id, game = await started(store)
+    assert await store.games_missing_their_prompt() == [game_id]
+    assert await store.set_prompt_message(game_id, game.version, 555)
+    assert not await store.set_prompt_message(game_id, game.version - 1, 556)
+    assert await store.games_missing_their_prompt() == []
+    await play_one(store, game_id, game, owed=[OwedMessage(POST, game.version + 1, {})])
+    assert await store.games_missing_their_prompt() == []  # its post is owed
+    (owed,) = await store.owed(game_id)
+    await store.delivered(owed, None)
+    assert await store.games_missing_their_prompt() == [game_id]
+
+
+async def test_preferences_away_and_restarted_clocks(store: Store) -> None:
+    game_id, game = await started(store)
+    assert not await store.dm_wanted(ANA.user_id)
+    await store.set_dm(ANA.user_id, True)
+    await store.set_heads_up(ANA.user_id, True)
+    assert await store.dm_wanted(ANA.user_id) and await store.heads_up_wanted(ANA.user_id)
+    await store.set_dm(ANA.user_id, False)
+    assert not await store.dm_wanted(ANA.user_id) and await store.heads_up_wanted(ANA.user_id)
+
+    since = datetime(2026, 11, 1, tzinfo=UTC)
+    away = Away(ANA.user_id, since, since + timedelta(days=3))
+    await store.set_away(away, [(game_id, OwedMessage(NOTICE, game.version, {"away": 1}))])
+    assert await store.aways() == {ANA.user_id: away}
+    assert await store.aways([BEN.user_id]) == {}
+    assert [g.id for g in await store.active_games_of(ANA.user_id)] == [game_id]
+    assert await store.active_games_of("11") == []  # a part of an id is no player
+    back = since + timedelta(days=1)
+    assert not await store.end_away(ANA.user_id, back, only_until=since)  # changed since
+    assert await store.end_away(
+        ANA.user_id, back, only_until=away.until, restarts=[(game_id, game.version)]
+    )
+    assert await store.aways() == {}
+    assert await store.deadline_restarts() == {game_id: (game.version, back)}
+    assert len(await store.owed(game_id)) == 1
+
+
+async def test_deadlines_votes_and_history(store: Store) -> None:
+    game_id, game = await started(store)
+    assert await store.deadline_seconds(game_id) == (48 * 3600, 24 * 3600)
+    await store.set_deadline_seconds(game_id, 3600, 600)
+    assert await store.deadline_seconds(game_id) == (3600, 600)
+    assert await store.deadline_seconds(game_id + 99) is None
+    await store.record_deadline_step(game_id, game.version, 2, "2026-11-23T10:00:00+00:00")
+    (clock,) = await store.clocks()
+    assert (clock.game_id, clock.guild_id, clock.sent) == (game_id, BIG_GUILD, 2)
+    assert (clock.turn_seconds, clock.auction_seconds) == (3600, 600)
+    await store.note_move(game_id, game.version, "deadline")
+    assert await store.move_notes(game_id) == {game.version: "deadline"}
+
+    assert await store.add_end_vote(game_id, game.version, "222", "2026-11-23T10:00:00") == ["222"]
+    assert await store.add_end_vote(game_id, game.version, "111", "2026-11-23T10:01:00") == [
+        "222",
+        "111",
+    ]
+    assert not await store.end_game(game_id, game.version - 1, {"ranking": []})
+    assert await store.end_game(game_id, game.version, {"ranking": [{"player": "111"}]})
+    (past,) = await store.past_games(10, 5)
+    assert (past.id, past.status, past.result_json) == (
+        game_id,
+        ENDED,
+        '{"ranking": [{"player": "111"}]}',
+    )
+    assert await store.clocks() == []
+
+
+async def test_background_reads_see_only_the_shards_of_the_process(database: str) -> None:
+    # guild ids on shard 0 and shard 1 of 2: (guild_id >> 22) % 2
+    on_0, on_1 = 4 << 22, 5 << 22
+    store = await open_store(database)
+    try:
+        game_0, _ = await started(store, channel=10, guild=on_0)
+        game_1, _ = await started(store, channel=11, guild=on_1)
+        await store.owe(game_0, [OwedMessage(POST, 1, {})])
+        await store.owe(game_1, [OwedMessage(POST, 1, {})])
+        store.shards = Shards(2, (1,))
+        assert [c.game_id for c in await store.clocks()] == [game_1]
+        assert await store.games_missing_their_prompt() == []  # both owe their post
+        assert {o.game_id for o in await store.owed(due_by=datetime.now(UTC))} == {game_1}
+        store.shards = Shards(2, (0,))
+        assert [c.game_id for c in await store.clocks()] == [game_0]
+        # a press (by id) still reads any game
+        assert (await store.get(game_1)) is not None
+    finally:
+        await store.close()
+
+
+async def test_a_database_of_a_newer_bot_is_refused(database: str) -> None:
+    store = await open_store(database)
+    assert await store.schema_version() == SCHEMA_VERSION
+    await store.transaction([("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))])
+    await store.close()
+    with pytest.raises(StartupError, match="newer than this bot"):
+        await open_store(database)
+
+
+async def test_reopening_keeps_the_games_and_runs_no_migration_again(database: str) -> None:
+    store = await open_store(database)
+    game_id, game = await started(store)
+    await store.close()
+    again = await open_store(database)
+    try:
+        assert await again.schema_version() == SCHEMA_VERSION
+        row = await again.get(game_id)
+        assert row is not None and row.status == ACTIVE
+        assert Game.from_dict(row.state or {}) == game
+    finally:
+        await again.close()
+
+
+async def test_two_stores_on_one_postgres_apply_a_move_once(postgres_url: str) -> None:
+    """Two processes' stores race for the same version: the row lock and the version
+    check let exactly one of them write."""
+    one, two = await open_store(postgres_url), await open_store(postgres_url)
+    try:
+        game_id, game = await started(one)
+        before = game.version
+        player = game.awaiting
+        assert player is not None
+        game.apply(player, game.legal_actions(player)[0])
+        lines = game.log[before:]
+        results = await asyncio.gather(
+            *(
+                store.commit_move(game_id, before, game.to_dict(), game.version, lines)
+                for store in (one, two, one, two)
+            ),
+            return_exceptions=True,
+        )
+        assert sum(r is None for r in results) == 1
+        assert all(isinstance(r, StaleVersion) for r in results if r is not None)
+        assert await two.move_count(game_id) == game.version
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_two_processes_may_not_serve_the_same_shard(postgres_url: str) -> None:
+    first = await open_store(postgres_url, exclusive=True, shards=Shards(2, (0,)))
+    try:
+        with pytest.raises(StartupError, match=r"shard 0 .* already served"):
+            await open_store(postgres_url, exclusive=True, shards=Shards(2, (0, 1)))
+        with pytest.raises(StartupError, match="shard count of 2"):
+            await open_store(postgres_url, exclusive=True, shards=Shards(3, (2,)))
+        other = await open_store(postgres_url, exclusive=True, shards=Shards(2, (1,)))
+        await other.close()
+    finally:
+        await first.close()
+    # the locks went with the first store's connection
+    again = await open_store(postgres_url, exclusive=True, shards=Shards(2, (0, 1)))
+    await again.close()
+
+
+async def test_sqlite_refuses_shards_left_to_another_process(tmp_path: Path) -> None:
+    with pytest.raises(StartupError, match="SQLite file serves one process"):
+        await open_store(str(tmp_path / "m.sqlite3"), exclusive=True, shards=Shards(2, (0,)))
+    whole = await open_store(str(tmp_path / "m.sqlite3"), exclusive=True, shards=Shards(2, (0, 1)))
+    await whole.close()
+
+
+async def test_a_postgres_server_that_is_not_there_is_a_clear_startup_error() -> None:
+    with pytest.raises(StartupError, match="cannot be reached") as refused:
+        await open_store("postgresql://bot:secret@127.0.0.1:1/montana")
+    assert "secret" not in str(refused.value)
+
+
+async def test_the_state_is_saved_without_its_log_and_read_back_whole(store: Store) -> None:
+    """Issue 16.4: a move writes the state without its move log (the moves table holds
+    the log, appended); reading puts it back, so the engine gets its whole state."""
+    game_id, game = await started(store)
+    for _ in range(3):
+        await play_one(store, game_id, game)
+    ((stored,),) = await store.query("SELECT state FROM games WHERE id = ?", (game_id,))
+    assert '"log"' not in stored and len(stored) < len(json.dumps(game.to_dict()))
+    row = await store.get(game_id)
+    assert row is not None and Game.from_dict(row.state or {}) == game
+    assert (await store.open_game_in(10)) == row
+    # a state written whole (by an older bot) is read as it is
+    whole = json.dumps(game.to_dict())
+    await store.transaction([("UPDATE games SET state = ? WHERE id = ?", (whole, game_id))])
+    again = await store.get(game_id)
+    assert again is not None and again.state == game.to_dict()
+
+
+async def test_ai_seats_taken_over_seats_and_their_votes(store: Store) -> None:
+    """The AI players' methods (issue 14), on both stores."""
+    game_id, _ = await started(store, guild=4 << 22)
+    other, _ = await started(store, channel=11, guild=5 << 22)
+    row = await store.get(game_id)
+    assert row is not None and (row.absent, row.taken_over) == (ABSENT_WAIT, ())
+    await store.set_absent(game_id, ABSENT_AI_SEAT)
+    with pytest.raises(ValueError, match="absent must be one of"):
+        await store.set_absent(game_id, "never")
+    assert await store.add_takeover_vote(game_id, BEN.user_id, ANA.user_id, "2026-11-23T1") == [
+        ANA.user_id
+    ]
+    assert await store.add_takeover_vote(game_id, BEN.user_id, ANA.user_id, "2026-11-23T2") == [
+        ANA.user_id
+    ]  # once per voter
+    assert not await store.set_taken_over(game_id, [BEN.user_id], expected=[ANA.user_id])
+    assert await store.set_taken_over(game_id, [BEN.user_id], expected=[])
+    row = await store.get(game_id)
+    assert row is not None and (row.absent, row.taken_over) == (ABSENT_AI_SEAT, (BEN.user_id,))
+    assert row.names[BEN.user_id] == "Ben (AI)" and row.ai_plays(BEN.user_id)
+    # the votes about a seat whose hands changed are gone
+    assert await store.add_takeover_vote(game_id, BEN.user_id, ANA.user_id, "2026-11-23T3") == [
+        ANA.user_id
+    ]
+    assert await store.active_game_ids() == [game_id, other]
+    store.shards = Shards(2, (1,))
+    assert await store.active_game_ids() == [other]
+
+
+async def test_a_games_language_and_each_users_last_locale(store: Store) -> None:
+    # issue 13.4: the game's public words in its language, a player's own in their locale
+    row = await store.create_lobby(
+        guild_id=BIG_GUILD, channel_id=30, thread_id=None, creator=ANA, language="pl"
+    )
+    assert row.language == "pl"
+    await store.set_language(row.id, "ja")
+    again = await store.get(row.id)
+    assert again is not None and again.language == "ja"
+
+    assert await store.locales([ANA.user_id, BEN.user_id]) == {}
+    await store.remember_locale(ANA.user_id, "fr")
+    await store.remember_locale(ANA.user_id, "en-GB")
+    await store.remember_locale(BEN.user_id, "pl")
+    assert await store.locales([ANA.user_id, BEN.user_id, "333"]) == {
+        ANA.user_id: "en-GB",
+        BEN.user_id: "pl",
+    }
+    assert await store.locales([]) == {}
