@@ -91,15 +91,19 @@ CHANNEL_MESSAGE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")
 
 
 def _draw_game(
-    game: Game, highlight: str | None, names: dict[str, str], seat_notes: dict[str, str]
+    game: Game,
+    highlight: str | None,
+    names: dict[str, str],
+    seat_notes: dict[str, str],
+    language: str = "en",
 ) -> bytes:
     return PillowRenderer().game_picture(
-        game, highlight=highlight, names=names, seat_notes=seat_notes
+        game, highlight=highlight, names=names, seat_notes=seat_notes, language=language
     )
 
 
-def _draw_board(game: Game, player_id: str, names: dict[str, str]) -> bytes:
-    return PillowRenderer().board_picture(game, player_id, names=names)
+def _draw_board(game: Game, player_id: str, names: dict[str, str], language: str = "en") -> bytes:
+    return PillowRenderer().board_picture(game, player_id, names=names, language=language)
 
 
 class ProcessRenderer:
@@ -121,12 +125,15 @@ class ProcessRenderer:
         highlight: str | None,
         names: Mapping[str, str],
         seat_notes: Mapping[str, str] | None = None,
+        language: str = "en",
     ) -> bytes:
         notes = dict(seat_notes or {})
-        return self._pool.submit(_draw_game, game, highlight, dict(names), notes).result()
+        return self._pool.submit(_draw_game, game, highlight, dict(names), notes, language).result()
 
-    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
-        return self._pool.submit(_draw_board, game, player_id, dict(names)).result()
+    def board_picture(
+        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
+    ) -> bytes:
+        return self._pool.submit(_draw_board, game, player_id, dict(names), language).result()
 
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)
@@ -148,16 +155,19 @@ class SampledRenderer:
         highlight: str | None,
         names: Mapping[str, str],
         seat_notes: Mapping[str, str] | None = None,
+        language: str = "en",
     ) -> bytes:
         self.calls += 1
         if self.every == 1 or game.is_over or self.calls % self.every == 1:
             return self.real.game_picture(
-                game, highlight=highlight, names=names, seat_notes=seat_notes
+                game, highlight=highlight, names=names, seat_notes=seat_notes, language=language
             )
         return self._tiny
 
-    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
-        return self.real.board_picture(game, player_id, names=names)
+    def board_picture(
+        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
+    ) -> bytes:
+        return self.real.board_picture(game, player_id, names=names, language=language)
 
 
 def _tiny_png() -> bytes:
@@ -618,8 +628,16 @@ def bot_process_main() -> None:
             highlight: str | None,
             names: Mapping[str, str],
             seat_notes: Mapping[str, str] | None = None,
+            language: str = "en",
         ) -> bytes:
-            return draw(self, game, highlight=highlight, names=names, seat_notes=seat_notes)
+            return draw(
+                self,
+                game,
+                highlight=highlight,
+                names=names,
+                seat_notes=seat_notes,
+                language=language,
+            )
 
     sampled = SampledRenderer(int(os.environ.get("BENCH_REAL_EVERY", "1")), Unpatched())
 
@@ -630,8 +648,11 @@ def bot_process_main() -> None:
         highlight: str | None,
         names: Mapping[str, str],
         seat_notes: Mapping[str, str] | None = None,
+        language: str = "en",
     ) -> bytes:
-        return sampled.game_picture(game, highlight=highlight, names=names, seat_notes=seat_notes)
+        return sampled.game_picture(
+            game, highlight=highlight, names=names, seat_notes=seat_notes, language=language
+        )
 
     PillowRenderer.game_picture = game_picture  # type: ignore[method-assign]
     meter, collections = StallMeter(), GcMeter()

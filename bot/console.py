@@ -32,11 +32,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
+from i18n import (
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    Language,
+    Translator,
+    is_language,
+    translatable,
+    translator,
+)
+from render.words import ENGLISH
 from rules import Game
 
 from .core import prompts, words
 from .core.ai_seats import AiPlayers
-from .core.service import GameService, Outcome, Refusal, Renderer, clean_name
+from .core.service import GameService, Outcome, Refusal, Renderer, clean_name, game_words
 from .core.store import ACTIVE, FINISHED, LOBBY, GameRow, Seat, Store
 
 CONSOLE_CHANNEL_ID = 0
@@ -58,7 +68,7 @@ NOTATION_COLUMN = 58
 InputFunction = Callable[[str], str]
 """Like `input`: shows the prompt, returns a line, raises EOFError when input ends."""
 
-HELP = """\
+HELP_TEXT = translatable("""\
 At the prompt, whoever the game awaits answers with:
   a number        a choice of the menu (choices ending in '…' open a smaller menu);
                   a choice keeps its number from step to step, and 0 is always the
@@ -74,7 +84,10 @@ Commands:
   board           write the latest picture again and print its path
   status          everyone's coins, goods, workers and the standings
   log [N]         the move log (page N, 1 = the latest moves)
-  quit            stop here (the game is saved; continue it with --db)"""
+  quit            stop here (the game is saved; continue it with --db)""")
+"""The console's help; its command words (help, moves, back...) stay English, like the
+notation."""
+HELP = HELP_TEXT.id
 
 
 def plain(text: str) -> str:
@@ -153,6 +166,9 @@ class Options:
     seed: int | None
     out: Path | None
     db: Path | None
+    language: Language | None = None
+    """`--lang`: the words of the console and the pictures (None: a new game's are
+    English, a continued game keeps its own)."""
 
 
 AI_NAME = "ai"
@@ -214,10 +230,20 @@ def parse_args(argv: Sequence[str]) -> Options:
             "an unfinished console game in it is continued"
         ),
     )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="the language of the game's words and pictures: "
+        + ", ".join(f"{code} ({name})" for code, name in LANGUAGE_NAMES.items())
+        + " (default: English, or a continued game's own)",
+    )
     parsed = parser.parse_args(list(argv))
     if parsed.players is None and parsed.db is None:
         parser.error("name the players (--players ana,ben) or a game to continue (--db FILE)")
-    return Options(players=parsed.players, seed=parsed.seed, out=parsed.out, db=parsed.db)
+    language = parsed.lang if is_language(parsed.lang) else None
+    return Options(
+        players=parsed.players, seed=parsed.seed, out=parsed.out, db=parsed.db, language=language
+    )
 
 
 def fresh_database(home: Path) -> Path:
@@ -253,9 +279,11 @@ class ConsoleAnnouncer:
     in `log`, so a continued game keeps adding to the sequence.
     """
 
-    def __init__(self, folder: Path, write: Callable[[str], None]) -> None:
+    def __init__(self, folder: Path, write: Callable[[str], None], t: Translator = ENGLISH) -> None:
         self.folder = folder
         self.write = write
+        self.t = t
+        """The console's words (the game's language, once it is known)."""
         self.latest_path: Path | None = None
         self.latest_picture: bytes | None = None
         self._folder_named = False
@@ -264,13 +292,19 @@ class ConsoleAnnouncer:
         """Create the picture folder and say where it is (once, before the first picture)."""
         if not self._folder_named:
             self.folder.mkdir(parents=True, exist_ok=True)
-            self.write(f"Pictures go to {self.folder}/ (move-NNNN.png, numbered like the log).")
+            self.write(
+                self.t.gettext(
+                    "Pictures go to {folder}/ (move-NNNN.png, numbered like the log).",
+                    folder=self.folder,
+                )
+            )
             self._folder_named = True
 
     def picture_path(self, version: int) -> Path:
         return self.folder / f"move-{version:04d}.png"
 
     async def announce(self, outcome: Outcome) -> int | None:
+        t = self.t = game_words(outcome.row)
         self.name_folder()
         path = self.picture_path(outcome.version)
         await asyncio.to_thread(path.write_bytes, outcome.picture)
@@ -278,11 +312,12 @@ class ConsoleAnnouncer:
         names = outcome.row.names
         if outcome.text:
             self.write(plain(outcome.text))
-        self.write(f"[picture: {path}]")
+        self.write(t.gettext("[picture: {path}]", path=path))
         if outcome.finished or outcome.row.status != ACTIVE:
-            self.write(plain(words.results(outcome.game, names)))
+            self.write(plain(words.results(outcome.game, names, t)))
         else:
-            self.write(">> " + words.prompt_line(outcome.game, lambda pid: names.get(pid, pid)))
+            line = words.prompt_line(outcome.game, lambda pid: names.get(pid, pid), t)
+            self.write(">> " + line)
         return None
 
     def rewrite_latest(self) -> Path | None:
@@ -324,6 +359,8 @@ class Console:
         """The follow-up panel open (a `p:` code of `bot.core.prompts`), None for the first one."""
         self.choices: dict[int, prompts.Choice] = {}
         """The numbered choices last shown (see `numbered`)."""
+        self.t = announcer.t
+        """The console's words: the game's language (read with the game)."""
         self.ai = AiPlayers(service, delay=0)
         """Moves for the AI seats, when the game awaits one (the loop asks it)."""
 
@@ -334,6 +371,7 @@ class Console:
 
     def current(self) -> tuple[GameRow, Game]:
         row = self.row()
+        self.t = game_words(row)
         return row, self.service.game_of(row)
 
     # ------------------------------------------------------------------ the loop
@@ -346,8 +384,12 @@ class Console:
             awaited = game.awaiting
             if row.status != ACTIVE or awaited is None:
                 self.write(
-                    f"The game is over. Its pictures are in {self.announcer.folder}/; "
-                    f"its move log is kept in {self.db_path}."
+                    self.t.gettext(
+                        "The game is over. Its pictures are in {folder}/; its move log is "
+                        "kept in {path}.",
+                        folder=self.announcer.folder,
+                        path=self.db_path,
+                    )
                 )
                 return 0
             names = row.names
@@ -362,11 +404,11 @@ class Console:
                 line = self.read(f"{names.get(awaited, awaited)}> ")
             except EOFError:
                 self.write("")
-                self.leave("No more input.")
+                self.leave(self.t.gettext("No more input."))
                 return 0
             except KeyboardInterrupt:
                 self.write("")
-                self.leave("Stopped.")
+                self.leave(self.t.gettext("Stopped."))
                 return 0
             text = " ".join(line.split())
             command, _, rest = text.partition(" ")
@@ -374,12 +416,12 @@ class Console:
             if not text:
                 show_menu = True
             elif command in ("quit", "exit") and not rest:
-                self.leave("Stopped.")
+                self.leave(self.t.gettext("Stopped."))
                 return 0
             elif command in ("help", "?") and not rest:
-                self.write(HELP)
+                self.write(self.t.translate(HELP_TEXT))
             elif command == "rules" and not rest:
-                self.write(plain(words.RULES_HELP.rsplit("\n", 1)[0]))
+                self.write(plain("\n".join(words.rules_lines(self.t)[:-1])))
             elif command == "moves" and not rest:
                 self.show_moves(game, awaited)
             elif command == "undo" and not rest:
@@ -389,9 +431,13 @@ class Console:
                 show_menu = True
             elif command == "board" and not rest:
                 path = self.announcer.rewrite_latest()
-                self.write(f"[picture: {path}]" if path else "No picture yet.")
+                self.write(
+                    self.t.gettext("[picture: {path}]", path=path)
+                    if path
+                    else self.t.gettext("No picture yet.")
+                )
             elif command == "status" and not rest:
-                self.write(plain(words.status(game, names)))
+                self.write(plain(words.status(game, names, self.t)))
             elif command == "log" and (not rest or rest.isdigit()):
                 self.show_log(int(rest) if rest else 1)
             elif text.isdigit():
@@ -401,9 +447,18 @@ class Console:
 
     def leave(self, why: str) -> None:
         row, game = self.current()
-        self.write(f"{why} The game is saved in {self.db_path} at move {row.version}.")
-        self.write(plain(words.waiting_for(game, row.names)))
-        self.write(f"Continue it with:\n{COMMAND_INDENT}{self.continue_with}")
+        t = self.t
+        self.write(
+            why
+            + " "
+            + t.gettext(
+                "The game is saved in {path} at move {version}.",
+                path=self.db_path,
+                version=row.version,
+            )
+        )
+        self.write(plain(words.waiting_for(game, row.names, t)))
+        self.write(t.gettext("Continue it with:") + f"\n{COMMAND_INDENT}{self.continue_with}")
 
     def play(self, player_id: str, move: str, *, expected_version: int | None) -> bool:
         """Send a move to the service; True when it was accepted (a new menu is due)."""
@@ -412,8 +467,8 @@ class Console:
                 self.service.play(self.game_id, player_id, move, expected_version=expected_version)
             )
         except Refusal as refusal:
-            self.write(f"Refused: {plain(refusal.message)}")
-            self.write("(Type a menu number, a move, or 'help'.)")
+            self.write(self.t.gettext("Refused: {why}", why=plain(refusal.text(self.t))))
+            self.write(self.t.gettext("(Type a menu number, a move, or 'help'.)"))
             return False
         self.panel_code = None
         return True
@@ -424,12 +479,12 @@ class Console:
         row, game = self.current()
         mover = prompts.last_mover(game) or game.awaiting
         if mover is None:
-            self.write("Refused: the game is over.")
+            self.write(self.t.gettext("Refused: the game is over."))
             return False
         try:
             self.runner.run(self.service.undo(row, mover))
         except Refusal as refusal:
-            self.write(f"Refused: {plain(refusal.message)}")
+            self.write(self.t.gettext("Refused: {why}", why=plain(refusal.text(self.t))))
             return False
         self.panel_code = None
         return True
@@ -439,13 +494,28 @@ class Console:
         if choice is None:
             highest = max(self.choices, default=0)
             lowest = min(self.choices, default=0)
-            self.write(
-                f"There is no choice {number} in this menu"
-                + (f" ({lowest} to {highest})." if self.choices else ".")
-            )
+            if self.choices:
+                self.write(
+                    self.t.gettext(
+                        "There is no choice {number} in this menu ({lowest} to {highest}).",
+                        number=number,
+                        lowest=lowest,
+                        highest=highest,
+                    )
+                )
+            else:
+                self.write(
+                    self.t.gettext("There is no choice {number} in this menu.", number=number)
+                )
             return False
         if choice.disabled:
-            self.write(f"Choice {number} is not open to you now: {plain(choice.label)}.")
+            self.write(
+                self.t.gettext(
+                    "Choice {number} is not open to you now: {label}.",
+                    number=number,
+                    label=plain(choice.label),
+                )
+            )
             return False
         code = choice.code
         if code.startswith("a:"):
@@ -458,7 +528,9 @@ class Console:
             return False
         if code == prompts.UNDO:
             return self.undo()
-        self.write(f"That choice ({code}) is not something the console can do.")
+        self.write(
+            self.t.gettext("That choice ({code}) is not something the console can do.", code=code)
+        )
         return False
 
     # ------------------------------------------------------------------ showing
@@ -466,7 +538,7 @@ class Console:
     def panel(self, game: Game, player_id: str, names: Mapping[str, str]) -> prompts.Panel:
         if self.panel_code is not None:
             try:
-                panel = prompts.sub_panel(game, player_id, self.panel_code, names)
+                panel = prompts.sub_panel(game, player_id, self.panel_code, names, self.t)
             except prompts.UnknownChoice:
                 panel = None
             if panel is not None and panel.choices:
@@ -474,7 +546,7 @@ class Console:
             if panel is not None and panel.text:
                 self.write(panel.text)
             self.panel_code = None
-        panel = prompts.public_panel(game, names)
+        panel = prompts.public_panel(game, names, self.t)
         # the players share the keyboard: each answers the auction when it reaches them
         buttons = tuple(b for b in panel.buttons if b.code != prompts.IN_ADVANCE)
         return replace(panel, buttons=buttons)
@@ -488,20 +560,22 @@ class Console:
         for number, choice in sorted(self.choices.items(), key=lambda item: item[0] == 0):
             if choice.code in menu_starts:
                 self.write(f"  {menu_starts[choice.code].placeholder}")
-            self.write(self.menu_line(number, choice))
+            self.write(self.menu_line(number, choice, self.t))
         if not any(not choice.disabled for choice in self.choices.values()):
             # every panel offers something; should one not, the notation still works
-            self.write("  (no menu here: type a move, or 'moves' to list them)")
+            self.write(
+                "  " + self.t.gettext("(no menu here: type a move, or 'moves' to list them)")
+            )
         if self.panel_code is not None:
-            self.write("  back  the first menu")
+            self.write("  back  " + self.t.gettext("the first menu"))
 
     @staticmethod
-    def menu_line(number: int, choice: prompts.Choice) -> str:
+    def menu_line(number: int, choice: prompts.Choice, t: Translator = ENGLISH) -> str:
         line = f"  {number:>2}. {choice.label}"
         if choice.description:
             line += f" ({choice.description})"
         if choice.disabled:
-            return f"{line} — not now"
+            return f"{line} — " + t.gettext("not now")
         if choice.code.startswith("a:"):
             notation = f"[{choice.code[2:]}]"
             # a narrow terminal moves the column left; a long notation then wraps below
@@ -515,34 +589,47 @@ class Console:
         for action in game.legal_actions(player_id):
             by_verb.setdefault(action.verb, []).append(str(action))
         for verb, moves in by_verb.items():
-            self.write(f"{words.VERB_WORDS.get(verb, verb)}: {', '.join(moves)}")
+            said = (
+                self.t.translate(words.VERB_MESSAGES[verb]) if verb in words.VERB_MESSAGES else verb
+            )
+            self.write(f"{said}: {', '.join(moves)}")
 
     def show_log(self, page: int) -> None:
         lines, pages = self.runner.run(self.service.log_page(self.game_id, page, LOG_PAGE))
         page = min(max(page, 1), pages)
-        self.write(f"Move log, page {page} of {pages} (1 = the latest moves):")
+        self.write(
+            self.t.gettext(
+                "Move log, page {page} of {pages} (1 = the latest moves):", page=page, pages=pages
+            )
+        )
         for line in lines:
             self.write(f"  {line}")
 
     def write_board(self, row: GameRow, player_id: str) -> None:
-        picture = self.runner.run(self.service.board_picture(row, player_id))
+        picture = self.runner.run(self.service.board_picture(row, player_id, self.t.language))
         name = row.names.get(player_id, player_id)
         safe = "".join(c if c.isalnum() else "-" for c in name)
         path = self.announcer.folder / f"board-{safe}-{row.version:04d}.png"
         path.write_bytes(picture)
-        self.write(f"[{name}'s board: {path}]")
+        self.write(self.t.gettext("[{who}'s board: {path}]", who=name, path=path))
 
 
 # ---------------------------------------------------------------------- setting up
 
 
-async def start_new(service: GameService, names: Sequence[str], seed: int | None) -> int:
+async def start_new(
+    service: GameService, names: Sequence[str], seed: int | None, language: Language = "en"
+) -> int:
     """Open a lobby, seat the players (`ai`: an AI seat, added by the first person) and
-    start: the service draws the order and says so."""
+    start: the service draws the order and says so (in `language`, the game's)."""
     humans = [n for n in names if not is_ai_name(n)]
     seats = [Seat(pid, name) for pid, name in zip(player_ids(humans), humans, strict=True)]
     row = await service.open_lobby(
-        guild_id=None, channel_id=CONSOLE_CHANNEL_ID, thread_id=None, creator=seats[0]
+        guild_id=None,
+        channel_id=CONSOLE_CHANNEL_ID,
+        thread_id=None,
+        creator=seats[0],
+        language=language,
     )
     for seat in seats[1:]:
         await service.join(row.id, seat)
@@ -566,23 +653,36 @@ def open_or_continue(
         # a start cut short before the deal: begin again
         runner.run(service.abandon(row.id, row.creator_id, may_manage=True))
         row = None
+    t = translator(options.language or "en")
     if row is not None:
+        if options.language is not None and options.language != row.language:
+            row = runner.run(
+                service.set_language(row, row.creator_id, options.language, may_manage=True)
+            )
+        t = game_words(row)
         names = ", ".join(seat.name for seat in row.players)
-        write(f"Continuing the unfinished game in {db_path} ({names}), at move {row.version}.")
+        write(
+            t.gettext(
+                "Continuing the unfinished game in {path} ({names}), at move {version}.",
+                path=db_path,
+                names=names,
+                version=row.version,
+            )
+        )
         if options.players is not None and [s.name for s in row.players] != options.players:
-            write("(--players is ignored: the saved game keeps its own players.)")
+            write(t.gettext("(--players is ignored: the saved game keeps its own players.)"))
         runner.run(service.repost(row.id))
         return row.id
     if options.players is None:
         last = runner.run(store.latest_game_in(CONSOLE_CHANNEL_ID))
         if last is not None and last.status == FINISHED and last.state_json is not None:
-            write(f"The game in {db_path} is over.")
-            write(plain(words.results(GameService.game_of(last), last.names)))
+            write(t.gettext("The game in {path} is over.", path=db_path))
+            write(plain(words.results(GameService.game_of(last), last.names, t)))
         else:
-            write(f"There is no unfinished console game in {db_path}.")
-        write("Start a new one with --players ana,ben (2 to 4 names).")
+            write(t.gettext("There is no unfinished console game in {path}.", path=db_path))
+        write(t.gettext("Start a new one with --players ana,ben (2 to 4 names)."))
         return None
-    return runner.run(start_new(service, options.players, options.seed))
+    return runner.run(start_new(service, options.players, options.seed, options.language or "en"))
 
 
 def run_console(
@@ -603,7 +703,9 @@ def run_console(
     if options.db is None:
         home.mkdir(parents=True, exist_ok=True)
     db_path = (options.db or fresh_database(home)).resolve()
-    announcer = ConsoleAnnouncer(picture_folder(options, db_path).resolve(), write)
+    announcer = ConsoleAnnouncer(
+        picture_folder(options, db_path).resolve(), write, translator(options.language or "en")
+    )
     with asyncio.Runner() as runner:
         store = runner.run(Store.open(str(db_path)))
         try:
@@ -611,7 +713,7 @@ def run_console(
             game_id = open_or_continue(runner, service, options, db_path, write)
             if game_id is None:
                 return 1
-            write("Type a menu number or a move; 'help' lists the commands.")
+            write(announcer.t.gettext("Type a menu number or a move; 'help' lists the commands."))
             console = Console(
                 runner,
                 service,
@@ -640,7 +742,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run_console(options)
     except Refusal as refusal:
-        print(plain(refusal.message), file=sys.stderr)
+        print(plain(refusal.text(translator(options.language or "en"))), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         # Ctrl-C while a move was being saved or drawn: a saved move stays saved

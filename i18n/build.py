@@ -26,10 +26,11 @@ SOURCE_DIRS = ("bot", "render", "rules", "i18n")
 """Where user-facing strings live. In `rules` they are the refusal reasons' templates
 (`Reason(...)`, `counted_reason(...)`; see README "Refusal reasons"). Not `ai`: its
 reasons are data (`ai.Reason(kind, ...)`, a kind is not a sentence) that the bot words."""
-COMMAND_EXTRACTORS: list[tuple[str, str]] = []
+COMMAND_EXTRACTORS: list[tuple[str, str]] = [
+    ("bot/discord_app/client.py", "bot.discord_app.translator:extract_commands"),
+]
 """(file pattern, Babel extraction method) pairs reading the slash commands' names and
-descriptions from the command tree itself — phase 2 adds
-("bot/discord_app/client.py", "bot.discord_app.translator:extract_commands")."""
+descriptions from the command tree itself."""
 
 KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     # method calls on a Translator

@@ -32,9 +32,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import ai
+from i18n import Translator, translatable
 from rules import Game
 
-from .service import STALE, BrokenGame, GameService, Outcome, Refusal
+from .service import STALE, BrokenGame, GameService, Outcome, Refusal, game_words
 from .store import (
     ABSENT_AI_MOVE,
     ABSENT_AI_SEAT,
@@ -55,11 +56,19 @@ RETRY_SECONDS = 30.0
 """After a failure (the database busy, a broken state), when the game is tried again."""
 POLICY = "ai"
 
-ABSENT_WORDS = {
-    ABSENT_WAIT: "wait (reminders only)",
-    ABSENT_AI_MOVE: "the AI plays the overdue decision",
-    ABSENT_AI_SEAT: "the AI takes the seat until its owner reclaims it",
+ABSENT_MESSAGES = {
+    ABSENT_WAIT: translatable("wait (reminders only)"),
+    ABSENT_AI_MOVE: translatable("the AI plays the overdue decision"),
+    ABSENT_AI_SEAT: translatable("the AI takes the seat until its owner reclaims it"),
 }
+"""What each `absent` setting does, in words (`absent_words` in a language)."""
+ABSENT_WORDS = {mode: message.id for mode, message in ABSENT_MESSAGES.items()}
+CHANGED_MEANWHILE = translatable("The game changed meanwhile; please try again.")
+
+
+def absent_words(mode: str, t: Translator) -> str:
+    message = ABSENT_MESSAGES.get(mode)
+    return t.translate(message) if message is not None else mode
 
 
 def decision_seed(game_id: int, version: int, undo_epoch: int) -> int:
@@ -297,15 +306,22 @@ class AiPlayers:
         did (False: the driver goes on as without AI)."""
         if row.absent == ABSENT_WAIT or row.ai_plays(player) or not row.has_player(player):
             return False
-        name = row.names.get(player, "The awaited player")
+        name = row.names.get(player, player)
+        t = game_words(row)
         if row.absent == ABSENT_AI_SEAT:
-            note = (
-                f"⏰ {name} did not move within {period_words}, so the AI plays their seat "
-                "until they take it back with `/montana me reclaim`."
+            note = "⏰ " + t.gettext(
+                "{who} did not move within {period}, so the AI plays their seat until they "
+                "take it back with `/montana me reclaim`.",
+                who=name,
+                period=period_words,
             )
             await self._hand_over(row, player, note)
             return True
-        note = f"⏰ {name} did not move within {period_words}, so the AI played this for them."
+        note = "⏰ " + t.gettext(
+            "{who} did not move within {period}, so the AI played this for them.",
+            who=name,
+            period=period_words,
+        )
         game = self.service.game_of(row)
         if game.awaiting != player:
             return False
@@ -328,7 +344,7 @@ class AiPlayers:
     async def _hand_over(self, row: GameRow, player: str, note: str) -> GameRow:
         seats = sorted({*row.taken_over, player})
         if not await self.tables.set_taken_over(row.id, seats, expected=row.taken_over):
-            raise Refusal("The game changed meanwhile; please try again.")
+            raise Refusal(CHANGED_MEANWHILE)
         log.info("game %s: the AI takes the seat of %s", row.id, player)
         self._notes[row.id] = note
         self.wake(row.id)
@@ -341,20 +357,24 @@ class AiPlayers:
         async with self.service.lock(row.id):
             row = await self.service.get(row.id)
             if row.status != ACTIVE:
-                raise Refusal("Only a game under way can hand a seat to the AI.")
+                raise Refusal(translatable("Only a game under way can hand a seat to the AI."))
             if not row.has_player(voter) or (row.ai_plays(voter) and voter not in row.taken_over):
-                raise Refusal("Only the players of this game can vote to hand a seat to the AI.")
+                raise Refusal(
+                    translatable("Only the players of this game can vote to hand a seat to the AI.")
+                )
             if not row.has_player(player) or row.ai_plays(player):
                 name = row.names.get(player)
+                if name is not None:
+                    raise Refusal(translatable("{who} is played by the AI already."), who=name)
                 raise Refusal(
-                    f"{name} is played by the AI already."
-                    if name is not None
-                    else "That player is not in this game; name one of its human players."
+                    translatable("That player is not in this game; name one of its human players.")
                 )
             if voter == player:
                 raise Refusal(
-                    "You cannot vote about your own seat. To let the AI play it, ask the "
-                    "others to vote, or set `/montana game settings absent:`."
+                    translatable(
+                        "You cannot vote about your own seat. To let the AI play it, ask the "
+                        "others to vote, or set `/montana game settings absent:`."
+                    )
                 )
             others = [s.user_id for s in row.humans if s.user_id != player]
             needed = len(others) // 2 + 1
@@ -363,9 +383,10 @@ class AiPlayers:
             if len(counted) < needed:
                 return TakeoverVote(counted, needed, False, row)
             names = row.names
-            note = (
-                f"The other players voted to hand {names.get(player, player)}'s seat to the "
-                "AI until they take it back with `/montana me reclaim`."
+            note = game_words(row).gettext(
+                "The other players voted to hand {who}'s seat to the AI until they take it "
+                "back with `/montana me reclaim`.",
+                who=names.get(player, player),
             )
             row = await self._hand_over(row, player, note)
             return TakeoverVote(counted, needed, True, row)
@@ -376,21 +397,26 @@ class AiPlayers:
         async with self.service.lock(row.id):
             row = await self.service.get(row.id)
             if row.status != ACTIVE:
-                raise Refusal("This game is not under way.")
+                raise Refusal(translatable("This game is not under way."))
             if user_id not in row.taken_over:
                 raise Refusal(
-                    "The AI is not playing your seat in this game: there is nothing to take back."
+                    translatable(
+                        "The AI is not playing your seat in this game: there is nothing to "
+                        "take back."
+                    )
                 )
             seats = [p for p in row.taken_over if p != user_id]
             if not await self.tables.set_taken_over(row.id, seats, expected=row.taken_over):
-                raise Refusal("The game changed meanwhile; please try again.")
+                raise Refusal(CHANGED_MEANWHILE)
             self._notes.pop(row.id, None)
             log.info("game %s: %s took their seat back from the AI", row.id, user_id)
             return replace(row, taken_over=tuple(seats))
 
     async def set_absent(self, row: GameRow, mode: str) -> GameRow:
         if mode not in ABSENT_MODES:
-            raise Refusal(f"absent must be one of: {', '.join(ABSENT_MODES)}.")
+            raise Refusal(
+                translatable("absent must be one of: {modes}."), modes=", ".join(ABSENT_MODES)
+            )
         await self.tables.set_absent(row.id, mode)
         return replace(row, absent=mode)
 

@@ -42,12 +42,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
+from i18n import Translator, translatable
+from render.words import ENGLISH
 from rules import Game
 
 from . import logs, words
 from .due import AUCTION_ANSWER, period_of, steps_due
 from .periodic import Clock, PeriodicTask
-from .service import GameService, Outcome, Refusal
+from .service import GameService, Outcome, Refusal, game_words
 from .store import (
     ACTIVE,
     DEFAULT_AUCTION_SECONDS,
@@ -80,6 +82,9 @@ def parse_time(stamp: str) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+OVER_ALREADY = translatable("This game is over already.")
+
+
 def period_text(seconds: int) -> str:
     """48 h, 90 min, 1 h 30 min."""
     hours, rest = divmod(int(seconds), HOUR)
@@ -94,10 +99,11 @@ class Deadlines:
     turn_seconds: int = DEFAULT_TURN_SECONDS
     auction_seconds: int = DEFAULT_AUCTION_SECONDS
 
-    def describe(self) -> str:
-        return (
-            f"turn deadline {period_text(self.turn_seconds)}, "
-            f"city auction answers {period_text(self.auction_seconds)}"
+    def describe(self, t: Translator = ENGLISH) -> str:
+        return t.gettext(
+            "turn deadline {turn}, city auction answers {auction}",
+            turn=period_text(self.turn_seconds),
+            auction=period_text(self.auction_seconds),
         )
 
     def period(self, kind: str) -> int:
@@ -557,10 +563,11 @@ class DeadlineDriver(PeriodicTask):
 
     async def _pass_for(self, row: GameRow, step: Step) -> None:
         player = step.awaited.player
-        name = row.names.get(player, "The awaited player")
-        note = (
-            f"⏰ {name} did not answer the city auction within {period_text(step.period)}, "
-            "so I passed for them."
+        name = row.names.get(player, player)
+        note = "⏰ " + game_words(row).gettext(
+            "{who} did not answer the city auction within {period}, so I passed for them.",
+            who=name,
+            period=period_text(step.period),
         )
         try:
             await self.service.play(
@@ -592,41 +599,51 @@ class DeadlineDriver(PeriodicTask):
         row = await self.service.row_of(target)
         async with self.service.lock(row.id):
             if channel_id is not None and channel_id not in (row.channel_id, row.play_channel_id):
-                raise Refusal("That vote belongs to a game in another channel.")
+                raise Refusal(translatable("That vote belongs to a game in another channel."))
             if row.status == LOBBY:
-                raise Refusal("The game has not started yet.")
+                raise Refusal(translatable("The game has not started yet."))
             if row.status != ACTIVE:
-                raise Refusal("This game is over already.")
+                raise Refusal(OVER_ALREADY)
             if version is not None and version != row.version:
                 raise Refusal(
-                    "This vote is out of date: the game has moved on since, so it is not "
-                    "overdue any more."
+                    translatable(
+                        "This vote is out of date: the game has moved on since, so it is not "
+                        "overdue any more."
+                    )
                 )
             game = self.service.game_of(row)
             awaited = game.awaiting
             if not row.has_player(voter):
-                raise Refusal("Only the players of this game can vote to end it.")
+                raise Refusal(translatable("Only the players of this game can vote to end it."))
             if awaited is None:
-                raise Refusal("This game is over already.")
+                raise Refusal(OVER_ALREADY)
             if voter == awaited:
                 raise Refusal(
-                    "You are the player the game is waiting for: make your move, or ask "
-                    "the creator to `/montana game abandon` the game."
+                    translatable(
+                        "You are the player the game is waiting for: make your move, or ask "
+                        "the creator to `/montana game abandon` the game."
+                    )
                 )
             away = await self.presence.away_of(awaited, self.clock())
             if away is not None:
                 raise Refusal(
-                    f"{row.names.get(awaited, 'The awaited player')} is away, so their "
-                    "deadline is paused: a vote to end the game is possible only once they "
-                    "are back and overdue."
+                    translatable(
+                        "{who} is away, so their deadline is paused: a vote to end the game "
+                        "is possible only once they are back and overdue."
+                    ),
+                    who=row.names.get(awaited, awaited),
                 )
             watches = await self.db.watches(row.id)
             period = (await self.db.deadlines(row.id)).period(game.pending.kind)
             if not watches or self.clock() < deadline_of(watches[0], game.pending.kind):
+                names = row.names
                 raise Refusal(
-                    "A vote to end the game is possible only once the awaited player is "
-                    f"overdue ({period_text(period)} without a move). "
-                    + words.waiting_for(game, row.names)
+                    lambda t: t.gettext(
+                        "A vote to end the game is possible only once the awaited player is "
+                        "overdue ({period} without a move). {waiting}",
+                        period=period_text(period),
+                        waiting=words.waiting_for(game, names, t),
+                    )
                 )
             voters = await self.db.add_vote(row.id, row.version, voter, self.clock())
             # the other human players: an AI seat never votes
@@ -636,7 +653,7 @@ class DeadlineDriver(PeriodicTask):
             if len(counted) < needed:
                 return VoteOutcome(counted, needed, False, row.names.get(voter, "A player"))
             if not await self.db.end_game(row.id, row.version, result_record(game, counted)):
-                raise Refusal("The game has moved on meanwhile; the vote is void.")
+                raise Refusal(translatable("The game has moved on meanwhile; the vote is void."))
             log.info("ended by a vote of %s while %s was overdue", counted, awaited)
             await self.poster.announce_end(row, game, counted, awaited)
             return VoteOutcome(counted, needed, True, row.names.get(voter, "A player"))

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from i18n import SOURCE_LANGUAGE, Message, Translator, translatable, translator
 from rules import Event, Game
 
 from . import logs
@@ -62,6 +63,9 @@ class Ticket:
     """When the message was owed: nothing posted for it can be older."""
     retry: bool
     """An earlier attempt may have reached the players: look before posting again."""
+
+
+NOT_POSTED_YET = translatable("the message could not be posted yet; I keep trying")
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,17 @@ class Outcome:
     away: Mapping[str, Away] = field(default_factory=dict)
     """The game's players away now (the prompt says so for the awaited one)."""
     problem: str = ""
-    """Why the move is not shown yet (when `announced` is False), in words."""
+    """Why the move is not shown yet (when `announced` is False), in English words."""
+    problem_words: DeliveryProblem | None = field(default=None, compare=False)
+    """The same, to be said in a reader's language (`problem_in`)."""
+
+    def problem_in(self, t: Translator) -> str:
+        """Why the move is not shown yet, in `t`'s language."""
+        if self.problem_words is not None:
+            return self.problem_words.text(t)
+        if self.problem == NOT_POSTED_YET.id:
+            return t.translate(NOT_POSTED_YET)
+        return self.problem
 
     @property
     def version(self) -> int:
@@ -125,12 +139,38 @@ class Posted:
 
 
 class DeliveryProblem(Exception):
-    """A message could not be delivered; `words` say why, for the players."""
+    """A message could not be delivered; `words` say why, for the players (in English:
+    the logs and the outbox keep them), `text(t)` in a reader's language. Made from
+    words already said, a marked `Message` and its fields, or a wording `lambda t: ...`."""
 
-    def __init__(self, words: str, *, retry_after: float | None = None) -> None:
-        super().__init__(words)
-        self.words = words
+    def __init__(
+        self,
+        words: str | Message | Callable[[Translator], str],
+        *,
+        retry_after: float | None = None,
+        fields: Mapping[str, object] | None = None,
+    ) -> None:
+        wording: Callable[[Translator], str]
+        if isinstance(words, str):
+            said = words
+            wording = lambda t: said  # noqa: E731
+        elif isinstance(words, Message):
+            marked, filled = words, dict(fields or {})
+            wording = lambda t: (  # noqa: E731
+                t.gettext(marked.id, **filled)
+                if marked.context is None
+                else t.pgettext(marked.context, marked.id, **filled)
+            )
+        else:
+            wording = words
+        english = wording(translator(SOURCE_LANGUAGE))
+        super().__init__(english)
+        self.words = english
+        self._wording = wording
         self.retry_after = retry_after
+
+    def text(self, t: Translator) -> str:
+        return self._wording(t)
 
 
 class TryAgain(DeliveryProblem):

@@ -43,6 +43,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from i18n import Translator
+from render.words import ENGLISH
 from rules import Game
 
 from . import words
@@ -140,25 +142,32 @@ def heads_up_for(game: Game, turn_player_before: str | None) -> tuple[str, str] 
 
 
 def away_length(days: int, hours: int) -> timedelta:
-    """The away time asked for; `ValueError` with words for the player when it is none
-    or longer than `MAX_AWAY`."""
+    """The away time asked for; `ValueError` with words for the player (in English;
+    `away_refusal` says them in a language) when it is none or longer than `MAX_AWAY`."""
     length = timedelta(days=days, hours=hours)
-    if days < 0 or hours < 0 or length <= timedelta(0):
-        raise ValueError(
-            "Say how long you are away: `/montana me away days: hours:` (for example "
-            "`days: 3`), at most 14 days."
-        )
-    if length > MAX_AWAY:
-        raise ValueError(
-            f"You can be away for at most 14 days at a time, not {words.length_text(length)}. "
-            "Set 14 days now and extend it later with `/montana me away` again."
-        )
+    if days < 0 or hours < 0 or length <= timedelta(0) or length > MAX_AWAY:
+        raise ValueError(away_refusal(days, hours))
     return length
 
 
-def seat_notes(away: Mapping[str, Away]) -> dict[str, str]:
+def away_refusal(days: int, hours: int, t: Translator = ENGLISH) -> str:
+    """Why an away time was refused (none asked for, or longer than 14 days)."""
+    length = timedelta(days=days, hours=hours)
+    if days < 0 or hours < 0 or length <= timedelta(0):
+        return t.gettext(
+            "Say how long you are away: `/montana me away days: hours:` (for example "
+            "`days: 3`), at most 14 days."
+        )
+    return t.gettext(
+        "You can be away for at most 14 days at a time, not {length}. Set 14 days now and "
+        "extend it later with `/montana me away` again.",
+        length=words.length_text(length, t),
+    )
+
+
+def seat_notes(away: Mapping[str, Away], t: Translator = ENGLISH) -> dict[str, str]:
     """What the picture shows by each away player's name ("away until 3 Dec")."""
-    return {player: words.away_note(entry.until) for player, entry in away.items()}
+    return {player: words.away_note(entry.until, t) for player, entry in away.items()}
 
 
 @dataclass(frozen=True)
@@ -315,6 +324,7 @@ __all__ = [
     "Notice",
     "Presence",
     "away_length",
+    "away_refusal",
     "heads_up_for",
     "seat_notes",
 ]

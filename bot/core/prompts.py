@@ -18,7 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from render.vocabulary import AREAS, GOODS, WORKER_COLOURS
+from i18n import Translator
+from render.vocabulary import AREAS, GOODS, PIECES, WORKER_COLOURS
+from render.words import ENGLISH
 from rules import Action, Game, IllegalAction, data
 
 from . import passes, words
@@ -27,15 +29,12 @@ Style = Literal["primary", "secondary", "success", "danger"]
 
 BOARD = "board"
 UNDO = "undo"
-UNDO_LABEL = "↩ Undo"
 IN_ADVANCE = "inadvance"
 HINT = "hint"
 HINT_LABEL = "💡 Hint"
 MAX_BUTTONS = 25
 MAX_OPTIONS = 25
 AREA_TITLES = {area: term.one[:1].upper() + term.one[1:] for area, term in AREAS.items()}
-ROW_REWARDS = words.ROW_REWARDS
-EXTRA_BOX_TITLE = words.EXTRA_BOX[:1].upper() + words.EXTRA_BOX[1:]
 DECLINING = frozenset({"stop", "pass", "noextra", "advance 0", "end", "upgrade"})
 """The moves that say "no" to a step (stop building, pass, no extra box, not moving the
 arrow, end the turn, no upgrade): always offered last, so no other choice moves around them,
@@ -128,7 +127,7 @@ def cost_total(cost: Mapping[str, int]) -> int:
     return sum(cost.values())
 
 
-def build_options(game: Game, player_id: str) -> list[Choice]:
+def build_options(game: Game, player_id: str, t: Translator = ENGLISH) -> list[Choice]:
     """Legal builds now, cheapest first, as select options (at most 25)."""
     actions = _by_verb(_legal(game, player_id), "build")
     fields = [game.fields[a.args[0]] for a in actions]
@@ -138,63 +137,74 @@ def build_options(game: Game, player_id: str) -> list[Choice]:
         gains = game.build_gains(player_id, f.label)
         extras = []
         if "double" in gains.bonuses:
-            extras.append("double field: 2 settlements")
+            extras.append(t.gettext("double field: 2 settlements"))
         lines = gains.bonuses.count("line")
         if lines:
             extras.append(
-                f"completes {'a line' if lines == 1 else f'{lines} lines'} of 4: "
-                f"+{words.plural(lines, 'settlement')}"
+                t.ngettext(
+                    "completes a line of 4: +{n} settlement",
+                    "completes {n} lines of 4: +{n} settlements",
+                    lines,
+                )
             )
         if gains.cow:
-            extras.append("a cow")
+            extras.append(t.gettext("a cow"))
         if gains.canteen_lakes:
             canteens = len(gains.canteen_lakes)
-            extras.append("a canteen" if canteens == 1 else f"{canteens} canteens")
+            extras.append(
+                t.gettext("a canteen") if canteens == 1 else t.gettext("{n} canteens", n=canteens)
+            )
         options.append(
             Choice(
                 code=act(Action("build", (f.label,))),
-                label=_short(f"{f.label} — {words.goods_text(f.cost)}"),
-                description=_short(words.join_words(extras)) if extras else None,
+                label=_short(f"{f.label} — {words.goods_text(f.cost, t)}"),
+                description=_short(words.listed(extras, t)) if extras else None,
             )
         )
     return options
 
 
-def _trade_button(actions: Sequence[Action], row: int) -> list[Choice]:
+def _trade_button(actions: Sequence[Action], row: int, t: Translator) -> list[Choice]:
     if _by_verb(actions, "trade"):
-        return [Choice("p:trade", "Trade a cow…", row=row)]
+        return [Choice("p:trade", t.pgettext("button", "Trade a cow…"), row=row)]
     return []
 
 
-def _board_button(row: int) -> Choice:
-    return Choice(BOARD, "My board", row=row)
+def _board_button(row: int, t: Translator) -> Choice:
+    return Choice(BOARD, t.pgettext("button", "My board"), row=row)
 
 
-def stop_label(game: Game) -> str:
+def stop_label(game: Game, t: Translator = ENGLISH) -> str:
     coins = game.unused_build_coins()
-    return f"Stop building (+{words.plural(coins, 'coin')})" if coins else "Stop building"
+    if coins:
+        return t.pgettext(
+            "button", "Stop building (+{coins})", coins=PIECES["coin"].count_in(t, coins)
+        )
+    return t.pgettext("button", "Stop building")
 
 
-def public_panel(game: Game, names: Mapping[str, str], *, hint: bool = False) -> Panel:
-    """The buttons under the public picture, for whoever the game awaits (with `hint`,
-    a Hint button that asks the AI, when there is room)."""
+def public_panel(
+    game: Game, names: Mapping[str, str], t: Translator = ENGLISH, *, hint: bool = False
+) -> Panel:
+    """The buttons under the public picture, for whoever the game awaits, in the game's
+    language `t` (with `hint`, a Hint button that asks the AI, when there is room)."""
     pid = game.awaiting
     if pid is None:
         return Panel(text="")
     actions = _legal(game, pid)
-    panel = _public_panel(game, pid, actions, names)
+    panel = _public_panel(game, pid, actions, names, t)
     buttons = panel.buttons
     extras = []
     if _by_verb(actions, "trade") and not any(b.code == "p:trade" for b in buttons):
         # cows may be traded at any moment of one's own turn: keep the door open
-        extras.append(Choice("p:trade", "Trade a cow…"))
+        extras.append(Choice("p:trade", t.pgettext("button", "Trade a cow…")))
     if passes.queued_later(game):
-        extras.append(Choice(IN_ADVANCE, "Pass in advance"))
-    undo = undo_choice(game, names)
+        extras.append(Choice(IN_ADVANCE, t.pgettext("button", "Pass in advance")))
+    undo = undo_choice(game, names, t)
     if undo is not None:
         extras.append(undo)
     if hint and len(actions) > 1:
-        extras.append(Choice(HINT, HINT_LABEL))
+        extras.append(Choice(HINT, "💡 " + t.pgettext("button", "Hint")))
     for extra in extras:
         row = _bottom_row(buttons)
         if row is None or row < 5 - len(panel.menus):
@@ -217,117 +227,137 @@ def last_mover(game: Game) -> str | None:
     return None
 
 
-def undo_choice(game: Game, names: Mapping[str, str]) -> Choice | None:
+def undo_label(t: Translator = ENGLISH) -> str:
+    return "↩ " + t.pgettext("button", "Undo")
+
+
+def undo_choice(game: Game, names: Mapping[str, str], t: Translator = ENGLISH) -> Choice | None:
     """The Undo button for the last mover, if they may still take their move back; it
     names them when the game awaits someone else."""
     mover = last_mover(game)
     if mover is None:
         return None
-    label = UNDO_LABEL if mover == game.awaiting else f"{UNDO_LABEL} ({names.get(mover, mover)})"
+    label = undo_label(t)
+    if mover != game.awaiting:
+        label = f"{label} ({names.get(mover, mover)})"
     return Choice(UNDO, _short(label))
 
 
 def _public_panel(
-    game: Game, pid: str, actions: Sequence[Action], names: Mapping[str, str]
+    game: Game, pid: str, actions: Sequence[Action], names: Mapping[str, str], t: Translator
 ) -> Panel:
     kind = game.pending.kind
     if kind == "main":
-        return _main_panel(game, pid, actions)
+        return _main_panel(game, pid, actions, t)
     if kind == "take":
         return Panel(
-            "Choose the colours of the two wild workers:",
-            tuple(_take_choices(actions)) + tuple(_trade_button(actions, 2)) + (_board_button(2),),
+            t.gettext("Choose the colours of the two wild workers:"),
+            tuple(_take_choices(actions, t))
+            + tuple(_trade_button(actions, 2, t))
+            + (_board_button(2, t),),
         )
     if kind == "advance":
         return Panel(
-            f"{words.MOVE_THE_ARROW.capitalize()}? Each segment costs 1 grain and gives that "
-            "segment's workers.",
-            tuple(_advance_choices(game, pid, actions))
-            + tuple(_trade_button(actions, 2))
-            + (_board_button(2),),
+            t.gettext(
+                "Move the arrow? Each segment costs 1 grain and gives that segment's workers."
+            ),
+            tuple(_advance_choices(game, pid, actions, t))
+            + tuple(_trade_button(actions, 2, t))
+            + (_board_button(2, t),),
         )
     if kind == "return":
-        return _return_panel(game, pid, actions, ())
+        return _return_panel(game, pid, actions, (), t)
     if kind == "extra":
-        return _extra_panel(game, actions)
+        return _extra_panel(game, actions, t)
     if kind == "bid":
-        return _named_city_panel(game, actions, "place", names)
+        return _named_city_panel(game, actions, "place", names, t)
     if kind == "reward":
-        return _reward_panel(game, pid, actions)
+        return _reward_panel(game, pid, actions, t)
     if kind == "build":
-        buttons = [*_trade_button(actions, 1), _board_button(1)]
-        buttons.append(Choice(act(Action("stop")), stop_label(game), "primary", row=1))
+        buttons = [*_trade_button(actions, 1, t), _board_button(1, t)]
+        buttons.append(Choice(act(Action("stop")), stop_label(game, t), "primary", row=1))
         # the same list, in the same order, as the first "Build…" menu
-        options = build_options(game, pid)
-        menus = (Menu("build", "Build again on…", tuple(options)),) if options else ()
-        return Panel("Build again, or stop building:", tuple(buttons), menus)
+        options = build_options(game, pid, t)
+        menus = (Menu("build", t.gettext("Build again on…"), tuple(options)),) if options else ()
+        return Panel(t.gettext("Build again, or stop building:"), tuple(buttons), menus)
     if kind == "end":
         player = game.player(pid)
         buttons = [
             Choice(
                 act(Action("canteen")),
-                f"Use a canteen: another turn ({player.canteens} left)",
+                t.pgettext("button", "Use a canteen: another turn ({n} left)", n=player.canteens),
                 "success",
             ),
-            *_trade_button(actions, 0),
-            _board_button(0),
-            Choice(act(Action("end")), "End turn", "primary"),
+            *_trade_button(actions, 0, t),
+            _board_button(0, t),
+            Choice(act(Action("end")), t.pgettext("button", "End turn"), "primary"),
         ]
-        return Panel("Use a canteen for another turn, or end your turn:", tuple(buttons))
-    return Panel("Choose your move:", (_board_button(0),))
+        return Panel(t.gettext("Use a canteen for another turn, or end your turn:"), tuple(buttons))
+    return Panel(t.gettext("Choose your move:"), (_board_button(0, t),))
 
 
-def _main_panel(game: Game, pid: str, actions: Sequence[Action]) -> Panel:
+def _main_panel(game: Game, pid: str, actions: Sequence[Action], t: Translator) -> Panel:
     work = _by_verb(actions, "bank", "harvest", "city")
     builds = _by_verb(actions, "build")
     trades = _by_verb(actions, "trade")
     player = game.player(pid)
     buttons = [
-        Choice(act(Action("recruit")), "Recruit", "primary", row=0),
+        Choice(act(Action("recruit")), t.pgettext("button", "Recruit"), "primary", row=0),
         Choice(
             "p:work",
-            "Work…" if work else "Work (no free space you can use)",
+            t.pgettext("button", "Work…")
+            if work
+            else t.pgettext("button", "Work (no free space you can use)"),
             "primary",
             disabled=not work,
             row=0,
         ),
         Choice(
             "p:build",
-            "Build…" if builds else "Build (no field you can pay for)",
+            t.pgettext("button", "Build…")
+            if builds
+            else t.pgettext("button", "Build (no field you can pay for)"),
             "success",
             disabled=not builds,
             row=0,
         ),
         Choice(
             "p:trade",
-            "Trade a cow…" if trades else "Trade a cow (no cow)",
+            t.pgettext("button", "Trade a cow…")
+            if trades
+            else t.pgettext("button", "Trade a cow (no cow)"),
             disabled=not trades,
             row=1,
         ),
-        _board_button(1),
+        _board_button(1, t),
     ]
     reasons = []
     if not work:
-        reasons.append("Work: every space you could use is taken or too dear")
+        reasons.append(t.gettext("Work: every space you could use is taken or too dear"))
     if not builds:
         reasons.append(
-            "Build: you have no settlements left"
+            t.gettext("Build: you have no settlements left")
             if player.settlements_left <= 0
-            else "Build: no free field next to a settlement matches your goods"
+            else t.gettext("Build: no free field next to a settlement matches your goods")
         )
     hint = "; ".join(reasons)
-    text = "Choose your action:" + (f" ({hint})" if hint else "")
+    if hint:
+        text = t.gettext("Choose your action: ({hint})", hint=hint)
+    else:
+        text = t.gettext("Choose your action:")
     return Panel(text, tuple(buttons), hint=hint)
 
 
-def _take_choices(actions: Sequence[Action]) -> list[Choice]:
+def _take_choices(actions: Sequence[Action], t: Translator) -> list[Choice]:
     return [
-        Choice(act(a), words.colours_text(a.args), row=index // 5)
+        Choice(act(a), words.colours_text(a.args, t), row=index // 5)
         for index, a in enumerate(_by_verb(actions, "take"))
     ]
 
 
-def _advance_choices(game: Game, pid: str, actions: Sequence[Action]) -> list[Choice]:
+def _advance_choices(
+    game: Game, pid: str, actions: Sequence[Action], t: Translator
+) -> list[Choice]:
     """+1 grain, +2 grain ... (5 a row), and "No" (the default) after them."""
     choices = []
     keep = None
@@ -335,18 +365,19 @@ def _advance_choices(game: Game, pid: str, actions: Sequence[Action]) -> list[Ch
     for action in advances:
         steps = int(action.args[0])
         if steps == 0:
-            keep = Choice(act(action), "No, keep what I have", "primary")
+            keep = Choice(act(action), t.pgettext("button", "No, keep what I have"), "primary")
             continue
-        shows = preview_wheel(game, pid, action)
+        shows = preview_wheel(game, pid, action, t)
+        grain = GOODS["grain"].name_in(t)
         choices.append(
-            Choice(act(action), _short(f"+{steps} grain → {shows}"), row=(steps - 1) // 5)
+            Choice(act(action), _short(f"+{steps} {grain} → {shows}"), row=(steps - 1) // 5)
         )
     if keep is not None:
         choices.append(replace(keep, row=_bottom_row(choices)))
     return choices
 
 
-def preview_wheel(game: Game, pid: str, action: Action) -> str:
+def preview_wheel(game: Game, pid: str, action: Action, t: Translator = ENGLISH) -> str:
     """What the wheel would show after `action` (by trying it on a copy of the game)."""
     try:
         events = game.copy().apply(pid, action)
@@ -354,12 +385,12 @@ def preview_wheel(game: Game, pid: str, action: Action) -> str:
         return "?"
     for event in events:
         if event.kind == "advance":
-            return words.colours_text(event.data["shows"])
+            return words.colours_text(event.data["shows"], t)
     return "?"
 
 
 def _return_panel(
-    game: Game, pid: str, actions: Sequence[Action], picked: tuple[str, ...]
+    game: Game, pid: str, actions: Sequence[Action], picked: tuple[str, ...], t: Translator
 ) -> Panel:
     returns = _by_verb(actions, "return")
     player = game.player(pid)
@@ -371,7 +402,13 @@ def _return_panel(
         buttons.append(
             Choice(
                 act(best),
-                _short(f"{words.GIVE_BACK.capitalize()} {words.workers_text(list(best.args))}"),
+                _short(
+                    t.pgettext(
+                        "button",
+                        "Give back {workers}",
+                        workers=words.workers_text(list(best.args), t),
+                    )
+                ),
                 "primary",
                 row=0,
             )
@@ -391,20 +428,29 @@ def _return_panel(
         buttons.append(
             Choice(
                 code,
-                f"{words.GIVE_BACK.capitalize()} {words.workers_text([colour])} "
-                f"({left[colour]} held)",
+                t.pgettext(
+                    "button",
+                    "Give back {workers} ({n} held)",
+                    workers=words.workers_text([colour], t),
+                    n=left[colour],
+                ),
                 row=1,
             )
         )
     if picked:
-        buttons.append(Choice("p:ret:", "Start over", "danger", row=2))
+        buttons.append(Choice("p:ret:", t.pgettext("button", "Start over"), "danger", row=2))
     buttons = _unique(buttons)
-    so_far = f" Chosen so far: {words.workers_text(list(picked))}." if picked else ""
-    return Panel(
-        f"You hold {player.worker_count} workers: {words.GIVE_BACK} {excess} to keep "
-        f"{data.MAX_WORKERS}.{so_far}",
-        tuple(buttons),
+    text = t.gettext(
+        "You hold {n} workers: give back {excess} to keep {limit}.",
+        n=player.worker_count,
+        excess=excess,
+        limit=data.MAX_WORKERS,
     )
+    if picked:
+        text += " " + t.gettext(
+            "Chosen so far: {workers}.", workers=words.workers_text(list(picked), t)
+        )
+    return Panel(text, tuple(buttons))
 
 
 def _unique(buttons: list[Choice]) -> list[Choice]:
@@ -418,26 +464,50 @@ def _unique(buttons: list[Choice]) -> list[Choice]:
     return unique
 
 
-def _extra_panel(game: Game, actions: Sequence[Action]) -> Panel:
-    good = words.GOOD_NAMES[data.AREA_GOOD[game.pending.area]]
+def _extra_panel(game: Game, actions: Sequence[Action], t: Translator) -> Panel:
+    good = GOODS[data.AREA_GOOD[game.pending.area]].name_in(t)
     extras = _by_verb(actions, "extra")
     buttons = [
         Choice(
             act(action),
-            _short(f"{EXTRA_BOX_TITLE}: {words.workers_text(list(action.args))}"),
+            _short(
+                t.pgettext(
+                    "button",
+                    "Extra box: {workers}",
+                    workers=words.workers_text(list(action.args), t),
+                )
+            ),
             "primary" if index == 0 else "secondary",
             row=index // 5,
         )
         for index, action in enumerate(extras[: MAX_BUTTONS - 5])
     ]
     last_row = (len(buttons) + 4) // 5
-    buttons += _trade_button(actions, last_row)
-    buttons.append(_board_button(last_row))
-    buttons.append(Choice(act(Action("noextra")), f"No {words.EXTRA_BOX}", row=last_row))
-    return Panel(f"Put workers on the {words.EXTRA_BOX} for 1 more {good}?", tuple(buttons))
+    buttons += _trade_button(actions, last_row, t)
+    buttons.append(_board_button(last_row, t))
+    buttons.append(
+        Choice(act(Action("noextra")), t.pgettext("button", "No extra box"), row=last_row)
+    )
+    return Panel(
+        t.gettext("Put workers on the extra box for 1 more {good}?", good=good), tuple(buttons)
+    )
 
 
-def _city_panel(game: Game, actions: Sequence[Action], verb: str) -> Panel:
+def city_legend(t: Translator = ENGLISH) -> str:
+    """What the city's rows give and its columns cost, under the city's buttons."""
+    rewards = " · ".join(
+        t.gettext("R{row}: {reward}", row=r, reward=words.row_reward(r, t))
+        for r in data.CITY_REWARDS
+    )
+    costs = "/".join(str(n) for n in data.CITY_COSTS)
+    return t.gettext(
+        "Rows — {rewards}. Columns cost {costs} pumpkins; green = yours to take.",
+        rewards=rewards,
+        costs=costs,
+    )
+
+
+def _city_panel(game: Game, actions: Sequence[Action], verb: str, t: Translator) -> Panel:
     """The 4x4 city grid (labelled with costs; occupied or unaffordable spaces disabled)."""
     allowed = {(int(a.args[0]), int(a.args[1])) for a in _by_verb(actions, verb)}
     grid = game.city_grid()
@@ -457,19 +527,19 @@ def _city_panel(game: Game, actions: Sequence[Action], verb: str) -> Panel:
                     row=row - 1,
                 )
             )
-    extra_row = [*_trade_button(actions, 4), _board_button(4)]
+    extra_row = [*_trade_button(actions, 4, t), _board_button(4, t)]
     if verb == "place":
-        extra_row.append(Choice(act(Action("pass")), "Pass", "danger", row=4))
-    rewards = " · ".join(f"R{r}: {text}" for r, text in ROW_REWARDS.items())
-    costs = "/".join(str(n) for n in data.CITY_COSTS)
-    legend = f"Rows — {rewards}. Columns cost {costs} pumpkins; green = yours to take."
-    return Panel(f"The city. {legend}", tuple(buttons + extra_row), hint=legend)
+        extra_row.append(Choice(act(Action("pass")), t.pgettext("button", "Pass"), "danger", row=4))
+    legend = city_legend(t)
+    return Panel(
+        t.gettext("The city. {legend}", legend=legend), tuple(buttons + extra_row), hint=legend
+    )
 
 
 def _named_city_panel(
-    game: Game, actions: Sequence[Action], verb: str, names: Mapping[str, str]
+    game: Game, actions: Sequence[Action], verb: str, names: Mapping[str, str], t: Translator
 ) -> Panel:
-    panel = _city_panel(game, actions, verb)
+    panel = _city_panel(game, actions, verb, t)
     buttons = []
     for choice in panel.buttons:
         label = choice.label
@@ -479,66 +549,74 @@ def _named_city_panel(
     return Panel(panel.text, tuple(buttons), panel.menus, panel.hint)
 
 
-def _reward_panel(game: Game, pid: str, actions: Sequence[Action]) -> Panel:
+def _reward_panel(game: Game, pid: str, actions: Sequence[Action], t: Translator) -> Panel:
     row = game.pending.row
     options = _by_verb(actions, "upgrade", "goods")
     # the best default first: the most upgrades / goods in the scarcest-looking order
     options.sort(key=lambda a: -len(a.args))
     buttons = []
     for index, action in enumerate(options[: MAX_BUTTONS - 1]):
+        goods = words.goods_text(words.count_list(action.args), t)
         if action.verb == "goods":
-            label = "Take " + words.goods_text(words.count_list(action.args))
+            label = t.pgettext("button", "Take {goods}", goods=goods)
         elif action.args:
-            label = "Upgrade " + words.goods_text(words.count_list(action.args))
+            label = t.pgettext("button", "Upgrade {goods}", goods=goods)
         else:
-            label = "No upgrade"
+            label = t.pgettext("button", "No upgrade")
         buttons.append(
             Choice(
                 act(action), _short(label), "primary" if index == 0 else "secondary", row=index // 5
             )
         )
-    buttons.append(_board_button(min(4, len(buttons) // 5 + (1 if len(buttons) % 5 else 0))))
-    return Panel(f"Your reward for city row {row} ({ROW_REWARDS.get(row, '')}):", tuple(buttons))
+    buttons.append(_board_button(min(4, len(buttons) // 5 + (1 if len(buttons) % 5 else 0)), t))
+    reward = words.row_reward(row, t) if row in data.CITY_REWARDS else ""
+    return Panel(
+        t.gettext("Your reward for city row {row} ({reward}):", row=row, reward=reward),
+        tuple(buttons),
+    )
 
 
 # ---------------------------------------------------------------- follow-up panels
 
 
-def sub_panel(game: Game, player_id: str, code: str, names: Mapping[str, str]) -> Panel:
-    """The ephemeral panel a `p:...` code opens, for the awaited `player_id`."""
+def sub_panel(
+    game: Game, player_id: str, code: str, names: Mapping[str, str], t: Translator = ENGLISH
+) -> Panel:
+    """The ephemeral panel a `p:...` code opens, for the awaited `player_id` (in their
+    language `t`)."""
     actions = _legal(game, player_id)
     parts = code.split(":")
     if parts[0] != "p" or len(parts) < 2:
         raise UnknownChoice(code)
     name, args = parts[1], parts[2:]
     if name == "work":
-        return _work_panel(game, player_id, actions)
+        return _work_panel(game, player_id, actions, t)
     if name == "bank" and len(args) == 1:
-        return _bank_workers_panel(game, player_id, actions, args[0])
+        return _bank_workers_panel(game, player_id, actions, args[0], t)
     if name == "harv" and len(args) == 2:
-        return _harvest_workers_panel(game, player_id, actions, args[0], args[1])
+        return _harvest_workers_panel(game, player_id, actions, args[0], args[1], t)
     if name == "city":
-        return _named_city_panel(game, actions, "city", names)
+        return _named_city_panel(game, actions, "city", names, t)
     if name == "build":
-        options = build_options(game, player_id)
+        options = build_options(game, player_id, t)
         if not options:
-            return Panel("There is no field you can build on now.")
+            return Panel(t.gettext("There is no field you can build on now."))
         return Panel(
-            "Build on which field? (cheapest first; up to 3 builds this action)",
+            t.gettext("Build on which field? (cheapest first; up to 3 builds this action)"),
             (),
-            (Menu("build", "Choose a field…", tuple(options)),),
+            (Menu("build", t.gettext("Choose a field…"), tuple(options)),),
         )
     if name == "trade":
-        return _trade_panel(actions)
+        return _trade_panel(actions, t)
     if name == "ret" and len(args) <= 1:
         picked = tuple(c for c in (args[0].split(",") if args and args[0] else []) if c)
         if any(c not in data.COLOURS for c in picked):
             raise UnknownChoice(code)
-        return _return_panel(game, player_id, actions, picked)
+        return _return_panel(game, player_id, actions, picked, t)
     raise UnknownChoice(code)
 
 
-def _work_panel(game: Game, pid: str, actions: Sequence[Action]) -> Panel:
+def _work_panel(game: Game, pid: str, actions: Sequence[Action], t: Translator) -> Panel:
     options: list[Choice] = []
     banks = sorted({int(a.args[0]) for a in _by_verb(actions, "bank")})
     for space in banks:
@@ -546,8 +624,12 @@ def _work_panel(game: Game, pid: str, actions: Sequence[Action]) -> Panel:
         options.append(
             Choice(
                 f"p:bank:{space}",
-                f"Bank space {space}: {words.plural(needed, 'worker')} → "
-                f"{words.plural(coins, 'coin')}",
+                t.gettext(
+                    "Bank space {space}: {workers} → {coins}",
+                    space=space,
+                    workers=PIECES["worker"].count_in(t, needed),
+                    coins=PIECES["coin"].count_in(t, coins),
+                ),
             )
         )
     places = sorted(
@@ -561,83 +643,117 @@ def _work_panel(game: Game, pid: str, actions: Sequence[Action]) -> Panel:
             Choice(
                 f"p:harv:{area}:{place}",
                 _short(
-                    f"{AREA_TITLES[area]}, place {place}: pay {words.plural(coins, 'coin')} → "
-                    f"{words.goods_text({good: amount})}"
+                    t.gettext(
+                        "{area}, place {place}: pay {coins} → {goods}",
+                        area=area_title(area, t),
+                        place=place,
+                        coins=PIECES["coin"].count_in(t, coins),
+                        goods=words.goods_text({good: amount}, t),
+                    )
                 ),
-                description=(
-                    f"1 {WORKER_COLOURS[data.AREA_COLOUR[area]].one} worker or any 2; "
-                    f"{words.EXTRA_BOX} +1 after"
+                description=t.gettext(
+                    "1 {colour} worker or any 2; extra box +1 after",
+                    colour=WORKER_COLOURS[data.AREA_COLOUR[area]].name_in(t),
                 ),
             )
         )
     if _by_verb(actions, "city"):
-        options.append(Choice("p:city", "The city: a free pumpkin, then a space (auction)"))
+        options.append(
+            Choice("p:city", t.gettext("The city: a free pumpkin, then a space (auction)"))
+        )
     if not options:
-        return Panel("There is nowhere you can work now.")
+        return Panel(t.gettext("There is nowhere you can work now."))
     return Panel(
-        "Work where?", (), (Menu("work", "Bank, harvest place or city…", tuple(options[:25])),)
+        t.gettext("Work where?"),
+        (),
+        (Menu("work", t.gettext("Bank, harvest place or city…"), tuple(options[:25])),),
     )
+
+
+def area_title(area: str, t: Translator = ENGLISH) -> str:
+    """ "Grain field": an area's name as a title."""
+    if area not in AREAS:
+        return area
+    name = AREAS[area].name_in(t)
+    return name[:1].upper() + name[1:]
 
 
 def _workers_default_key(player_workers: Mapping[str, int], combo: Sequence[str]) -> int:
     return -sum(player_workers[c] for c in combo)
 
 
-def _bank_workers_panel(game: Game, pid: str, actions: Sequence[Action], space: str) -> Panel:
+def _bank_workers_panel(
+    game: Game, pid: str, actions: Sequence[Action], space: str, t: Translator
+) -> Panel:
     player = game.player(pid)
     combos = [a for a in _by_verb(actions, "bank") if a.args[0] == space]
     if not combos:
-        return Panel(f"Bank space {space} is not available to you now.")
+        return Panel(t.gettext("Bank space {space} is not available to you now.", space=space))
     combos.sort(key=lambda a: _workers_default_key(player.workers, a.args[1:]))
     buttons = tuple(
         Choice(
             act(a),
-            _short(words.workers_text(list(a.args[1:]))),
+            _short(words.workers_text(list(a.args[1:]), t)),
             "primary" if i == 0 else "secondary",
             row=i // 5,
         )
         for i, a in enumerate(combos[:MAX_BUTTONS])
     )
     needed, coins = data.BANK[int(space) - 1]
-    which = "which worker" if needed == 1 else f"which {needed} workers"
-    return Panel(f"Bank space {space} ({words.plural(coins, 'coin')}): {which}?", buttons)
+    fields = {"space": space, "coins": PIECES["coin"].count_in(t, coins)}
+    if needed == 1:
+        return Panel(t.gettext("Bank space {space} ({coins}): which worker?", **fields), buttons)
+    return Panel(
+        t.ngettext(
+            "Bank space {space} ({coins}): which {n} worker?",
+            "Bank space {space} ({coins}): which {n} workers?",
+            needed,
+            **fields,
+        ),
+        buttons,
+    )
 
 
 def _harvest_workers_panel(
-    game: Game, pid: str, actions: Sequence[Action], area: str, place: str
+    game: Game, pid: str, actions: Sequence[Action], area: str, place: str, t: Translator
 ) -> Panel:
     combos = [a for a in _by_verb(actions, "harvest") if a.args[0] == area and a.args[1] == place]
     if not combos:
-        return Panel("That harvest place is not available to you now.")
+        return Panel(t.gettext("That harvest place is not available to you now."))
     colour = data.AREA_COLOUR.get(area, "")
     # default: the single worker of the area's colour, then pairs
     combos.sort(key=lambda a: (len(a.args), a.args[2:] != (colour,)))
     buttons = tuple(
         Choice(
             act(a),
-            _short(words.workers_text(list(a.args[2:]))),
+            _short(words.workers_text(list(a.args[2:]), t)),
             "primary" if i == 0 else "secondary",
             row=i // 5,
         )
         for i, a in enumerate(combos[:MAX_BUTTONS])
     )
-    return Panel(f"{AREA_TITLES.get(area, area)}, place {place}: which workers go?", buttons)
+    return Panel(
+        t.gettext(
+            "{area}, place {place}: which workers go?", area=area_title(area, t), place=place
+        ),
+        buttons,
+    )
 
 
-def _trade_panel(actions: Sequence[Action]) -> Panel:
+def _trade_panel(actions: Sequence[Action], t: Translator) -> Panel:
     trades = _by_verb(actions, "trade")
     if not trades:
-        return Panel("You have no cow to trade now.")
+        return Panel(t.gettext("You have no cow to trade now."))
     buttons = []
     for index, action in enumerate(trades):
         if action.args[0] == "coins":
-            label = words.plural(data.COW_TRADE_COINS, "coin")
+            label = PIECES["coin"].count_in(t, data.COW_TRADE_COINS)
         elif action.args[0] == "worker":
-            label = words.workers_text([action.args[1]])
+            label = words.workers_text([action.args[1]], t)
         else:
-            label = f"1 {GOODS[action.args[0]].one}"
+            label = GOODS[action.args[0]].count_in(t, 1)
         buttons.append(Choice(act(action), label, row=index // 5))
-    return Panel("Trade one cow for:", tuple(buttons))
+    return Panel(t.gettext("Trade one cow for:"), tuple(buttons))
 
 
 def tap_path(

@@ -8,7 +8,7 @@ messages).
 
 Every move runs under a per-game asyncio lock and is saved with the store's
 optimistic version check, so two presses of the same button can never both apply:
-the second one finds the version moved on and gets `Refusal(STALE)`. The messages a
+the second one finds the version moved on and gets `Refusal(STALE_WORDS)`. The messages a
 move owes the players are saved with it (the outbox) and delivered right after by
 `bot.core.delivery`, which retries what fails; a move whose save fails is refused
 (`NotSaved`) with nothing written.
@@ -31,10 +31,22 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from i18n import (
+    LANGUAGES,
+    SOURCE_LANGUAGE,
+    Message,
+    Translator,
+    is_language,
+    translatable,
+    translatable_plural,
+    translator,
+)
+from render.words import reason_text
 from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
 
 from . import logs, passes, words
 from .delivery import (
+    NOT_POSTED_YET,
     Announcer,
     Backoff,
     Delivery,
@@ -73,33 +85,94 @@ log = logging.getLogger(__name__)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
-STALE = (
+STALE_WORDS = translatable(
     "This prompt is out of date: the game has moved on since. "
     "Use the buttons on the newest message (or `/montana board`)."
 )
-
-
-NOT_SAVED = (
+STALE = STALE_WORDS.id
+NOT_SAVED = translatable(
     "Your move was not made: I could not save it just now ({why}). Nothing changed; "
     "please try again in a moment."
 )
-BROKEN = "This game's saved state cannot be read; an operator must look at it (game #{game})."
-TAKEN_OVER = (
+BROKEN = translatable(
+    "This game's saved state cannot be read; an operator must look at it (game #{game})."
+)
+NO_GAME_HERE = translatable("There is no Montana game here. Start one with `/montana game new`.")
+ALREADY_STARTED = translatable("This game has already started.")
+ALREADY_OVER = translatable("This game is already over.")
+TAKEN_OVER_WORDS = translatable(
     "The AI plays your seat in this game now. Take it back with `/montana me reclaim`, "
     "then make your move."
 )
+TAKEN_OVER = TAKEN_OVER_WORDS.id
 FORCED_NOTE = "forced"
 """The move log's note for a step the engine applied because it was the only choice."""
 IN_ADVANCE_NOTE = "advance"
 """The move log's note for a pass given in advance."""
 
 
-class Refusal(Exception):
-    """A request the bot declines; `message` is meant for the player who asked."""
+Wording = Callable[[Translator], str]
+"""Words in the language of the translator given: how a refusal is said to whoever asked."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+
+class Refusal(Exception):
+    """A request the bot declines, said to the player who asked in their language:
+    `refusal.text(t)`; `message` is the English (logs, tests, the console in English).
+
+    `Refusal(translatable("..."), **fields)` for a marked sentence, `Refusal(lambda t:
+    ...)` for one worded from parts, or `Refusal("...")` for words already in the asker's
+    language."""
+
+    def __init__(self, message: str | Message | Wording, /, **fields: object) -> None:
+        wording: Wording
+        if isinstance(message, str):
+            worded = message
+            wording = lambda t: worded  # noqa: E731
+        elif isinstance(message, Message):
+            marked, count = message, fields.pop("n", None)
+            n = count if isinstance(count, int) else None
+            wording = lambda t: t.translate(marked, n=n, **fields)  # noqa: E731
+        else:
+            wording = message
+        self._wording = wording
+        english = wording(translator(SOURCE_LANGUAGE))
+        super().__init__(english)
+        self.message = english
+
+    def text(self, t: Translator) -> str:
+        """The refusal in `t`'s language."""
+        return self._wording(t)
+
+
+NO_BOARD = translatable("You are not playing in this game, so you have no board here.")
+
+
+def game_words(row: GameRow) -> Translator:
+    """The words of what everyone at the table sees: the game's language."""
+    return translator(row.language if is_language(row.language) else SOURCE_LANGUAGE)
+
+
+def channel_busy(row: GameRow | None, t: Translator) -> str:
+    """The refusal of a second game in a channel, with where the first one is."""
+    if row is None:
+        return t.gettext(
+            "A Montana game is open here already. Finish it, or `/montana game abandon` "
+            "it, before opening another."
+        )
+    where = f"<#{row.play_channel_id}>"
+    if row.status == LOBBY:
+        return t.gettext(
+            "A Montana game is waiting for players here already ({where}). Finish it, or "
+            "`/montana game abandon` it, before opening another (`/montana board` here "
+            "shows it again, in a new thread if its thread is gone).",
+            where=where,
+        )
+    return t.gettext(
+        "A Montana game is under way here already ({where}). Finish it, or "
+        "`/montana game abandon` it, before opening another (`/montana board` here "
+        "shows it again, in a new thread if its thread is gone).",
+        where=where,
+    )
 
 
 class NotSaved(Refusal):
@@ -112,7 +185,7 @@ class BrokenGame(Refusal):
     the deliveries, and its players are told so (the other games play on)."""
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(BROKEN.format(game=game_id))
+        super().__init__(BROKEN, game=game_id)
         self.game_id = game_id
 
 
@@ -120,19 +193,28 @@ _reported_broken: set[tuple[int, int, int]] = set()
 """The broken games logged already (id, version, state): each is logged once."""
 
 
-def why_not_saved(error: StoreError) -> str:
-    """The database's failure in a few words a player can take."""
+def why_not_saved(error: StoreError, t: Translator | None = None) -> str:
+    """The database's failure in a few words a player can take (in English unless `t`)."""
+    t = t or translator(SOURCE_LANGUAGE)
     text = str(error).lower()
     if "full" in text:
-        return "the disk is full"
+        return t.gettext("the disk is full")
     if "locked" in text or "busy" in text:
-        return "the database is busy"
-    return "the database failed"
+        return t.gettext("the database is busy")
+    return t.gettext("the database failed")
+
+
+def not_saved(error: StoreError) -> NotSaved:
+    """The refusal of a move the database did not take."""
+    return NotSaved(lambda t: t.translate(NOT_SAVED, why=why_not_saved(error, t)))
 
 
 MAX_AI_SEATS = 3
-AI_PLAYS_NOTE = "AI plays"
+AI_PLAYS = translatable("AI plays")
 """The picture's note by the name of a seat the AI plays for its owner (taken over)."""
+AI_PLAYS_NOTE = AI_PLAYS.id
+ADD_AI_ONLY = translatable("Only the player who opened the game can add AI players.")
+REMOVE_AI_ONLY = translatable("Only the player who opened the game can remove AI players.")
 
 
 def ai_seat(number: int) -> Seat:
@@ -144,9 +226,11 @@ def with_ai_seat(row: GameRow) -> tuple[Seat, ...]:
     """The lobby's seats with one more AI seat (numbered after the highest)."""
     ais = [s for s in row.players if s.is_ai]
     if len(ais) >= MAX_AI_SEATS:
-        raise Refusal(f"A game has {MAX_AI_SEATS} AI seats at most.")
-    if len(row.players) >= 4:
-        raise Refusal("The game is full: Montana is for 4 players at most.")
+        raise Refusal(translatable("A game has {n} AI seats at most."), n=MAX_AI_SEATS)
+    if len(row.players) >= MAX_PLAYERS:
+        raise Refusal(
+            translatable("The game is full: Montana is for {n} players at most."), n=MAX_PLAYERS
+        )
     taken = {s.user_id for s in ais}
     number = next(n for n in range(1, 5) if ai_seat(n).user_id not in taken)
     return (*row.players, ai_seat(number))
@@ -156,7 +240,7 @@ def without_ai_seat(row: GameRow) -> tuple[Seat, ...]:
     """The lobby's seats with its last AI seat removed."""
     ais = [s for s in row.players if s.is_ai]
     if not ais:
-        raise Refusal("There is no AI seat to remove.")
+        raise Refusal(translatable("There is no AI seat to remove."))
     last = ais[-1]
     return tuple(s for s in row.players if s != last)
 
@@ -169,11 +253,14 @@ class Renderer(Protocol):
         highlight: str | None,
         names: Mapping[str, str],
         seat_notes: Mapping[str, str] | None = None,
+        language: str = "en",
     ) -> bytes:
         """The snapshot; `seat_notes`: a short note by a player's name ("away until ...")."""
         ...
 
-    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes: ...
+    def board_picture(
+        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
+    ) -> bytes: ...
 
 
 class PillowRenderer:
@@ -186,15 +273,20 @@ class PillowRenderer:
         highlight: str | None,
         names: Mapping[str, str],
         seat_notes: Mapping[str, str] | None = None,
+        language: str = "en",
     ) -> bytes:
         import render
 
-        return render.render_game(game, highlight=highlight, names=names, seat_notes=seat_notes)
+        return render.render_game(
+            game, highlight=highlight, names=names, seat_notes=seat_notes, language=language
+        )
 
-    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
+    def board_picture(
+        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
+    ) -> bytes:
         import render
 
-        return render.render_player_board(game, player_id, names=names)
+        return render.render_player_board(game, player_id, names=names, language=language)
 
 
 @dataclass(frozen=True)
@@ -282,7 +374,7 @@ class GameService:
     async def get(self, game_id: int) -> GameRow:
         row = await self.store.get(game_id) if 0 < game_id < 2**63 else None
         if row is None:
-            raise Refusal("That game does not exist (any more).")
+            raise Refusal(translatable("That game does not exist (any more)."))
         logs.bind_game(row.id, row.play_channel_id)
         return row
 
@@ -290,7 +382,7 @@ class GameService:
         """The lobby or running game of this channel or thread."""
         row = await self.store.open_game_in(channel_id)
         if row is None:
-            raise Refusal("There is no Montana game here. Start one with `/montana game new`.")
+            raise Refusal(NO_GAME_HERE)
         logs.bind_game(row.id, row.play_channel_id)
         return row
 
@@ -300,7 +392,7 @@ class GameService:
         if row is None:
             row = await self.store.latest_game_in(channel_id)
         if row is None:
-            raise Refusal("There is no Montana game here. Start one with `/montana game new`.")
+            raise Refusal(NO_GAME_HERE)
         logs.bind_game(row.id, row.play_channel_id)
         return row
 
@@ -309,8 +401,10 @@ class GameService:
         """The engine's state of a started game; `BrokenGame` when it does not load."""
         if row.state_json is None:
             raise Refusal(
-                "The game has not started yet: players join with the Join button or "
-                "`/montana game join`, then `/montana game start`."
+                translatable(
+                    "The game has not started yet: players join with the Join button or "
+                    "`/montana game join`, then `/montana game start`."
+                )
             )
         try:
             return Game.from_dict(json.loads(row.state_json))
@@ -338,36 +432,69 @@ class GameService:
             game,
             highlight=highlight,
             names=row.seat_names,
-            seat_notes={**seat_notes(away), **dict.fromkeys(row.taken_over, AI_PLAYS_NOTE)},
+            seat_notes={
+                **seat_notes(away, game_words(row)),
+                **dict.fromkeys(row.taken_over, game_words(row).translate(AI_PLAYS)),
+            },
+            language=row.language,
         )
 
-    async def board_picture(self, row: GameRow, user_id: str) -> bytes:
+    async def board_picture(self, row: GameRow, user_id: str, language: str = "en") -> bytes:
+        """`user_id`'s own board, in their language (only they see it)."""
         game = self.game_of(row)
         if not row.has_player(user_id):
-            raise Refusal("You are not playing in this game, so you have no board here.")
+            raise Refusal(NO_BOARD)
         return await asyncio.to_thread(
-            self.renderer.board_picture, game, user_id, names=row.seat_names
+            self.renderer.board_picture, game, user_id, names=row.seat_names, language=language
         )
 
     # ------------------------------------------------------------------ the lobby
 
     async def open_lobby(
-        self, *, guild_id: int | None, channel_id: int, thread_id: int | None, creator: Seat
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        thread_id: int | None,
+        creator: Seat,
+        language: str = SOURCE_LANGUAGE,
     ) -> GameRow:
+        """A new game's lobby; `language`: that of its public messages and pictures."""
         creator = Seat(creator.user_id, clean_name(creator.name))
         try:
             return await self.store.create_lobby(
-                guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, creator=creator
+                guild_id=guild_id,
+                channel_id=channel_id,
+                thread_id=thread_id,
+                creator=creator,
+                language=language if is_language(language) else SOURCE_LANGUAGE,
             )
         except ChannelBusy as busy:
             row = await self.store.get(busy.game_id)
-            where = f"<#{row.play_channel_id}>" if row is not None else "this channel"
-            state = "is waiting for players" if row and row.status == LOBBY else "is under way"
+            raise Refusal(lambda t: channel_busy(row, t)) from None
+
+    async def set_language(
+        self, row: GameRow, user_id: str, language: str, *, may_manage: bool
+    ) -> GameRow:
+        """Change the language of the game's public messages and pictures (by the player
+        who opened it, or a channel manager); the row after it."""
+        if user_id != row.creator_id and not may_manage:
             raise Refusal(
-                f"A Montana game {state} here already ({where}). Finish it, or "
-                "`/montana game abandon` it, before opening another (`/montana board` here "
-                "shows it again, in a new thread if its thread is gone)."
-            ) from None
+                translatable(
+                    "Only the player who opened the game, or someone allowed to manage this "
+                    "channel, can change its language."
+                )
+            )
+        if row.status not in OPEN_STATUSES:
+            raise Refusal(translatable("This game is over."))
+        if not is_language(language):
+            raise Refusal(
+                translatable("Unknown language {code}: choose one of {codes}."),
+                code=language,
+                codes=", ".join(LANGUAGES),
+            )
+        await self.store.set_language(row.id, language)
+        return replace(row, language=language)
 
     async def row_of(self, game: int | GameRow) -> GameRow:
         """The row given, or read by id (a front end that read it already passes it)."""
@@ -378,11 +505,14 @@ class GameService:
 
         def joined(row: GameRow) -> tuple[Seat, ...]:
             if row.status != LOBBY:
-                raise Refusal("This game has already started; join the next one.")
+                raise Refusal(translatable("This game has already started; join the next one."))
             if row.has_player(user.user_id):
-                raise Refusal("You have already joined this game.")
+                raise Refusal(translatable("You have already joined this game."))
             if len(row.players) >= MAX_PLAYERS:
-                raise Refusal(f"The game is full: Montana is for {MAX_PLAYERS} players at most.")
+                raise Refusal(
+                    translatable("The game is full: Montana is for {n} players at most."),
+                    n=MAX_PLAYERS,
+                )
             return (*row.players, Seat(user.user_id, clean_name(user.name)))
 
         return await self._change_seats(game, joined)
@@ -393,11 +523,13 @@ class GameService:
         def left(row: GameRow) -> tuple[Seat, ...]:
             if row.status != LOBBY:
                 raise Refusal(
-                    "The game has started: it cannot be left, only abandoned "
-                    "(`/montana game abandon`, by its creator or a channel manager)."
+                    translatable(
+                        "The game has started: it cannot be left, only abandoned "
+                        "(`/montana game abandon`, by its creator or a channel manager)."
+                    )
                 )
             if not row.has_player(user_id):
-                raise Refusal("You have not joined this game.")
+                raise Refusal(translatable("You have not joined this game."))
             rest = tuple(s for s in row.players if s.user_id != user_id)
             # AI seats alone are no table: the last human out abandons the lobby
             return rest if any(not s.is_ai for s in rest) else ()
@@ -408,7 +540,7 @@ class GameService:
         """One more AI seat in the lobby (its opener only; 1-3 AI seats, 4 seats in all)."""
 
         def added(row: GameRow) -> tuple[Seat, ...]:
-            self._check_lobby_opener(row, user_id, "add AI players")
+            self._check_lobby_opener(row, user_id, ADD_AI_ONLY)
             return with_ai_seat(row)
 
         return await self._change_seats(game, added)
@@ -417,17 +549,17 @@ class GameService:
         """The lobby's last AI seat removed (its opener only)."""
 
         def removed(row: GameRow) -> tuple[Seat, ...]:
-            self._check_lobby_opener(row, user_id, "remove AI players")
+            self._check_lobby_opener(row, user_id, REMOVE_AI_ONLY)
             return without_ai_seat(row)
 
         return await self._change_seats(game, removed)
 
     @staticmethod
-    def _check_lobby_opener(row: GameRow, user_id: str, what: str) -> None:
+    def _check_lobby_opener(row: GameRow, user_id: str, only: Message) -> None:
         if row.status != LOBBY:
-            raise Refusal("This game has already started: its seats are set.")
+            raise Refusal(translatable("This game has already started: its seats are set."))
         if row.creator_id != user_id:
-            raise Refusal(f"Only the player who opened the game can {what}.")
+            raise Refusal(only)
 
     async def _change_seats(
         self, game: int | GameRow, change: Callable[[GameRow], tuple[Seat, ...]]
@@ -453,18 +585,27 @@ class GameService:
         (given a row already read, nothing is read again)."""
         row = await self.row_of(game)
         if row.status != LOBBY:
-            raise Refusal("This game has already started.")
+            raise Refusal(ALREADY_STARTED)
         if not row.has_player(user_id):
-            raise Refusal("Only a player who has joined can start the game.")
+            raise Refusal(translatable("Only a player who has joined can start the game."))
         if not row.humans:
             raise Refusal(
-                "A game needs at least one human player: join it, or remove an AI seat "
-                "and let someone join."
+                translatable(
+                    "A game needs at least one human player: join it, or remove an AI seat "
+                    "and let someone join."
+                )
             )
         if len(row.players) < MIN_PLAYERS:
             raise Refusal(
-                f"Montana needs {MIN_PLAYERS} to {MAX_PLAYERS} players; "
-                f"{len(row.players)} joined so far. Others can press Join."
+                translatable_plural(
+                    "Montana needs {least} to {most} players; {n} joined so far. "
+                    "Others can press Join.",
+                    "Montana needs {least} to {most} players; {n} joined so far. "
+                    "Others can press Join.",
+                ),
+                n=len(row.players),
+                least=MIN_PLAYERS,
+                most=MAX_PLAYERS,
             )
         return row
 
@@ -481,7 +622,13 @@ class GameService:
             random.Random(seed).shuffle(seats)
             dealt = Game.new([s.user_id for s in seats], seed=seed)
             names = {s.user_id: s.name for s in seats}
-            text = words.seating(dealt, names) + " " + self._setup_text(dealt, names)
+            t = game_words(row)
+            text = t.pgettext(
+                "sentences",
+                "{text} {next}",
+                text=words.seating(dealt, names, t),
+                next=self._setup_text(dealt, names, t),
+            )
             told = {"header": events_json([words.note(text)]), "own": []}
             state_json = json.dumps(dealt.to_dict())
             owed = await self._owed(dealt, text, actor=None, handover=True, turn_player_before=None)
@@ -491,11 +638,15 @@ class GameService:
                     row.id, seats, state_json, dealt.log, turn_events=told, at=stamp, owed=owed
                 )
             except StaleVersion:
-                raise Refusal("This game has already started.") from None
+                raise Refusal(ALREADY_STARTED) from None
             except StoreError as error:
+                failure = error
                 raise NotSaved(
-                    "The game did not start: I could not save it just now "
-                    f"({why_not_saved(error)}). Please press Start again in a moment."
+                    lambda t: t.gettext(
+                        "The game did not start: I could not save it just now ({why}). "
+                        "Please press Start again in a moment.",
+                        why=why_not_saved(failure, t),
+                    )
                 ) from error
             row = replace(
                 row,
@@ -557,27 +708,39 @@ class GameService:
         return owed + await self.presence.heads_up_owed(game, turn_player_before)
 
     @staticmethod
-    def _setup_text(game: Game, names: Mapping[str, str]) -> str:
-        held = "; ".join(
-            f"{names.get(p.id, p.id)} has {words.workers_text(p.workers)}"
-            for p in game.players
-            if p.worker_count
+    def _setup_text(game: Game, names: Mapping[str, str], t: Translator) -> str:
+        held = words.series(
+            (
+                t.gettext(
+                    "{who} has {workers}",
+                    who=names.get(p.id, p.id),
+                    workers=words.workers_text(p.workers, t),
+                )
+                for p in game.players
+                if p.worker_count
+            ),
+            t,
         )
-        text = "Everyone spins the wheel twice for their first workers"
-        return f"{text} — {held}." if held else f"{text}."
+        if held:
+            return t.gettext(
+                "Everyone spins the wheel twice for their first workers — {held}.", held=held
+            )
+        return t.gettext("Everyone spins the wheel twice for their first workers.")
 
     async def abandon(self, game: int | GameRow, user_id: str, *, may_manage: bool) -> GameRow:
         row = await self.row_of(game)
         async with self.lock(row.id):
             if row.status not in OPEN_STATUSES:
-                raise Refusal("This game is already over.")
+                raise Refusal(ALREADY_OVER)
             if row.creator_id != user_id and not may_manage:
                 raise Refusal(
-                    "Only the player who opened the game, or someone allowed to manage "
-                    "this channel, can abandon it."
+                    translatable(
+                        "Only the player who opened the game, or someone allowed to manage "
+                        "this channel, can abandon it."
+                    )
                 )
             if not await self.store.set_status(row.id, ABANDONED, only_from=OPEN_STATUSES):
-                raise Refusal("This game is already over.")
+                raise Refusal(ALREADY_OVER)
             return replace(row, status=ABANDONED)
 
     # ------------------------------------------------------------------ moves
@@ -602,7 +765,7 @@ class GameService:
         row = await self.row_of(game)
         checked = self._check(row, user_id, expected_version, expected_epoch)
         if not by_ai and row.ai_plays(user_id):
-            raise Refusal(TAKEN_OVER)
+            raise Refusal(TAKEN_OVER_WORDS)
         return Turn(row, checked, expected_version)
 
     def _current(
@@ -611,14 +774,16 @@ class GameService:
         """The game of an active row, if a button's version (and epoch) is still its own."""
         if row.status == LOBBY:
             raise Refusal(
-                "The game has not started yet: `/montana game start` once everyone has joined."
+                translatable(
+                    "The game has not started yet: `/montana game start` once everyone has joined."
+                )
             )
         if row.status != ACTIVE:
-            raise Refusal("This game is over: no more moves.")
+            raise Refusal(translatable("This game is over: no more moves."))
         if expected_version is not None and expected_version != row.version:
-            raise Refusal(STALE)
+            raise Refusal(STALE_WORDS)
         if expected_epoch is not None and expected_epoch != row.undo_epoch:
-            raise Refusal(STALE)
+            raise Refusal(STALE_WORDS)
         return self.game_of(row)
 
     def _check(
@@ -631,28 +796,41 @@ class GameService:
         game = self._current(row, expected_version, expected_epoch)
         if not row.has_player(user_id):
             raise Refusal(
-                "You are not playing in this game — only its players can press its buttons. "
-                + words.waiting_for(game, row.names)
-                + " Open your own game with `/montana game new` in another channel."
+                lambda t: t.gettext(
+                    "You are not playing in this game — only its players can press its "
+                    "buttons. {waiting} Open your own game with `/montana game new` in another "
+                    "channel.",
+                    waiting=words.waiting_for(game, row.names, t),
+                )
             )
         if game.awaiting != user_id:
-            raise Refusal("It is not your move. " + words.waiting_for(game, row.names))
+            raise Refusal(lambda t: words.not_your_move(game, row.names, t))
         return game
 
     @staticmethod
-    def _reason(error: IllegalAction, names: Mapping[str, str]) -> str:
-        """The engine's reason in the vocabulary's words, with names instead of ids."""
-        reason = words.engine_reason(str(error).split(". Allowed now:")[0].rstrip("."))
-        for pid, name in names.items():
-            reason = reason.replace(pid, name)
-        return reason[:1].upper() + reason[1:]
+    def _reason(error: IllegalAction, names: Mapping[str, str], t: Translator) -> str:
+        """The engine's reason in the vocabulary's words, with names instead of ids, as a
+        sentence in `t`'s language."""
+        if t.language == SOURCE_LANGUAGE:
+            reason = words.engine_reason(str(error).split(". Allowed now:")[0].rstrip("."))
+            for pid, name in names.items():
+                reason = reason.replace(pid, name)
+        else:
+            reason = reason_text(error.reason, t, names)
+        return t.gettext("{reason}.", reason=reason[:1].upper() + reason[1:])
 
     def refusal_text(
-        self, error: IllegalAction, game: Game, user_id: str, names: Mapping[str, str]
+        self,
+        error: IllegalAction,
+        game: Game,
+        user_id: str,
+        names: Mapping[str, str],
+        t: Translator | None = None,
     ) -> str:
-        """The engine's reason in words, and what is allowed now."""
-        allowed = words.allowed_now(game, user_id)
-        return f"{self._reason(error, names)}. {allowed}".strip()
+        """The engine's reason in words, and what is allowed now (English unless `t`)."""
+        t = t or translator(SOURCE_LANGUAGE)
+        allowed = words.allowed_now(game, user_id, t)
+        return f"{self._reason(error, names, t)} {allowed}".strip()
 
     async def play(
         self,
@@ -700,14 +878,18 @@ class GameService:
             try:
                 move = parse_action(move)
             except IllegalAction as error:
-                raise Refusal(self.refusal_text(error, game, user_id, names)) from None
+                failure = error
+                raise Refusal(
+                    lambda t: self.refusal_text(failure, game, user_id, names, t)
+                ) from None
         awaited_before, turn_player_before = game.awaiting, game.turn_player
         try:
             events = game.apply(user_id, move)
         except NotYourTurn:
-            raise Refusal("It is not your move. " + words.waiting_for(game, names)) from None
+            raise Refusal(lambda t: words.not_your_move(game, names, t)) from None
         except IllegalAction as error:
-            raise Refusal(self.refusal_text(error, game, user_id, names)) from None
+            failure = error
+            raise Refusal(lambda t: self.refusal_text(failure, game, user_id, names, t)) from None
         events = words.with_silent_action(events, user_id, str(move))
         if note and note_lasts:
             # told with the moves (kept while the same player's prompt is edited in place)
@@ -729,7 +911,7 @@ class GameService:
             if continuing
             else {"header": events_json(own), "own": []}
         )
-        text = words.describe(header + own if continuing else own, names)
+        text = words.describe(header + own if continuing else own, names, t=game_words(row))
         if note:
             text = f"{note}\n{text}" if text else note
         state_json = json.dumps(game.to_dict())
@@ -761,10 +943,10 @@ class GameService:
                 notes=notes,
             )
         except StaleVersion:
-            raise Refusal(STALE) from None
+            raise Refusal(STALE_WORDS) from None
         except StoreError as error:
             log.warning("game %s: a move could not be saved: %s", game_id, error)
-            raise NotSaved(NOT_SAVED.format(why=why_not_saved(error))) from error
+            raise not_saved(error) from error
         log.info(
             "game %s channel %s: %s played %r (version %s -> %s)",
             game_id,
@@ -830,12 +1012,14 @@ class GameService:
             game = self._current(row, expected_version, expected_epoch)
             names = row.names
             if not row.has_player(user_id):
-                raise Refusal("You are not playing in this game.")
+                raise Refusal(translatable("You are not playing in this game."))
             auction = passes.auction_opened_at(game)
             if auction is None:
-                raise Refusal("No city auction is running now: there is nothing to pass.")
+                raise Refusal(
+                    translatable("No city auction is running now: there is nothing to pass.")
+                )
             if user_id not in passes.queued_later(game):
-                raise Refusal(words.cannot_pass_in_advance(game, user_id, names))
+                raise Refusal(lambda t: words.cannot_pass_in_advance(game, user_id, names, t))
             standing = user_id in await self.store.advance_passes(row.id, auction)
             wanted = not standing if wanted is None else wanted
             if wanted != standing:
@@ -849,9 +1033,9 @@ class GameService:
                         undo_epoch=row.undo_epoch,
                     )
                 except StoreError as error:
-                    raise NotSaved(NOT_SAVED.format(why=why_not_saved(error))) from error
+                    raise not_saved(error) from error
                 if not done:
-                    raise Refusal(STALE)
+                    raise Refusal(STALE_WORDS)
             log.info(
                 "game %s: %s %s in advance",
                 row.id,
@@ -876,21 +1060,28 @@ class GameService:
         async with self.lock(row.id):
             row = self.delivery.latest(row)
             if row.status not in OPEN_STATUSES:
-                raise Refusal("This game is over: its moves can no longer be taken back.")
+                raise Refusal(
+                    translatable("This game is over: its moves can no longer be taken back.")
+                )
             game = self._current(row, expected_version, expected_epoch)
             names = row.names
             if not row.has_player(user_id):
-                raise Refusal("You are not playing in this game: there is no move of yours here.")
+                raise Refusal(
+                    translatable(
+                        "You are not playing in this game: there is no move of yours here."
+                    )
+                )
             try:
                 earlier = await asyncio.to_thread(game.undo, user_id)
             except IllegalAction as error:
-                raise Refusal(f"{self._reason(error, names)}.") from None
+                failure = error
+                raise Refusal(lambda t: self._reason(failure, names, t)) from None
             _, taken = game.log[earlier.version]
-            line = words.took_back(names.get(user_id, user_id), taken)
+            line = words.took_back(names.get(user_id, user_id), taken, game_words(row))
             header = [words.note(line)]
             own = await asyncio.to_thread(self._moves_so_far, earlier, user_id)
             told = {"header": events_json(header), "own": events_json(own)}
-            text = words.describe(header + own, names)
+            text = words.describe(header + own, names, t=game_words(row))
             sent = await self._deadline_steps_done(row, earlier)
             state_json = json.dumps(earlier.to_dict())
             owed = await self._owed(
@@ -915,12 +1106,16 @@ class GameService:
                     at=stamp,
                 )
             except StaleVersion:
-                raise Refusal(STALE) from None
+                raise Refusal(STALE_WORDS) from None
             except StoreError as error:
                 log.warning("game %s: an undo could not be saved: %s", row.id, error)
+                trouble = error
                 raise NotSaved(
-                    f"Nothing was taken back: I could not save it just now "
-                    f"({why_not_saved(error)}). Please try again in a moment."
+                    lambda t: t.gettext(
+                        "Nothing was taken back: I could not save it just now ({why}). "
+                        "Please try again in a moment.",
+                        why=why_not_saved(trouble, t),
+                    )
                 ) from error
             self.delivery.forget(row.id)
             log.info(
@@ -1026,7 +1221,8 @@ class GameService:
                 outcome,
                 row=report.row,
                 announced=False,
-                problem=problem or "the message could not be posted yet; I keep trying",
+                problem=problem or NOT_POSTED_YET.id,
+                problem_words=report.problem if problem else None,
             )
         return replace(
             outcome,
@@ -1047,6 +1243,7 @@ class GameService:
                 events_of(row.turn_events.get("header", []))
                 + events_of(row.turn_events.get("own", [])),
                 row.names,
+                t=game_words(row),
             )
             owed = [
                 OwedMessage(POST, row.version, {"text": text, "handover": True, "repost": True})
@@ -1054,9 +1251,12 @@ class GameService:
             try:
                 await self.store.owe(row.id, owed)
             except StoreError as error:
+                failure = error
                 raise Refusal(
-                    f"I could not post the game just now ({why_not_saved(error)}); "
-                    "please try again in a moment."
+                    lambda t: t.gettext(
+                        "I could not post the game just now ({why}); please try again in a moment.",
+                        why=why_not_saved(failure, t),
+                    )
                 ) from error
             outcome = Outcome(
                 row=row,

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from ..core import prompts
+from ..core import prompts, words
 from ..core.ai_seats import AiPlayers, TakeoverVote
 from ..core.prompts import Panel
 from ..core.service import Refusal
@@ -27,9 +27,11 @@ from .components import (
     DynamicItems,
     bot_of,
     database_trouble,
+    game_t,
     reply,
     row_view,
     service_of,
+    user_t,
 )
 from .group import NO_PINGS, channel_id_of, game_group, me_group, montana, tracked
 
@@ -37,6 +39,7 @@ log = logging.getLogger(__name__)
 
 PLAY_IT = "▶ Play it"
 TAKEOVER_LABEL = "Hand the seat to the AI"
+"""The English labels (the buttons carry them in the reader's or the game's language)."""
 
 
 def ai_of(interaction: discord.Interaction[Any]) -> AiPlayers:
@@ -57,9 +60,17 @@ async def send_hint(
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
     hint = await players.hint(row, user_id)
-    panel = Panel("", (prompts.Choice(f"a:{hint.notation}", PLAY_IT, "success"),))
+    t = user_t(interaction)
+    play_it = "▶ " + t.pgettext("button", "Play it")
+    panel = Panel("", (prompts.Choice(f"a:{hint.notation}", play_it, "success"),))
     view = row_view(hint.row, panel)
-    text = f"💡 The AI suggests **{hint.notation}** — {hint.text.split(': ', 1)[-1]}"
+    reasons = words.reasons_words(hint.decision.reasons, t, hint.row.names)
+    if reasons:
+        text = "💡 " + t.gettext(
+            "The AI suggests **{move}** — {reasons}", move=hint.notation, reasons=reasons
+        )
+    else:
+        text = "💡 " + t.gettext("The AI suggests **{move}**", move=hint.notation)
     assert view is not None  # the panel has its button
     await interaction.followup.send(text[:2000], ephemeral=True, view=view)
 
@@ -82,10 +93,10 @@ class TakeoverButton(
 ):
     """A vote to hand `player`'s seat to the AI (restart-proof: read at press time)."""
 
-    def __init__(self, game_id: int, player: str) -> None:
+    def __init__(self, game_id: int, player: str, label: str = TAKEOVER_LABEL) -> None:
         super().__init__(
             discord.ui.Button(
-                label=TAKEOVER_LABEL,
+                label=label,
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"mk:{game_id}:{player}",
             )
@@ -111,15 +122,17 @@ class TakeoverButton(
                 )
                 await answer_takeover(interaction, outcome, self.player)
         except Refusal as refusal:
-            await reply(interaction, refusal.message)
+            await reply(interaction, refusal.text(user_t(interaction)))
         except StoreError as error:
             log.warning("a takeover vote found the database failing: %s", error)
-            await reply(interaction, database_trouble(error))
+            await reply(interaction, database_trouble(error, user_t(interaction)))
 
 
-def takeover_view(game_id: int, player: str) -> discord.ui.View:
+def takeover_view(row: GameRow, player: str) -> discord.ui.View:
+    """The vote button, in the game's language."""
     view = Components()
-    view.add_item(TakeoverButton(game_id, player))
+    label = game_t(row).pgettext("button", "Hand the seat to the AI")
+    view.add_item(TakeoverButton(row.id, player, label))
     return view
 
 
@@ -129,21 +142,28 @@ async def answer_takeover(
     """Said in the channel (no pings): the votes so far, with the button to vote, or
     that the AI plays the seat from now on."""
     names = outcome.row.names
+    t = game_t(outcome.row)
     voter = names.get(str(interaction.user.id), interaction.user.display_name)
-    owner = outcome.row.names.get(player, "the player")
+    owner = outcome.row.names.get(player, player)
     if outcome.done:
-        text = (
-            f"{voter} votes too: the AI plays {owner.removesuffix(' (AI)')}'s seat from now "
-            "on, until they take it back with `/montana me reclaim`."
+        text = t.gettext(
+            "{voter} votes too: the AI plays {owner}'s seat from now on, until they take it "
+            "back with `/montana me reclaim`.",
+            voter=voter,
+            owner=owner.removesuffix(" (AI)"),
         )
         await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
         return
-    text = (
-        f"{voter} votes to hand {owner}'s seat to the AI: {len(outcome.voters)} of the "
-        f"{outcome.needed} votes needed. The other players can vote with the button."
+    text = t.gettext(
+        "{voter} votes to hand {owner}'s seat to the AI: {n} of the {needed} votes needed. "
+        "The other players can vote with the button.",
+        voter=voter,
+        owner=owner,
+        n=len(outcome.voters),
+        needed=outcome.needed,
     )
     await interaction.response.send_message(
-        text, view=takeover_view(outcome.row.id, player), allowed_mentions=NO_PINGS
+        text, view=takeover_view(outcome.row, player), allowed_mentions=NO_PINGS
     )
 
 
@@ -164,7 +184,10 @@ async def reclaim(interaction: discord.Interaction[Any]) -> None:
     row = await ai_of(interaction).reclaim(row, user_id)
     name = row.names.get(user_id, interaction.user.display_name)
     await interaction.response.send_message(
-        f"{name} takes their seat back from the AI. `/montana board` shows the game.",
+        game_t(row).gettext(
+            "{who} takes their seat back from the AI. `/montana board` shows the game.",
+            who=name,
+        ),
         allowed_mentions=NO_PINGS,
     )
 

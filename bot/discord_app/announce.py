@@ -29,9 +29,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 
 import discord
+
+from i18n import Translator, translatable
+from render.words import ENGLISH
 
 from ..core import prompts, words
 from ..core.delivery import Blocked, Outcome, Posted, Ticket
@@ -41,6 +45,7 @@ from .components import (
     THREAD_ARCHIVED,
     UNKNOWN_CHANNEL,
     delivery_problem,
+    game_t,
     picture_file,
     row_view,
     timestamp,
@@ -52,16 +57,16 @@ log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000
 LOOK_BACK = 25
 """Messages looked at before posting a message again that may have reached Discord."""
-NO_PICTURE = (
+NO_PICTURE = translatable(
     "(No picture: I may not attach files in <#{channel}>. A server admin can give me "
     "**Attach Files** there; `/montana board` shows the picture.)"
 )
-THREAD_GONE = "(The game's thread was deleted, so the game goes on here.)"
-THREAD_LOCKED = (
+THREAD_GONE = translatable("(The game's thread was deleted, so the game goes on here.)")
+THREAD_LOCKED = translatable(
     "the game's thread <#{thread}> is locked. A moderator can unlock it; then "
     "`/montana board` shows the game."
 )
-THREAD_REFUSED = (
+THREAD_REFUSED = translatable(
     "(I may not post in the game's thread <#{thread}> ({missing}), so the game goes on "
     "here in the channel.)"
 )
@@ -80,28 +85,30 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     """The text and the components of the message announcing `outcome`."""
     game = outcome.game
     names = outcome.row.names
+    t = game_t(outcome.row)
     parts = [outcome.text] if outcome.text else []
     view = None
     if not outcome.prompt:
         pass  # an older move's words: the prompt is on the newest message
     elif game.is_over or outcome.row.status != "active":
-        parts.append(words.results(game, names))
+        parts.append(words.results(game, names, t))
     else:
         row = outcome.row
         parts.append(
             words.prompt_line(
-                game, lambda pid: names.get(pid, pid) if row.ai_plays(pid) else mention(pid)
+                game, lambda pid: names.get(pid, pid) if row.ai_plays(pid) else mention(pid), t
             )
         )
         away = outcome.away.get(game.awaiting or "")
         if away is not None:
-            name = names.get(away.user_id, "The awaited player")
-            parts.append(words.away_line(name, timestamp(away.until, "f")))
+            name = names.get(away.user_id, away.user_id)
+            parts.append(words.away_line(name, timestamp(away.until, "f"), t))
         awaited = game.awaiting
         ai_turn = awaited is not None and row.ai_plays(awaited)
-        if ai_turn:
-            parts.append(f"-# {names.get(awaited or '', 'The AI')} moves in a few seconds.")
-        panel = prompts.public_panel(game, names, hint=not ai_turn)
+        if awaited is not None and ai_turn:
+            moves_soon = t.gettext("{who} moves in a few seconds.", who=names.get(awaited, awaited))
+            parts.append(f"-# {moves_soon}")
+        panel = prompts.public_panel(game, names, t, hint=not ai_turn)
         if panel.hint:
             parts.append(f"-# {panel.hint}")
         view = row_view(outcome.row, panel)
@@ -204,7 +211,7 @@ class DiscordAnnouncer:
                 if error.code != MISSING_PERMISSIONS or not picture:
                     raise
                 picture = b""
-                notes.append(NO_PICTURE.format(channel=row.play_channel_id))
+                notes.append(game_t(row).translate(NO_PICTURE, channel=row.play_channel_id))
 
     # ---- posting a new message
 
@@ -231,16 +238,20 @@ class DiscordAnnouncer:
                 opened_thread = True
                 log.warning("the game's thread %s is gone; opening a new one", place)
                 place = await self._open_thread(row) or row.channel_id
-                moved = [THREAD_GONE]
+                moved = [game_t(row).translate(THREAD_GONE)]
             except discord.Forbidden:
                 if place == row.channel_id:
                     raise
                 log.warning("may not post in the game's thread %s; going on in the channel", place)
-                moved = [THREAD_REFUSED.format(thread=place, missing=self.missing(place, True))]
+                moved = [
+                    game_t(row).translate(
+                        THREAD_REFUSED, thread=place, missing=self.missing(place, True, game_t(row))
+                    )
+                ]
                 place = row.channel_id
             except discord.HTTPException as error:
                 if error.code == THREAD_ARCHIVED:  # locked by a moderator: theirs to undo
-                    raise Blocked(THREAD_LOCKED.format(thread=place)) from error
+                    raise Blocked(THREAD_LOCKED, fields={"thread": place}) from error
                 raise
 
     async def _post_in(
@@ -279,7 +290,7 @@ class DiscordAnnouncer:
                 if error.code != MISSING_PERMISSIONS or not picture:
                     raise
                 picture = b""
-                added = [NO_PICTURE.format(channel=place)]
+                added = [game_t(row).translate(NO_PICTURE, channel=place)]
 
     async def _open_thread(self, row: GameRow) -> int | None:
         """A new thread for the game in its channel (None when that is refused)."""
@@ -301,7 +312,7 @@ class DiscordAnnouncer:
 
     # ---- saying what is refused
 
-    def missing(self, place: int, picture: bool) -> str:
+    def missing(self, place: int, picture: bool, t: Translator = ENGLISH) -> str:
         """The permissions the bot lacks in `place`, as Discord names them."""
         channel = self.client.get_channel(place)
         thread = isinstance(channel, discord.Thread)
@@ -320,18 +331,33 @@ class DiscordAnnouncer:
                 lacking = [name for flag, name in needed.items() if not getattr(allowed, flag)]
         if not lacking:  # not known here: name what posting needs
             lacking = list(needed.values())[1:2]
-        return "I lack " + " and ".join(f"**{name}**" for name in lacking) + " there"
+        return t.gettext(
+            "I lack {permissions} there", permissions=words.listed([f"**{n}**" for n in lacking], t)
+        )
 
-    def refused(self, row: GameRow) -> str:
-        """Why nothing can be posted for the game, for the players and admins."""
+    def refused(self, row: GameRow) -> Callable[[Translator], str]:
+        """Why nothing can be posted for the game, for the players and admins (a wording:
+        each reader gets it in their language)."""
         places = [row.channel_id]
         if row.thread_id is not None and row.thread_id != row.channel_id:
             places.insert(0, row.thread_id)
-        where = [f"<#{place}> ({self.missing(place, False)})" for place in places]
-        return (
-            f"I cannot post in {' nor in '.join(where)}. A server admin can grant it; "
-            "then `/montana board` shows the game."
-        )
+
+        def said(t: Translator) -> str:
+            where = [f"<#{place}> ({self.missing(place, False, t)})" for place in places]
+            if len(where) == 1:
+                return t.gettext(
+                    "I cannot post in {where}. A server admin can grant it; then "
+                    "`/montana board` shows the game.",
+                    where=where[0],
+                )
+            return t.gettext(
+                "I cannot post in {thread} nor in {channel}. A server admin can grant it; "
+                "then `/montana board` shows the game.",
+                thread=where[0],
+                channel=where[1],
+            )
+
+        return said
 
 
 __all__ = ["DiscordAnnouncer", "compose", "find_posted", "mention"]

@@ -17,11 +17,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from i18n import translatable
+
 from ..core.ai_seats import AiPlayers
 from ..core.deadlines import DeadlineDriver
 from ..core.service import GameService, Refusal, Renderer
 from ..core.settings import Settings
-from ..core.store import Store
+from ..core.store import Store, StoreError
 from . import (
     aiplayers,
     components,
@@ -35,8 +37,9 @@ from . import (
     presses,
 )
 from .announce import DiscordAnnouncer
-from .components import UNKNOWN_BUTTON, reply
+from .components import UNKNOWN_BUTTON, reply, user_t
 from .group import montana
+from .translator import CommandTranslator
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +55,9 @@ class MontanaTree(app_commands.CommandTree["MontanaBot"]):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         log.error("command failed in channel %s: %s", interaction.channel_id, error, exc_info=error)
-        message = "Something went wrong on my side; the game is unchanged. Please try again."
+        message = user_t(interaction).gettext(
+            "Something went wrong on my side; the game is unchanged. Please try again."
+        )
         with contextlib.suppress(discord.HTTPException):
             if interaction.response.is_done():
                 await interaction.followup.send(message, ephemeral=True)
@@ -88,6 +93,8 @@ class MontanaBot(discord.Client):
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        self._locales: dict[str, str] = {}
+        """The Discord locale each user was last seen in (as saved in the store)."""
 
     @staticmethod
     def shard_options(settings: Settings) -> dict[str, Any]:
@@ -124,6 +131,7 @@ class MontanaBot(discord.Client):
         # messages owed by moves a previous run saved but could not show (Discord
         # failed, or the process was killed) go out now, and failures are retried
         self.service.delivery.start()
+        await self.tree.set_translator(CommandTranslator())
         if self._sync_commands:
             if self.settings.guild_id is not None:
                 guild = discord.Object(self.settings.guild_id)
@@ -143,11 +151,24 @@ class MontanaBot(discord.Client):
         # loop for tens of milliseconds (measured by `python -m bot.bench`).
         gc.freeze()
 
+    async def remember_locale(self, interaction: discord.Interaction[Any]) -> None:
+        """Save the user's Discord locale when it is new: what is sent to them later,
+        outside an interaction (a DM, a reminder), is in its language."""
+        user_id, locale = str(interaction.user.id), str(interaction.locale)
+        if self._locales.get(user_id) == locale:
+            return
+        try:
+            await self.store.remember_locale(user_id, locale)
+        except StoreError as error:
+            log.warning("the locale of %s was not saved: %s", user_id, error)
+            return
+        self._locales[user_id] = locale
+
     @contextlib.asynccontextmanager
     async def busy(self) -> AsyncIterator[None]:
         """Mark an interaction in progress, so a shutdown lets it finish."""
         if not self.accepting:
-            raise Refusal("The bot is restarting; please try again in a minute.")
+            raise Refusal(translatable("The bot is restarting; please try again in a minute."))
         self._in_flight += 1
         self._idle.clear()
         try:
@@ -189,7 +210,7 @@ class MontanaBot(discord.Client):
         ):
             return
         with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, UNKNOWN_BUTTON)
+            await reply(interaction, user_t(interaction).translate(UNKNOWN_BUTTON))
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))

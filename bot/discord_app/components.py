@@ -19,11 +19,25 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import aiohttp
 import discord
+from discord import app_commands
+
+from i18n import (
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    Language,
+    Message,
+    Translator,
+    is_language,
+    language_for_locale,
+    translatable,
+    translator,
+)
 
 from ..core import prompts
 from ..core.delivery import Blocked, DeliveryProblem, Dropped, TryAgain
@@ -35,12 +49,12 @@ if TYPE_CHECKING:
     from .client import MontanaBot
 
 PICTURE_NAME = "montana.png"
-UNKNOWN_BUTTON = (
+UNKNOWN_BUTTON = translatable(
     "I do not recognise this button (it may come from an older version of the bot). "
     "Use the newest game message or `/montana board`."
 )
-NOT_SHOWN = "Your move is saved, but it is not shown yet: {problem}"
-DATABASE_TROUBLE = (
+NOT_SHOWN = translatable("Your move is saved, but it is not shown yet: {problem}")
+DATABASE_TROUBLE = translatable(
     "Nothing was changed: I could not reach the saved games just now ({why}). "
     "Please try again in a moment."
 )
@@ -70,6 +84,30 @@ def service_of(interaction: discord.Interaction[Any]) -> GameService:
 
 def bot_of(interaction: discord.Interaction[Any]) -> MontanaBot:
     return cast("MontanaBot", interaction.client)
+
+
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=LANGUAGE_NAMES[language], value=language) for language in LANGUAGES
+]
+"""A `language:` option's choices, each language in its own name ("Polski", "日本語")."""
+
+
+def language_name(code: str) -> str:
+    return LANGUAGE_NAMES[code] if is_language(code) else code
+
+
+def user_language(interaction: discord.Interaction[Any]) -> Language:
+    """The language of what only this user sees (an ephemeral answer): their client's."""
+    return language_for_locale(interaction.locale)
+
+
+def user_t(interaction: discord.Interaction[Any]) -> Translator:
+    return translator(user_language(interaction))
+
+
+def game_t(row: GameRow) -> Translator:
+    """The words of what everyone at the table sees: the game's language."""
+    return translator(row.language if is_language(row.language) else "en")
 
 
 def timestamp(moment: datetime, style: str = "R") -> str:
@@ -196,7 +234,7 @@ class ChoiceSelect(
         # a tampered client may send this id on a button, which has no values
         values = self.item.values if isinstance(self.item, discord.ui.Select) else []
         if not values:
-            await reply(interaction, "Pick one of the options.")
+            await reply(interaction, user_t(interaction).gettext("Pick one of the options."))
             return
         await bot_of(interaction).handle_choice(
             interaction, self.game_id, self.version, values[0], self.epoch
@@ -255,9 +293,9 @@ async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any)
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
-def database_trouble(error: StoreError) -> str:
+def database_trouble(error: StoreError, t: Translator) -> str:
     """What to answer when the database failed a command (nothing was changed)."""
-    return DATABASE_TROUBLE.format(why=why_not_saved(error))
+    return t.translate(DATABASE_TROUBLE, why=why_not_saved(error, t))
 
 
 def is_transient(error: BaseException) -> bool:
@@ -267,26 +305,39 @@ def is_transient(error: BaseException) -> bool:
     return isinstance(error, discord.RateLimited | TimeoutError | aiohttp.ClientError | OSError)
 
 
-def delivery_problem(error: BaseException, refused: str) -> DeliveryProblem:
-    """A Discord failure as the core's kind of delivery problem, in words.
+def delivery_problem(
+    error: BaseException, refused: str | Message | Callable[[Translator], str], **fields: object
+) -> DeliveryProblem:
+    """A Discord failure as the core's kind of delivery problem, in words (said in each
+    reader's language: `problem.text(t)`).
 
-    `refused` says what Discord refused, for a refusal that only people can fix (a
-    missing permission, a deleted channel)."""
+    `refused` (a `Message` with `fields`, or a wording) says what Discord refused, for a
+    refusal that only people can fix (a missing permission, a deleted channel)."""
     if isinstance(error, DeliveryProblem):
         return error
     if is_transient(error):
         retry_after = getattr(error, "retry_after", None)
         status = getattr(error, "status", None)
-        why = (
-            f"Discord answered {status}" if status else f"Discord could not be reached ({error!r})"
-        )
+        if status:
+            return TryAgain(
+                translatable(
+                    "Discord answered {status}; I keep trying and post it as soon as "
+                    "Discord takes it."
+                ),
+                retry_after=retry_after,
+                fields={"status": status},
+            )
         return TryAgain(
-            f"{why}; I keep trying and post it as soon as Discord takes it.",
+            translatable(
+                "Discord could not be reached ({error}); I keep trying and post it as soon "
+                "as Discord takes it."
+            ),
             retry_after=retry_after,
+            fields={"error": repr(error)},
         )
     if isinstance(error, discord.HTTPException) and error.code == CANNOT_MESSAGE_USER:
-        return Dropped("their direct messages are closed")
-    return Blocked(refused)
+        return Dropped(translatable("their direct messages are closed"))
+    return Blocked(refused, fields=fields)
 
 
 def seat_of(user: discord.abc.User) -> Seat:
@@ -307,6 +358,7 @@ __all__ = [
     "CANNOT_MESSAGE_USER",
     "DATABASE_TROUBLE",
     "DYNAMIC_ITEMS",
+    "LANGUAGE_CHOICES",
     "MISSING_ACCESS",
     "MISSING_PERMISSIONS",
     "NOT_SHOWN",
@@ -323,7 +375,9 @@ __all__ = [
     "database_trouble",
     "delivery_problem",
     "from_ephemeral",
+    "game_t",
     "is_transient",
+    "language_name",
     "panel_view",
     "picture_file",
     "reply",
@@ -331,4 +385,6 @@ __all__ = [
     "seat_of",
     "service_of",
     "timestamp",
+    "user_language",
+    "user_t",
 ]

@@ -15,10 +15,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from i18n import Translator, translatable
 from rules import Game
 
 from ..core import logs, words
-from ..core.ai_seats import ABSENT_WORDS
+from ..core.ai_seats import absent_words
 from ..core.deadlines import DeadlineDriver, Deadlines, Step, VoteOutcome, period_text
 from ..core.service import Refusal
 from ..core.store import (
@@ -31,7 +32,18 @@ from ..core.store import (
     StoreError,
 )
 from .aiplayers import TakeoverButton
-from .components import Components, DynamicItems, bot_of, database_trouble, reply, timestamp
+from .components import (
+    LANGUAGE_CHOICES,
+    Components,
+    DynamicItems,
+    bot_of,
+    database_trouble,
+    game_t,
+    language_name,
+    reply,
+    timestamp,
+    user_t,
+)
 from .group import NO_PINGS, channel_id_of, game_group, tracked
 from .notify import Notifier, message_link
 
@@ -48,35 +60,50 @@ class DiscordDeadlinePoster:
         self.client = client
         self.notifier = notifier
 
-    def _link(self, row: GameRow) -> str:
+    def _link(self, row: GameRow, t: Translator) -> str:
         if row.message_id is None:
             return ""
         url = message_link(row.guild_id, row.play_channel_id, row.message_id)
-        return f" [Jump to the game]({url})."
+        return " " + t.gettext("[Jump to the game]({url}).", url=url)
 
     async def remind(self, row: GameRow, game: Game, step: Step) -> None:
         player = step.awaited.player
-        line = words.prompt_line(game, lambda pid: f"<@{pid}>")
+        t = game_t(row)
+        line = words.prompt_line(game, lambda pid: f"<@{pid}>", t)
         period = period_text(step.period)
         view: discord.ui.View | None = None
         overdue = step.kind == "overdue"
         if not overdue:
-            bid = step.awaited.kind == "bid"
             due = timestamp(step.deadline)
-            text = f"⏰ Reminder — {line} Half of the {period} deadline has passed" + (
-                f"; if no answer comes, I pass for you {due}." if bid else f" (due {due})."
-            )
+            if step.awaited.kind == "bid":
+                said = t.gettext(
+                    "Half of the {period} deadline has passed; if no answer comes, I pass for "
+                    "you {due}.",
+                    period=period,
+                    due=due,
+                )
+            else:
+                said = t.gettext(
+                    "Half of the {period} deadline has passed (due {due}).", period=period, due=due
+                )
+            text = "⏰ " + t.gettext("Reminder — {line} {said}", line=line, said=said)
         else:
-            text = (
-                f"⏰ Overdue — {line} The {period} deadline has passed. "
-                "The other players may now vote to end the game; the standings at that "
-                "moment become its (unfinished) result. Or they may vote to let the AI "
-                "play the seat until its owner takes it back."
+            text = "⏰ " + t.gettext(
+                "Overdue — {line} The {period} deadline has passed. The other players may now "
+                "vote to end the game; the standings at that moment become its (unfinished) "
+                "result. Or they may vote to let the AI play the seat until its owner takes "
+                "it back.",
+                line=line,
+                period=period,
             )
             view = Components()
-            view.add_item(EndVoteButton(row.id, row.version))
-            view.add_item(TakeoverButton(row.id, player))
-        text += self._link(row)
+            view.add_item(
+                EndVoteButton(row.id, row.version, t.pgettext("button", "Vote to end the game"))
+            )
+            view.add_item(
+                TakeoverButton(row.id, player, t.pgettext("button", "Hand the seat to the AI"))
+            )
+        text += self._link(row, t)
         channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
         try:
             await channel.send(
@@ -88,19 +115,28 @@ class DiscordDeadlinePoster:
             )
         except discord.HTTPException as error:
             log.warning("could not post a deadline reminder: %s", error)
+        own = await self.notifier.words_for(player)
+        waiting = words.waiting_for(game, row.names, own)
         await self.notifier.send_dm(
             player,
             row,
-            ("Overdue: " if overdue else "Reminder: ") + words.waiting_for(game, row.names),
+            own.gettext("Overdue: {waiting}", waiting=waiting)
+            if overdue
+            else own.gettext("Reminder: {waiting}", waiting=waiting),
         )
 
     async def announce_end(self, row: GameRow, game: Game, voters: list[str], awaited: str) -> None:
         names = row.names
-        who = " and ".join(names.get(v, v) for v in voters)
+        t = game_t(row)
         text = (
-            f"The game was ended by a vote of {who}: {names.get(awaited, awaited)} "
-            "was overdue. It is recorded as unfinished, with the standings at this moment.\n"
-            + words.results(game, names)
+            t.gettext(
+                "The game was ended by a vote of {voters}: {who} was overdue. It is recorded "
+                "as unfinished, with the standings at this moment.",
+                voters=words.listed([names.get(v, v) for v in voters], t),
+                who=names.get(awaited, awaited),
+            )
+            + "\n"
+            + words.results(game, names, t)
         )
         channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
         try:
@@ -119,10 +155,10 @@ class EndVoteButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"mv:(?P<game>[0-9]{1,19}):(?P<version>[0-9]{1,9})",
 ):
-    def __init__(self, game_id: int, version: int) -> None:
+    def __init__(self, game_id: int, version: int, label: str = "Vote to end the game") -> None:
         super().__init__(
             discord.ui.Button(
-                label="Vote to end the game",
+                label=label,
                 style=discord.ButtonStyle.danger,
                 custom_id=f"mv:{game_id}:{version}",
             )
@@ -150,26 +186,36 @@ class EndVoteButton(
                     channel_id=interaction.channel_id,
                 )
         except Refusal as refusal:
-            await reply(interaction, refusal.message)
+            await reply(interaction, refusal.text(user_t(interaction)))
             return
         except StoreError as error:
             log.warning("a vote found the database failing: %s", error)
-            await reply(interaction, database_trouble(error))
+            await reply(interaction, database_trouble(error, user_t(interaction)))
             return
-        await answer_vote(interaction, outcome)
+        row = await driver_of(interaction).service.get(self.game_id)
+        await answer_vote(interaction, outcome, row)
 
 
-async def answer_vote(interaction: discord.Interaction[Any], outcome: VoteOutcome) -> None:
-    """A vote short of the majority is said in the channel (no pings); the deciding
-    vote's public message is the end of the game itself."""
+async def answer_vote(
+    interaction: discord.Interaction[Any], outcome: VoteOutcome, row: GameRow
+) -> None:
+    """A vote short of the majority is said in the channel (no pings, in the game's
+    language); the deciding vote's public message is the end of the game itself."""
     if outcome.ended:
         await reply(
-            interaction, "Your vote is counted, and it ends the game: the standings are posted."
+            interaction,
+            user_t(interaction).gettext(
+                "Your vote is counted, and it ends the game: the standings are posted."
+            ),
         )
         return
     await interaction.response.send_message(
-        f"{outcome.voter_name} votes to end the game: {len(outcome.voters)} of the "
-        f"{outcome.needed} votes needed.",
+        game_t(row).gettext(
+            "{who} votes to end the game: {n} of the {needed} votes needed.",
+            who=outcome.voter_name,
+            n=len(outcome.voters),
+            needed=outcome.needed,
+        ),
         allowed_mentions=NO_PINGS,
     )
 
@@ -181,18 +227,18 @@ def may_manage(interaction: discord.Interaction[Any], row: GameRow) -> bool:
     return row.creator_id == str(interaction.user.id) or interaction.permissions.manage_channels
 
 
-async def due_text(driver: DeadlineDriver, row: GameRow) -> str:
+async def due_text(driver: DeadlineDriver, row: GameRow, t: Translator) -> str:
     """ "Ana's move is due in 5 hours." for the game's awaited decision ("" if none), or
     that its deadline is paused while Ana is away."""
     due = await driver.due_of(row)
     if due is None:
         return ""
     player, moment = due
-    name = row.names.get(player, "The awaited player")
+    name = row.names.get(player, player)
     away = await driver.presence.away_of(player, driver.clock())
     if away is not None:
-        return " " + words.away_line(name, timestamp(away.until, "f"))
-    return f" {name}'s move is due {timestamp(moment)}."
+        return " " + words.away_line(name, timestamp(away.until, "f"), t)
+    return " " + t.gettext("{who}'s move is due {when}.", who=name, when=timestamp(moment))
 
 
 ABSENT_CHOICES = [
@@ -204,49 +250,90 @@ ABSENT_CHOICES = [
 ]
 
 
-@game_group.command(name="settings", description="Show or change this game's deadlines")
+@game_group.command(
+    name="settings", description="Show or change this game's deadlines and language"
+)
 @app_commands.describe(
     turn_hours="Hours a player has for a turn (default 48)",
     auction_hours="Hours to answer the city auction before passing (default 24)",
     absent="What happens when a player's deadline passes (default: wait)",
+    language="The language of the game's messages and pictures",
 )
-@app_commands.choices(absent=ABSENT_CHOICES)
+@app_commands.choices(absent=ABSENT_CHOICES, language=LANGUAGE_CHOICES)
 @tracked
 async def settings_command(
     interaction: discord.Interaction[Any],
     turn_hours: app_commands.Range[int, 1, 720] | None = None,
     auction_hours: app_commands.Range[int, 1, 720] | None = None,
     absent: app_commands.Choice[str] | None = None,
+    language: app_commands.Choice[str] | None = None,
 ) -> None:
     driver = driver_of(interaction)
     row = await driver.service.game_here(channel_id_of(interaction))
     logs.bind_game(row.id, row.play_channel_id)
     current = Deadlines(row.turn_seconds, row.auction_seconds)
-    now_absent = f"when a deadline passes: {ABSENT_WORDS.get(row.absent, row.absent)}"
-    if turn_hours is None and auction_hours is None and absent is None:
-        due = await due_text(driver, row) if row.status == ACTIVE else ""
-        await reply(interaction, f"This game's deadlines: {current.describe()}; {now_absent}.{due}")
+    t = user_t(interaction)
+    if turn_hours is None and auction_hours is None and absent is None and language is None:
+        due = await due_text(driver, row, t) if row.status == ACTIVE else ""
+        await reply(
+            interaction,
+            t.gettext(
+                "This game's deadlines: {deadlines}; when a deadline passes: {absent}. "
+                "Its language: {language}.",
+                deadlines=current.describe(t),
+                absent=absent_words(row.absent, t),
+                language=language_name(row.language),
+            )
+            + due,
+        )
         return
     if not may_manage(interaction, row):
         raise Refusal(
-            "Only the player who opened the game, or someone allowed to manage this "
-            f"channel, can change its settings. Now: {current.describe()}; {now_absent}."
+            lambda t: t.gettext(
+                "Only the player who opened the game, or someone allowed to manage this "
+                "channel, can change its settings. Now: {deadlines}; when a deadline "
+                "passes: {absent}.",
+                deadlines=current.describe(t),
+                absent=absent_words(row.absent, t),
+            )
         )
     if row.status not in OPEN_STATUSES:
-        raise Refusal("This game is over.")
-    said = []
+        raise Refusal(translatable("This game is over."))
+    said: list[str] = []
+    who = interaction.user.display_name
+    if language is not None:
+        row = await driver.service.set_language(
+            row, str(interaction.user.id), language.value, may_manage=True
+        )
+        log.info("language set by %s: %s", interaction.user.id, row.language)
+    table = game_t(row)
     if turn_hours is not None or auction_hours is not None:
         new = await driver.set_hours(row.id, turn_hours, auction_hours)
         log.info("deadlines set by %s: %s", interaction.user.id, new)
-        said.append(f"set the deadlines: {new.describe()}")
+        said.append(
+            table.gettext(
+                "{who} set the deadlines: {deadlines}.", who=who, deadlines=new.describe(table)
+            )
+        )
     if absent is not None:
         await bot_of(interaction).ai.set_absent(row, absent.value)
         log.info("absent set by %s: %s", interaction.user.id, absent.value)
-        said.append(f"chose, when a deadline passes: {ABSENT_WORDS[absent.value]}")
-    await interaction.response.send_message(
-        f"{interaction.user.display_name} {' and '.join(said)}.",
-        allowed_mentions=NO_PINGS,
-    )
+        said.append(
+            table.gettext(
+                "{who} chose, when a deadline passes: {absent}.",
+                who=who,
+                absent=absent_words(absent.value, table),
+            )
+        )
+    if language is not None:
+        said.append(
+            table.gettext(
+                "{who} set the game's language: {language}.",
+                who=who,
+                language=language_name(row.language),
+            )
+        )
+    await interaction.response.send_message("\n".join(said), allowed_mentions=NO_PINGS)
 
 
 @game_group.command(
@@ -257,7 +344,7 @@ async def vote_end(interaction: discord.Interaction[Any]) -> None:
     driver = driver_of(interaction)
     row = await driver.service.game_here(channel_id_of(interaction))
     outcome = await driver.vote(row, str(interaction.user.id), None)
-    await answer_vote(interaction, outcome)
+    await answer_vote(interaction, outcome, row)
 
 
 DYNAMIC_ITEMS: DynamicItems = (EndVoteButton,)

@@ -22,9 +22,11 @@ from typing import Any, Concatenate, ParamSpec
 import discord
 from discord import app_commands
 
+from i18n import translatable
+
 from ..core.service import Refusal
 from ..core.store import StoreError
-from .components import bot_of, database_trouble
+from .components import bot_of, database_trouble, user_t
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +54,8 @@ me_group = app_commands.Group(
 
 
 async def answer(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
-    """Answer a slash command ephemerally, before or after deferring it."""
+    """Answer a slash command ephemerally, before or after deferring it (`text` in the
+    user's language: `user_t(interaction)`)."""
     text = text[:2000]
     if interaction.response.is_done():
         await interaction.edit_original_response(content=text, **kwargs)
@@ -77,19 +80,20 @@ def tracked(
     ) -> None:
         try:
             async with bot_of(interaction).busy():
+                await bot_of(interaction).remember_locale(interaction)
                 await command(interaction, *args, **kwargs)
         except Refusal as refusal:
-            await answer(interaction, refusal.message)
+            await answer(interaction, refusal.text(user_t(interaction)))
         except StoreError as error:
             log.warning("a command found the database failing: %s", error)
-            await answer(interaction, database_trouble(error))
+            await answer(interaction, database_trouble(error, user_t(interaction)))
 
     return run
 
 
 def channel_id_of(interaction: discord.Interaction[Any]) -> int:
     if interaction.channel_id is None:
-        raise Refusal("Use this command in a server channel.")
+        raise Refusal(translatable("Use this command in a server channel."))
     return interaction.channel_id
 
 

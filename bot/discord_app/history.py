@@ -15,9 +15,12 @@ from typing import Any
 
 import discord
 
+from i18n import Translator, translatable, translatable_in
+
+from ..core import words
 from ..core.service import FORCED_NOTE, IN_ADVANCE_NOTE, GameService, Refusal
 from ..core.store import ENDED, FINISHED, GameRow
-from .components import Components, DynamicItems, reply, service_of
+from .components import Components, DynamicItems, reply, service_of, user_t
 from .group import game_group, tracked
 
 log = logging.getLogger(__name__)
@@ -27,37 +30,46 @@ LINE_LIMIT = 90
 """A page of 20 such lines stays within Discord's 2000 characters."""
 HISTORY_LIMIT = 15
 NOTES = {
-    "deadline": "passed on its deadline",
-    FORCED_NOTE: "no other choice",
-    IN_ADVANCE_NOTE: "passed in advance",
+    "deadline": translatable_in("log note", "passed on its deadline"),
+    FORCED_NOTE: translatable_in("log note", "no other choice"),
+    IN_ADVANCE_NOTE: translatable_in("log note", "passed in advance"),
 }
 """How the log marks a move made for its player (the store's `moves.note`)."""
 
 
-async def log_page_text(service: GameService, row: GameRow, page: int) -> tuple[str, int, int]:
-    """The text of a log page, the page shown (clamped) and the page count."""
+async def log_page_text(
+    service: GameService, row: GameRow, page: int, t: Translator
+) -> tuple[str, int, int]:
+    """The text of a log page, the page shown (clamped) and the page count, in the
+    reader's language `t` (the moves themselves stay in notation)."""
     lines, pages = await service.log_page(row, page, PER_PAGE)
     page = min(max(page, 1), pages)
     noted = await service.store.move_notes(row.id)
-    notes = {f"{version}.": NOTES.get(note, note) for version, note in noted.items()}
+    notes = {
+        f"{version}.": t.translate(NOTES[note]) if note in NOTES else note
+        for version, note in noted.items()
+    }
     marked = []
     for line in lines:
         note = notes.get(line.split(" ", 1)[0])
         marked.append((f"{line}  ({note})" if note else line)[:LINE_LIMIT])
-    body = "\n".join(marked) or "No moves yet."
-    text = f"Moves, page {page} of {pages} (page 1 is the latest):\n```\n{body}\n```"
+    body = "\n".join(marked) or t.gettext("No moves yet.")
+    title = t.gettext(
+        "Moves, page {page} of {pages} (page 1 is the latest):", page=page, pages=pages
+    )
+    text = f"{title}\n```\n{body}\n```"
     return text[:2000], page, pages
 
 
-def log_view(game_id: int, page: int, pages: int) -> discord.ui.View | None:
+def log_view(game_id: int, page: int, pages: int, t: Translator) -> discord.ui.View | None:
     if pages <= 1:
         return None
     view = Components()
     for tag, label, target in (
-        ("f", "⏮ First moves", pages),
-        ("o", "◀ Older", page + 1),
-        ("n", "Newer ▶", page - 1),
-        ("l", "Latest ⏭", 1),
+        ("f", "⏮ " + t.pgettext("button", "First moves"), pages),
+        ("o", "◀ " + t.pgettext("button", "Older"), page + 1),
+        ("n", t.pgettext("button", "Newer") + " ▶", page - 1),
+        ("l", t.pgettext("button", "Latest") + " ⏭", 1),
     ):
         clamped = min(max(target, 1), pages)
         view.add_item(LogPageButton(game_id, clamped, tag, label, disabled=clamped == page))
@@ -94,26 +106,27 @@ class LogPageButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         service = service_of(interaction)
+        t = user_t(interaction)
         try:
             row = await service.get(self.game_id)
             if interaction.channel_id not in (row.channel_id, row.play_channel_id):
-                raise Refusal("That log belongs to a game in another channel.")
+                raise Refusal(translatable("That log belongs to a game in another channel."))
         except Refusal as refusal:
-            await reply(interaction, refusal.message)
+            await reply(interaction, refusal.text(t))
             return
-        text, page, pages = await log_page_text(service, row, self.page)
-        await interaction.response.edit_message(content=text, view=log_view(row.id, page, pages))
+        text, page, pages = await log_page_text(service, row, self.page, t)
+        await interaction.response.edit_message(content=text, view=log_view(row.id, page, pages, t))
 
 
 # ------------------------------------------------------------------ history
 
 
-def _winners(names: dict[str, str], ranking: list[dict[str, Any]]) -> str:
+def _winners(names: dict[str, str], ranking: list[dict[str, Any]], t: Translator) -> str:
     first = [names.get(s["player"], s["player"]) for s in ranking if s["place"] == 1]
-    return " and ".join(first) or "nobody"
+    return words.listed(first, t) or t.gettext("nobody")
 
 
-async def history_lines(service: GameService, channel_id: int) -> list[str]:
+async def history_lines(service: GameService, channel_id: int, t: Translator) -> list[str]:
     """One line per past game of this channel (or thread), newest first."""
     lines = []
     for row in await service.store.past_games(channel_id, HISTORY_LIMIT):
@@ -124,12 +137,14 @@ async def history_lines(service: GameService, channel_id: int) -> list[str]:
         if status == FINISHED and row.state_json is not None:
             result = GameService.game_of(row).result()
             ranking = [{"player": s.player, "place": s.place} for s in result.ranking]
-            outcome = f"won by {_winners(names, ranking)}"
+            outcome = t.gettext("won by {who}", who=_winners(names, ranking, t))
         elif status == ENDED and row.result_json:
             ranking = json.loads(row.result_json).get("ranking", [])
-            outcome = f"ended early by a vote, {_winners(names, ranking)} leading"
+            outcome = t.gettext(
+                "ended early by a vote, {who} leading", who=_winners(names, ranking, t)
+            )
         else:
-            outcome = "abandoned"
+            outcome = t.gettext("abandoned")
         lines.append(f"#{row.id} · {date} · {players} · {outcome}")
     return lines
 
@@ -138,17 +153,21 @@ async def history_lines(service: GameService, channel_id: int) -> list[str]:
 @tracked
 async def history_command(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
+    t = user_t(interaction)
     if interaction.channel_id is None:
-        await reply(interaction, "Use this command in a server channel.")
+        await reply(interaction, t.gettext("Use this command in a server channel."))
         return
-    lines = await history_lines(service, interaction.channel_id)
+    lines = await history_lines(service, interaction.channel_id, t)
     if not lines:
-        await reply(interaction, "No finished game here yet. Start one with `/montana game new`.")
+        await reply(
+            interaction,
+            t.gettext("No finished game here yet. Start one with `/montana game new`."),
+        )
         return
-    text = "**Past games here** (newest first):"
+    text = t.gettext("**Past games here** (newest first):")
     for shown, line in enumerate(lines):
         if len(text) + len(line) + 40 > 2000:
-            text += f"\n… and {len(lines) - shown} older."
+            text += "\n" + t.ngettext("… and {n} older.", "… and {n} older.", len(lines) - shown)
             break
         text += "\n" + line
     await reply(interaction, text)

@@ -14,10 +14,22 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
+from i18n import Translator, language_for_locale
+
 from ..core import prompts
 from ..core.prompts import Panel
-from ..core.store import LOBBY, GameRow
-from .components import DynamicItems, bot_of, panel_view, seat_of, service_of
+from ..core.store import ABANDONED, LOBBY, GameRow
+from .components import (
+    LANGUAGE_CHOICES,
+    DynamicItems,
+    bot_of,
+    game_t,
+    language_name,
+    panel_view,
+    seat_of,
+    service_of,
+    user_t,
+)
 from .group import NO_PINGS, answer, channel_id_of, game_group, tracked
 
 log = logging.getLogger(__name__)
@@ -28,37 +40,51 @@ LOBBY_CODES = (JOIN, LEAVE, START, ADD_AI, REMOVE_AI)
 LOBBY_VERSION = 0
 
 
-def lobby_view(game_id: int) -> discord.ui.View:
+def lobby_view(row: GameRow) -> discord.ui.View:
+    """Join / Leave / Start, in the game's language."""
+    t = game_t(row)
     return cast(
         "discord.ui.View",
         panel_view(
-            game_id,
+            row.id,
             LOBBY_VERSION,
             Panel(
                 "",
                 (
-                    prompts.Choice(JOIN, "Join", "success"),
-                    prompts.Choice(LEAVE, "Leave", "secondary"),
-                    prompts.Choice(START, "Start", "primary"),
-                    prompts.Choice(ADD_AI, "Add AI", "secondary", row=1),
-                    prompts.Choice(REMOVE_AI, "Remove AI", "secondary", row=1),
+                    prompts.Choice(JOIN, t.pgettext("button", "Join"), "success"),
+                    prompts.Choice(LEAVE, t.pgettext("button", "Leave"), "secondary"),
+                    prompts.Choice(START, t.pgettext("button", "Start"), "primary"),
+                    prompts.Choice(ADD_AI, t.pgettext("button", "Add AI"), "secondary", row=1),
+                    prompts.Choice(
+                        REMOVE_AI, t.pgettext("button", "Remove AI"), "secondary", row=1
+                    ),
                 ),
             ),
         ),
     )
 
 
-def lobby_text(row: GameRow) -> str:
+def lobby_text(row: GameRow, t: Translator | None = None) -> str:
+    """The lobby message, in the game's language (or `t`'s, for one reader)."""
+    t = t or game_t(row)
     if row.status != LOBBY:
         if row.status == "active":
-            return f"**Montana** — the game is under way in <#{row.play_channel_id}>."
-        return f"**Montana** — this game was {row.status}."
+            return t.gettext(
+                "**Montana** — the game is under way in {where}.",
+                where=f"<#{row.play_channel_id}>",
+            )
+        if row.status == ABANDONED:
+            return t.gettext("**Montana** — this game was abandoned.")
+        return t.gettext("**Montana** — this game is over.")
     players = ", ".join(s.name if s.is_ai else f"<@{s.user_id}>" for s in row.players)
-    return (
-        f"**Montana** — a new game is open ({len(row.players)}/4): {players}.\n"
+    return t.gettext(
+        "**Montana** — a new game is open ({seated}/4): {players}.\n"
         "Press **Join** to take a seat (2 to 4 players), then **Start**. "
-        "The seat order is drawn at random when the game starts.\n"
-        "-# The player who opened the game can add AI players (**Add AI**, 1 to 3)."
+        "The seat order is drawn at random when the game starts. Language: {language}.\n"
+        "-# The player who opened the game can add AI players (**Add AI**, 1 to 3).",
+        seated=len(row.players),
+        players=players,
+        language=language_name(row.language),
     )
 
 
@@ -77,7 +103,7 @@ async def lobby_press(interaction: discord.Interaction[Any], game_id: int, code:
     else:
         await start_game(interaction, game_id)
         return
-    view = lobby_view(game_id) if row.status == LOBBY else None
+    view = lobby_view(row) if row.status == LOBBY else None
     await interaction.response.edit_message(content=lobby_text(row), view=view)
 
 
@@ -110,7 +136,9 @@ async def start_game(interaction: discord.Interaction[Any], game: int | GameRow)
                 row = replace(row, thread_id=thread.id)
             except discord.HTTPException as error:
                 log.warning("game %s: could not open a thread: %s", row.id, error)
-                note = " (I could not open a thread here, so the game plays in this channel.)"
+                note = " " + game_t(row).gettext(
+                    "(I could not open a thread here, so the game plays in this channel.)"
+                )
     outcome = await service.start(row, user_id)
     row = outcome.row
     if thread is not None and thread.name != thread_name(row):
@@ -121,7 +149,10 @@ async def start_game(interaction: discord.Interaction[Any], game: int | GameRow)
             log.warning("game %s: could not rename the thread: %s", row.id, error)
     if not outcome.announced:
         # the players and the presser must not wait for a message that is not coming
-        note += f"\n⚠️ Its first message is not shown yet: {outcome.problem}"
+        note += "\n⚠️ " + game_t(row).gettext(
+            "Its first message is not shown yet: {problem}",
+            problem=outcome.problem_in(game_t(row)),
+        )
     if row.lobby_message_id is not None:
         lobby = bot_of(interaction).get_partial_messageable(row.channel_id)
         try:
@@ -130,7 +161,12 @@ async def start_game(interaction: discord.Interaction[Any], game: int | GameRow)
             )
         except discord.HTTPException as error:
             log.warning("game %s: could not update the lobby message: %s", row.id, error)
-    told = f"The game has started in <#{row.play_channel_id}>.{note}"[:2000]
+    told = (
+        user_t(interaction).gettext(
+            "The game has started in {where}.", where=f"<#{row.play_channel_id}>"
+        )
+        + note
+    )[:2000]
     if not pressed_lobby:
         await interaction.edit_original_response(content=told)
     elif not outcome.announced:
@@ -144,12 +180,15 @@ async def start_game(interaction: discord.Interaction[Any], game: int | GameRow)
 @app_commands.describe(
     turn_hours="Hours a player has for a turn (default 48)",
     auction_hours="Hours to answer the city auction before the bot passes (default 24)",
+    language="The language of the game's messages and pictures (default: the server's)",
 )
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @tracked
 async def new(
     interaction: discord.Interaction[Any],
     turn_hours: app_commands.Range[int, 1, 720] | None = None,
     auction_hours: app_commands.Range[int, 1, 720] | None = None,
+    language: app_commands.Choice[str] | None = None,
 ) -> None:
     service = service_of(interaction)
     channel_id = channel_id_of(interaction)
@@ -159,9 +198,13 @@ async def new(
         channel_id=channel_id,
         thread_id=channel_id if in_thread else None,
         creator=seat_of(interaction.user),
+        # the server's preferred locale unless the opener chose
+        language=language.value
+        if language is not None
+        else language_for_locale(interaction.guild_locale),
     )
     callback = await interaction.response.send_message(
-        lobby_text(row), view=lobby_view(row.id), allowed_mentions=NO_PINGS
+        lobby_text(row), view=lobby_view(row), allowed_mentions=NO_PINGS
     )
     if callback.message_id is not None:
         await service.store.set_lobby_message(row.id, callback.message_id)
@@ -184,16 +227,20 @@ async def _lobby_change(interaction: discord.Interaction[Any], joining: bool) ->
         try:
             await lobby.get_partial_message(row.lobby_message_id).edit(
                 content=lobby_text(row),
-                view=lobby_view(row.id) if row.status == LOBBY else None,
+                view=lobby_view(row) if row.status == LOBBY else None,
                 allowed_mentions=NO_PINGS,
             )
         except discord.HTTPException as error:
             log.warning("game %s: could not update the lobby message: %s", row.id, error)
-    await answer(
-        interaction,
-        ("You joined. " if joining else "You left. ")
-        + f"Players: {', '.join(s.name for s in row.players) or 'nobody'}.",
-    )
+    t = user_t(interaction)
+    players = ", ".join(s.name for s in row.players)
+    if joining:
+        said = t.gettext("You joined. Players: {players}.", players=players)
+    elif players:
+        said = t.gettext("You left. Players: {players}.", players=players)
+    else:
+        said = t.gettext("You left. Nobody is left in the game.")
+    await answer(interaction, said)
 
 
 @game_group.command(name="join", description="Take a seat in the game waiting for players here")
@@ -226,8 +273,10 @@ async def abandon(interaction: discord.Interaction[Any]) -> None:
     may_manage = interaction.permissions.manage_channels
     row = await service.abandon(row, str(interaction.user.id), may_manage=may_manage)
     await interaction.response.send_message(
-        f"{interaction.user.display_name} abandoned the game of Montana. "
-        "Open a new one with `/montana game new`.",
+        game_t(row).gettext(
+            "{who} abandoned the game of Montana. Open a new one with `/montana game new`.",
+            who=interaction.user.display_name,
+        ),
         allowed_mentions=NO_PINGS,
     )
     bot = bot_of(interaction)

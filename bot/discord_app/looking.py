@@ -7,23 +7,29 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from i18n import translatable
+
 from ..core import words
 from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY
 from .components import (
     DynamicItems,
     bot_of,
     delivery_problem,
+    game_t,
     picture_file,
     service_of,
     timestamp,
+    user_t,
 )
 from .group import NO_PINGS, answer, channel_id_of, game_group, montana, tracked
 from .history import log_page_text, log_view
 from .lobby import lobby_text
 
 STOPPED_EARLY = {
-    ENDED: "This game was ended early by a vote; below are its standings when it ended.",
-    ABANDONED: "This game was abandoned.",
+    ENDED: translatable(
+        "This game was ended early by a vote; below are its standings when it ended."
+    ),
+    ABANDONED: translatable("This game was abandoned."),
 }
 
 
@@ -33,34 +39,45 @@ async def board(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     row = await service.latest_here(channel_id_of(interaction))
     game = service.game_of(row)
+    t = user_t(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     if row.status == ACTIVE:
         # after whatever the game still owes; in a new thread if its thread is gone
         outcome = await service.repost(row)
         if not outcome.announced:
-            await answer(interaction, f"The board is not posted: {outcome.problem}")
+            await answer(
+                interaction,
+                t.gettext("The board is not posted: {problem}", problem=outcome.problem_in(t)),
+            )
             return
         notes = "".join(f"\n-# {note}" for note in outcome.notes)
-        await answer(
-            interaction, f"The board is posted in <#{outcome.row.play_channel_id}>.{notes}"
+        posted = t.gettext(
+            "The board is posted in {where}.", where=f"<#{outcome.row.play_channel_id}>"
         )
+        await answer(interaction, posted + notes)
         return
     picture = await service.game_picture(row, game)
     channel = bot_of(interaction).get_partial_messageable(row.play_channel_id)
     try:
         await channel.send(
-            words.results(game, row.names),
+            words.results(game, row.names, game_t(row)),
             file=picture_file(picture),
             allowed_mentions=NO_PINGS,
         )
     except discord.HTTPException as error:
-        refused = (
-            f"I cannot post in <#{row.play_channel_id}> (deleted, or a permission is missing)."
+        refused = t.gettext(
+            "I cannot post in {where} (deleted, or a permission is missing).",
+            where=f"<#{row.play_channel_id}>",
         )
         problem = delivery_problem(error, refused)
-        await answer(interaction, f"The board is not posted: {problem.words}")
+        await answer(
+            interaction,
+            t.gettext("The board is not posted: {problem}", problem=problem.text(t)),
+        )
         return
-    await answer(interaction, f"The board is posted in <#{row.play_channel_id}>.")
+    await answer(
+        interaction, t.gettext("The board is posted in {where}.", where=f"<#{row.play_channel_id}>")
+    )
 
 
 @montana.command(name="status", description="A text summary of the game (only you see it)")
@@ -69,16 +86,17 @@ async def status(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     row = await service.latest_here(channel_id_of(interaction))
     if row.status == LOBBY:
-        await answer(interaction, lobby_text(row))
+        await answer(interaction, lobby_text(row, user_t(interaction)))
         return
     game = service.game_of(row)
-    lines = words.status(game, row.names).split("\n")
+    t = user_t(interaction)
+    lines = words.status(game, row.names, t).split("\n")
     if row.status in STOPPED_EARLY:  # nobody is waited for any more
-        lines[0] = STOPPED_EARLY[row.status]
+        lines[0] = t.translate(STOPPED_EARLY[row.status])
     elif row.status == ACTIVE:
         away = await service.presence.away_in(row)
         lines[1:1] = [
-            words.away_line(seat.name, timestamp(away[seat.user_id].until, "f"))
+            words.away_line(seat.name, timestamp(away[seat.user_id].until, "f"), t)
             for seat in row.players
             if seat.user_id in away
         ]
@@ -88,7 +106,7 @@ async def status(interaction: discord.Interaction[Any]) -> None:
 @game_group.command(name="rules", description="The rules of Montana in short")
 @tracked
 async def rules(interaction: discord.Interaction[Any]) -> None:
-    await answer(interaction, words.RULES_HELP)
+    await answer(interaction, words.rules_help(user_t(interaction)))
 
 
 @game_group.command(name="log", description="The moves so far, in notation (only you see it)")
@@ -97,8 +115,9 @@ async def rules(interaction: discord.Interaction[Any]) -> None:
 async def log_command(interaction: discord.Interaction[Any], page: int = 1) -> None:
     service = service_of(interaction)
     row = await service.latest_here(channel_id_of(interaction))
-    text, page, pages = await log_page_text(service, row, page)
-    view = log_view(row.id, page, pages)
+    t = user_t(interaction)
+    text, page, pages = await log_page_text(service, row, page, t)
+    view = log_view(row.id, page, pages, t)
     await answer(interaction, text, **({"view": view} if view else {}))
 
 

@@ -20,7 +20,7 @@ from ..core import passes, prompts, words
 from ..core.delivery import Outcome
 from ..core.service import GameService, Refusal
 from ..core.store import GameRow
-from .components import NOT_SHOWN, DynamicItems, row_view, service_of
+from .components import NOT_SHOWN, DynamicItems, row_view, service_of, user_t
 from .group import answer, channel_id_of, montana, tracked
 from .presses import open_panel, receipt_view
 
@@ -48,16 +48,18 @@ async def answer_typed(
 ) -> None:
     """What a typed move or undo tells its author: the next step if still theirs, else
     a receipt (with Undo while they may still take the move back)."""
+    t = user_t(interaction)
     if not outcome.announced:
-        await answer(interaction, NOT_SHOWN.format(problem=outcome.problem))
+        await answer(interaction, t.translate(NOT_SHOWN, problem=outcome.problem_in(t)))
     elif outcome.awaited == user_id:
-        panel = prompts.public_panel(outcome.game, outcome.row.names)
+        panel = prompts.public_panel(outcome.game, outcome.row.names, t)
         view = row_view(outcome.row, panel)
         text = f"{outcome.text}\n{panel.text}"
         await answer(interaction, text, **({"view": view} if view else {}))
     else:
-        view = receipt_view(outcome)
-        await answer(interaction, f"Done: {outcome.text}", **({"view": view} if view else {}))
+        view = receipt_view(outcome, t)
+        done = t.gettext("Done: {what}", what=outcome.text)
+        await answer(interaction, done, **({"view": view} if view else {}))
 
 
 async def _game_for_autocomplete(interaction: discord.Interaction[Any]) -> Game | None:
@@ -107,7 +109,7 @@ async def field_autocomplete(
         return []
     typed = current.strip().upper()
     choices = []
-    for option in prompts.build_options(game, user_id):
+    for option in prompts.build_options(game, user_id, user_t(interaction)):
         label = option.code.split()[-1]
         if typed and typed not in option.label.upper():
             continue
@@ -145,7 +147,7 @@ async def pass_(interaction: discord.Interaction[Any]) -> None:
     game = service.game_of(row) if row.state_json is not None else None
     if game is not None and user_id in passes.queued_later(game):
         await service.pass_in_advance(row, user_id, wanted=True)
-        await answer(interaction, words.pass_in_advance_said(True))
+        await answer(interaction, words.pass_in_advance_said(True, user_t(interaction)))
         return
     await typed_move(interaction, "pass")
 

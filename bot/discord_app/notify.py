@@ -16,15 +16,19 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from i18n import Translator, language_for_locale, translatable, translator
 from rules import Game
 
 from ..core import words
 from ..core.notify import ALSO_DM, CHANNEL_ONLY, MODES, NotifyPrefs
 from ..core.store import GameRow, Store
-from .components import DynamicItems, bot_of, delivery_problem, reply
+from .components import DynamicItems, bot_of, delivery_problem, reply, user_t
 from .group import me_group, tracked
 
 log = logging.getLogger(__name__)
+
+
+DM_REFUSED = translatable("Discord refused the direct message")
 
 
 def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
@@ -38,13 +42,21 @@ class Notifier:
 
     def __init__(self, client: discord.Client, store: Store) -> None:
         self.client = client
+        self.store = store
         self.prefs = NotifyPrefs(store)
+
+    async def words_for(self, user_id: str) -> Translator:
+        """The language of what only `user_id` reads outside an interaction (a DM): that
+        of their Discord client when last seen, else English."""
+        locales = await self.store.locales([user_id])
+        return translator(language_for_locale(locales.get(user_id)))
 
     async def notify_turn(
         self, user_id: str, row: GameRow, game: Game, message_id: int | None, key: str
     ) -> None:
-        name = row.names.get(user_id, "you")
-        text = "Montana — " + words.prompt_line(game, lambda _: name)
+        t = await self.words_for(user_id)
+        name = row.names.get(user_id, user_id)
+        text = "Montana — " + words.prompt_line(game, lambda _: name, t)
         await self.send_owed(user_id, row, text, message_id, key)
 
     async def send_owed(
@@ -55,7 +67,7 @@ class Notifier:
         try:
             await self._send(user_id, row, text, message_id, nonce=key)
         except (discord.DiscordException, OSError, TimeoutError) as error:
-            raise delivery_problem(error, "Discord refused the direct message") from error
+            raise delivery_problem(error, DM_REFUSED) from error
 
     async def send_dm(
         self, user_id: str, row: GameRow, text: str, *, message_id: int | None = None
@@ -93,13 +105,17 @@ class Notifier:
         )
 
 
-def heads_up_text(wanted: bool, dm: bool) -> str:
+def heads_up_text(wanted: bool, dm: bool, t: Translator) -> str:
     if not wanted:
-        return "Heads-up: off."
-    where = "by direct message" if dm else "in the game's thread"
-    return (
+        return t.gettext("Heads-up: off.")
+    if dm:
+        return t.gettext(
+            "Heads-up: on — when the player before you starts their turn (in games of 3 or "
+            "4 players), I tell you by direct message that you are next."
+        )
+    return t.gettext(
         "Heads-up: on — when the player before you starts their turn (in games of 3 or 4 "
-        f"players), I tell you {where} that you are next."
+        "players), I tell you in the game's thread that you are next."
     )
 
 
@@ -124,21 +140,29 @@ async def notify_command(
     if heads_up is not None:
         await prefs.set_heads_up(user_id, heads_up)
     dm = await prefs.wants_dm(user_id)
-    current = MODES[ALSO_DM if dm else CHANNEL_ONLY]
-    told = heads_up_text(await prefs.wants_heads_up(user_id), dm)
+    t = user_t(interaction)
+    current = t.pgettext("option choice", MODES[ALSO_DM if dm else CHANNEL_ONLY])
+    told = heads_up_text(await prefs.wants_heads_up(user_id), dm, t)
     if mode is None and heads_up is None:
         await reply(
             interaction,
-            f"You get {current}. {told} Change it with `/montana me notify mode: heads_up:`.",
+            t.gettext(
+                "You get {mode}. {heads_up} Change it with `/montana me notify mode: heads_up:`.",
+                mode=current,
+                heads_up=told,
+            ),
         )
         return
-    extra = (
-        " (If your DMs are closed to this server, I cannot reach you there and "
-        "only mention you in the channel.)"
-        if dm
-        else ""
-    )
-    await reply(interaction, f"Done: you will get {current}.{extra} {told}")
+    if dm:
+        said = t.gettext(
+            "Done: you will get {mode}. (If your DMs are closed to this server, I cannot "
+            "reach you there and only mention you in the channel.) {heads_up}",
+            mode=current,
+            heads_up=told,
+        )
+    else:
+        said = t.gettext("Done: you will get {mode}. {heads_up}", mode=current, heads_up=told)
+    await reply(interaction, said)
 
 
 DYNAMIC_ITEMS: DynamicItems = ()

@@ -18,19 +18,42 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from i18n import translatable
 from rules import Game
 
 from ..core import words
 from ..core.delivery import Dropped, Ticket
-from ..core.presence import CAME_BACK, HEADS_UP, WENT_AWAY, Notice, away_length
+from ..core.presence import (
+    CAME_BACK,
+    HEADS_UP,
+    WENT_AWAY,
+    Notice,
+    away_length,
+    away_refusal,
+)
 from ..core.service import Refusal
 from ..core.store import GameRow
 from .announce import find_posted, mention
-from .components import DynamicItems, delivery_problem, reply, service_of, timestamp
+from .components import (
+    DynamicItems,
+    delivery_problem,
+    game_t,
+    reply,
+    service_of,
+    timestamp,
+    user_t,
+)
 from .group import me_group, tracked
 from .notify import Notifier
 
 log = logging.getLogger(__name__)
+
+
+CANNOT_POST = translatable(
+    "I cannot post in {where} (deleted, or a permission is missing); the next move or "
+    "`/montana board` shows the game again."
+)
+"""Why a message owed in a game's channel cannot go out (the operators' log, the status)."""
 
 
 class DiscordNotices:
@@ -44,20 +67,22 @@ class DiscordNotices:
         self, notice: Notice, row: GameRow, game: Game, ticket: Ticket
     ) -> int | None:
         names = row.names
-        name = names.get(notice.user, "A player")
+        name = names.get(notice.user, notice.user)
         pinged: list[str] = []
+        t = game_t(row)
         if notice.kind == HEADS_UP:
-            starting = names.get(notice.turn_player or "", "The player before you")
+            starting = names.get(notice.turn_player or "", notice.turn_player or "?")
             if notice.dm:
-                text = "Montana — " + words.heads_up_line(name, starting)
+                own = await self.notifier.words_for(notice.user)
+                text = "Montana — " + words.heads_up_line(name, starting, own)
                 await self.notifier.send_owed(notice.user, row, text, row.message_id, ticket.key)
                 return None
-            text = words.heads_up_line(mention(notice.user), starting)
+            text = words.heads_up_line(mention(notice.user), starting, t)
             pinged = [notice.user]
         elif notice.kind == WENT_AWAY and notice.until is not None:
-            text = words.went_away_line(name, timestamp(notice.until, "f"))
+            text = words.went_away_line(name, timestamp(notice.until, "f"), t)
         elif notice.kind == CAME_BACK:
-            text = words.back_line(name)
+            text = words.back_line(name, t)
         else:
             raise Dropped(f"a notice of an unknown kind ({notice.kind!r})")
         return await self._post(row, text, pinged, ticket)
@@ -82,11 +107,7 @@ class DiscordNotices:
                 nonce=ticket.key,
             )
         except (discord.DiscordException, OSError, TimeoutError) as error:
-            refused = (
-                f"I cannot post in <#{row.play_channel_id}> (deleted, or a permission is "
-                "missing); the next move or `/montana board` shows the game again."
-            )
-            raise delivery_problem(error, refused) from error
+            raise delivery_problem(error, CANNOT_POST, where=f"<#{row.play_channel_id}>") from error
         return message.id
 
 
@@ -107,38 +128,51 @@ async def away_command(
 ) -> None:
     presence = service_of(interaction).presence
     user_id = str(interaction.user.id)
+    t = user_t(interaction)
     if days is None and hours is None:
         away = await presence.away_of(user_id)
         if away is None:
             await reply(
                 interaction,
-                "You are not away. `/montana me away days: hours:` pauses your deadlines in "
-                "all your games for up to 14 days.",
+                t.gettext(
+                    "You are not away. `/montana me away days: hours:` pauses your deadlines "
+                    "in all your games for up to 14 days."
+                ),
             )
             return
         await reply(
             interaction,
-            f"You are away until {until_text(away.until)}: your deadlines are paused. "
-            "`/montana me back` ends it now.",
+            t.gettext(
+                "You are away until {until}: your deadlines are paused. `/montana me back` "
+                "ends it now.",
+                until=until_text(away.until),
+            ),
         )
         return
     try:
         length = away_length(days or 0, hours or 0)
-    except ValueError as error:
-        raise Refusal(str(error)) from None
+    except ValueError:
+        raise Refusal(lambda t: away_refusal(days or 0, hours or 0, t)) from None
     change = await presence.go_away(user_id, length)
     assert change.away is not None
     games = len(change.games)
-    where = (
-        f"in your {words.plural(games, 'game')} under way (their players are told)"
-        if games
-        else "in every game you play meanwhile"
-    )
-    await reply(
-        interaction,
-        f"You are away until {until_text(change.away.until)}: your deadlines are paused "
-        f"{where}. `/montana me back` ends it earlier.",
-    )
+    until = until_text(change.away.until)
+    if games:
+        said = t.ngettext(
+            "You are away until {until}: your deadlines are paused in your {n} game under "
+            "way (their players are told). `/montana me back` ends it earlier.",
+            "You are away until {until}: your deadlines are paused in your {n} games under "
+            "way (their players are told). `/montana me back` ends it earlier.",
+            games,
+            until=until,
+        )
+    else:
+        said = t.gettext(
+            "You are away until {until}: your deadlines are paused in every game you play "
+            "meanwhile. `/montana me back` ends it earlier.",
+            until=until,
+        )
+    await reply(interaction, said)
     await presence.tell(change)
 
 
@@ -149,16 +183,24 @@ async def back_command(interaction: discord.Interaction[Any]) -> None:
     change = await presence.come_back(str(interaction.user.id))
     if change is None:
         raise Refusal(
-            "You are not away. `/montana me away days: hours:` pauses your deadlines while "
-            "you are away."
+            translatable(
+                "You are not away. `/montana me away days: hours:` pauses your deadlines "
+                "while you are away."
+            )
         )
     waiting = len(change.paused)
-    clocks = (
-        f" {words.plural(waiting, 'game')} waiting for you: the deadline starts again now."
-        if waiting
-        else ""
-    )
-    await reply(interaction, f"Welcome back: your deadlines run again.{clocks}")
+    t = user_t(interaction)
+    if waiting:
+        said = t.ngettext(
+            "Welcome back: your deadlines run again. {n} game waiting for you: the deadline "
+            "starts again now.",
+            "Welcome back: your deadlines run again. {n} games waiting for you: the deadline "
+            "starts again now.",
+            waiting,
+        )
+    else:
+        said = t.gettext("Welcome back: your deadlines run again.")
+    await reply(interaction, said)
     await presence.tell(change)
 
 

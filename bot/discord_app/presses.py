@@ -14,9 +14,11 @@ from typing import Any
 
 import discord
 
+from i18n import Translator
+
 from ..core import prompts, words
 from ..core.prompts import Panel, UnknownChoice
-from ..core.service import Outcome, Refusal
+from ..core.service import NO_BOARD, Outcome, Refusal
 from ..core.store import GameRow, StoreError
 from .aiplayers import send_hint
 from .components import (
@@ -29,6 +31,7 @@ from .components import (
     reply,
     row_view,
     service_of,
+    user_t,
 )
 from .lobby import LOBBY_CODES, lobby_press
 
@@ -42,14 +45,15 @@ async def handle_choice(
     the game's state the message was made for)."""
     try:
         async with bot_of(interaction).busy():
+            await bot_of(interaction).remember_locale(interaction)
             await _handle_choice(interaction, game_id, version, code, epoch)
     except Refusal as refusal:
-        await reply(interaction, refusal.message)
+        await reply(interaction, refusal.text(user_t(interaction)))
     except UnknownChoice:
-        await reply(interaction, UNKNOWN_BUTTON)
+        await reply(interaction, user_t(interaction).translate(UNKNOWN_BUTTON))
     except StoreError as error:
         log.warning("a press found the database failing: %s", error)
-        await reply(interaction, database_trouble(error))
+        await reply(interaction, database_trouble(error, user_t(interaction)))
 
 
 async def _handle_choice(
@@ -83,7 +87,7 @@ async def _handle_choice(
         standing = await service.pass_in_advance(
             row, user_id, expected_version=version, expected_epoch=epoch
         )
-        await reply(interaction, words.pass_in_advance_said(standing))
+        await reply(interaction, words.pass_in_advance_said(standing, user_t(interaction)))
         return
     raise UnknownChoice(code)
 
@@ -96,7 +100,7 @@ async def undo_press(
     user_id = str(interaction.user.id)
     mover = prompts.last_mover(service.game_of(row))
     if mover is not None and mover != user_id and row.has_player(user_id):
-        raise Refusal(words.not_your_undo(mover, row.names))
+        raise Refusal(lambda t: words.not_your_undo(mover, row.names, t))
     await interaction.response.defer()
     outcome = await service.undo(row, user_id, expected_version=version, expected_epoch=epoch)
     await after_press(interaction, outcome, user_id)
@@ -113,7 +117,7 @@ async def open_panel(
     service = service_of(interaction)
     user_id = str(interaction.user.id)
     turn = await service.check_turn(row, user_id, version, epoch)
-    panel = prompts.sub_panel(turn.game, user_id, code, row.names)
+    panel = prompts.sub_panel(turn.game, user_id, code, row.names, user_t(interaction))
     view = row_view(row, panel)
     if from_ephemeral(interaction):
         await interaction.response.edit_message(content=panel.text, view=view)
@@ -126,38 +130,42 @@ async def after_press(
     interaction: discord.Interaction[Any], outcome: Outcome, user_id: str
 ) -> None:
     """Tidy the presser's ephemeral panel: the next step if still theirs, else a receipt."""
+    t = user_t(interaction)
     if not outcome.announced:
-        await reply(interaction, NOT_SHOWN.format(problem=outcome.problem))
+        await reply(interaction, t.translate(NOT_SHOWN, problem=outcome.problem_in(t)))
     if not from_ephemeral(interaction):
         return
     if outcome.awaited == user_id:
-        panel = prompts.public_panel(outcome.game, outcome.row.names)
+        panel = prompts.public_panel(outcome.game, outcome.row.names, t)
         view = row_view(outcome.row, panel)
         await interaction.edit_original_response(
             content=f"{outcome.text}\n{panel.text}"[:2000], view=view
         )
     else:
         await interaction.edit_original_response(
-            content=f"Done: {outcome.text}"[:2000], view=receipt_view(outcome)
+            content=t.gettext("Done: {what}", what=outcome.text)[:2000],
+            view=receipt_view(outcome, t),
         )
 
 
-def receipt_view(outcome: Outcome) -> discord.ui.View | None:
+def receipt_view(outcome: Outcome, t: Translator) -> discord.ui.View | None:
     """The Undo button under a mover's "Done: …" receipt, while they may still use it."""
     if outcome.actor is None or prompts.last_mover(outcome.game) != outcome.actor:
         return None
-    return row_view(outcome.row, Panel("", (prompts.Choice(prompts.UNDO, prompts.UNDO_LABEL),)))
+    undo = prompts.Choice(prompts.UNDO, prompts.undo_label(t))
+    return row_view(outcome.row, Panel("", (undo,)))
 
 
 async def send_own_board(interaction: discord.Interaction[Any], row: GameRow) -> None:
     service = service_of(interaction)
     user_id = str(interaction.user.id)
     if not row.has_player(user_id):
-        raise Refusal("You are not playing in this game, so you have no board here.")
+        raise Refusal(NO_BOARD)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    picture = await service.board_picture(row, user_id)
+    t = user_t(interaction)
+    picture = await service.board_picture(row, user_id, t.language)
     await interaction.followup.send(
-        "Your board:", file=picture_file(picture, "board.png"), ephemeral=True
+        t.gettext("Your board:"), file=picture_file(picture, "board.png"), ephemeral=True
     )
 
 

@@ -48,18 +48,21 @@ class SampledRenderer:
         highlight: str | None,
         names: Mapping[str, str],
         seat_notes: Mapping[str, str] | None = None,
+        language: str = "en",
     ) -> bytes:
         self.calls += 1
         if game.is_over or self.calls % self.every == 1:
             return self.real.game_picture(
-                game, highlight=highlight, names=names, seat_notes=seat_notes
+                game, highlight=highlight, names=names, seat_notes=seat_notes, language=language
             )
         buffer = io.BytesIO()
         Image.new("RGB", (8, 8), (200, 180, 120)).save(buffer, format="PNG")
         return buffer.getvalue()
 
-    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
-        return self.real.board_picture(game, player_id, names=names)
+    def board_picture(
+        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
+    ) -> bytes:
+        return self.real.board_picture(game, player_id, names=names, language=language)
 
 
 def make_bot(

@@ -186,6 +186,8 @@ class FakeUser:
     dms_open: bool = True
     bot: bool = False
     role_id: int | None = None
+    locale: str = "en-US"
+    """The language of this user's Discord client: every interaction they send carries it."""
 
     @property
     def mention(self) -> str:
@@ -607,6 +609,8 @@ class World:
         self.bot_user = FakeUser(self.application_id, "montana-bot", bot=True)
         self.owner = FakeUser(new_snowflake(), "guild-owner")
         self.guild_id = guild_id if guild_id is not None else new_snowflake()
+        self.guild_locale = "en-US"
+        """The server's preferred locale (Community servers set it; else en-US)."""
         self.guild_name = guild_name
         self.bot_role_id = new_snowflake()
         self.users: dict[int, FakeUser] = {
@@ -818,7 +822,7 @@ class World:
             "mfa_level": 0,
             "nsfw_level": 0,
             "premium_tier": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locale,
             "system_channel_flags": 0,
             "joined_at": _iso_now(),
         }
@@ -1464,7 +1468,7 @@ class World:
         data: Json,
         *,
         message: FakeMessage | None = None,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> InteractionRecord:
         interaction_id = new_snowflake()
         token = f"fake-token-{interaction_id}-{'x' * 40}"
@@ -1477,7 +1481,7 @@ class World:
             "token": token,
             "version": 1,
             "channel_id": str(channel.id),
-            "locale": locale,
+            "locale": user.locale if locale is None else locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
@@ -1494,8 +1498,8 @@ class World:
             channel_payload["permissions"] = str(user.total_permissions().value)
             payload.update(
                 guild_id=str(self.guild_id),
-                guild={"id": str(self.guild_id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
+                guild_locale=self.guild_locale,
                 member=self.member_payload(user),
                 context=0,
                 authorizing_integration_owners={"0": str(self.guild_id)},

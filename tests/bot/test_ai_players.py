@@ -52,10 +52,13 @@ class NotesSeen(PillowRenderer):
         highlight: str | None,
         names: Mapping[str, str],
         seat_notes: Mapping[str, str] | None = None,
+        language: str = "en",
     ) -> bytes:
         self.seen.append(dict(seat_notes or {}))
         assert not any(name.endswith("(AI)") for name in names.values())
-        return super().game_picture(game, highlight=highlight, names=names, seat_notes=seat_notes)
+        return super().game_picture(
+            game, highlight=highlight, names=names, seat_notes=seat_notes, language=language
+        )
 
 
 def chosen_moves_are_legal(game: Game) -> list[str]:

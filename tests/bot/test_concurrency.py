@@ -50,10 +50,13 @@ class LabelledRenderer:
         highlight: str | None,
         names: Mapping[str, str],
         seat_notes: Mapping[str, str] | None = None,
+        language: str = "en",
     ) -> bytes:
         return _png({"players": ",".join(game.player_ids), "version": str(game.version)})
 
-    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
+    def board_picture(
+        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
+    ) -> bytes:
         return _png({"players": ",".join(game.player_ids), "board": player_id})
 
 

@@ -64,10 +64,13 @@ class CheapRenderer:
         highlight: str | None,
         names: Mapping[str, str],
         seat_notes: Mapping[str, str] | None = None,
+        language: str = "en",
     ) -> bytes:
         return self.png
 
-    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
+    def board_picture(
+        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
+    ) -> bytes:
         return self.png
 
 

@@ -43,13 +43,16 @@ class NotesRenderer:
         highlight: str | None,
         names: Mapping[str, str],
         seat_notes: Mapping[str, str] | None = None,
+        language: str = "en",
     ) -> bytes:
         self.notes.append(dict(seat_notes or {}))
         buffer = io.BytesIO()
         Image.new("RGB", (8, 8)).save(buffer, format="PNG")
         return buffer.getvalue()
 
-    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
+    def board_picture(
+        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
+    ) -> bytes:
         return self.game_picture(game, highlight=None, names=names)
 
 

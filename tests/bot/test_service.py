@@ -30,11 +30,14 @@ class FakeRenderer:
         highlight: str | None,
         names: Mapping[str, str],
         seat_notes: Mapping[str, str] | None = None,
+        language: str = "en",
     ) -> bytes:
         self.calls.append(("game", highlight))
         return b"PNG game %d" % game.version
 
-    def board_picture(self, game: Game, player_id: str, *, names: Mapping[str, str]) -> bytes:
+    def board_picture(
+        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
+    ) -> bytes:
         self.calls.append(("board", player_id))
         return b"PNG board"
 

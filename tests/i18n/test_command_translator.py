@@ -160,11 +160,18 @@ async def test_sync_payload_carries_the_translations_discord_accepts(
     assert any("ja command_description translation of 'Build a" in w for w in warnings)
 
 
-async def test_with_the_real_catalogue_untranslated_commands_stay_english() -> None:
-    """Until phase 2 translates the commands, the real catalogue adds no localization."""
+async def test_with_the_real_catalogue_the_commands_are_localized() -> None:
+    """The bot's catalogue translates the commands (issue 13 point 1): French, Polish
+    and Japanese clients see their own names and descriptions."""
     (group,) = await synced_payload(CommandTranslator())
-    assert group["description_localizations"] == {}
-    assert all(option["name_localizations"] == {} for option in group["options"])
+    assert group["description_localizations"] == {
+        "fr": "Jouer au jeu de plateau Montana dans ce salon",
+        "pl": "Graj w grę planszową Montana na tym kanale",
+        "ja": "このチャンネルでボードゲーム「モンタナ」を遊ぶ",
+    }
+    build, work = group["options"]
+    assert build["name_localizations"] == {"fr": "construire", "pl": "buduj", "ja": "建築"}
+    assert work["name_localizations"] == {"fr": "récolter", "pl": "pracuj", "ja": "労働"}
 
 
 @pytest.mark.parametrize(

@@ -139,6 +139,7 @@ def _row(row: Row, lines: Sequence[Row] | None = None) -> GameRow:
         result_json=row["result"],
         absent=row["absent"],
         taken_over=tuple(json.loads(row["taken_over"])),
+        language=row["language"],
     )
 
 
@@ -405,6 +406,7 @@ class Store:
         channel_id: int,
         thread_id: int | None,
         creator: Seat,
+        language: str = "en",
     ) -> GameRow:
         """A new game in its lobby, the creator seated; `ChannelBusy` if one is open here."""
         async with self._writing() as tx:
@@ -418,8 +420,8 @@ class Store:
             stamp = now()
             made = await tx.fetch(
                 "INSERT INTO games (guild_id, channel_id, thread_id, creator_id, status, "
-                "players, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?) "
-                "RETURNING id",
+                "players, version, created_at, updated_at, language) "
+                "VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -429,6 +431,7 @@ class Store:
                     _seats_json([creator]),
                     stamp,
                     stamp,
+                    language,
                 ),
             )
             game_id = int(made[0][0])
@@ -1131,6 +1134,39 @@ class Store:
             (game_id, player),
         )
         return [str(r["voter"]) for r in rows]
+
+    # ------------------------------------------------------------ languages (issue 13)
+
+    async def set_language(self, game_id: int, language: str) -> None:
+        """The language of a game's public messages and pictures from now on."""
+        await self._transaction(
+            [("UPDATE games SET language = ? WHERE id = ?", (language, game_id))]
+        )
+
+    async def remember_locale(self, user_id: str, locale: str) -> None:
+        """The Discord locale `user_id`'s client was last seen in."""
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO user_locales (user_id, locale, seen_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id) DO UPDATE SET "
+                    "locale = excluded.locale, seen_at = excluded.seen_at",
+                    (user_id, locale, now()),
+                )
+            ]
+        )
+
+    @_guarded
+    async def locales(self, user_ids: Sequence[str]) -> dict[str, str]:
+        """User id -> the Discord locale last seen for them (absent if never seen)."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self._read(
+            f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})",
+            tuple(user_ids),
+        )
+        return {row["user_id"]: row["locale"] for row in rows}
 
 
 class AiTables:

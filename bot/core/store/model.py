@@ -114,6 +114,8 @@ class GameRow:
     """What happens when a player's deadline passes (`ABSENT_MODES`)."""
     taken_over: tuple[str, ...] = ()
     """The human seats the AI plays for now (handed over by a vote or a deadline)."""
+    language: str = "en"
+    """The language of the game's public messages and pictures (`i18n.LANGUAGES`)."""
 
     @property
     def state(self) -> dict[str, Any] | None:

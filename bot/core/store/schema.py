@@ -243,5 +243,18 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # the languages (issue 13): a game's public messages and pictures are in its
+        # `language`; a player's own answers in their Discord client's, remembered here
+        # for what is sent to them later, outside an interaction (DMs, reminders)
+        "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
+        """
+        CREATE TABLE user_locales (
+            user_id TEXT PRIMARY KEY,
+            locale TEXT NOT NULL,
+            seen_at TEXT NOT NULL
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
