@@ -409,22 +409,21 @@ async def test_ai_seats_taken_over_seats_and_their_votes(store: Store) -> None:
     assert await store.active_game_ids() == [other]
 
 
-async def test_a_games_language_and_each_users_last_locale(store: Store) -> None:
-    # issue 13.4: the game's public words in its language, a player's own in their locale
+async def test_a_games_language_and_each_users_locale(store: Store) -> None:
+    """The languages' methods (issue 13), on both stores."""
     row = await store.create_lobby(
-        guild_id=BIG_GUILD, channel_id=30, thread_id=None, creator=ANA, language="pl"
+        guild_id=1, channel_id=30, thread_id=None, creator=ANA, language="fr"
     )
-    assert row.language == "pl"
+    assert row.language == "fr"
     await store.set_language(row.id, "ja")
     again = await store.get(row.id)
     assert again is not None and again.language == "ja"
-
-    assert await store.locales([ANA.user_id, BEN.user_id]) == {}
+    assert await store.locales([ANA.user_id]) == {}
+    await store.remember_locale(ANA.user_id, "pl")
     await store.remember_locale(ANA.user_id, "fr")
-    await store.remember_locale(ANA.user_id, "en-GB")
-    await store.remember_locale(BEN.user_id, "pl")
-    assert await store.locales([ANA.user_id, BEN.user_id, "333"]) == {
-        ANA.user_id: "en-GB",
-        BEN.user_id: "pl",
+    await store.remember_locale(BEN.user_id, "ja")
+    assert await store.locales([ANA.user_id, BEN.user_id, "999"]) == {
+        ANA.user_id: "fr",
+        BEN.user_id: "ja",
     }
     assert await store.locales([]) == {}

@@ -937,39 +937,6 @@ class Store:
         )
         return {row["game_id"]: (row["version"], moment_of(row["at"])) for row in rows}
 
-    # ------------------------------------------------------------ languages (issue 13)
-
-    async def set_language(self, game_id: int, language: str) -> None:
-        """The language of a game's public messages and pictures from now on."""
-        await self._transaction(
-            [("UPDATE games SET language = ? WHERE id = ?", (language, game_id))]
-        )
-
-    async def remember_locale(self, user_id: str, locale: str) -> None:
-        """The Discord locale `user_id`'s client was last seen in."""
-        await self._transaction(
-            [
-                (
-                    "INSERT INTO user_locales (user_id, locale, seen_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (user_id) DO UPDATE SET "
-                    "locale = excluded.locale, seen_at = excluded.seen_at",
-                    (user_id, locale, now()),
-                )
-            ]
-        )
-
-    @_guarded
-    async def locales(self, user_ids: Sequence[str]) -> dict[str, str]:
-        """User id -> the Discord locale last seen for them (absent if never seen)."""
-        if not user_ids:
-            return {}
-        marks = ", ".join("?" for _ in user_ids)
-        rows = await self._read(
-            f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})",
-            tuple(user_ids),
-        )
-        return {row["user_id"]: row["locale"] for row in rows}
-
     # ------------------------------------------------------------------ deadlines
 
     @_guarded
@@ -1167,6 +1134,39 @@ class Store:
             (game_id, player),
         )
         return [str(r["voter"]) for r in rows]
+
+    # ------------------------------------------------------------ languages (issue 13)
+
+    async def set_language(self, game_id: int, language: str) -> None:
+        """The language of a game's public messages and pictures from now on."""
+        await self._transaction(
+            [("UPDATE games SET language = ? WHERE id = ?", (language, game_id))]
+        )
+
+    async def remember_locale(self, user_id: str, locale: str) -> None:
+        """The Discord locale `user_id`'s client was last seen in."""
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO user_locales (user_id, locale, seen_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id) DO UPDATE SET "
+                    "locale = excluded.locale, seen_at = excluded.seen_at",
+                    (user_id, locale, now()),
+                )
+            ]
+        )
+
+    @_guarded
+    async def locales(self, user_ids: Sequence[str]) -> dict[str, str]:
+        """User id -> the Discord locale last seen for them (absent if never seen)."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self._read(
+            f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})",
+            tuple(user_ids),
+        )
+        return {row["user_id"]: row["locale"] for row in rows}
 
 
 class AiTables:
