@@ -264,6 +264,21 @@ class AiPlayers:
         self.decision_cpu.append(cpu)
         return decision
 
+    async def _decide_and_play(self, row: GameRow, player: str, note: str) -> ai.Decision:
+        """The AI's decision for `player` in the state `row` holds, played like a press
+        (guarded by that state's version and undo epoch)."""
+        decision = await self.decide(row, player)
+        await self.service.play(
+            row.id,
+            player,
+            decision.action,
+            expected_version=row.version,
+            expected_epoch=row.undo_epoch,
+            note=note,
+            by_ai=True,
+        )
+        return decision
+
     async def play_once(self, game_id: int, *, note: str = "") -> bool:
         """Make the AI's move if the game waits for the AI now; whether one was made.
         A move made meanwhile by someone else (stale) counts as made: look again."""
@@ -275,18 +290,9 @@ class AiPlayers:
         player = awaited_ai(row, game)
         if player is None:
             return False
-        decision = await self.decide(row, player)
         note = note or self._notes.pop(game_id, "")
         try:
-            await self.service.play(
-                row.id,
-                player,
-                decision.action,
-                expected_version=row.version,
-                expected_epoch=row.undo_epoch,
-                note=note,
-                by_ai=True,
-            )
+            decision = await self._decide_and_play(row, player, note)
         except Refusal as refusal:
             if refusal.message != STALE:
                 raise
@@ -325,17 +331,8 @@ class AiPlayers:
         game = self.service.game_of(row)
         if game.awaiting != player:
             return False
-        decision = await self.decide(row, player)
         try:
-            await self.service.play(
-                row.id,
-                player,
-                decision.action,
-                expected_version=row.version,
-                expected_epoch=row.undo_epoch,
-                note=note,
-                by_ai=True,
-            )
+            await self._decide_and_play(row, player, note)
         except Refusal as refusal:
             log.info("no AI move on the deadline: %s", refusal.message)
             return True
