@@ -41,13 +41,17 @@ def choose_action(game: Game, rng: random.Random) -> tuple[str, Action]:
     player_id = game.awaiting
     if player_id is None:
         raise ValueError("the game is over: nobody is awaited")
-    actions = game.legal_actions(player_id)
-    builds = [a for a in actions if a.verb == "build"]
+    # one pass groups the actions by verb, in their order (the builds among them)
+    by_verb: dict[str, list[Action]] = {}
+    for action in game.legal_actions(player_id):
+        group = by_verb.get(action.verb)
+        if group is None:
+            by_verb[action.verb] = [action]
+        else:
+            group.append(action)
+    builds = by_verb.get("build")
     if builds and rng.random() < 0.9:
         return player_id, rng.choice(builds)
-    by_verb: dict[str, list[Action]] = {}
-    for action in actions:
-        by_verb.setdefault(action.verb, []).append(action)
     verbs = list(by_verb)
     if len(verbs) > 1 and "trade" in by_verb and rng.random() < 0.9:
         verbs.remove("trade")
