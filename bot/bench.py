@@ -40,7 +40,6 @@ import contextlib
 import gc
 import io
 import logging
-import multiprocessing
 import os
 import random
 import re
@@ -50,7 +49,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,6 +57,7 @@ from rules import Game
 from rules.simulate import choose_action
 
 from .core import prompts
+from .core.pictures import ProcessRenderer
 from .core.service import PillowRenderer
 
 if TYPE_CHECKING:
@@ -88,55 +87,6 @@ OPENING_AT_ONCE = 10
 would measure a flood no server sees, not play."""
 """Seconds a move's picture may take to be posted before the bench counts it missing."""
 CHANNEL_MESSAGE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")
-
-
-def _draw_game(
-    game: Game,
-    highlight: str | None,
-    names: dict[str, str],
-    seat_notes: dict[str, str],
-    language: str = "en",
-) -> bytes:
-    return PillowRenderer().game_picture(
-        game, highlight=highlight, names=names, seat_notes=seat_notes, language=language
-    )
-
-
-def _draw_board(game: Game, player_id: str, names: dict[str, str], language: str = "en") -> bytes:
-    return PillowRenderer().board_picture(game, player_id, names=names, language=language)
-
-
-class ProcessRenderer:
-    """`PillowRenderer` in worker processes.
-
-    Drawing is mostly Python code holding the GIL: in threads (`asyncio.to_thread`) it
-    is off the loop but still starves it, each loop step waiting for the GIL behind
-    the drawing threads. The calling thread here only waits for a worker process.
-    """
-
-    def __init__(self, workers: int = 2) -> None:
-        context = multiprocessing.get_context("spawn")
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
-
-    def game_picture(
-        self,
-        game: Game,
-        *,
-        highlight: str | None,
-        names: Mapping[str, str],
-        seat_notes: Mapping[str, str] | None = None,
-        language: str = "en",
-    ) -> bytes:
-        notes = dict(seat_notes or {})
-        return self._pool.submit(_draw_game, game, highlight, dict(names), notes, language).result()
-
-    def board_picture(
-        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
-    ) -> bytes:
-        return self._pool.submit(_draw_board, game, player_id, dict(names), language).result()
-
-    def close(self) -> None:
-        self._pool.shutdown(cancel_futures=True)
 
 
 class SampledRenderer:
@@ -864,8 +814,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pictures",
         choices=("thread", "process"),
-        default="thread",
-        help="draw in a thread (as the bot does now) or in worker processes",
+        default="process",
+        help="draw in worker processes (as the bot started from the environment does, "
+        "MONTANA_PICTURE_PROCESSES) or in a thread",
     )
     parser.add_argument(
         "--bot",

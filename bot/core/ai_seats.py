@@ -23,9 +23,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-import multiprocessing
-import os
-import threading
 import time
 import zlib
 from dataclasses import dataclass, replace
@@ -47,6 +44,7 @@ from .store import (
     StoreError,
     now,
 )
+from .workers import worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -117,27 +115,9 @@ def _ready() -> bool:
     return True
 
 
-def _leave_with_parent(parent: int) -> None:
-    """In the worker: exit as soon as the bot process is gone (killed, it cannot stop its
-    worker, which would live on and keep the bot's output open)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
 def default_executor() -> concurrent.futures.Executor:
-    """One worker process (spawned: the bot's threads and loop are not copied), which
-    ends with the bot even when the bot is killed."""
-    return concurrent.futures.ProcessPoolExecutor(
-        max_workers=1,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_leave_with_parent,
-        initargs=(os.getpid(),),
-    )
+    """One worker process, which ends with the bot even when the bot is killed."""
+    return worker_pool(1)
 
 
 class AiPlayers:

@@ -21,6 +21,7 @@ from i18n import translatable
 
 from ..core.ai_seats import AiPlayers
 from ..core.deadlines import DeadlineDriver
+from ..core.pictures import ProcessRenderer
 from ..core.service import GameService, Refusal, Renderer
 from ..core.settings import Settings
 from ..core.store import Store, StoreError
@@ -87,6 +88,8 @@ class MontanaBot(discord.Client):
         self.tree = MontanaTree(self)
         self.tree.add_command(montana)
         self._renderer = renderer
+        self._pictures: ProcessRenderer | None = None
+        """The worker processes drawing pictures, when the settings ask for them."""
         self._sync_commands = sync_commands
         self._seed_source = seed_source
         self.accepting = True
@@ -109,6 +112,9 @@ class MontanaBot(discord.Client):
             self.settings.db_path, exclusive=True, shards=self.settings.shards
         )
         notifier = notify.Notifier(self, self.store)
+        if self._renderer is None and self.settings.picture_processes > 0:
+            self._pictures = ProcessRenderer(self.settings.picture_processes)
+            self._renderer = self._pictures
         self.service = GameService(
             self.store,
             renderer=self._renderer,
@@ -248,6 +254,9 @@ class MontanaBot(discord.Client):
         service = getattr(self, "service", None)
         if service is not None:
             await service.delivery.stop()  # what is still owed is kept for the next run
+        if self._pictures is not None:
+            await asyncio.to_thread(self._pictures.close)
+            self._pictures = None
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

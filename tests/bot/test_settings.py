@@ -54,6 +54,8 @@ def test_fractions_of_hours_are_kept() -> None:
         ("MONTANA_DISCORD_API_BASE", "127.0.0.1:9", "http://"),
         ("MONTANA_DISCORD_GATEWAY", "http://127.0.0.1:9", "ws://"),
         ("DISCORD_TOKEN", "abc def", "no spaces"),
+        ("MONTANA_PICTURE_PROCESSES", "17", "from 0"),
+        ("MONTANA_PICTURE_PROCESSES", "two", "from 0"),
     ],
 )
 def test_every_setting_is_checked_with_one_line_naming_it(
@@ -141,3 +143,11 @@ def test_shards_are_read_as_numbers_and_ranges_and_checked_against_the_count() -
     for why, environ in refusals.items():
         with pytest.raises(SettingsError, match=why):
             load_settings(environ, None)
+
+
+def test_pictures_are_drawn_in_two_worker_processes_unless_told() -> None:
+    # drawing in a thread of the bot starves its event loop (issue 15.7): the bot started
+    # from the environment draws in processes; 0 keeps the thread
+    assert load_settings({}, None).picture_processes == 2
+    assert load_settings({"MONTANA_PICTURE_PROCESSES": "0"}, None).picture_processes == 0
+    assert load_settings({"MONTANA_PICTURE_PROCESSES": "4"}, None).picture_processes == 4
