@@ -23,51 +23,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
-import io
 import random
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from rules import Game
 from rules.simulate import choose_action
 
 from .core.ai_seats import AiPlayers
+from .core.pictures import BlankRenderer
 from .core.service import GameService, PillowRenderer, Renderer
 from .core.store import Seat, Store
 
 TICK = 0.010
 STALL_AIM = 0.050
-
-
-class TinyRenderer:
-    """A valid 8x8 PNG for every picture: the bench measures the AI, not the drawing."""
-
-    def __init__(self) -> None:
-        from PIL import Image
-
-        buffer = io.BytesIO()
-        Image.new("RGB", (8, 8), (200, 180, 120)).save(buffer, format="PNG")
-        self.png = buffer.getvalue()
-
-    def game_picture(
-        self,
-        game: Game,
-        *,
-        highlight: str | None,
-        names: Mapping[str, str],
-        seat_notes: Mapping[str, str] | None = None,
-        language: str = "en",
-    ) -> bytes:
-        return self.png
-
-    def board_picture(
-        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
-    ) -> bytes:
-        return self.png
 
 
 class Ticker:
@@ -125,7 +97,7 @@ def percentile(values: Sequence[float], share: float) -> float:
 
 
 async def run(options: argparse.Namespace) -> int:
-    renderer: Renderer = PillowRenderer() if options.real_pictures else TinyRenderer()
+    renderer: Renderer = PillowRenderer() if options.real_pictures else BlankRenderer()
     executor: concurrent.futures.Executor | None = (
         concurrent.futures.ThreadPoolExecutor(max_workers=1)
         if options.executor == "thread"

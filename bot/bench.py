@@ -38,7 +38,6 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import io
 import logging
 import os
 import random
@@ -57,7 +56,7 @@ from rules import Game
 from rules.simulate import choose_action
 
 from .core import prompts
-from .core.pictures import ProcessRenderer
+from .core.pictures import ProcessRenderer, SampledRenderer
 from .core.service import PillowRenderer
 
 if TYPE_CHECKING:
@@ -87,45 +86,6 @@ OPENING_AT_ONCE = 10
 would measure a flood no server sees, not play."""
 """Seconds a move's picture may take to be posted before the bench counts it missing."""
 CHANNEL_MESSAGE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")
-
-
-class SampledRenderer:
-    """The real renderer for every `every`-th picture (and the final one); a tiny PNG else."""
-
-    def __init__(self, every: int, real: PillowRenderer | ProcessRenderer) -> None:
-        self.every = max(1, every)
-        self.calls = 0
-        self.real = real
-        self._tiny = _tiny_png()
-
-    def game_picture(
-        self,
-        game: Game,
-        *,
-        highlight: str | None,
-        names: Mapping[str, str],
-        seat_notes: Mapping[str, str] | None = None,
-        language: str = "en",
-    ) -> bytes:
-        self.calls += 1
-        if self.every == 1 or game.is_over or self.calls % self.every == 1:
-            return self.real.game_picture(
-                game, highlight=highlight, names=names, seat_notes=seat_notes, language=language
-            )
-        return self._tiny
-
-    def board_picture(
-        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
-    ) -> bytes:
-        return self.real.board_picture(game, player_id, names=names, language=language)
-
-
-def _tiny_png() -> bytes:
-    from PIL import Image
-
-    buffer = io.BytesIO()
-    Image.new("RGB", (8, 8), (200, 180, 120)).save(buffer, format="PNG")
-    return buffer.getvalue()
 
 
 class StallMeter:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from rules import Game
 
-from .service import PillowRenderer
+from .service import PillowRenderer, Renderer
 from .workers import worker_pool
 
 
@@ -62,4 +62,73 @@ class ProcessRenderer:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["ProcessRenderer"]
+def blank_png() -> bytes:
+    """A valid 8x8 PNG of one colour, for pictures nobody looks at."""
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8), (200, 180, 120)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+class BlankRenderer:
+    """`blank_png` for every picture: for runs that measure or test something else."""
+
+    def __init__(self) -> None:
+        self.png = blank_png()
+
+    def game_picture(
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+        language: str = "en",
+    ) -> bytes:
+        return self.png
+
+    def board_picture(
+        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
+    ) -> bytes:
+        return self.png
+
+
+class SampledRenderer:
+    """`real` for every `every`-th picture and the final one; `blank_png` otherwise.
+
+    A whole game posts a couple of hundred pictures; drawing only some of them keeps
+    long runs (tests, benches) short where the drawing is not what they look at.
+    """
+
+    def __init__(self, every: int = 10, real: Renderer | None = None) -> None:
+        self.every = max(1, every)
+        self.calls = 0
+        self.real = real if real is not None else PillowRenderer()
+        self._blank = blank_png()
+
+    def game_picture(
+        self,
+        game: Game,
+        *,
+        highlight: str | None,
+        names: Mapping[str, str],
+        seat_notes: Mapping[str, str] | None = None,
+        language: str = "en",
+    ) -> bytes:
+        self.calls += 1
+        if self.every == 1 or game.is_over or self.calls % self.every == 1:
+            return self.real.game_picture(
+                game, highlight=highlight, names=names, seat_notes=seat_notes, language=language
+            )
+        return self._blank
+
+    def board_picture(
+        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
+    ) -> bytes:
+        return self.real.board_picture(game, player_id, names=names, language=language)
+
+
+__all__ = ["BlankRenderer", "ProcessRenderer", "SampledRenderer", "blank_png"]

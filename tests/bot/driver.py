@@ -9,17 +9,14 @@ presses them. Which button leads where is read from the message's components and
 
 from __future__ import annotations
 
-import io
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PIL import Image
-
 from bot.core import prompts
-from bot.core.service import PillowRenderer, Renderer
+from bot.core.service import Renderer
 from bot.core.settings import Settings
 from bot.core.store import GameRow
 from bot.discord_app.client import MontanaBot
@@ -27,42 +24,6 @@ from rules import Action, Game
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 
 PNG = b"\x89PNG\r\n\x1a\n"
-
-
-class SampledRenderer:
-    """The real renderer for every `every`-th picture and the final one; a small PNG otherwise.
-
-    A whole game posts a couple of hundred pictures; drawing each for real would make
-    the test slow without testing the bot more (tests/render covers the drawing).
-    """
-
-    def __init__(self, every: int = 10) -> None:
-        self.every = every
-        self.calls = 0
-        self.real = PillowRenderer()
-
-    def game_picture(
-        self,
-        game: Game,
-        *,
-        highlight: str | None,
-        names: Mapping[str, str],
-        seat_notes: Mapping[str, str] | None = None,
-        language: str = "en",
-    ) -> bytes:
-        self.calls += 1
-        if game.is_over or self.calls % self.every == 1:
-            return self.real.game_picture(
-                game, highlight=highlight, names=names, seat_notes=seat_notes, language=language
-            )
-        buffer = io.BytesIO()
-        Image.new("RGB", (8, 8), (200, 180, 120)).save(buffer, format="PNG")
-        return buffer.getvalue()
-
-    def board_picture(
-        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
-    ) -> bytes:
-        return self.real.board_picture(game, player_id, names=names, language=language)
 
 
 def make_bot(

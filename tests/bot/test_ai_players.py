@@ -20,13 +20,13 @@ from pathlib import Path
 import pytest
 
 from bot.core.ai_seats import AiPlayers
+from bot.core.pictures import SampledRenderer
 from bot.core.service import AI_PLAYS_NOTE, TAKEN_OVER, GameService, PillowRenderer
 from bot.core.store import Seat, Store, is_ai_seat
 from rules import Game
 from rules.simulate import choose_action
 from tests.bot.driver import (
     PNG,
-    SampledRenderer,
     Table,
     codes_on,
     game_at_main,

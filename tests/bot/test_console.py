@@ -9,7 +9,6 @@ of input and continuing a saved game.
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import random
 import re
@@ -17,7 +16,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -34,6 +33,7 @@ from bot.console import (
     wrap,
 )
 from bot.core import prompts
+from bot.core.pictures import BlankRenderer
 from bot.core.service import GameService
 from bot.core.store import FINISHED, Store
 from rules import Game
@@ -45,35 +45,6 @@ PICTURE_LINE = re.compile(r"\[picture: (.+?move-(\d{4})\.png)\]")
 PROMPT_LINE = re.compile(r"^>> (\w+), ", re.MULTILINE)
 
 
-def tiny_png() -> bytes:
-    buffer = io.BytesIO()
-    Image.new("RGB", (2, 2), "white").save(buffer, format="PNG")
-    return buffer.getvalue()
-
-
-class CheapRenderer:
-    """A valid PNG without drawing anything: whole games in-process stay fast."""
-
-    def __init__(self) -> None:
-        self.png = tiny_png()
-
-    def game_picture(
-        self,
-        game: Game,
-        *,
-        highlight: str | None,
-        names: Mapping[str, str],
-        seat_notes: Mapping[str, str] | None = None,
-        language: str = "en",
-    ) -> bytes:
-        return self.png
-
-    def board_picture(
-        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
-    ) -> bytes:
-        return self.png
-
-
 class Session:
     """A console on a fresh game, its output captured, input from `self.answer`."""
 
@@ -82,7 +53,7 @@ class Session:
         self.runner = asyncio.Runner()
         self.store = self.runner.run(Store.open(str(tmp_path / "console.sqlite3")))
         self.announcer = ConsoleAnnouncer(tmp_path / "pictures", self.output.append)
-        self.service = GameService(self.store, renderer=CheapRenderer(), announcer=self.announcer)
+        self.service = GameService(self.store, renderer=BlankRenderer(), announcer=self.announcer)
         self.game_id = self.runner.run(start_new(self.service, names, seed))
         self.answer: Callable[[str], str] = self.end_of_input
         self.console = Console(
@@ -417,7 +388,7 @@ async def _play_all_but_the_end(db: Path, *, remaining: int, seed: int) -> list[
     """A console game in `db`, stopped `remaining` moves before its end; those moves."""
     store = await Store.open(str(db))
     try:
-        service = GameService(store, renderer=CheapRenderer())
+        service = GameService(store, renderer=BlankRenderer())
         game_id = await start_new(service, ["ana", "ben"], seed)
         row = await service.get(game_id)
         preview = service.game_of(row)

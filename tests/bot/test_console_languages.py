@@ -16,12 +16,12 @@ import pytest
 
 from bot.console import Console, ConsoleAnnouncer, parse_args, start_new
 from bot.core import words
+from bot.core.pictures import BlankRenderer
 from bot.core.service import GameService
 from bot.core.store import FINISHED, Store
 from i18n import Language, translator
 from rules import Event
 from rules.simulate import choose_action
-from tests.bot.test_console import CheapRenderer
 
 WORDS: dict[Language, tuple[str, str, str]] = {
     # (the seat draw, the first menu's instruction, the final ranking's title)
@@ -54,7 +54,7 @@ def test_a_whole_console_game_is_played_in_each_language(
         store = runner.run(Store.open(str(tmp_path / "console.sqlite3")))
         try:
             announcer = ConsoleAnnouncer(tmp_path / "pictures", output.append)
-            service = GameService(store, renderer=CheapRenderer(), announcer=announcer)
+            service = GameService(store, renderer=BlankRenderer(), announcer=announcer)
             game_id = runner.run(start_new(service, ["ana", "ben"], 7, language))
             moves = 0
 

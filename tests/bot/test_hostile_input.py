@@ -9,17 +9,14 @@ was: state, version, status and move log.
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import sqlite3
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PIL import Image
-
+from bot.core.pictures import BlankRenderer
 from bot.core.store import GameRow
 from rules import Game
 from tests.bot.driver import Table, make_bot, open_game, to_main_decision
@@ -53,32 +50,6 @@ HOSTILE_TEXTS = (
     "-1",
     "999999999999999999999999",
 )
-
-
-class TinyRenderer:
-    """A one-colour PNG: these tests look at refusals, not at pictures."""
-
-    def game_picture(
-        self,
-        game: Game,
-        *,
-        highlight: str | None,
-        names: Mapping[str, str],
-        seat_notes: Mapping[str, str] | None = None,
-        language: str = "en",
-    ) -> bytes:
-        return _png()
-
-    def board_picture(
-        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
-    ) -> bytes:
-        return _png()
-
-
-def _png() -> bytes:
-    buffer = io.BytesIO()
-    Image.new("RGB", (4, 4), (90, 140, 60)).save(buffer, format="PNG")
-    return buffer.getvalue()
 
 
 def random_texts(rng: random.Random, count: int, longest: int) -> list[str]:
@@ -150,7 +121,7 @@ def snapshot(db: Path) -> list[Any]:
 
 async def scene(fake: FakeDiscord, tmp_path: Path) -> Scene:
     db = tmp_path / "m.sqlite3"
-    bot = make_bot(db, TinyRenderer(), seed=11)
+    bot = make_bot(db, BlankRenderer(), seed=11)
     await fake.start(bot)
     table = Table(fake, bot)
     mine, thread, _ = await open_game(fake, table, fake.channel, "ana", "ben")
