@@ -8,8 +8,6 @@ that state (seeded by the game's state), and no message is posted twice.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import sqlite3
 from pathlib import Path
 
 import ai
@@ -17,7 +15,14 @@ from bot.core.ai_seats import decision_seed
 from bot.core.store import is_ai_seat
 from tests.bot.fakegateway import FakeGateway
 from tests.bot.test_crash import Session, check_consistent, press
-from tests.bot.test_faults_process import MESSAGES, bot_env, shown, shown_after, tap
+from tests.bot.test_faults_process import (
+    MESSAGES,
+    bot_env,
+    shown,
+    shown_after,
+    start_in_process,
+    tap,
+)
 
 AI = "ai:1"
 
@@ -27,18 +32,7 @@ async def game_with_an_ai_seat(gateway: FakeGateway, db: Path, ai_delay: float) 
     ana = gateway.add_user("ana")
     env = {**bot_env(gateway, db), "MONTANA_AI_DELAY_SECONDS": str(ai_delay)}
     session = Session(gateway, db, {str(ana.id): ana}, env)
-    await session.start_bot(small_pictures=True)
-    await gateway.wait_until(lambda: gateway.requests("PUT /applications"), timeout=20)
-    lobby = (await gateway.slash(ana, gateway.channel, "montana", "game", "new")).original
-    assert lobby is not None
-    await gateway.press(ana, lobby, label="Add AI")
-    await gateway.press(ana, lobby, label="Start")
-    await gateway.wait_until(lambda: gateway.threads, timeout=20)
-    session.thread = gateway.threads[-1]
-    await gateway.wait_until(lambda: session.prompt() is not None, timeout=20)
-    with contextlib.closing(sqlite3.connect(db)) as connection:
-        (session.game_id,) = connection.execute("SELECT id FROM games").fetchone()
-    return session
+    return await start_in_process(session, ana, [(ana, "Add AI")])
 
 
 async def to_the_ai(session: Session) -> None:

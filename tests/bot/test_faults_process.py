@@ -14,7 +14,7 @@ import os
 import sqlite3
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,7 @@ from bot.core.errors import StartupError
 from bot.core.store import Store
 from rules import Action
 from tests.bot.driver import codes_on, path_to
-from tests.bot.fakediscord import FakeMessage
+from tests.bot.fakediscord import FakeMessage, FakeUser
 from tests.bot.fakegateway import FakeGateway
 from tests.bot.test_crash import ROOT, Session, press, press_path
 
@@ -46,17 +46,27 @@ async def started_game(gateway: FakeGateway, db: Path) -> Session:
     """A bot process and a two-player game in its thread, its first prompt posted."""
     users = {str(u.id): u for u in (gateway.add_user("ana"), gateway.add_user("ben"))}
     session = Session(gateway, db, users, bot_env(gateway, db))
+    ana, ben = users.values()
+    return await start_in_process(session, ana, [(ben, "Join")])
+
+
+async def start_in_process(
+    session: Session, opener: FakeUser, seating: Sequence[tuple[FakeUser, str]]
+) -> Session:
+    """Start the session's bot process; `opener` opens a game, each (user, label) of
+    `seating` presses that lobby button, the opener starts; its first prompt posted."""
+    gateway = session.gateway
     await session.start_bot(small_pictures=True)
     await gateway.wait_until(lambda: gateway.requests("PUT /applications"), timeout=20)
-    ana, ben = users.values()
-    lobby = (await gateway.slash(ana, gateway.channel, "montana", "game", "new")).original
+    lobby = (await gateway.slash(opener, gateway.channel, "montana", "game", "new")).original
     assert lobby is not None
-    await gateway.press(ben, lobby, label="Join")
-    await gateway.press(ana, lobby, label="Start")
+    for user, label in seating:
+        await gateway.press(user, lobby, label=label)
+    await gateway.press(opener, lobby, label="Start")
     await gateway.wait_until(lambda: gateway.threads, timeout=20)
     session.thread = gateway.threads[-1]
     await gateway.wait_until(lambda: session.prompt() is not None, timeout=20)
-    with contextlib.closing(sqlite3.connect(db)) as connection:
+    with contextlib.closing(sqlite3.connect(session.db)) as connection:
         (session.game_id,) = connection.execute("SELECT id FROM games").fetchone()
     return session
 
