@@ -14,6 +14,11 @@ epoch it read. A stale version means someone else moved: the game is read again 
 decided afresh, so a move is never applied twice. The decision is seeded from (game,
 version, undo epoch), so after a restart the same state gets the same move.
 
+A seat can also be handed over where this process does not see it happen: an away
+with the AI (`bot.core.presence`) written by the process of another shard, in a game of
+this one. So every `SWEEP_SECONDS` the games of this process's shards with a seat taken
+over are woken too (a wake that finds no AI awaited does nothing).
+
 `hint` asks the same question for the awaited human and words the answer (`ai.explain`).
 """
 
@@ -50,6 +55,8 @@ log = logging.getLogger(__name__)
 
 DEFAULT_DELAY_SECONDS = 1.5
 """How long the AI waits before moving, so the players see the picture first."""
+SWEEP_SECONDS = 60.0
+"""How often the games with a seat taken over are woken (see the module's docstring)."""
 RETRY_SECONDS = 30.0
 """After a failure (the database busy, a broken state), when the game is tried again."""
 POLICY = "ai"
@@ -139,6 +146,7 @@ class AiPlayers:
         self._again: set[int] = set()
         self._notes: dict[int, str] = {}
         self._stopping = False
+        self._sweeper: asyncio.Task[None] | None = None
         self.latencies: list[float] = []
         """Seconds from reading a game to its AI move saved (for the bench)."""
         self.decision_cpu: list[float] = []
@@ -161,12 +169,30 @@ class AiPlayers:
         self._stopping = False
         for game_id in await self.tables.active_games():
             self.wake(game_id)
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_now_and_then(), name="ai-sweep")
+
+    async def sweep(self) -> int:
+        """Wake every game of this process's shards with a seat taken over; how many."""
+        games = await self.tables.games_taken_over()
+        for game_id in games:
+            self.wake(game_id)
+        return len(games)
+
+    async def _sweep_now_and_then(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.sweep()
+            except StoreError as error:
+                log.warning("waking the games the AI plays in failed: %s", error)
 
     async def stop(self) -> None:
         """Stop the games' tasks (a move being saved is not cut: the store's transaction
         is all or nothing, and the next start decides again) and the worker."""
         self._stopping = True
-        tasks = list(self._tasks.values())
+        sweeper, self._sweeper = self._sweeper, None
+        tasks = [*self._tasks.values(), *([sweeper] if sweeper is not None else [])]
         for task in tasks:
             task.cancel()
         for task in tasks:

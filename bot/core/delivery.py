@@ -506,7 +506,12 @@ class Delivery(PeriodicTask):
     async def _direct(self, report: Report, game: Game, entry: Owed) -> None:
         row = report.row
         user = str(entry.body.get("user", ""))
-        if self.notifier is None or row.status != ACTIVE or game.awaiting != user:
+        if (
+            self.notifier is None
+            or row.status != ACTIVE
+            or game.awaiting != user
+            or row.ai_plays(user)
+        ):
             await self._delivered(entry, None, note="no longer waiting for them")
             return
         posted = report.posted.get(entry.version)

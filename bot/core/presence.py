@@ -31,15 +31,26 @@ Discord timestamp, which each reader sees in their own time zone. The other play
 each of their games under way are told once, by a line in the game's thread (no ping),
 when they go away (or change the end) and when they come back.
 
-The stored `mode` is "pause" (`AWAY_PAUSE`) for now, so that "the AI plays for them"
-can be added beside it.
+**The AI while away.** A player may choose, with the away (`/montana me away ai:`),
+that the AI plays for them meanwhile (`AWAY_AI`; the default `AWAY_PAUSE` only pauses).
+Then the AI takes their seat in each of their games under way and in each game that
+starts meanwhile (`stand_in`): the seat is taken over as by a vote (`GameRow.taken_over`,
+"Ana (AI)" in the words, "away until 3 Dec, AI plays" on the picture) and recorded in
+`away_seats`, so that the end of the away — `/montana me back`, its time up, or a new
+away without the AI — gives back exactly those seats and never one the other players
+voted over. A seat the player takes back meanwhile (`/montana me reclaim`) stays theirs
+until the away ends; their deadlines stay paused, as in any away. The hand-over is
+written after the away itself and put right again at start-up (`stand_in_everyone`), so
+a crash between the two loses nothing; and a game that starts while the away is written
+is looked at by both (the away reads the games after writing itself, the start reads
+the aways after writing itself), so neither misses the other.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -49,11 +60,25 @@ from rules import Game
 
 from . import words
 from .notify import NotifyPrefs
-from .store import ACTIVE, AWAY_PAUSE, NOTICE, Away, GameRow, OwedMessage, Store, moment_of
+from .store import (
+    ACTIVE,
+    AWAY_AI,
+    AWAY_PAUSE,
+    NOTICE,
+    Away,
+    GameRow,
+    OwedMessage,
+    Store,
+    StoreError,
+    moment_of,
+)
 
 log = logging.getLogger(__name__)
 
 MAX_AWAY = timedelta(days=14)
+HAND_OVER_TRIES = 3
+"""How often the AI's hands on a player's seats are put right when a game changes
+meanwhile (each try reads the games again)."""
 HEADS_UP = "heads_up"
 """A notice: the player before you has started their turn."""
 WENT_AWAY = "away"
@@ -82,6 +107,8 @@ class Notice:
     """Away: when the away time ends."""
     dm: bool = False
     """Heads-up: by direct message instead of in the game's thread."""
+    ai: bool = False
+    """Away: the AI plays for them meanwhile. Back: the AI gives their seat back."""
 
     def body(self) -> dict[str, Any]:
         return {
@@ -91,6 +118,7 @@ class Notice:
             "turn": self.turn,
             "until": self.until.isoformat() if self.until is not None else None,
             "dm": self.dm,
+            "ai": self.ai,
         }
 
     @classmethod
@@ -104,6 +132,7 @@ class Notice:
             turn=int(turn) if turn is not None else None,
             until=moment_of(until) if until else None,
             dm=bool(body.get("dm")),
+            ai=bool(body.get("ai")),
         )
 
     def void_reason(self, row: GameRow, game: Game) -> str | None:
@@ -115,6 +144,8 @@ class Notice:
                 return "that turn is over"
             if game.awaiting == self.user:
                 return "they are awaited now"
+            if row.ai_plays(self.user):
+                return "the AI plays their seat"
         return None
 
     @property
@@ -165,9 +196,13 @@ def away_refusal(days: int, hours: int, t: Translator = ENGLISH) -> str:
     )
 
 
-def seat_notes(away: Mapping[str, Away], t: Translator = ENGLISH) -> dict[str, str]:
-    """What the picture shows by each away player's name ("away until 3 Dec")."""
-    return {player: words.away_note(entry.until, t) for player, entry in away.items()}
+def seat_notes(away: Mapping[str, Away], row: GameRow, t: Translator = ENGLISH) -> dict[str, str]:
+    """What the picture of `row` shows by each away player's name: "away until 3 Dec",
+    and ", AI plays" when the AI plays their seat there meanwhile."""
+    return {
+        player: words.away_note(entry.until, t, ai=entry.ai_plays and player in row.taken_over)
+        for player, entry in away.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -180,6 +215,8 @@ class AwayChange:
     games: tuple[GameRow, ...]
     paused: tuple[GameRow, ...] = ()
     """The games awaiting a decision of theirs: paused (away) or restarted (back)."""
+    handed: tuple[GameRow, ...] = ()
+    """Away: the games whose seat the AI took now. Back: those it gave back."""
 
 
 class Presence:
@@ -197,6 +234,9 @@ class Presence:
         self.deliver = deliver
         """Delivers a game's owed messages now (the service's delivery)."""
         self.prefs = NotifyPrefs(store)
+        self.after_hand_over: list[Callable[[int], object]] = []
+        """Called with each game whose seat an away handed to the AI (the AI players'
+        wake-up: the game may wait for that seat)."""
 
     # ---- reading
 
@@ -255,41 +295,157 @@ class Presence:
         return tuple(found)
 
     async def go_away(
-        self, user_id: str, length: timedelta, at: datetime | None = None
+        self,
+        user_id: str,
+        length: timedelta | None,
+        at: datetime | None = None,
+        *,
+        ai: bool | None = None,
     ) -> AwayChange:
         """Mark `user_id` away for `length` from `at` (default: now), replacing an away
-        they had set; the players of their games under way are owed a notice."""
+        they had set (`length` None: until the end of that one, whose `ValueError` it
+        is when there is none); the players of their games under way are owed a notice.
+        `ai`: whether the AI plays for them meanwhile (None: as the away replaced said,
+        else not) — its seats are handed over or given back at once."""
         since = at or utcnow()
-        away = Away(user_id, since, since + length, AWAY_PAUSE)
+        earlier = (await self.store.aways([user_id])).get(user_id)
+        if earlier is not None and not earlier.active_at(since):
+            earlier = None
+        if length is not None:
+            until = since + length
+        elif earlier is not None:
+            until = earlier.until
+        else:
+            raise ValueError(away_refusal(0, 0))
+        if ai is None:
+            ai = earlier is not None and earlier.ai_plays
+        away = Away(user_id, since, until, AWAY_AI if ai else AWAY_PAUSE)
         games = tuple(await self.store.active_games_of(user_id))
-        notice = Notice(WENT_AWAY, user_id, until=away.until)
+        notice = Notice(WENT_AWAY, user_id, until=away.until, ai=ai)
         await self.store.set_away(
             away, [(row.id, OwedMessage(NOTICE, row.version, notice.body())) for row in games]
         )
-        log.info("%s is away until %s (%d games)", user_id, away.until.isoformat(), len(games))
-        return AwayChange(user_id, away, games, await self._awaiting(games, user_id))
+        handed = await self.stand_in(user_id, since)
+        log.info(
+            "%s is away until %s (%d games, the AI took %d seats)",
+            user_id,
+            away.until.isoformat(),
+            len(games),
+            len(handed),
+        )
+        return AwayChange(user_id, away, games, await self._awaiting(games, user_id), handed)
+
+    async def stand_in(self, user_id: str, at: datetime | None = None) -> tuple[GameRow, ...]:
+        """Put the AI's hands on `user_id`'s seats right for their away at `at` (default:
+        now): while the AI plays for them, it takes their seat in each game under way
+        (but one they took back meanwhile, or one the AI plays already); else it gives
+        back the seats an away of theirs handed over. The games whose seat it took."""
+        for _ in range(HAND_OVER_TRIES):
+            away = await self.away_of(user_id, at)
+            wanted = away is not None and away.ai_plays
+            records = await self.store.away_seats(user_id)
+            games = await self.store.active_games_of(user_id)
+            take = [
+                row
+                for row in games
+                if wanted and row.id not in records and not row.ai_plays(user_id)
+            ]
+            give = [
+                row
+                for row in games
+                if not wanted and records.get(row.id) is False and user_id in row.taken_over
+            ]
+            if not take and not give:
+                return ()
+            if await self.store.hand_away_seats(user_id, take, give):
+                for row in take:
+                    log.info("game %s: the AI plays for %s while they are away", row.id, user_id)
+                    for hook in self.after_hand_over:
+                        hook(row.id)
+                return tuple(take)
+        raise StoreError(f"the seats of {user_id} kept changing; the AI's hands are not set")
+
+    async def stand_in_new_game(self, row: GameRow) -> GameRow:
+        """A game just started: the AI takes the seats of its players away with the AI
+        playing for them; the row as it is then."""
+        away = await self.away_among([seat.user_id for seat in row.humans])
+        standing_in = [user for user, entry in away.items() if entry.ai_plays]
+        if not standing_in:
+            return row
+        for user in standing_in:
+            await self.stand_in(user)
+        return replace(row, taken_over=(await self._row(row.id)).taken_over)
+
+    async def _row(self, game_id: int) -> GameRow:
+        row = await self.store.get(game_id)
+        if row is None:
+            raise StoreError(f"game {game_id} is not in the database")
+        return row
+
+    async def stand_in_everyone(self) -> None:
+        """At start-up: the AI's hands right for every player away with the AI, or with
+        seats an away handed over (a crash between an away and its hand-over)."""
+        try:
+            aways = await self.store.aways()
+            recorded = await self.store.users_with_away_seats()
+        except StoreError as error:
+            log.warning("the AI's hands on away players' seats were not checked: %s", error)
+            return
+        users = {user for user, away in aways.items() if away.ai_plays}
+        for user in sorted(users | set(recorded)):
+            try:
+                await self.stand_in(user)
+            except StoreError as error:
+                log.warning("the AI's hands on the seats of %s: %s", user, error)
 
     async def come_back(
         self, user_id: str, at: datetime | None = None, *, only_until: datetime | None = None
     ) -> AwayChange | None:
         """End `user_id`'s away at `at` (default: now): the clock of each decision awaited
-        from them restarts then, and their games' players are owed a notice. None when
-        they were not away (with `only_until`: not away until exactly then)."""
+        from them restarts then, the seats their away handed to the AI are theirs again,
+        and their games' players are owed a notice. None when they were not away (with
+        `only_until`: not away until exactly then)."""
         moment = at or utcnow()
-        games = tuple(await self.store.active_games_of(user_id))
-        awaiting = await self._awaiting(games, user_id)
-        notice = Notice(CAME_BACK, user_id)
-        ended = await self.store.end_away(
-            user_id,
-            moment,
-            only_until=only_until,
-            restarts=[(row.id, row.version) for row in awaiting],
-            owed=[(row.id, OwedMessage(NOTICE, row.version, notice.body())) for row in games],
-        )
-        if not ended:
-            return None
-        log.info("%s is back (%d games, %d clocks restarted)", user_id, len(games), len(awaiting))
-        return AwayChange(user_id, None, games, awaiting)
+        for _ in range(HAND_OVER_TRIES):
+            games = tuple(await self.store.active_games_of(user_id))
+            records = await self.store.away_seats(user_id)
+            give = tuple(
+                row for row in games if records.get(row.id) is False and user_id in row.taken_over
+            )
+            given = {row.id for row in give}
+            awaiting = await self._awaiting(games, user_id)
+            owed = [
+                (
+                    row.id,
+                    OwedMessage(
+                        NOTICE,
+                        row.version,
+                        Notice(CAME_BACK, user_id, ai=row.id in given).body(),
+                    ),
+                )
+                for row in games
+            ]
+            ended = await self.store.end_away(
+                user_id,
+                moment,
+                only_until=only_until,
+                restarts=[(row.id, row.version) for row in awaiting],
+                owed=owed,
+                give_back=give,
+            )
+            if ended:
+                log.info(
+                    "%s is back (%d games, %d clocks restarted, %d seats given back)",
+                    user_id,
+                    len(games),
+                    len(awaiting),
+                    len(give),
+                )
+                return AwayChange(user_id, None, games, awaiting, give)
+            away = (await self.store.aways([user_id])).get(user_id)
+            if away is None or (only_until is not None and away.until != only_until):
+                return None
+        raise StoreError(f"the games of {user_id} kept changing; still away")
 
     async def end_due(self, at: datetime) -> list[AwayChange]:
         """End every away whose time is up by `at`, each at its own end (so the clocks

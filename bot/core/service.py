@@ -105,6 +105,11 @@ TAKEN_OVER_WORDS = translatable(
     "then make your move."
 )
 TAKEN_OVER = TAKEN_OVER_WORDS.id
+AWAY_AI_WORDS = translatable(
+    "You are away and the AI plays for you. `/montana me back` gives you all your games "
+    "again, or `/montana me reclaim` this one; then make your move."
+)
+"""A press refused because the AI plays for its presser while they are away."""
 FORCED_NOTE = "forced"
 """The move log's note for a step the engine applied because it was the only choice."""
 IN_ADVANCE_NOTE = "advance"
@@ -433,8 +438,8 @@ class GameService:
             highlight=highlight,
             names=row.seat_names,
             seat_notes={
-                **seat_notes(away, game_words(row)),
                 **dict.fromkeys(row.taken_over, game_words(row).translate(AI_PLAYS)),
+                **seat_notes(away, row, game_words(row)),
             },
             language=row.language,
         )
@@ -658,6 +663,12 @@ class GameService:
                 turn_events=told,
             )
             log.info("started with %d players (seed %s)", len(seats), seed)
+            # after the start is saved (see `bot.core.presence`: an away written meanwhile
+            # is seen by one of the two); failing, the next start-up hands the seats over
+            try:
+                row = await self.presence.stand_in_new_game(row)
+            except StoreError as error:
+                log.warning("game %s: an away player's seat stays theirs: %s", row.id, error)
             outcome = Outcome(
                 row=row,
                 game=dealt,
@@ -765,7 +776,8 @@ class GameService:
         row = await self.row_of(game)
         checked = self._check(row, user_id, expected_version, expected_epoch)
         if not by_ai and row.ai_plays(user_id):
-            raise Refusal(TAKEN_OVER_WORDS)
+            away = await self.presence.away_of(user_id)
+            raise Refusal(AWAY_AI_WORDS if away is not None and away.ai_plays else TAKEN_OVER_WORDS)
         return Turn(row, checked, expected_version)
 
     def _current(

@@ -754,11 +754,14 @@ def status(game: Game, names: Mapping[str, str], t: Translator = ENGLISH) -> str
 # ---------------------------------------------------------------- heads-up and away
 
 
-def away_note(until: datetime, t: Translator = ENGLISH) -> str:
+def away_note(until: datetime, t: Translator = ENGLISH, *, ai: bool = False) -> str:
     """By an away player's name on the picture: "away until 3 Dec" (the date in UTC: a
-    picture knows no reader's time zone; the messages give the moment itself)."""
+    picture knows no reader's time zone; the messages give the moment itself), or "away
+    until 3 Dec, AI plays" while the AI plays their seat."""
     moment = until.astimezone(UTC)
     day = format_date(moment.date(), "d MMM", locale=t.language)
+    if ai:
+        return t.gettext("away until {date}, AI plays", date=day)
     return t.gettext("away until {date}", date=day)
 
 
@@ -772,16 +775,27 @@ def length_text(length: timedelta, t: Translator = ENGLISH) -> str:
     return " ".join(parts)
 
 
-def away_line(name: str, until: str, t: Translator = ENGLISH) -> str:
+def away_line(name: str, until: str, t: Translator = ENGLISH, *, ai: bool = False) -> str:
     """Said with the prompt and in the status while a player is away (`until`: the moment
-    as the front end shows it)."""
+    as the front end shows it); `ai`: the AI plays their seat in this game meanwhile."""
+    if ai:
+        return t.gettext(
+            "{who} is away until {until} — the AI plays for them.", who=name, until=until
+        )
     return t.gettext(
         "{who} is away until {until} — their deadlines are paused.", who=name, until=until
     )
 
 
-def went_away_line(name: str, until: str, t: Translator = ENGLISH) -> str:
+def went_away_line(name: str, until: str, t: Translator = ENGLISH, *, ai: bool = False) -> str:
     """Told to a game's players when one of them goes away (or changes the end)."""
+    if ai:
+        return t.gettext(
+            "{who} is away until {until}; the AI plays their seat in this game until they "
+            "are back.",
+            who=name,
+            until=until,
+        )
     return t.gettext(
         "{who} is away until {until}; their deadlines in this game are paused until they are back.",
         who=name,
@@ -789,8 +803,14 @@ def went_away_line(name: str, until: str, t: Translator = ENGLISH) -> str:
     )
 
 
-def back_line(name: str, t: Translator = ENGLISH) -> str:
-    """Told to a game's players when an away player is back."""
+def back_line(name: str, t: Translator = ENGLISH, *, ai: bool = False) -> str:
+    """Told to a game's players when an away player is back; `ai`: the AI, which played
+    their seat meanwhile, gives it back."""
+    if ai:
+        return t.gettext(
+            "{who} is back and plays their own seat again; their deadlines run from now.",
+            who=name,
+        )
     return t.gettext("{who} is back; their deadlines run again from now.", who=name)
 
 

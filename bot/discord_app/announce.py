@@ -44,11 +44,11 @@ from .components import (
     MISSING_PERMISSIONS,
     THREAD_ARCHIVED,
     UNKNOWN_CHANNEL,
+    away_words,
     delivery_problem,
     game_t,
     picture_file,
     row_view,
-    timestamp,
 )
 from .lobby import thread_name
 
@@ -101,8 +101,7 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
         )
         away = outcome.away.get(game.awaiting or "")
         if away is not None:
-            name = names.get(away.user_id, away.user_id)
-            parts.append(words.away_line(name, timestamp(away.until, "f"), t))
+            parts.append(away_words(row, away.user_id, away, t))
         awaited = game.awaiting
         ai_turn = awaited is not None and row.ai_plays(awaited)
         if awaited is not None and ai_turn:

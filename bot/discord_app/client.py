@@ -131,6 +131,7 @@ class MontanaBot(discord.Client):
         self.service.after_announce.append(self.deadlines.on_announced)
         self.ai = AiPlayers(self.service, delay=self.settings.ai_delay_seconds)
         self.service.after_announce.append(self.ai.on_announced)
+        self.service.presence.after_hand_over.append(self.ai.wake)
         self.deadlines.at_deadline = self.ai.at_deadline
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.deadlines.start()
@@ -150,7 +151,9 @@ class MontanaBot(discord.Client):
         # REST works once logged in: show moves saved but never posted before taking
         # any interaction
         await self.repost_missing_prompts()
-        # games waiting for an AI (a restart) go on by themselves
+        # games waiting for an AI (a restart) go on by themselves, also those of a
+        # player who went away with the AI playing for them just before a crash
+        await self.service.presence.stand_in_everyone()
         await self.ai.start()
         # What exists now (modules, discord.py's state) lives as long as the bot: keep it
         # out of full garbage collections, each of which would otherwise stall the event

@@ -39,11 +39,11 @@ from i18n import (
     translator,
 )
 
-from ..core import prompts
+from ..core import prompts, words
 from ..core.delivery import Blocked, DeliveryProblem, Dropped, TryAgain
 from ..core.prompts import Panel
 from ..core.service import GameService, why_not_saved
-from ..core.store import GameRow, Seat, StoreError
+from ..core.store import Away, GameRow, Seat, StoreError
 
 if TYPE_CHECKING:
     from .client import MontanaBot
@@ -114,6 +114,17 @@ def timestamp(moment: datetime, style: str = "R") -> str:
     """A Discord timestamp: each reader sees it in their own time zone; style "R" is
     relative ("in 3 hours"), "f" the date and time ("3 December 2026 18:00")."""
     return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def away_words(row: GameRow, player: str, away: Away, t: Translator) -> str:
+    """ "Ana is away until <moment> — their deadlines are paused." (or "— the AI plays for
+    them." while it plays her seat in this game), each reader in their own time zone."""
+    return words.away_line(
+        row.seat_names.get(player, player),
+        timestamp(away.until, "f"),
+        t,
+        ai=away.ai_plays and player in row.taken_over,
+    )
 
 
 STATE = r"(?P<version>[0-9]{1,9})(?:\.(?P<epoch>[0-9]{1,9}))?"

@@ -36,6 +36,7 @@ from .components import (
     LANGUAGE_CHOICES,
     Components,
     DynamicItems,
+    away_words,
     bot_of,
     database_trouble,
     game_t,
@@ -237,7 +238,7 @@ async def due_text(driver: DeadlineDriver, row: GameRow, t: Translator) -> str:
     name = row.names.get(player, player)
     away = await driver.presence.away_of(player, driver.clock())
     if away is not None:
-        return " " + words.away_line(name, timestamp(away.until, "f"), t)
+        return " " + away_words(row, player, away, t)
     return " " + t.gettext("{who}'s move is due {when}.", who=name, when=timestamp(moment))
 
 

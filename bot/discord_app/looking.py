@@ -13,12 +13,12 @@ from ..core import words
 from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY
 from .components import (
     DynamicItems,
+    away_words,
     bot_of,
     delivery_problem,
     game_t,
     picture_file,
     service_of,
-    timestamp,
     user_t,
 )
 from .group import NO_PINGS, answer, channel_id_of, game_group, montana, tracked
@@ -96,7 +96,7 @@ async def status(interaction: discord.Interaction[Any]) -> None:
     elif row.status == ACTIVE:
         away = await service.presence.away_in(row)
         lines[1:1] = [
-            words.away_line(seat.name, timestamp(away[seat.user_id].until, "f"), t)
+            away_words(row, seat.user_id, away[seat.user_id], t)
             for seat in row.players
             if seat.user_id in away
         ]

@@ -12,13 +12,13 @@ attempt that went out (as the moves' posts do).
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from i18n import translatable
+from i18n import Translator, translatable
 from rules import Game
 
 from ..core import words
@@ -27,12 +27,13 @@ from ..core.presence import (
     CAME_BACK,
     HEADS_UP,
     WENT_AWAY,
+    AwayChange,
     Notice,
     away_length,
     away_refusal,
 )
 from ..core.service import Refusal
-from ..core.store import GameRow
+from ..core.store import Away, GameRow
 from .announce import find_posted, mention
 from .components import (
     DynamicItems,
@@ -67,7 +68,8 @@ class DiscordNotices:
         self, notice: Notice, row: GameRow, game: Game, ticket: Ticket
     ) -> int | None:
         names = row.names
-        name = names.get(notice.user, notice.user)
+        # the away player by their own name: the line itself says whether the AI plays
+        name = row.seat_names.get(notice.user, notice.user)
         pinged: list[str] = []
         t = game_t(row)
         if notice.kind == HEADS_UP:
@@ -80,9 +82,9 @@ class DiscordNotices:
             text = words.heads_up_line(mention(notice.user), starting, t)
             pinged = [notice.user]
         elif notice.kind == WENT_AWAY and notice.until is not None:
-            text = words.went_away_line(name, timestamp(notice.until, "f"), t)
+            text = words.went_away_line(name, timestamp(notice.until, "f"), t, ai=notice.ai)
         elif notice.kind == CAME_BACK:
-            text = words.back_line(name, t)
+            text = words.back_line(name, t, ai=notice.ai)
         else:
             raise Dropped(f"a notice of an unknown kind ({notice.kind!r})")
         return await self._post(row, text, pinged, ticket)
@@ -119,46 +121,80 @@ def until_text(until: datetime) -> str:
 @me_group.command(
     name="away", description="Pause your deadlines in all your games while you are away"
 )
-@app_commands.describe(days="Days away (at most 14 in all)", hours="Hours away, added to the days")
+@app_commands.describe(
+    days="Days away (at most 14 in all)",
+    hours="Hours away, added to the days",
+    ai="Let the AI play for you meanwhile (default: your moves wait)",
+)
 @tracked
 async def away_command(
     interaction: discord.Interaction[Any],
     days: app_commands.Range[int, 0, 14] | None = None,
     hours: app_commands.Range[int, 0, 23] | None = None,
+    ai: bool | None = None,
 ) -> None:
     presence = service_of(interaction).presence
     user_id = str(interaction.user.id)
     t = user_t(interaction)
-    if days is None and hours is None:
-        away = await presence.away_of(user_id)
-        if away is None:
-            await reply(
-                interaction,
-                t.gettext(
-                    "You are not away. `/montana me away days: hours:` pauses your deadlines "
-                    "in all your games for up to 14 days."
-                ),
-            )
-            return
-        await reply(
-            interaction,
-            t.gettext(
-                "You are away until {until}: your deadlines are paused. `/montana me back` "
-                "ends it now.",
-                until=until_text(away.until),
-            ),
-        )
+    if days is None and hours is None and ai is None:
+        await reply(interaction, away_status(await presence.away_of(user_id), t))
         return
+    length: timedelta | None = None
+    if days is not None or hours is not None:
+        try:
+            length = away_length(days or 0, hours or 0)
+        except ValueError:
+            raise Refusal(lambda t: away_refusal(days or 0, hours or 0, t)) from None
     try:
-        length = away_length(days or 0, hours or 0)
-    except ValueError:
-        raise Refusal(lambda t: away_refusal(days or 0, hours or 0, t)) from None
-    change = await presence.go_away(user_id, length)
+        change = await presence.go_away(user_id, length, ai=ai)
+    except ValueError:  # `ai:` alone, and not away: how long?
+        raise Refusal(lambda t: away_refusal(0, 0, t)) from None
     assert change.away is not None
+    await reply(interaction, went_away_answer(change, change.away, t))
+    await presence.tell(change)
+
+
+def away_status(away: Away | None, t: Translator) -> str:
+    """`/montana me away` asked with nothing: whether the player is away, and how."""
+    if away is None:
+        return t.gettext(
+            "You are not away. `/montana me away days: hours:` pauses your deadlines "
+            "in all your games for up to 14 days (`ai: True`: the AI plays for you)."
+        )
+    if away.ai_plays:
+        return t.gettext(
+            "You are away until {until}: the AI plays for you. `/montana me back` ends it now.",
+            until=until_text(away.until),
+        )
+    return t.gettext(
+        "You are away until {until}: your deadlines are paused. `/montana me back` ends it now.",
+        until=until_text(away.until),
+    )
+
+
+def went_away_answer(change: AwayChange, away: Away, t: Translator) -> str:
+    """What the player who went away is told (only they see it)."""
     games = len(change.games)
-    until = until_text(change.away.until)
+    until = until_text(away.until)
+    if away.ai_plays and games:
+        return t.ngettext(
+            "You are away until {until}: the AI plays for you in your {n} game under way "
+            "and in every game that starts meanwhile (their players are told). "
+            "`/montana me back` ends it earlier.",
+            "You are away until {until}: the AI plays for you in your {n} games under way "
+            "and in every game that starts meanwhile (their players are told). "
+            "`/montana me back` ends it earlier.",
+            games,
+            until=until,
+        )
+    if away.ai_plays:
+        return t.gettext(
+            "You are away until {until}: the AI plays for you in every game that starts "
+            "meanwhile. `/montana me back` ends it earlier.",
+            until=until,
+        )
     if games:
-        said = t.ngettext(
+        return t.ngettext(
             "You are away until {until}: your deadlines are paused in your {n} game under "
             "way (their players are told). `/montana me back` ends it earlier.",
             "You are away until {until}: your deadlines are paused in your {n} games under "
@@ -166,14 +202,11 @@ async def away_command(
             games,
             until=until,
         )
-    else:
-        said = t.gettext(
-            "You are away until {until}: your deadlines are paused in every game you play "
-            "meanwhile. `/montana me back` ends it earlier.",
-            until=until,
-        )
-    await reply(interaction, said)
-    await presence.tell(change)
+    return t.gettext(
+        "You are away until {until}: your deadlines are paused in every game you play "
+        "meanwhile. `/montana me back` ends it earlier.",
+        until=until,
+    )
 
 
 @me_group.command(name="back", description="End your away time: your deadlines run again")
@@ -200,6 +233,12 @@ async def back_command(interaction: discord.Interaction[Any]) -> None:
         )
     else:
         said = t.gettext("Welcome back: your deadlines run again.")
+    if change.handed:
+        said += " " + t.ngettext(
+            "The AI gives you back your seat in {n} game.",
+            "The AI gives you back your seats in {n} games.",
+            len(change.handed),
+        )
     await reply(interaction, said)
     await presence.tell(change)
 

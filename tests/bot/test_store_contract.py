@@ -16,6 +16,7 @@ from bot.core.store import (
     ABSENT_AI_SEAT,
     ABSENT_WAIT,
     ACTIVE,
+    AWAY_AI,
     DM,
     ENDED,
     NOTICE,
@@ -407,6 +408,55 @@ async def test_ai_seats_taken_over_seats_and_their_votes(store: Store) -> None:
     assert await store.active_game_ids() == [game_id, other]
     store.shards = Shards(2, (1,))
     assert await store.active_game_ids() == [other]
+
+
+async def test_the_seats_an_away_hands_to_the_ai_and_gives_back(store: Store) -> None:
+    """Away with the AI (issue 11.5): the seats handed over are recorded, given back at
+    the end of the away, and a change meanwhile writes nothing; on both stores."""
+    game_id, game = await started(store, guild=4 << 22)
+    other, _ = await started(store, channel=11, guild=5 << 22)
+    rows = await store.active_games_of(ANA.user_id)
+    since = datetime(2026, 11, 1, tzinfo=UTC)
+    await store.set_away(Away(ANA.user_id, since, since + timedelta(days=3), AWAY_AI), [])
+    assert (await store.aways())[ANA.user_id].ai_plays
+    assert await store.hand_away_seats(ANA.user_id, rows, ())
+    assert await store.away_seats(ANA.user_id) == {game_id: False, other: False}
+    assert await store.users_with_away_seats() == [ANA.user_id]
+    assert await store.games_with_seats_taken_over() == [game_id, other]
+    store.shards = Shards(2, (1,))
+    assert await store.games_with_seats_taken_over() == [other]
+    store.shards = None
+    # rows read before the hand-over are stale: nothing is written, in any game
+    assert not await store.hand_away_seats(ANA.user_id, (), rows)
+    assert [r.taken_over for r in await store.active_games_of(ANA.user_id)] == [
+        (ANA.user_id,),
+        (ANA.user_id,),
+    ]
+    # Ana takes one game back (as `/montana me reclaim` does); Ben's seat goes to a vote
+    assert await store.set_taken_over(game_id, [], expected=[ANA.user_id])
+    assert await store.away_seats(ANA.user_id) == {game_id: True, other: False}
+    assert await store.set_taken_over(game_id, [BEN.user_id], expected=[])
+    # her away ends: the seat it still holds is hers again, the others' stay as they are
+    fresh = await store.active_games_of(ANA.user_id)
+    held = [row for row in fresh if row.id == other]
+    back = since + timedelta(days=1)
+    assert await store.end_away(
+        ANA.user_id,
+        back,
+        restarts=[(game_id, game.version)],
+        owed=[(game_id, OwedMessage(NOTICE, game.version, {"back": 1}))],
+        give_back=held,
+    )
+    assert [r.taken_over for r in await store.active_games_of(ANA.user_id)] == [
+        (BEN.user_id,),
+        (),
+    ]
+    assert await store.away_seats(ANA.user_id) == {} and await store.aways() == {}
+    # a give-back from a stale row ends nothing: still away, nothing written
+    await store.set_away(Away(ANA.user_id, since, since + timedelta(days=3), AWAY_AI), [])
+    assert not await store.end_away(ANA.user_id, back, give_back=held)
+    assert ANA.user_id in await store.aways()
+    assert await store.deadline_restarts() == {game_id: (game.version, back)}
 
 
 async def test_a_games_language_and_each_users_locale(store: Store) -> None:

@@ -573,14 +573,24 @@ class Store:
             statements, f"game {game_id} is no longer at version {expected_version}"
         )
 
-    @_guarded
     async def _checked(self, statements: Sequence[tuple[str, tuple[Any, ...]]], why: str) -> None:
         """Like `transaction`, but roll back and raise `StaleVersion` if the first
         statement (the guarded UPDATE) touched no row."""
+        await self._checked_each(statements[:1], statements[1:], why)
+
+    @_guarded
+    async def _checked_each(
+        self,
+        guarded: Sequence[tuple[str, tuple[Any, ...]]],
+        rest: Sequence[tuple[str, tuple[Any, ...]]],
+        why: str,
+    ) -> None:
+        """One transaction: every statement of `guarded` must touch a row (else roll
+        back and raise `StaleVersion`), then those of `rest`."""
         async with self._writing() as tx:
-            first, *rest = statements
-            if await tx.execute(*first) == 0:
-                raise StaleVersion(why)
+            for sql, params in guarded:
+                if await tx.execute(sql, params) == 0:
+                    raise StaleVersion(why)
             for sql, params in rest:
                 await tx.execute(sql, params)
 
@@ -865,7 +875,9 @@ class Store:
 
     async def set_away(self, away: Away, owed: Sequence[tuple[int, OwedMessage]]) -> None:
         """Mark a player away (replacing an earlier away), with the notices it owes the
-        players of their games (game id, message), in one transaction."""
+        players of their games (game id, message), in one transaction. The seats the
+        player took back from the AI during an earlier away are forgotten: the new away
+        hands every game over again if its mode says so (`hand_away_seats`)."""
         stamp = stamp_of(datetime.now(UTC))
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
@@ -873,11 +885,77 @@ class Store:
                 "ON CONFLICT (user_id) DO UPDATE SET since = excluded.since, "
                 "until = excluded.until, mode = excluded.mode",
                 (away.user_id, stamp_of(away.since), stamp_of(away.until), away.mode),
-            )
+            ),
+            (
+                "DELETE FROM away_seats WHERE user_id = ? AND reclaimed = 1",
+                (away.user_id,),
+            ),
         ]
         for game_id, message in owed:
             statements += _owed_inserts(game_id, [message], stamp)
         await self._transaction(statements)
+
+    @_guarded
+    async def away_seats(self, user_id: str) -> dict[int, bool]:
+        """The games whose seat `user_id`'s away handed to the AI: game id -> whether
+        the player took that seat back meanwhile."""
+        rows = await self._read(
+            "SELECT game_id, reclaimed FROM away_seats WHERE user_id = ? ORDER BY game_id",
+            (user_id,),
+        )
+        return {int(row["game_id"]): bool(row["reclaimed"]) for row in rows}
+
+    @_guarded
+    async def users_with_away_seats(self) -> list[str]:
+        """Everyone with a seat recorded in `away_seats` (start-up puts them right)."""
+        rows = await self._read("SELECT DISTINCT user_id FROM away_seats ORDER BY user_id")
+        return [str(row["user_id"]) for row in rows]
+
+    @staticmethod
+    def _seat_changes(
+        user_id: str, hand_over: Sequence[GameRow], give_back: Sequence[GameRow]
+    ) -> list[tuple[str, tuple[Any, ...]]]:
+        """The guarded updates of `games.taken_over` (each must touch its row) and the
+        `away_seats` records of an away's hand-over and give-back."""
+        statements: list[tuple[str, tuple[Any, ...]]] = []
+        for row, seats in [
+            *((row, sorted({*row.taken_over, user_id})) for row in hand_over),
+            *((row, sorted(set(row.taken_over) - {user_id})) for row in give_back),
+        ]:
+            statements.append(
+                (
+                    "UPDATE games SET taken_over = ? WHERE id = ? AND taken_over = ? "
+                    "AND status = ?",
+                    (json.dumps(seats), row.id, json.dumps(sorted(row.taken_over)), ACTIVE),
+                )
+            )
+        return statements
+
+    async def hand_away_seats(
+        self, user_id: str, hand_over: Sequence[GameRow], give_back: Sequence[GameRow]
+    ) -> bool:
+        """In one transaction: the AI takes `user_id`'s seat in the games `hand_over`
+        (recorded in `away_seats`) and gives it back in the games `give_back` (their
+        records dropped), each game only if its `taken_over` is still as its row says
+        and it is under way. False, and nothing written, if one of them changed."""
+        guarded = self._seat_changes(user_id, hand_over, give_back)
+        records: list[tuple[str, tuple[Any, ...]]] = [
+            (
+                "INSERT INTO away_seats (user_id, game_id, reclaimed) VALUES (?, ?, 0) "
+                "ON CONFLICT (user_id, game_id) DO UPDATE SET reclaimed = 0",
+                (user_id, row.id),
+            )
+            for row in hand_over
+        ]
+        records += [
+            ("DELETE FROM away_seats WHERE user_id = ? AND game_id = ?", (user_id, row.id))
+            for row in give_back
+        ]
+        try:
+            await self._checked_each(guarded, records, f"a game of {user_id} changed meanwhile")
+        except StaleVersion:
+            return False
+        return True
 
     async def end_away(
         self,
@@ -887,19 +965,26 @@ class Store:
         only_until: datetime | None = None,
         restarts: Sequence[tuple[int, int]] = (),
         owed: Sequence[tuple[int, OwedMessage]] = (),
+        give_back: Sequence[GameRow] = (),
     ) -> bool:
         """End a player's away at `at`, in one transaction with the restart of the clocks
         of the decisions awaited from them (game id, version: the clock of that version
-        starts at `at`, its reminders counted afresh) and the notices it owes. With
-        `only_until`, only an away ending then (not one changed meanwhile). False, and
-        nothing written, when there is no such away."""
+        starts at `at`, its reminders counted afresh), the notices it owes, and the
+        seats the AI gives back (`give_back`, as in `hand_away_seats`; every record of
+        `away_seats` of theirs is dropped). With `only_until`, only an away ending then
+        (not one changed meanwhile). False, and nothing written, when there is no such
+        away or a game of `give_back` changed meanwhile."""
         guard, params = "", [user_id]
         if only_until is not None:
             guard = " AND until = ?"
             params.append(stamp_of(only_until))
         moment, stamp = stamp_of(at), stamp_of(datetime.now(UTC))
+        guarded = [
+            ("DELETE FROM away WHERE user_id = ?" + guard, tuple(params)),
+            *self._seat_changes(user_id, (), give_back),
+        ]
         statements: list[tuple[str, tuple[Any, ...]]] = [
-            ("DELETE FROM away WHERE user_id = ?" + guard, tuple(params))
+            ("DELETE FROM away_seats WHERE user_id = ?", (user_id,))
         ]
         for game_id, version in restarts:
             statements += [
@@ -919,7 +1004,7 @@ class Store:
         for game_id, message in owed:
             statements += _owed_inserts(game_id, [message], stamp)
         try:
-            await self._checked(statements, f"{user_id} is not away (any more)")
+            await self._checked_each(guarded, statements, f"{user_id} is not away (any more)")
         except StaleVersion:
             return False
         return True
@@ -1090,6 +1175,18 @@ class Store:
         )
         return [int(r["id"]) for r in rows]
 
+    @_guarded
+    async def games_with_seats_taken_over(self) -> list[int]:
+        """The games under way of this process's shards in which the AI plays a human's
+        seat (taken over by a vote, a deadline or an away)."""
+        rows = await self._read(
+            "SELECT id FROM games WHERE status = ? AND taken_over <> ?"
+            + self._shard_filter()
+            + " ORDER BY id",
+            (ACTIVE, "[]"),
+        )
+        return [int(r["id"]) for r in rows]
+
     async def set_absent(self, game_id: int, mode: str) -> None:
         if mode not in ABSENT_MODES:
             raise ValueError(f"absent must be one of {ABSENT_MODES}, not {mode!r}")
@@ -1110,6 +1207,14 @@ class Store:
         statements += [
             ("DELETE FROM takeover_votes WHERE game_id = ? AND player = ?", (game_id, player))
             for player in sorted(changed)
+        ]
+        # a seat its owner takes back while away stays theirs until that away ends
+        statements += [
+            (
+                "UPDATE away_seats SET reclaimed = 1 WHERE game_id = ? AND user_id = ?",
+                (game_id, player),
+            )
+            for player in sorted(set(expected) - set(seats))
         ]
         count, *_ = await self._transaction(statements)
         return count > 0
@@ -1179,6 +1284,9 @@ class AiTables:
         """Every game under way of this process's shards (at start-up: those waiting
         for an AI go on)."""
         return await self.store.active_game_ids()
+
+    async def games_taken_over(self) -> list[int]:
+        return await self.store.games_with_seats_taken_over()
 
     async def set_absent(self, game_id: int, mode: str) -> None:
         await self.store.set_absent(game_id, mode)

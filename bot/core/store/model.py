@@ -33,8 +33,11 @@ NOTICE = "notice"
 """An owed message: a line for the players that is no move (a heads-up, someone away or
 back; `bot.core.presence.Notice` is its body)."""
 AWAY_PAUSE = "pause"
-"""What happens to an away player's decisions: their deadlines wait (the only mode so
-far; the table keeps a `mode` so that "the AI plays for them" can be added)."""
+"""An away player's mode: their decisions wait, with their deadlines paused."""
+AWAY_AI = "ai"
+"""An away player's mode: the AI plays their seats (`GameRow.taken_over`, recorded in
+`away_seats`) and their deadlines are paused."""
+AWAY_MODES = (AWAY_PAUSE, AWAY_AI)
 AI_PREFIX = "ai:"
 """The engine's player id of an AI seat is `ai:<n>`: never a Discord id (digits only)."""
 ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT = "wait", "ai-move", "ai-seat"
@@ -232,6 +235,12 @@ class Away:
     until: datetime
     """When the away time ends by itself (at most 14 days after `since`)."""
     mode: str = AWAY_PAUSE
+    """`AWAY_PAUSE` or `AWAY_AI`."""
+
+    @property
+    def ai_plays(self) -> bool:
+        """Whether the AI plays for the player while they are away."""
+        return self.mode == AWAY_AI
 
     def active_at(self, moment: datetime) -> bool:
         """Still away at `moment` (a row whose time is up stays until it is ended)."""

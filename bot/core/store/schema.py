@@ -256,5 +256,19 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # the AI plays for an away player (issue 11.5, `away.mode` 'ai'): the games whose
+        # seat their away handed to the AI (`games.taken_over`), so that its end gives
+        # back those and no seat the others voted over; `reclaimed`: taken back by the
+        # player for that one game meanwhile (the away hands it over no more)
+        """
+        CREATE TABLE away_seats (
+            user_id TEXT NOT NULL,
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            reclaimed INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (user_id, game_id)
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
