@@ -21,6 +21,7 @@ from bot.core.settings import Settings
 from bot.core.store import GameRow
 from bot.discord_app.client import MontanaBot
 from rules import Action, Game
+from rules.simulate import choose_action
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -127,6 +128,25 @@ class Table:
         return await self.fake.slash(
             user, channel, "montana", "play", options={"move": str(action)}
         )
+
+
+async def play_until(
+    table: Table, game_id: int, reached: Callable[[Game], bool], *, moves: int = 200
+) -> tuple[GameRow, Game]:
+    """Legal random moves for whoever is awaited (tapped, or typed where no button leads
+    there), the AI answering for the seats it plays, until `reached` holds for the game
+    (at most `moves` moves): the row and the game then."""
+    for _ in range(moves):
+        await table.bot.ai.idle()
+        row, game = await table.game(game_id)
+        if reached(game):
+            return row, game
+        _, action = choose_action(game, random.Random(len(game.log)))
+        channel = table.fake.channel_by_id(row.play_channel_id)
+        await table.tap_move(game_id, action) or await table.type_move(
+            channel, str(game.awaiting), action
+        )
+    raise AssertionError(f"not reached within {moves} moves")
 
 
 async def open_game(

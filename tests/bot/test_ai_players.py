@@ -32,6 +32,7 @@ from tests.bot.driver import (
     game_at_main,
     make_bot,
     original,
+    play_until,
 )
 from tests.bot.fakediscord import FakeDiscord, FakeMessage
 from tests.bot.test_deadlines import manual_clock
@@ -271,16 +272,7 @@ async def test_a_takeover_vote_hands_the_seat_to_the_ai_until_its_owner_reclaims
     assert absent not in notes[-1]
     again = await fake_discord.slash(absent_user, thread, "montana", "me", "reclaim")
     assert again.ephemeral and "nothing to take back" in again.text
-    for _ in range(60):
-        row, game = await table.game(game_id)
-        if game.awaiting == absent:
-            break
-        _, action = choose_action(game, random.Random(len(game.log)))
-        await table.tap_move(game_id, action) or await table.type_move(
-            thread, str(game.awaiting), action
-        )
-        await bot.ai.idle()
-    assert game.awaiting == absent
+    row, game = await play_until(table, game_id, lambda game: game.awaiting == absent, moves=60)
     await bot.ai.idle()
     assert (await table.row(game_id)).version == row.version, "the AI left the seat alone"
 

@@ -12,7 +12,6 @@ restart, also one between saving the away and handing the seats over.
 
 from __future__ import annotations
 
-import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -20,8 +19,8 @@ from bot.core import words
 from bot.core.service import AWAY_AI_WORDS
 from bot.core.store import AWAY_AI, Away, MoveRow
 from bot.discord_app.client import MontanaBot
-from rules.simulate import choose_action
-from tests.bot.driver import Table, make_bot, to_main_decision
+from rules import Game
+from tests.bot.driver import Table, make_bot, play_until, to_main_decision
 from tests.bot.fakediscord import FakeDiscord, FakeMessage
 from tests.bot.test_deadlines import driver_at
 from tests.bot.test_presence import NotesRenderer, away_until, three_players
@@ -36,24 +35,16 @@ async def moves_of(bot: MontanaBot, game_id: int, player: str, after: int = 0) -
 
 
 async def play_others(table: Table, game_id: int, away: str, until_moves_of_away: int) -> None:
-    """The other players move (legal random choices, by tapping or typing) and the AI
-    answers for `away`, until the AI has made `until_moves_of_away` moves for them; the
-    game never waits for `away` once the AI has had its turn."""
-    bot = table.bot
+    """The other players move and the AI answers for `away`, until the AI has made
+    `until_moves_of_away` moves for them; the game never waits for `away` meanwhile."""
     _, game = await table.game(game_id)
-    start = game.version
-    for _ in range(200):
-        await bot.ai.idle()
-        row, game = await table.game(game_id)
-        if len(await moves_of(bot, game_id, away, start)) >= until_moves_of_away:
-            return
+    start = len(game.log)
+
+    def reached(game: Game) -> bool:
         assert game.awaiting != away, "the game waits for a player the AI plays for"
-        _, action = choose_action(game, random.Random(len(game.log)))
-        play_channel = table.fake.channel_by_id(row.play_channel_id)
-        await table.tap_move(game_id, action) or await table.type_move(
-            play_channel, str(game.awaiting), action
-        )
-    raise AssertionError("the AI did not play for the away player")
+        return [pid for pid, _ in game.log[start:]].count(away) >= until_moves_of_away
+
+    await play_until(table, game_id, reached)
 
 
 def pinging(messages: list[FakeMessage], user: str) -> list[FakeMessage]:
@@ -123,16 +114,7 @@ async def test_away_with_the_ai_hands_each_seat_over_until_back(
     (line,) = [m for m in fake_discord.messages_in(thread) if m.id > last.id]
     assert line.content == words.back_line(name, ai=True) and line.pinged_ids == []
     # and when her turn comes, the game waits for her again
-    for _ in range(200):
-        row, game = await table.game(game_id)
-        if game.awaiting == away:
-            break
-        _, action = choose_action(game, random.Random(len(game.log)))
-        await table.tap_move(game_id, action) or await table.type_move(
-            thread, str(game.awaiting), action
-        )
-        await bot.ai.idle()
-    assert game.awaiting == away
+    row, game = await play_until(table, game_id, lambda game: game.awaiting == away)
     await bot.ai.idle()
     assert (await table.row(game_id)).version == row.version, "the AI left her seat alone"
 
@@ -245,15 +227,7 @@ async def test_the_ai_stands_in_after_a_restart_and_leaves_when_the_away_stops_a
     assert await bot.store.away_seats(away) == {}
     # another bot process (another shard) hands her seat over when the game waits for
     # her: this one hears of it by its sweep
-    for _ in range(200):
-        row, game = await table.game(game_id)
-        if game.awaiting == away:
-            break
-        _, action = choose_action(game, random.Random(len(game.log)))
-        await table.tap_move(game_id, action) or await table.type_move(
-            thread, str(game.awaiting), action
-        )
-    assert game.awaiting == away
+    row, game = await play_until(table, game_id, lambda game: game.awaiting == away)
     await bot.store.set_away(Away(away, since, until, AWAY_AI), [])
     assert await bot.store.hand_away_seats(away, [row], [])
     await bot.ai.idle()
