@@ -282,6 +282,9 @@ class AiPlayers:
             expected_epoch=row.undo_epoch,
             note=note,
             by_ai=True,
+            # a person's seat only while the AI still holds it: a reclaim, or a return
+            # from away, saved while it decided makes its move out of date
+            expected_taken_over=row.taken_over if player in row.taken_over else None,
         )
         return decision
 

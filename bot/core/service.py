@@ -854,6 +854,7 @@ class GameService:
         expected_epoch: int | None = None,
         note: str = "",
         by_ai: bool = False,
+        expected_taken_over: Sequence[str] | None = None,
     ) -> Outcome:
         """Apply one move for `user_id`, save it, render and announce it.
 
@@ -864,7 +865,9 @@ class GameService:
         the move's words (e.g. that the bot passed for a player on a deadline; for a move
         `by_ai`, it stays with the moves told while the same player goes on). The
         store's version and epoch check is the guard against a move saved meanwhile: the
-        press is then refused as out of date.
+        press is then refused as out of date. `expected_taken_over`: the seats the AI
+        played in the state it decided on, when it moves for a person's seat; the move
+        is out of date, too, if they changed (the person took the seat back meanwhile).
         """
         if not isinstance(game, Turn):
             game = await self.check_turn(
@@ -872,7 +875,15 @@ class GameService:
             )
         async with self.lock(game.row.id):
             row = self.delivery.latest(game.row)
-            return await self._play(row, game.game, user_id, move, note, note_lasts=by_ai)
+            return await self._play(
+                row,
+                game.game,
+                user_id,
+                move,
+                note,
+                by_ai=by_ai,
+                expected_taken_over=expected_taken_over,
+            )
 
     async def _play(
         self,
@@ -882,7 +893,8 @@ class GameService:
         move: str | Action,
         note: str,
         *,
-        note_lasts: bool = False,
+        by_ai: bool = False,
+        expected_taken_over: Sequence[str] | None = None,
     ) -> Outcome:
         game_id = row.id
         names = row.names
@@ -903,7 +915,7 @@ class GameService:
             failure = error
             raise Refusal(lambda t: self.refusal_text(failure, game, user_id, names, t)) from None
         events = words.with_silent_action(events, user_id, str(move))
-        if note and note_lasts:
+        if note and by_ai:
             # told with the moves (kept while the same player's prompt is edited in place)
             events = [words.note(note), *events]
             note = ""
@@ -953,6 +965,7 @@ class GameService:
                 owed=owed,
                 expected_epoch=row.undo_epoch,
                 notes=notes,
+                expected_taken_over=expected_taken_over,
             )
         except StaleVersion:
             raise Refusal(STALE_WORDS) from None

@@ -15,11 +15,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import ai
 from bot.core import words
 from bot.core.service import AWAY_AI_WORDS
-from bot.core.store import AWAY_AI, Away, MoveRow
+from bot.core.store import AWAY_AI, Away, GameRow, MoveRow
 from bot.discord_app.client import MontanaBot
-from rules import Game
+from rules import Action, Game
 from tests.bot.driver import Table, make_bot, play_until, to_main_decision
 from tests.bot.fakediscord import FakeDiscord, FakeMessage
 from tests.bot.test_deadlines import driver_at
@@ -236,3 +237,37 @@ async def test_the_ai_stands_in_after_a_restart_and_leaves_when_the_away_stops_a
     await bot.ai.idle()
     assert (await table.row(game_id)).version > row.version
     assert await moves_of(bot, game_id, away, row.version)
+
+
+async def test_an_ai_move_decided_before_back_is_not_saved_after_it(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The AI's decision takes a moment: a return (or a reclaim) saved meanwhile wins,
+    and the player makes their own move."""
+    table, game_id, thread, _ = await three_players(fake_discord, tmp_path / "m.sqlite3")
+    bot = table.bot
+    _, game = await table.game(game_id)
+    away = game.awaiting
+    assert away is not None
+    await bot.ai.stop()  # its move is made below, step by step
+    await fake_discord.slash(
+        table.user(away), thread, "montana", "me", "away", options={"days": 1, "ai": True}
+    )
+    row = await table.row(game_id)
+    assert row.taken_over == (away,)
+    deciding = bot.ai.decide
+    decided: list[Action] = []
+
+    async def decide_while_she_comes_back(row: GameRow, player: str) -> ai.Decision:
+        decision = await deciding(row, player)
+        assert await bot.service.presence.come_back(player) is not None
+        decided.append(decision.action)
+        return decision
+
+    bot.ai.decide = decide_while_she_comes_back  # type: ignore[method-assign]
+    assert await bot.ai.play_once(game_id), "its move was out of date: it looks again"
+    assert decided and (await table.row(game_id)).version == row.version
+    assert not await bot.ai.play_once(game_id), "the seat is hers again"
+    assert (await table.row(game_id)).taken_over == ()
+    assert await table.tap_move(game_id, decided[0]) is not None
+    assert (await table.row(game_id)).version > row.version

@@ -426,6 +426,12 @@ async def test_the_seats_an_away_hands_to_the_ai_and_gives_back(store: Store) ->
     store.shards = Shards(2, (1,))
     assert await store.games_with_seats_taken_over() == [other]
     store.shards = None
+    # a move of the AI for Ana is saved only while it still plays her seat
+    with pytest.raises(StaleVersion):
+        await store.commit_move(
+            game_id, game.version, {}, game.version + 1, [("111", "x")], expected_taken_over=[]
+        )
+    assert await store.move_count(game_id) == game.version
     # rows read before the hand-over are stale: nothing is written, in any game
     assert not await store.hand_away_seats(ANA.user_id, (), rows)
     assert [r.taken_over for r in await store.active_games_of(ANA.user_id)] == [

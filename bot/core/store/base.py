@@ -527,9 +527,11 @@ class Store:
         owed: Sequence[OwedMessage] = (),
         expected_epoch: int | None = None,
         notes: Mapping[int, str] | None = None,
+        expected_taken_over: Sequence[str] | None = None,
     ) -> None:
         """Save a move in one transaction if the game is still at `expected_version`
-        (and, if given, `expected_epoch`: no undo happened since it was read).
+        (and, if given, `expected_epoch`: no undo happened since it was read; and
+        `expected_taken_over`: the AI still plays those seats).
 
         `new_state` is the engine's state (a dict, or its JSON already made); `moves` are
         the log lines (player, notation) for versions expected+1..new, stamped `at`
@@ -541,11 +543,15 @@ class Store:
         if len(moves) != new_version - expected_version:
             raise ValueError("one log line per version step")
         stamp = at or now()
-        epoch_guard = "" if expected_epoch is None else " AND undo_epoch = ?"
+        guards = "" if expected_epoch is None else " AND undo_epoch = ?"
+        guarded: tuple[Any, ...] = () if expected_epoch is None else (expected_epoch,)
+        if expected_taken_over is not None:
+            guards += " AND taken_over = ?"
+            guarded += (json.dumps(sorted(expected_taken_over)),)
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
                 "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?, "
-                "turn_events = ? WHERE id = ? AND version = ? AND status = ?" + epoch_guard,
+                "turn_events = ? WHERE id = ? AND version = ? AND status = ?" + guards,
                 (
                     _json(new_state),
                     new_version,
@@ -555,7 +561,7 @@ class Store:
                     game_id,
                     expected_version,
                     ACTIVE,
-                    *(() if expected_epoch is None else (expected_epoch,)),
+                    *guarded,
                 ),
             )
         ]
