@@ -205,6 +205,15 @@ def seat_notes(away: Mapping[str, Away], row: GameRow, t: Translator = ENGLISH) 
     }
 
 
+def held_for_away(
+    games: Sequence[GameRow], records: Mapping[int, bool], user_id: str
+) -> tuple[GameRow, ...]:
+    """The games of `games` whose seat the AI still holds for `user_id`'s away (as the
+    store's `away_seats` records it: handed over, not taken back): those its end gives
+    back."""
+    return tuple(row for row in games if records.get(row.id) is False and user_id in row.taken_over)
+
+
 @dataclass(frozen=True)
 class AwayChange:
     """A player gone away or come back, and the games whose players are told."""
@@ -350,11 +359,7 @@ class Presence:
                 for row in games
                 if wanted and row.id not in records and not row.ai_plays(user_id)
             ]
-            give = [
-                row
-                for row in games
-                if not wanted and records.get(row.id) is False and user_id in row.taken_over
-            ]
+            give = [] if wanted else held_for_away(games, records, user_id)
             if not take and not give:
                 return ()
             if await self.store.hand_away_seats(user_id, take, give):
@@ -409,9 +414,7 @@ class Presence:
         for _ in range(HAND_OVER_TRIES):
             games = tuple(await self.store.active_games_of(user_id))
             records = await self.store.away_seats(user_id)
-            give = tuple(
-                row for row in games if records.get(row.id) is False and user_id in row.taken_over
-            )
+            give = held_for_away(games, records, user_id)
             given = {row.id for row in give}
             awaiting = await self._awaiting(games, user_id)
             owed = [

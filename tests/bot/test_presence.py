@@ -8,16 +8,15 @@ Time is moved, not waited for: the deadline driver's clock is set by the test (s
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from PIL import Image
 
 from bot.core import words
+from bot.core.pictures import blank_png
 from bot.core.presence import away_length, heads_up_for
 from bot.discord_app.client import MontanaBot
 from rules import Game
@@ -46,9 +45,7 @@ class NotesRenderer:
         language: str = "en",
     ) -> bytes:
         self.notes.append(dict(seat_notes or {}))
-        buffer = io.BytesIO()
-        Image.new("RGB", (8, 8)).save(buffer, format="PNG")
-        return buffer.getvalue()
+        return blank_png()
 
     def board_picture(
         self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"

@@ -86,6 +86,22 @@ def _seats_json(players: Iterable[Seat]) -> str:
     return json.dumps([{"id": s.user_id, "name": s.name} for s in players])
 
 
+def _taken_over_json(seats: Iterable[str]) -> str:
+    """`games.taken_over` as stored (sorted, so that equal sets compare equal in SQL)."""
+    return json.dumps(sorted(seats))
+
+
+def _taken_over_update(
+    game_id: int, seats: Iterable[str], expected: Iterable[str]
+) -> tuple[str, tuple[Any, ...]]:
+    """The seats the AI plays in a game under way, if they are still `expected` (the
+    statement touches no row otherwise)."""
+    return (
+        "UPDATE games SET taken_over = ? WHERE id = ? AND taken_over = ? AND status = ?",
+        (_taken_over_json(seats), game_id, _taken_over_json(expected), ACTIVE),
+    )
+
+
 _LOG_START = ', "log": ['
 _LOG_END = '], "auto": '
 
@@ -547,7 +563,7 @@ class Store:
         guarded: tuple[Any, ...] = () if expected_epoch is None else (expected_epoch,)
         if expected_taken_over is not None:
             guards += " AND taken_over = ?"
-            guarded += (json.dumps(sorted(expected_taken_over)),)
+            guarded += (_taken_over_json(expected_taken_over),)
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
                 "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?, "
@@ -921,21 +937,18 @@ class Store:
     def _seat_changes(
         user_id: str, hand_over: Sequence[GameRow], give_back: Sequence[GameRow]
     ) -> list[tuple[str, tuple[Any, ...]]]:
-        """The guarded updates of `games.taken_over` (each must touch its row) and the
-        `away_seats` records of an away's hand-over and give-back."""
-        statements: list[tuple[str, tuple[Any, ...]]] = []
-        for row, seats in [
-            *((row, sorted({*row.taken_over, user_id})) for row in hand_over),
-            *((row, sorted(set(row.taken_over) - {user_id})) for row in give_back),
-        ]:
-            statements.append(
-                (
-                    "UPDATE games SET taken_over = ? WHERE id = ? AND taken_over = ? "
-                    "AND status = ?",
-                    (json.dumps(seats), row.id, json.dumps(sorted(row.taken_over)), ACTIVE),
-                )
-            )
-        return statements
+        """The updates of `games.taken_over` of an away's hand-over and give-back, each
+        guarded by the row's `taken_over` as read (each must touch its row)."""
+        return [
+            *(
+                _taken_over_update(row.id, {*row.taken_over, user_id}, row.taken_over)
+                for row in hand_over
+            ),
+            *(
+                _taken_over_update(row.id, set(row.taken_over) - {user_id}, row.taken_over)
+                for row in give_back
+            ),
+        ]
 
     async def hand_away_seats(
         self, user_id: str, hand_over: Sequence[GameRow], give_back: Sequence[GameRow]
@@ -1204,12 +1217,7 @@ class Store:
         """The seats the AI plays for now, if they are still `expected` (False if not);
         the votes about a seat whose hands change are dropped."""
         changed = set(seats) ^ set(expected)
-        statements: list[tuple[str, tuple[Any, ...]]] = [
-            (
-                "UPDATE games SET taken_over = ? WHERE id = ? AND taken_over = ? AND status = ?",
-                (json.dumps(sorted(seats)), game_id, json.dumps(sorted(expected)), ACTIVE),
-            )
-        ]
+        statements = [_taken_over_update(game_id, seats, expected)]
         statements += [
             ("DELETE FROM takeover_votes WHERE game_id = ? AND player = ?", (game_id, player))
             for player in sorted(changed)

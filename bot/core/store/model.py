@@ -37,7 +37,6 @@ AWAY_PAUSE = "pause"
 AWAY_AI = "ai"
 """An away player's mode: the AI plays their seats (`GameRow.taken_over`, recorded in
 `away_seats`) and their deadlines are paused."""
-AWAY_MODES = (AWAY_PAUSE, AWAY_AI)
 AI_PREFIX = "ai:"
 """The engine's player id of an AI seat is `ai:<n>`: never a Discord id (digits only)."""
 ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT = "wait", "ai-move", "ai-seat"
