@@ -198,9 +198,10 @@ def away_refusal(days: int, hours: int, t: Translator = ENGLISH) -> str:
 
 def seat_notes(away: Mapping[str, Away], row: GameRow, t: Translator = ENGLISH) -> dict[str, str]:
     """What the picture of `row` shows by each away player's name: "away until 3 Dec",
-    and ", AI plays" when the AI plays their seat there meanwhile."""
+    and ", AI plays" when the AI plays their seat there meanwhile (for their away, or
+    handed over by a vote)."""
     return {
-        player: words.away_note(entry.until, t, ai=entry.ai_plays and player in row.taken_over)
+        player: words.away_note(entry.until, t, ai=player in row.taken_over)
         for player, entry in away.items()
     }
 

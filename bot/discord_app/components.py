@@ -123,7 +123,7 @@ def away_words(row: GameRow, player: str, away: Away, t: Translator) -> str:
         row.seat_names.get(player, player),
         timestamp(away.until, "f"),
         t,
-        ai=away.ai_plays and player in row.taken_over,
+        ai=player in row.taken_over,
     )
 
 

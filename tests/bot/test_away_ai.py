@@ -165,6 +165,13 @@ async def test_the_end_of_an_away_gives_back_only_the_seats_it_handed_over(
     said = [m.content for m in fake_discord.messages_in(thread) if m.id > last.id]
     names = row.names
     assert words.back_line(names[ana]) in said and words.back_line(names[ben]) in said
+    # away again, without the AI: his seat is still the vote's, and that is what is said
+    await fake_discord.slash(
+        table.user(ben), fake_discord.channel, "montana", "me", "away", options={"hours": 2}
+    )
+    status = await fake_discord.slash(table.user(ana), thread, "montana", "status")
+    until = await away_until(bot, ben)
+    assert words.away_line(names[ben], stamp(until), ai=True) in status.content
 
 
 async def test_a_game_started_while_away_with_the_ai_is_played_by_it_from_the_start(
