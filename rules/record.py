@@ -382,3 +382,13 @@ def _check_result(game: Game, tags: dict[str, str], tag_lines: dict[str, int]) -
             raise RecordError(
                 tag_lines["Ranking"], f"the moves give the ranking '{ranking_text(game)}'"
             )
+
+
+def renamed(game: Game, player_ids: Sequence[str]) -> Game:
+    """The same game with other player ids, seat by seat (replayed from its record):
+    a record's game seated in another front end (the console's players)."""
+    mapping = dict(zip(game.player_ids, player_ids, strict=True))
+    record = game.record()
+    record["players"] = list(player_ids)
+    record["actions"] = [[mapping[pid], notation] for pid, notation in record["actions"]]
+    return Game.replay(record)

@@ -36,6 +36,7 @@ from . import (
     notify,
     presence,
     presses,
+    records,
 )
 from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
@@ -44,7 +45,18 @@ from .translator import CommandTranslator
 
 log = logging.getLogger(__name__)
 
-FEATURES = (components, lobby, moves, looking, deadlines, notify, presence, history, aiplayers)
+FEATURES = (
+    components,
+    lobby,
+    moves,
+    looking,
+    deadlines,
+    notify,
+    presence,
+    history,
+    aiplayers,
+    records,
+)
 """The modules whose commands (on `montana`) and components make up the bot."""
 DYNAMIC_ITEMS: components.DynamicItems = tuple(
     item for feature in FEATURES for item in feature.DYNAMIC_ITEMS
