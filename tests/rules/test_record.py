@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -190,3 +192,18 @@ def test_a_record_opens_at_any_turn() -> None:
     assert at_ten.log == played.game.log[: len(at_ten.log)]
     with pytest.raises(ValueError, match="turn 999 is not in the record"):
         record.at_turn(999)
+
+
+def test_a_game_begun_under_schema_1_reads_back_as_its_replay() -> None:
+    """Issue 23.5, games saved before forced steps were logged (schema 1, rules/README.md
+    "Saved state"): the record reads back as `Game.replay` of the game's record does
+    (the forced steps schema 1 left out applied, RULES.md 7.3), and from there on its
+    record reads back identically."""
+    saved = json.loads((Path(__file__).parent / "data" / "schema1_game.json").read_text())
+    old = Game.from_dict(saved["state"])
+    text = dumps(old)
+    assert f'[Schema1Moves "{len(old.log)}"]' in text
+    game, _ = loads(text)
+    assert game == Game.replay(old.record())
+    assert len(game.log) > len(old.log)
+    assert loads(dumps(game))[0] == game
