@@ -200,14 +200,32 @@ def dumps(
                 f"undone {u.number}. {colour.get(u.player, u.player)} {u.notation}{comment}"
             )
 
+    turns = turn_starts(game)
     for index, (player_id, notation) in enumerate(game.log):
         undone_lines(index)
+        if index in turns:
+            turn, seat = turns[index]
+            lines.append(f"; turn {turn}: {data.PLAYER_COLOURS[seat]}")
         at = moments[index] if index < len(moments) else None
         note = FORCED if index in forced else notes.get(index)
         lines.append(f"{index + 1}. {colour[player_id]} {notation}{_comment(at, note)}")
     for place in sorted(by_place):
         undone_lines(place)
     return "\n".join(lines) + "\n"
+
+
+def turn_starts(game: Game) -> dict[int, tuple[int, int]]:
+    """Log index -> (turn number, seat) for each turn's first entry after setup: where the
+    turn player's first decision stands (`Record.at_turn` stops just before it)."""
+    replayed = Game.replay_start(game.record())
+    starts: dict[int, tuple[int, int]] = {}
+    last = 0
+    for index, (player_id, notation) in enumerate(game.log):
+        replayed.replay_action(player_id, notation)
+        if replayed.turn_number > last and index + 1 < len(game.log):
+            last = replayed.turn_number
+            starts[index + 1] = (last, replayed.turn)
+    return starts
 
 
 def _comment(

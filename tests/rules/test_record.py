@@ -186,8 +186,12 @@ def line_of_tag(text: str, tag: str) -> int:
 def test_a_record_opens_at_any_turn() -> None:
     """The console's `--record FILE --turn N`: the game as turn N began."""
     played = play(4, 8)
-    record = parse(dumped(played))
+    text = dumped(played)
+    record = parse(text)
     at_ten = record.at_turn(10)
+    # the record marks where turn 10 begins: the moves above that line are played
+    above = text.split("\n; turn 10: ", 1)[0].splitlines()
+    assert sum(1 for line in above if line[:1].isdigit()) == record.turn_starts[10]
     assert at_ten.turn_number == 10 and not at_ten.is_over
     assert at_ten.log == played.game.log[: len(at_ten.log)]
     with pytest.raises(ValueError, match="turn 999 is not in the record"):
