@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.deadlines import result_record
 from bot.core.store import FINISHED, Seat
 from rules import Game
-from rules.record import parse
+from rules.record import parse, ranking_text
 from rules.simulate import choose_action
 from tests.bot.driver import game_at_main, make_bot
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, InteractionResult
@@ -65,16 +66,19 @@ async def test_a_game_under_way_is_exported_with_its_taken_back_move(
     assert attached(again)[1] == text
 
 
-async def a_past_game(fake: FakeDiscord, db: Path, channel: FakeChannel) -> tuple[int, Game]:
+async def a_past_game(
+    fake: FakeDiscord, db: Path, channel: FakeChannel, *, ended_at: int | None = None
+) -> tuple[int, Game]:
     """A finished game written by the store alone, as games finished before records
-    existed are: seats, state, the move log and a note on a pass; then a new lobby here."""
+    existed are: seats, state, the move log and a note on a pass; then a new lobby here.
+    With `ended_at`: a game ended by a vote after that many log entries instead."""
     bot = make_bot(db)
     await fake.start(bot)
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     seats = [Seat(str(ana.id), "Ana *the* Great"), Seat(str(ben.id), "Ben")]
     game = Game.new([s.user_id for s in seats], seed=5)
     rng = random.Random(5)
-    while not game.is_over:
+    while not game.is_over and (ended_at is None or len(game.log) < ended_at):
         game.apply(*choose_action(game, rng))
     store = bot.store
     row = await store.create_lobby(
@@ -82,7 +86,11 @@ async def a_past_game(fake: FakeDiscord, db: Path, channel: FakeChannel) -> tupl
     )
     await store.set_players(row.id, seats)
     await store.start(row.id, seats, game.to_dict(), game.log, at="2026-01-02T10:00:00+00:00")
-    assert await store.set_status(row.id, FINISHED, only_from=["active"])
+    if ended_at is None:
+        assert await store.set_status(row.id, FINISHED, only_from=["active"])
+    else:
+        voters = [seats[0].user_id]
+        assert await store.end_game(row.id, game.version, result_record(game, voters))
     chosen_pass = next(i for i, (_, n) in enumerate(game.log) if n == "pass" and i not in game.auto)
     await store.note_move(row.id, chosen_pass + 1, "advance")
     await fake.slash(ana, channel, "montana", "game", "new")  # the next game's lobby
@@ -108,6 +116,23 @@ async def test_a_game_finished_before_records_is_exported_from_its_stored_log(
         assert record.tags["Result"] == "finished" and record.tags["Ranking"].startswith("1 ")
         assert record.tags["Started"] == "2026-01-02T10:00:00+00:00" and "Ended" in record.tags
         assert [m.note for m in record.moves].count("advance") == 1
+
+
+async def test_a_game_ended_by_a_vote_says_so_with_its_standings(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A game stopped early by a vote: its record's result says so, with the standings
+    when it ended, and reads back to the game as it stood (not over by the rules)."""
+    _, game = await a_past_game(
+        fake_discord, tmp_path / "m.sqlite3", fake_discord.channel, ended_at=150
+    )
+    exported = await fake_discord.slash(
+        fake_discord.add_user("cleo"), fake_discord.channel, "montana", "game", "export"
+    )
+    record = parse(attached(exported)[1])
+    assert record.game == game and not game.is_over
+    assert record.tags["Result"] == "ended by a vote"
+    assert record.tags["Ranking"] == ranking_text(game) and "Ended" in record.tags
 
 
 TEXTS = {
