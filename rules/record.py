@@ -335,7 +335,8 @@ def parse(text: str) -> Record:
                 number, f"'{notation}' is noted forced but its player had other choices"
             )
         record.moves.append(Move(player, notation, fields.get("at"), note))
-        record.turn_starts.setdefault(game.turn_number, len(record.moves))
+        if game.turn_number:  # 0: the setup spins
+            record.turn_starts.setdefault(game.turn_number, len(record.moves))
     game.replay_finish()
     _check_result(game, tags, tag_lines)
     return record

@@ -194,8 +194,11 @@ def test_a_record_opens_at_any_turn() -> None:
     assert sum(1 for line in above if line[:1].isdigit()) == record.turn_starts[10]
     assert at_ten.turn_number == 10 and not at_ten.is_over
     assert at_ten.log == played.game.log[: len(at_ten.log)]
-    with pytest.raises(ValueError, match="turn 999 is not in the record"):
-        record.at_turn(999)
+    for missing in (0, 999):
+        with pytest.raises(
+            ValueError, match=f"turn {missing} is not in the record: it has turns 1 to"
+        ):
+            record.at_turn(missing)
 
 
 def test_a_game_begun_under_schema_1_reads_back_as_its_replay() -> None:
