@@ -34,7 +34,7 @@ _TAG_ORDER = (
     "Started",
     "Ended",
 )
-_DERIVED = ("Seed", "StartField", "Rules", "Schema1Moves", "Players")
+_DERIVED = ("Seed", "StartField", "Rules", "Schema1Moves")
 """Tags `dumps` writes from the game itself (a caller's value is ignored)."""
 _SEAT_TAG = re.compile(r"Seat([1-4])(Id|Colour)?")
 _TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9]*) "((?:[^"\\]|\\.)*)"\]')
