@@ -105,6 +105,10 @@ TAKEN_OVER_WORDS = translatable(
     "then make your move."
 )
 TAKEN_OVER = TAKEN_OVER_WORDS.id
+UNDO_TAKEN_OVER = translatable(
+    "The AI plays your seat in this game now, so you cannot take its moves back. Take "
+    "your seat back with `/montana me reclaim` first."
+)
 AWAY_AI_WORDS = translatable(
     "You are away and the AI plays for you. `/montana me back` gives you all your games "
     "again, or `/montana me reclaim` this one; then make your move."
@@ -1096,6 +1100,8 @@ class GameService:
                         "You are not playing in this game: there is no move of yours here."
                     )
                 )
+            if user_id in row.taken_over:
+                raise Refusal(UNDO_TAKEN_OVER)
             try:
                 earlier = await asyncio.to_thread(game.undo, user_id)
             except IllegalAction as error:

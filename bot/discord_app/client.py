@@ -133,6 +133,7 @@ class MontanaBot(discord.Client):
         self.service.after_announce.append(self.ai.on_announced)
         self.service.presence.after_hand_over.append(self.ai.wake)
         self.deadlines.at_deadline = self.ai.at_deadline
+        self.ai.absence_of = self.deadlines.absence_of
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.deadlines.start()
         # messages owed by moves a previous run saved but could not show (Discord

@@ -129,7 +129,10 @@ async def test_the_end_of_an_away_gives_back_only_the_seats_it_handed_over(
     ana = game.awaiting
     assert ana is not None
     ben, cleo = (p for p in game.player_ids if p != ana)
-    # Ben's seat goes to the AI by a vote of the two others (issue 14)
+    # Ben, away, has his seat voted over to the AI by the two others (issue 14)
+    await fake_discord.slash(
+        table.user(ben), fake_discord.channel, "montana", "me", "away", options={"hours": 2}
+    )
     await bot.ai.vote_takeover(game_id, ana, ben)
     assert (await bot.ai.vote_takeover(game_id, cleo, ben)).done
     # then Ben and Ana go away, both with the AI

@@ -253,6 +253,8 @@ async def test_deadlines_votes_and_history(store: Store) -> None:
         "222",
         "111",
     ]
+    assert await store.end_voters(game_id, game.version) == ["222", "111"]
+    assert await store.end_voters(game_id, game.version - 1) == []
     assert not await store.end_game(game_id, game.version - 1, {"ranking": []})
     assert await store.end_game(game_id, game.version, {"ranking": [{"player": "111"}]})
     (past,) = await store.past_games(10, 5)
@@ -396,6 +398,13 @@ async def test_ai_seats_taken_over_seats_and_their_votes(store: Store) -> None:
     assert await store.add_takeover_vote(game_id, BEN.user_id, ANA.user_id, "2026-11-23T2") == [
         ANA.user_id
     ]  # once per voter
+    assert await store.takeover_voters(game_id, BEN.user_id) == [ANA.user_id]
+    # a vote from an earlier absence lapses (issue 21.1); one cast since stays
+    await store.lapse_takeover_votes(game_id, BEN.user_id, "2026-11-23T1")
+    assert await store.takeover_voters(game_id, BEN.user_id) == [ANA.user_id]
+    await store.lapse_takeover_votes(game_id, BEN.user_id, "2026-11-23T2")
+    assert await store.takeover_voters(game_id, BEN.user_id) == []
+    await store.add_takeover_vote(game_id, BEN.user_id, ANA.user_id, "2026-11-23T2")
     assert not await store.set_taken_over(game_id, [BEN.user_id], expected=[ANA.user_id])
     assert await store.set_taken_over(game_id, [BEN.user_id], expected=[])
     row = await store.get(game_id)

@@ -1129,6 +1129,10 @@ class Store:
         )
         return await self._end_voters(game_id, version)
 
+    async def end_voters(self, game_id: int, version: int) -> list[str]:
+        """The voters so far to end the game at `version`, in the order they voted."""
+        return await self._end_voters(game_id, version)
+
     @_guarded
     async def _end_voters(self, game_id: int, version: int) -> list[str]:
         rows = await self._read(
@@ -1246,6 +1250,22 @@ class Store:
         )
         return await self._takeover_voters(game_id, player)
 
+    async def lapse_takeover_votes(self, game_id: int, player: str, before: str) -> None:
+        """Drop the votes about `player`'s seat cast before `before` (an earlier
+        absence of theirs: a vote counts only while they are away or overdue)."""
+        await self._transaction(
+            [
+                (
+                    "DELETE FROM takeover_votes WHERE game_id = ? AND player = ? AND at < ?",
+                    (game_id, player, before),
+                )
+            ]
+        )
+
+    async def takeover_voters(self, game_id: int, player: str) -> list[str]:
+        """The voters so far to hand `player`'s seat to the AI, in the order they voted."""
+        return await self._takeover_voters(game_id, player)
+
     @_guarded
     async def _takeover_voters(self, game_id: int, player: str) -> list[str]:
         rows = await self._read(
@@ -1312,3 +1332,9 @@ class AiTables:
 
     async def add_takeover_vote(self, game_id: int, player: str, voter: str, at: str) -> list[str]:
         return await self.store.add_takeover_vote(game_id, player, voter, at)
+
+    async def lapse_takeover_votes(self, game_id: int, player: str, before: str) -> None:
+        await self.store.lapse_takeover_votes(game_id, player, before)
+
+    async def takeover_voters(self, game_id: int, player: str) -> list[str]:
+        return await self.store.takeover_voters(game_id, player)

@@ -1,0 +1,103 @@
+"""Fair play (issue 21 points 1, 2 and 5), through real discord.py and the fake Discord:
+no seat is voted over while its player is here, nothing public repeats on demand, and a
+lobby's opener powers pass to the next human when the opener leaves.
+
+The AI decides in its worker process, as in production (`make_bot(ai_delay=0)`); time is
+moved, not waited for (`tests/bot/test_deadlines.py`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bot.driver import game_at_main, original
+from tests.bot.fakediscord import FakeDiscord
+from tests.bot.test_deadlines import manual_clock
+
+TAKEOVER = ("montana", "game", "takeover")
+
+
+async def test_in_a_two_player_game_the_opponent_hands_over_only_an_absent_seat(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 21.1: the opponent alone can hand over an away or overdue seat, never a
+    present one; the AI's moves for a seat are not its owner's to take back."""
+    table, game_id, thread = await game_at_main(fake_discord, tmp_path / "m.sqlite3", "ana", "ben")
+    bot = table.bot
+    _, game = await table.game(game_id)
+    awaited = game.awaiting
+    assert awaited is not None
+    other = next(p for p in game.player_ids if p != awaited)
+    present, opponent = table.user(awaited), table.user(other)
+    before = len(fake_discord.messages_in(thread))
+    # seconds after the start, here and not overdue: refused, to the voter alone
+    for user, seat in ((opponent, present), (present, opponent)):
+        refused = await fake_discord.slash(user, thread, *TAKEOVER, options={"player": seat})
+        assert refused.ephemeral
+        assert f"{seat.name.title()} is here" in refused.text
+        assert "away" in refused.text and "deadline" in refused.text
+    assert len(fake_discord.messages_in(thread)) == before, "a refusal posts nothing"
+    assert (await table.row(game_id)).taken_over == ()
+    assert await bot.store.takeover_voters(game_id, awaited) == []
+    # the player who is not awaited is never overdue, but once away their seat can go
+    await fake_discord.slash(opponent, thread, "montana", "me", "away", options={"hours": 3})
+    handed = await fake_discord.slash(present, thread, *TAKEOVER, options={"player": opponent})
+    assert not handed.ephemeral and "the AI plays" in handed.text
+    assert (await table.row(game_id)).taken_over == (other,)
+    await fake_discord.slash(opponent, thread, "montana", "me", "reclaim")
+    # overdue: the awaited player's deadline has passed; one vote of the one other suffices
+    await manual_clock(bot, game_id, 49)
+    handed = await fake_discord.slash(opponent, thread, *TAKEOVER, options={"player": present})
+    assert not handed.ephemeral and "the AI plays" in handed.text
+    assert handed.original is not None and handed.original.pinged_ids == []
+    await bot.ai.idle()
+    row = await table.row(game_id)
+    assert row.taken_over == (awaited,)
+    moves = await bot.store.moves(game_id)
+    assert moves[-1].player == awaited, "the AI moved for the overdue player"
+    # the owner cannot take the AI's moves back while it holds the seat
+    undo = await fake_discord.slash(present, thread, "montana", "undo")
+    assert undo.ephemeral and "/montana me reclaim" in undo.text and "first" in undo.text
+    assert (await table.row(game_id)).version == row.version
+
+
+async def test_each_vote_is_said_publicly_once_and_a_repeat_answers_the_voter_alone(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 21.1 and 21.2: three players; the first vote is posted with its button, a
+    repeat answers only the voter, and the majority of the others hands the seat over."""
+    table, game_id, thread = await game_at_main(
+        fake_discord, tmp_path / "m.sqlite3", "ana", "ben", "cleo"
+    )
+    bot = table.bot
+    _, game = await table.game(game_id)
+    absent = game.awaiting
+    assert absent is not None
+    first_voter, second_voter = (table.user(p) for p in game.player_ids if p != absent)
+    await manual_clock(bot, game_id, 49)
+    # a vote to end the game: each voter once, a repeat answers them alone
+    end_vote = await fake_discord.slash(first_voter, thread, "montana", "game", "vote-end")
+    assert not end_vote.ephemeral and "1 of the 2 votes needed" in end_vote.text
+    count = len(fake_discord.messages_in(thread))
+    end_again = await fake_discord.slash(first_voter, thread, "montana", "game", "vote-end")
+    assert end_again.ephemeral and "You voted already" in end_again.text
+    assert "1 of the 2 votes needed" in end_again.text
+    assert len(fake_discord.messages_in(thread)) == count
+    # a vote to hand the seat to the AI
+    started = await fake_discord.slash(
+        first_voter, thread, *TAKEOVER, options={"player": table.user(absent)}
+    )
+    vote = original(started)
+    assert not vote.ephemeral and "1 of the 2 votes needed" in vote.content
+    count = len(fake_discord.messages_in(thread))
+    again = await fake_discord.slash(
+        first_voter, thread, *TAKEOVER, options={"player": table.user(absent)}
+    )
+    pressed = await fake_discord.press(first_voter, vote, label="Hand the seat to the AI")
+    for repeat in (again, pressed):
+        assert repeat.ephemeral and "You voted already" in repeat.text
+    assert len(fake_discord.messages_in(thread)) == count, "a repeated vote posts nothing"
+    assert (await table.row(game_id)).taken_over == ()
+    done = await fake_discord.press(second_voter, vote, label="Hand the seat to the AI")
+    assert not done.ephemeral and "the AI plays" in done.text
+    assert (await table.row(game_id)).taken_over == (absent,)
