@@ -124,6 +124,14 @@ Wording = Callable[[Translator], str]
 """Words in the language of the translator given: how a refusal is said to whoever asked."""
 
 
+def opener_among(players: Sequence[Seat], opener: str) -> str:
+    """The lobby's opener once `players` are seated: the same, or, when they have left,
+    the first human seated after them (issue 21.5)."""
+    if any(seat.user_id == opener for seat in players):
+        return opener
+    return next((seat.user_id for seat in players if not seat.is_ai), opener)
+
+
 class Refusal(Exception):
     """A request the bot declines, said to the player who asked in their language:
     `refusal.text(t)`; `message` is the English (logs, tests, the console in English).
@@ -574,17 +582,24 @@ class GameService:
         self, game: int | GameRow, change: Callable[[GameRow], tuple[Seat, ...]]
     ) -> GameRow:
         """Save the lobby's new seats if nobody changed them meanwhile (else read the
-        lobby again and retry); an empty lobby is abandoned."""
+        lobby again and retry); an empty lobby is abandoned. An opener who left hands
+        the opener's powers (AI seats, settings, abandon) to the next human seated."""
         row = await self.row_of(game)
         async with self.lock(row.id):
             while True:
                 players = change(row)
                 try:
                     if players:
-                        await self.store.set_players(row.id, players, expected=row.players)
-                        return replace(row, players=players)
+                        creator = opener_among(players, row.creator_id)
+                        await self.store.set_players(
+                            row.id,
+                            players,
+                            expected=row.players,
+                            creator=creator if creator != row.creator_id else None,
+                        )
+                        return replace(row, players=players, creator_id=creator)
                     if await self.store.set_status(row.id, ABANDONED, only_from=(LOBBY,)):
-                        return replace(row, status=ABANDONED)
+                        return replace(row, status=ABANDONED, players=())
                 except StaleVersion:
                     pass
                 row = await self.get(row.id)  # someone else joined or left meanwhile

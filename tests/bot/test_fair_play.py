@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.driver import game_at_main, original
+from tests.bot.driver import game_at_main, make_bot, original
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_deadlines import manual_clock
 
@@ -101,3 +101,48 @@ async def test_each_vote_is_said_publicly_once_and_a_repeat_answers_the_voter_al
     done = await fake_discord.press(second_voter, vote, label="Hand the seat to the AI")
     assert not done.ephemeral and "the AI plays" in done.text
     assert (await table.row(game_id)).taken_over == (absent,)
+
+
+async def test_an_opener_who_leaves_hands_the_lobby_to_the_next_human_or_closes_it(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 21.5: the opener's powers (add AI, settings, abandon) pass to the next human
+    in the lobby when the opener leaves; with none left, the lobby closes, saying so."""
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    ana, ben, cleo = (fake_discord.add_user(name) for name in ("ana", "ben", "cleo"))
+    channel = fake_discord.channel
+    lobby = original(await fake_discord.slash(ana, channel, "montana", "game", "new"))
+    assert f"<@{ana.id}> opened the game" in lobby.content
+    for user in (ben, cleo):
+        await fake_discord.press(user, lobby, label="Join")
+    await fake_discord.press(ana, lobby, label="Add AI")
+    await fake_discord.press(ana, lobby, label="Leave")
+    # Ben joined first after Ana: the lobby is his now, and says so
+    assert f"<@{ben.id}> opened the game" in lobby.content
+    row = await bot.store.latest_game_in(channel.id)
+    assert row is not None and row.creator_id == str(ben.id)
+    for user in (ana, cleo):
+        refused = await fake_discord.press(user, lobby, label="Add AI")
+        assert refused.ephemeral and "Only the player who opened the game" in refused.text
+    await fake_discord.press(ben, lobby, label="Add AI")
+    assert "AI 2" in lobby.content
+    settings = ("montana", "game", "settings")
+    refused = await fake_discord.slash(cleo, channel, *settings, options={"absent": "ai-move"})
+    assert refused.ephemeral and "Only the player who opened the game" in refused.text
+    await fake_discord.slash(ben, channel, *settings, options={"absent": "ai-move"})
+    assert (await bot.store.get(row.id)).absent == "ai-move"  # type: ignore[union-attr]
+    # Ben leaves by the command: Cleo, the one human left, holds the powers, abandon too
+    await fake_discord.slash(ben, channel, "montana", "game", "leave")
+    assert f"<@{cleo.id}> opened the game" in lobby.content
+    refused = await fake_discord.slash(ben, channel, "montana", "game", "abandon")
+    assert refused.ephemeral and "Only the player who opened the game" in refused.text
+    assert (await bot.store.get(row.id)).status == "lobby"  # type: ignore[union-attr]
+    # the last human out: the AI seats alone are no table, the lobby closes and says so
+    await fake_discord.press(cleo, lobby, label="Leave")
+    assert "the lobby has closed: its last player left" in lobby.content
+    assert not lobby.interactive_components()
+    assert (await bot.store.get(row.id)).status == "abandoned"  # type: ignore[union-attr]
+    # a new lobby can be opened here at once
+    again = await fake_discord.slash(ana, channel, "montana", "game", "new")
+    assert not again.ephemeral

@@ -106,6 +106,14 @@ async def test_snowflakes_and_lobby_fields_round_trip(store: Store) -> None:
     assert await store.open_game_in(BIG_GUILD + 3) == got
     assert await store.latest_game_in(BIG_GUILD + 1) == got
     assert await store.get(row.id + 1000) is None
+    # the opener leaves: the seats and the opener change together (issue 21.5)
+    await store.set_players(row.id, [ANA, BEN], expected=[ANA])
+    await store.set_players(row.id, [BEN], expected=[ANA, BEN], creator=BEN.user_id)
+    moved = await store.get(row.id)
+    assert moved is not None and (moved.creator_id, moved.players) == (BEN.user_id, (BEN,))
+    await store.set_players(row.id, [BEN, ANA], expected=[BEN])
+    moved = await store.get(row.id)
+    assert moved is not None and moved.creator_id == BEN.user_id
 
 
 async def test_a_move_saves_state_log_notes_and_owed_messages_at_once(store: Store) -> None:

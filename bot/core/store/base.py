@@ -456,18 +456,32 @@ class Store:
         return row
 
     async def set_players(
-        self, game_id: int, players: Sequence[Seat], *, expected: Sequence[Seat] | None = None
+        self,
+        game_id: int,
+        players: Sequence[Seat],
+        *,
+        expected: Sequence[Seat] | None = None,
+        creator: str | None = None,
     ) -> None:
         """Seat list of a game still in its lobby (and, if `expected` is given, still
-        seating exactly those players); `StaleVersion` when it is not."""
-        guard, params = "", [_seats_json(players), now(), game_id, LOBBY]
+        seating exactly those players); `StaleVersion` when it is not. `creator`: the
+        lobby's opener from now on (None: unchanged)."""
+        opener = ""
+        params: list[object] = [_seats_json(players), now()]
+        if creator is not None:
+            opener = ", creator_id = ?"
+            params.append(creator)
+        guard = ""
+        params += [game_id, LOBBY]
         if expected is not None:
             guard = " AND players = ?"
             params.append(_seats_json(expected))
         (count,) = await self._transaction(
             [
                 (
-                    "UPDATE games SET players = ?, updated_at = ? WHERE id = ? AND status = ?"
+                    "UPDATE games SET players = ?, updated_at = ?"
+                    + opener
+                    + " WHERE id = ? AND status = ?"
                     + guard,
                     tuple(params),
                 )
