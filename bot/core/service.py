@@ -60,6 +60,7 @@ from .delivery import (
 from .due import period_of, steps_due
 from .notify import NotifyPrefs
 from .presence import Presence, seat_notes
+from .reposts import Reposts
 from .store import (
     ABANDONED,
     ACTIVE,
@@ -360,6 +361,8 @@ class GameService:
         self.prefs = NotifyPrefs(store)
         self._seeds = seed_source or random.SystemRandom()
         self._locks: dict[int, asyncio.Lock] = {}
+        self.reposts = Reposts()
+        """What `/montana board` re-posted (at most once per state)."""
         self.after_announce: list[Callable[[Outcome], Awaitable[None]]] = []
         """Called after each saved move or start (the deadline clock); a hook that fails
         is logged and skipped, never failing the move."""
@@ -1278,9 +1281,10 @@ class GameService:
             notes=posted.notes,
         )
 
-    async def repost(self, target: int | GameRow) -> Outcome:
+    async def repost(self, target: int | GameRow, *, ping: bool = True) -> Outcome:
         """Announce the current state again (a fresh prompt; the old one goes stale),
-        after whatever the game still owes."""
+        after whatever the game still owes. `ping`: mention the awaited player (a prompt
+        that was never shown); not when shown again on demand (`/montana board`)."""
         row = await self.row_of(target)
         async with self.lock(row.id):
             row = self.delivery.latest(row)
@@ -1292,7 +1296,7 @@ class GameService:
                 t=game_words(row),
             )
             owed = [
-                OwedMessage(POST, row.version, {"text": text, "handover": True, "repost": True})
+                OwedMessage(POST, row.version, {"text": text, "handover": ping, "repost": True})
             ]
             try:
                 await self.store.owe(row.id, owed)

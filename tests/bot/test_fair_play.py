@@ -146,3 +146,40 @@ async def test_an_opener_who_leaves_hands_the_lobby_to_the_next_human_or_closes_
     # a new lobby can be opened here at once
     again = await fake_discord.slash(ana, channel, "montana", "game", "new")
     assert not again.ephemeral
+
+
+async def test_board_posts_for_a_player_once_per_move_and_never_pings(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 21.2: `/montana board` by a non-player answers them alone; by a player it
+    re-posts the game once per move, without a ping, then links the newest message."""
+    table, game_id, thread = await game_at_main(fake_discord, tmp_path / "m.sqlite3", "ana", "ben")
+    row, game = await table.game(game_id)
+    awaited = game.awaiting
+    assert awaited is not None and row.message_id is not None
+    other = next(p for p in game.player_ids if p != awaited)
+    eve = fake_discord.add_user("eve")
+    count = len(fake_discord.messages_in(thread))
+    for place in (thread, fake_discord.channel):
+        looked = await fake_discord.slash(eve, place, "montana", "board")
+        assert looked.ephemeral and "You are not playing in this game" in looked.text
+        assert f"/{thread.id}/{row.message_id}" in looked.text
+    assert len(fake_discord.messages_in(thread)) == count, "a non-player posts nothing"
+    # a player: one fresh prompt for this move, pinging nobody
+    posted = await fake_discord.slash(table.user(other), thread, "montana", "board")
+    assert posted.ephemeral and f"The board is posted in <#{thread.id}>" in posted.text
+    fresh = fake_discord.messages_in(thread)[-1]
+    assert len(fake_discord.messages_in(thread)) == count + 1
+    assert fresh.interactive_components() and fresh.files and fresh.pinged_ids == []
+    # again before anyone moves, by either player: a link to it, and nothing posted
+    for user in (other, awaited):
+        again = await fake_discord.slash(table.user(user), thread, "montana", "board")
+        assert again.ephemeral and "posted again already" in again.text
+        assert f"/{thread.id}/{fresh.id}" in again.text
+    assert len(fake_discord.messages_in(thread)) == count + 1
+    # after a move, the board may be posted once more
+    moved = await table.tap_move(game_id, next(a for a in game.legal_actions(awaited)))
+    assert moved is not None
+    await fake_discord.slash(table.user(other), thread, "montana", "board")
+    newest = fake_discord.messages_in(thread)[-1]
+    assert newest.id != fresh.id and newest.interactive_components() and newest.pinged_ids == []
