@@ -60,7 +60,7 @@ from .delivery import (
 from .due import period_of, steps_due
 from .notify import NotifyPrefs
 from .presence import Presence, seat_notes
-from .reposts import Reposts
+from .repeats import Pings, Reposts
 from .store import (
     ABANDONED,
     ACTIVE,
@@ -363,6 +363,8 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self.reposts = Reposts()
         """What `/montana board` re-posted (at most once per state)."""
+        self.pings = Pings()
+        """The decisions whose player was pinged (once per decision, also after an undo)."""
         self.after_announce: list[Callable[[Outcome], Awaitable[None]]] = []
         """Called after each saved move or start (the deadline clock); a hook that fails
         is logged and skipped, never failing the move."""
@@ -702,6 +704,12 @@ class GameService:
             )
             return await self._announce(outcome)
 
+    def _first_ping(self, game_id: int, game: Game) -> bool:
+        """Whether the player `game` awaits is to be pinged: not when they were for this
+        decision already (the move that reached it was taken back and made again)."""
+        awaited = game.awaiting
+        return awaited is None or self.pings.first(game_id, game.version, awaited)
+
     async def _owed(
         self,
         game: Game,
@@ -965,11 +973,13 @@ class GameService:
         # the same player's prompt is updated in place only while it is the game's newest
         # message (no move's message is still owed before it)
         in_place = row.message_id if continuing and row.prompt_version == row.version else None
+        # a move taken back and made again pings the player it hands over to once
+        handover = not continuing and self._first_ping(game_id, game)
         owed = await self._owed(
             game,
             text,
             actor=user_id,
-            handover=not continuing,
+            handover=handover,
             turn_player_before=turn_player_before,
             in_place=in_place,
             highlight=highlight_of(events),
@@ -1003,6 +1013,8 @@ class GameService:
             row.version,
             game.version,
         )
+        if handover and game.awaiting is not None:
+            self.pings.note(game_id, game.version, game.awaiting)
         new_row = replace(
             row,
             state_json=state_json,

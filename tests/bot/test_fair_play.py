@@ -183,3 +183,32 @@ async def test_board_posts_for_a_player_once_per_move_and_never_pings(
     await fake_discord.slash(table.user(other), thread, "montana", "board")
     newest = fake_discord.messages_in(thread)[-1]
     assert newest.id != fresh.id and newest.interactive_components() and newest.pinged_ids == []
+
+
+async def test_a_move_taken_back_and_made_again_pings_the_next_player_once(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 21.2: a move/undo loop pings the player it hands over to at the first
+    move only; every round still shows them the move, with their mention unpinged."""
+    table, game_id, thread = await game_at_main(fake_discord, tmp_path / "m.sqlite3", "ana", "ben")
+    _, game = await table.game(game_id)
+    mover = game.awaiting
+    assert mover is not None
+    other = next(p for p in game.player_ids if p != mover)
+    bank = next(a for a in game.legal_actions(mover) if a.verb == "bank")
+    pinged: list[list[int]] = []
+    for _ in range(3):
+        assert await table.tap_move(game_id, bank) is not None
+        handed = fake_discord.messages_in(thread)[-1]
+        assert f"<@{other}>" in handed.content and handed.interactive_components()
+        pinged.append(handed.pinged_ids)
+        undone = await fake_discord.slash(table.user(mover), thread, "montana", "undo")
+        assert "took back" in fake_discord.messages_in(thread)[-1].content, undone.text
+    assert pinged == [[int(other)], [], []]
+    # made a fourth time, it still does not ping; the next decision, another's, does
+    assert await table.tap_move(game_id, bank) is not None
+    _, game = await table.game(game_id)
+    assert game.awaiting == other
+    reply = next(a for a in game.legal_actions(other) if a.verb == "bank")
+    assert await table.tap_move(game_id, reply) is not None
+    assert fake_discord.messages_in(thread)[-1].pinged_ids == [int(mover)]
