@@ -1,5 +1,6 @@
 """What is not said twice on demand (issue 21.2): `/montana board` re-posts, at most
-one per game state, and the pings of a decision, one per decision.
+one per game state; the pings of a decision, one per decision; away and back lines, one
+per game and player an hour.
 
 A player who cannot find the game's prompt may have it posted again; asking again
 before the game moves on gets a link to the re-posted message instead of another copy
@@ -7,15 +8,22 @@ before the game moves on gets a link to the re-posted message instead of another
 same decision of the same player again: they were pinged for it the first time, so
 the next times the move's message mentions them without a ping (nor a direct message).
 
-Both are kept in memory, per process: each game is served by one process, and after a
-restart one more re-post, or one more ping, of the same state is allowed.
+Re-posts and pings are kept in memory, per process: each game is served by one
+process, and after a restart one more re-post, or one more ping, of the same state is
+allowed. A player toggling `/montana me away` and `back` would post a line in each of
+their games each time: within an hour of the line about them in a game, the next one
+replaces it by editing it (`PresenceLines`, in the store, so a restart changes nothing).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-from .store import GameRow
+from .store import GameRow, Store, moment_of, stamp_of
+
+LINE_EVERY = timedelta(hours=1)
+"""At most one new away/back line per game and player in this time; later ones edit it."""
 
 
 @dataclass(frozen=True)
@@ -65,4 +73,24 @@ class Pings:
             del done[next(iter(done))]
 
 
-__all__ = ["Pings", "Reposts"]
+class PresenceLines:
+    """The away and back lines said in each game, so that they are coalesced."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def to_edit(self, game_id: int, user_id: str, at: datetime) -> int | None:
+        """The message of the line about `user_id` in the game to edit at `at` (posted
+        less than `LINE_EVERY` before), or None: a new line is posted."""
+        found = await self.store.presence_line(game_id, user_id)
+        if found is None:
+            return None
+        message_id, posted_at = found
+        return message_id if at - moment_of(posted_at) < LINE_EVERY else None
+
+    async def posted(self, game_id: int, user_id: str, message_id: int, at: datetime) -> None:
+        """A new line about `user_id` was posted in the game at `at`."""
+        await self.store.set_presence_line(game_id, user_id, message_id, stamp_of(at))
+
+
+__all__ = ["LINE_EVERY", "Pings", "PresenceLines", "Reposts"]

@@ -22,6 +22,7 @@ from i18n import translatable
 from ..core.ai_seats import AiPlayers
 from ..core.deadlines import DeadlineDriver
 from ..core.pictures import ProcessRenderer
+from ..core.repeats import PresenceLines
 from ..core.service import GameService, Refusal, Renderer
 from ..core.settings import Settings
 from ..core.store import Store, StoreError
@@ -120,7 +121,7 @@ class MontanaBot(discord.Client):
             renderer=self._renderer,
             announcer=DiscordAnnouncer(self),
             notifier=notifier,
-            notices=presence.DiscordNotices(self, notifier),
+            notices=presence.DiscordNotices(self, notifier, PresenceLines(self.store)),
             seed_source=self._seed_source,
         )
         self.deadlines = DeadlineDriver(

@@ -8,8 +8,12 @@ moved, not waited for (`tests/bot/test_deadlines.py`).
 
 from __future__ import annotations
 
+import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bot.core import words
+from bot.core.store import stamp_of
 from tests.bot.driver import game_at_main, make_bot, original
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_deadlines import manual_clock
@@ -212,3 +216,35 @@ async def test_a_move_taken_back_and_made_again_pings_the_next_player_once(
     reply = next(a for a in game.legal_actions(other) if a.verb == "bank")
     assert await table.tap_move(game_id, reply) is not None
     assert fake_discord.messages_in(thread)[-1].pinged_ids == [int(mover)]
+
+
+async def test_away_and_back_toggled_post_one_line_per_game_an_hour_edited_to_the_newest(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 21.2: toggling `/montana me away` and `back` says it once per game and
+    hour: each later line replaces the earlier one by an edit; after the hour, a new one."""
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread = await game_at_main(fake_discord, db, "ana", "ben")
+    row, game = await table.game(game_id)
+    ana = next(p for p in game.player_ids if row.names[p] == "Ana")
+    user = table.user(ana)
+    count = len(fake_discord.messages_in(thread))
+    for hours in (2, 5, 3):
+        await fake_discord.slash(user, thread, "montana", "me", "away", options={"hours": hours})
+        await fake_discord.slash(user, thread, "montana", "me", "back")
+    await fake_discord.slash(user, thread, "montana", "me", "away", options={"hours": 4})
+    lines = fake_discord.messages_in(thread)[count:]
+    (line,) = lines
+    until = (await table.bot.store.aways())[ana].until
+    assert line.content == words.went_away_line("Ana", f"<t:{int(until.timestamp())}:f>")
+    assert line.pinged_ids == []
+    # an hour after that line was posted, the next one is a new line
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "UPDATE presence_lines SET posted_at = ?",
+            (stamp_of(datetime.now(UTC) - timedelta(hours=1, minutes=1)),),
+        )
+    await fake_discord.slash(user, thread, "montana", "me", "back")
+    (_, back) = fake_discord.messages_in(thread)[count:]
+    assert back.content == words.back_line("Ana") and back.pinged_ids == []
+    assert line.content.startswith("Ana is away until")

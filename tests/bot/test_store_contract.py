@@ -500,3 +500,21 @@ async def test_a_games_language_and_each_users_locale(store: Store) -> None:
         BEN.user_id: "ja",
     }
     assert await store.locales([]) == {}
+
+
+async def test_the_away_lines_said_in_a_game_per_player(store: Store) -> None:
+    """Issue 21.2: the last away/back line about a player in a game (its message and
+    when it was posted), replaced by the next one posted; on both stores."""
+    game_id, _ = await started(store, guild=4 << 22)
+    other, _ = await started(store, channel=11, guild=5 << 22)
+    assert await store.presence_line(game_id, ANA.user_id) is None
+    await store.set_presence_line(game_id, ANA.user_id, BIG_GUILD + 7, "2026-11-25T10:00:00")
+    await store.set_presence_line(other, ANA.user_id, 9, "2026-11-25T10:05:00")
+    assert await store.presence_line(game_id, ANA.user_id) == (
+        BIG_GUILD + 7,
+        "2026-11-25T10:00:00",
+    )
+    assert await store.presence_line(game_id, BEN.user_id) is None
+    await store.set_presence_line(game_id, ANA.user_id, 8, "2026-11-25T11:30:00")
+    assert await store.presence_line(game_id, ANA.user_id) == (8, "2026-11-25T11:30:00")
+    assert await store.presence_line(other, ANA.user_id) == (9, "2026-11-25T10:05:00")

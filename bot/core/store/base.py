@@ -942,6 +942,30 @@ class Store:
         return {int(row["game_id"]): bool(row["reclaimed"]) for row in rows}
 
     @_guarded
+    async def presence_line(self, game_id: int, user_id: str) -> tuple[int, str] | None:
+        """The message of the last away/back line said in a game about `user_id`, and
+        when it was posted (issue 21.2), if any."""
+        rows = await self._read(
+            "SELECT message_id, posted_at FROM presence_lines WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id),
+        )
+        return (int(rows[0]["message_id"]), str(rows[0]["posted_at"])) if rows else None
+
+    async def set_presence_line(
+        self, game_id: int, user_id: str, message_id: int, posted_at: str
+    ) -> None:
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO presence_lines (game_id, user_id, message_id, posted_at) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
+                    "message_id = excluded.message_id, posted_at = excluded.posted_at",
+                    (game_id, user_id, message_id, posted_at),
+                )
+            ]
+        )
+
+    @_guarded
     async def users_with_away_seats(self) -> list[str]:
         """Everyone with a seat recorded in `away_seats` (start-up puts them right)."""
         rows = await self._read("SELECT DISTINCT user_id FROM away_seats ORDER BY user_id")
