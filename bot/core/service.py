@@ -60,6 +60,7 @@ from .delivery import (
 from .due import period_of, steps_due
 from .notify import NotifyPrefs
 from .presence import Presence, seat_notes
+from .repeats import Pings, Reposts
 from .store import (
     ABANDONED,
     ACTIVE,
@@ -105,6 +106,10 @@ TAKEN_OVER_WORDS = translatable(
     "then make your move."
 )
 TAKEN_OVER = TAKEN_OVER_WORDS.id
+UNDO_TAKEN_OVER = translatable(
+    "The AI plays your seat in this game now, so you cannot take its moves back. Take "
+    "your seat back with `/montana me reclaim` first."
+)
 AWAY_AI_WORDS = translatable(
     "You are away and the AI plays for you. `/montana me back` gives you all your games "
     "again, or `/montana me reclaim` this one; then make your move."
@@ -118,6 +123,14 @@ IN_ADVANCE_NOTE = "advance"
 
 Wording = Callable[[Translator], str]
 """Words in the language of the translator given: how a refusal is said to whoever asked."""
+
+
+def opener_among(players: Sequence[Seat], opener: str) -> str:
+    """The lobby's opener once `players` are seated: the same, or, when they have left,
+    the first human seated after them (issue 21.5)."""
+    if any(seat.user_id == opener for seat in players):
+        return opener
+    return next((seat.user_id for seat in players if not seat.is_ai), opener)
 
 
 class Refusal(Exception):
@@ -348,6 +361,10 @@ class GameService:
         self.prefs = NotifyPrefs(store)
         self._seeds = seed_source or random.SystemRandom()
         self._locks: dict[int, asyncio.Lock] = {}
+        self.reposts = Reposts()
+        """What `/montana board` re-posted (at most once per state)."""
+        self.pings = Pings()
+        """The decisions whose player was pinged (once per decision, also after an undo)."""
         self.after_announce: list[Callable[[Outcome], Awaitable[None]]] = []
         """Called after each saved move or start (the deadline clock); a hook that fails
         is logged and skipped, never failing the move."""
@@ -570,17 +587,24 @@ class GameService:
         self, game: int | GameRow, change: Callable[[GameRow], tuple[Seat, ...]]
     ) -> GameRow:
         """Save the lobby's new seats if nobody changed them meanwhile (else read the
-        lobby again and retry); an empty lobby is abandoned."""
+        lobby again and retry); an empty lobby is abandoned. An opener who left hands
+        the opener's powers (AI seats, settings, abandon) to the next human seated."""
         row = await self.row_of(game)
         async with self.lock(row.id):
             while True:
                 players = change(row)
                 try:
                     if players:
-                        await self.store.set_players(row.id, players, expected=row.players)
-                        return replace(row, players=players)
+                        creator = opener_among(players, row.creator_id)
+                        await self.store.set_players(
+                            row.id,
+                            players,
+                            expected=row.players,
+                            creator=creator if creator != row.creator_id else None,
+                        )
+                        return replace(row, players=players, creator_id=creator)
                     if await self.store.set_status(row.id, ABANDONED, only_from=(LOBBY,)):
-                        return replace(row, status=ABANDONED)
+                        return replace(row, status=ABANDONED, players=())
                 except StaleVersion:
                     pass
                 row = await self.get(row.id)  # someone else joined or left meanwhile
@@ -702,6 +726,12 @@ class GameService:
                 previous_message_id=None,
             )
             return await self._announce(outcome)
+
+    def _first_ping(self, game_id: int, game: Game) -> bool:
+        """Whether the player `game` awaits is to be pinged: not when they were for this
+        decision already (the move that reached it was taken back and made again)."""
+        awaited = game.awaiting
+        return awaited is None or self.pings.first(game_id, game.version, awaited)
 
     async def _owed(
         self,
@@ -966,11 +996,13 @@ class GameService:
         # the same player's prompt is updated in place only while it is the game's newest
         # message (no move's message is still owed before it)
         in_place = row.message_id if continuing and row.prompt_version == row.version else None
+        # a move taken back and made again pings the player it hands over to once
+        handover = not continuing and self._first_ping(game_id, game)
         owed = await self._owed(
             game,
             text,
             actor=user_id,
-            handover=not continuing,
+            handover=handover,
             turn_player_before=turn_player_before,
             in_place=in_place,
             highlight=highlight_of(events),
@@ -1004,6 +1036,8 @@ class GameService:
             row.version,
             game.version,
         )
+        if handover and game.awaiting is not None:
+            self.pings.note(game_id, game.version, game.awaiting)
         new_row = replace(
             row,
             state_json=state_json,
@@ -1119,6 +1153,8 @@ class GameService:
                         "You are not playing in this game: there is no move of yours here."
                     )
                 )
+            if user_id in row.taken_over:
+                raise Refusal(UNDO_TAKEN_OVER)
             try:
                 earlier = await asyncio.to_thread(game.undo, user_id)
             except IllegalAction as error:
@@ -1280,9 +1316,10 @@ class GameService:
             notes=posted.notes,
         )
 
-    async def repost(self, target: int | GameRow) -> Outcome:
+    async def repost(self, target: int | GameRow, *, ping: bool = True) -> Outcome:
         """Announce the current state again (a fresh prompt; the old one goes stale),
-        after whatever the game still owes."""
+        after whatever the game still owes. `ping`: mention the awaited player (a prompt
+        that was never shown); not when shown again on demand (`/montana board`)."""
         row = await self.row_of(target)
         async with self.lock(row.id):
             row = self.delivery.latest(row)
@@ -1294,7 +1331,7 @@ class GameService:
                 t=game_words(row),
             )
             owed = [
-                OwedMessage(POST, row.version, {"text": text, "handover": True, "repost": True})
+                OwedMessage(POST, row.version, {"text": text, "handover": ping, "repost": True})
             ]
             try:
                 await self.store.owe(row.id, owed)

@@ -22,6 +22,7 @@ from i18n import translatable
 from ..core.ai_seats import AiPlayers
 from ..core.deadlines import DeadlineDriver
 from ..core.pictures import ProcessRenderer
+from ..core.repeats import PresenceLines
 from ..core.service import GameService, Refusal, Renderer
 from ..core.settings import Settings
 from ..core.store import Store, StoreError
@@ -132,7 +133,7 @@ class MontanaBot(discord.Client):
             renderer=self._renderer,
             announcer=DiscordAnnouncer(self),
             notifier=notifier,
-            notices=presence.DiscordNotices(self, notifier),
+            notices=presence.DiscordNotices(self, notifier, PresenceLines(self.store)),
             seed_source=self._seed_source,
         )
         self.deadlines = DeadlineDriver(
@@ -145,6 +146,7 @@ class MontanaBot(discord.Client):
         self.service.after_announce.append(self.ai.on_announced)
         self.service.presence.after_hand_over.append(self.ai.wake)
         self.deadlines.at_deadline = self.ai.at_deadline
+        self.ai.absence_of = self.deadlines.absence_of
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.deadlines.start()
         # messages owed by moves a previous run saved but could not show (Discord
