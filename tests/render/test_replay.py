@@ -1,0 +1,127 @@
+"""The animated replay (issue 23.1): one frame per turn, folded from the move log, at
+most 8 MB whatever the game's length, a part of a game with `turns`.
+
+RULES.md 3 (a turn), 8 (a canteen turn is a turn of its own): the frames follow the
+turns as `rules.recent` reads them from the log.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image, ImageChops
+
+from render import replay
+from render.replay import MAX_BYTES, parse_turns, render_replay, turn_states
+from rules import Game
+from rules.recent import last_turn, turn_starts
+
+from .helpers import game_at
+
+
+def _frames(gif: bytes) -> list[Image.Image]:
+    image = Image.open(io.BytesIO(gif))
+    assert image.format == "GIF"
+    frames = []
+    for index in range(getattr(image, "n_frames", 1)):
+        image.seek(index)
+        frames.append(image.convert("RGB"))
+    return frames
+
+
+def test_one_state_per_turn_each_the_game_at_that_turns_end() -> None:
+    game = game_at(3, "end")
+    states = [
+        (frame, json.loads(json.dumps(state.to_dict()))) for frame, state in turn_states(game)
+    ]
+    assert [frame.turn for frame, _ in states] == list(range(game.turn_number + 1))
+    assert states[-1][1] == game.to_dict()
+    starts = turn_starts(game)
+    assert len(starts) == len(states)
+    for (frame, state), start in zip(states, [*starts[1:], len(game.log)], strict=True):
+        # the state at the end of a turn is the game replayed up to the next turn's start
+        record = game.record()
+        record["actions"] = record["actions"][:start]
+        replayed = Game.replay(record)
+        assert state["log"] == replayed.to_dict()["log"]
+        turn = last_turn(replayed)
+        assert turn is not None
+        if turn.setup:
+            assert (frame.turn, frame.player) == (0, None)
+        else:
+            assert (turn.number, turn.player) == (frame.turn, frame.player)
+
+
+def test_a_whole_long_game_fits_8_mb_with_one_frame_per_turn_and_the_ranking_last() -> None:
+    game = game_at(4, "end")
+    result = render_replay(game)
+    assert len(result.gif) <= MAX_BYTES
+    frames = _frames(result.gif)
+    assert len(frames) == result.frames == game.turn_number + 1
+    assert result.turns == (0, game.turn_number)
+    # the last frame is the final snapshot (the ranking) and is held longest
+    drawn = replay._draw_frames(game, {}, {}, "en", (game.turn_number, game.turn_number), 2, None)
+    expected = replay._same_size(drawn.images)[0].convert("RGB")
+    last = frames[-1].crop((0, 0, expected.width, expected.height))
+    assert ImageChops.difference(last, expected).getbbox() is None
+
+
+def test_every_frame_decodes_to_its_turn_picture_despite_the_delta_encoding() -> None:
+    game = game_at(2, "end", seed=7)
+    drawn = replay._draw_frames(game, {}, {}, "en", (0, 12), 2, None)
+    expected = [image.convert("RGB") for image in replay._same_size(drawn.images)]
+    decoded = _frames(replay._encode(drawn.images))
+    assert len(decoded) == len(expected) == 13
+    for index, (got, want) in enumerate(zip(decoded, expected, strict=True)):
+        assert ImageChops.difference(got, want).getbbox() is None, f"frame {index}"
+
+
+def test_too_large_a_replay_is_drawn_smaller_then_with_fewer_frames_never_failing() -> None:
+    game = game_at(4, "end")
+    limit = 400_000
+    result = render_replay(game, max_bytes=limit)
+    assert len(result.gif) <= limit
+    assert result.scale < 0.5
+    assert result.frames < game.turn_number + 1
+    assert result.turns == (0, game.turn_number)  # the start and the end are kept
+    assert len(_frames(result.gif)) == result.frames
+
+
+def test_a_part_of_the_game_has_the_frames_of_those_turns() -> None:
+    game = game_at(3, "end")
+    seen: list[float] = []
+    result = render_replay(game, turns=(10, 20), progress=seen.append)
+    assert result.turns == (10, 20)
+    assert result.frames == 11 == len(_frames(result.gif))
+    assert seen == sorted(seen) and seen[-1] == 1.0
+
+
+def test_a_range_past_the_end_stops_at_the_last_turn_and_a_game_under_way_replays_up_to_now() -> (
+    None
+):
+    game = game_at(2, "mid")
+    turn = last_turn(game)
+    assert turn is not None and turn.number is not None
+    result = render_replay(game, turns=(turn.number - 2, 999))
+    assert result.turns == (turn.number - 2, turn.number)
+    assert result.frames == 3
+
+
+def test_a_range_with_no_turn_is_refused() -> None:
+    with pytest.raises(ValueError):
+        render_replay(game_at(2, "mid"), turns=(500, 600))
+
+
+@pytest.mark.parametrize(
+    ("text", "turns"), [("10-20", (10, 20)), (" 3 - 7 ", (3, 7)), ("5", (5, 5)), ("4–9", (4, 9))]
+)
+def test_turns_are_read_as_from_to(text: str, turns: tuple[int, int]) -> None:
+    assert parse_turns(text) == turns
+
+
+@pytest.mark.parametrize("text", ["", "20-10", "a-b", "1-2-3", "-4"])
+def test_other_turns_texts_are_refused(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_turns(text)
