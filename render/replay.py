@@ -35,7 +35,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from i18n import LANGUAGES, Translator, translator
-from rules import Game
+from rules import Event, Game
 from rules.recent import last_turn, turn_starts
 
 from . import _DRAWING, _language, compose, fonts, icons
@@ -96,20 +96,43 @@ def parse_turns(text: str) -> tuple[int, int]:
     raise ValueError(text)
 
 
-def turn_states(game: Game) -> Iterator[tuple[TurnFrame, Game]]:
+@dataclass(frozen=True)
+class TurnState:
+    """The game at the end of one turn, and what happened in that turn."""
+
+    frame: TurnFrame
+    game: Game
+    """Folded forward after the caller is done with it (except the last: the game
+    itself): draw it, or copy it, before asking for the next."""
+    events: tuple[Event, ...]
+    """The engine's events of the turn's entries (for words: `bot.core.words.describe`)."""
+
+
+def turn_states(game: Game) -> Iterator[TurnState]:
     """The game at the end of the setup and of every turn, oldest first, ending with
-    `game` itself (its turn in progress, if any). The yielded game is folded forward
-    after the caller is done with it: draw it before asking for the next."""
+    `game` itself (its turn in progress, if any)."""
     record = game.record()
     actions = record["actions"]
     starts = turn_starts(game)
     replayed = Game.replay_start(record)
     boundaries = set(starts[1:])
+    events: list[Event] = []
     for index, (player, notation) in enumerate(actions):
         if index in boundaries:
-            yield _frame_of(replayed), replayed
-        replayed.replay_action(player, notation)
-    yield _frame_of(game), game
+            yield TurnState(_frame_of(replayed), replayed, tuple(events))
+            events = []
+        events += replayed.replay_action(player, notation)
+    yield TurnState(_frame_of(game), game, tuple(events))
+
+
+def turn_state(game: Game, turn: int) -> TurnState:
+    """The game at the end of turn `turn` (0: the setup; past the last: the game now)."""
+    state = None
+    for state in turn_states(game):
+        if state.frame.turn >= turn:
+            return state
+    assert state is not None
+    return state
 
 
 def _frame_of(game: Game) -> TurnFrame:
@@ -192,7 +215,8 @@ def _draw_frames(
     shown_names = {pid: display_name(pid, names) for pid in game.player_ids}
     frames = _Frames([], [])
     total = max(1, min(last, last_turn_shown) - first_turn + 1)
-    for frame, state in turn_states(game):
+    for turn in turn_states(game):
+        frame, state = turn.frame, turn.game
         is_last = state is game
         if frame.turn < first_turn or (frame.turn > last_turn_shown and not is_last):
             continue
@@ -350,8 +374,11 @@ __all__ = [
     "MAX_BYTES",
     "Replay",
     "TurnFrame",
+    "TurnState",
     "parse_turns",
     "render_replay",
+    "turn_count",
+    "turn_state",
     "turn_states",
     "write_replay",
 ]

@@ -22,6 +22,7 @@ from i18n import translatable
 from ..core.ai_seats import AiPlayers
 from ..core.deadlines import DeadlineDriver
 from ..core.pictures import ProcessRenderer
+from ..core.replays import Replays
 from ..core.service import GameService, Refusal, Renderer
 from ..core.settings import Settings
 from ..core.store import Store, StoreError
@@ -36,6 +37,7 @@ from . import (
     notify,
     presence,
     presses,
+    replay,
 )
 from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
@@ -44,7 +46,18 @@ from .translator import CommandTranslator
 
 log = logging.getLogger(__name__)
 
-FEATURES = (components, lobby, moves, looking, deadlines, notify, presence, history, aiplayers)
+FEATURES = (
+    components,
+    lobby,
+    moves,
+    looking,
+    deadlines,
+    notify,
+    presence,
+    history,
+    aiplayers,
+    replay,
+)
 """The modules whose commands (on `montana`) and components make up the bot."""
 DYNAMIC_ITEMS: components.DynamicItems = tuple(
     item for feature in FEATURES for item in feature.DYNAMIC_ITEMS
@@ -73,6 +86,7 @@ class MontanaBot(discord.Client):
     store: Store
     deadlines: DeadlineDriver
     ai: AiPlayers
+    replays: Replays
 
     def __init__(
         self,
@@ -115,6 +129,7 @@ class MontanaBot(discord.Client):
         if self._renderer is None and self.settings.picture_processes > 0:
             self._pictures = ProcessRenderer(self.settings.picture_processes)
             self._renderer = self._pictures
+        self.replays = Replays(self._pictures.executor if self._pictures is not None else None)
         self.service = GameService(
             self.store,
             renderer=self._renderer,
@@ -257,6 +272,9 @@ class MontanaBot(discord.Client):
         service = getattr(self, "service", None)
         if service is not None:
             await service.delivery.stop()  # what is still owed is kept for the next run
+        replays = getattr(self, "replays", None)
+        if replays is not None:
+            await replays.close()
         if self._pictures is not None:
             await asyncio.to_thread(self._pictures.close)
             self._pictures = None

@@ -33,11 +33,14 @@ def _frames(gif: bytes) -> list[Image.Image]:
 
 def test_one_state_per_turn_each_the_game_at_that_turns_end() -> None:
     game = game_at(3, "end")
-    states = [
-        (frame, json.loads(json.dumps(state.to_dict()))) for frame, state in turn_states(game)
-    ]
+    turns = list(turn_states(game))
+    states = [(s.frame, json.loads(json.dumps(s.game.to_dict()))) for s in turns]
     assert [frame.turn for frame, _ in states] == list(range(game.turn_number + 1))
     assert states[-1][1] == game.to_dict()
+    assert all(s.events for s in turns), "every turn did something"
+    assert {e.player for s in turns[1:] for e in s.events if e.kind != "forced"} <= set(
+        game.player_ids
+    ) | {None}
     starts = turn_starts(game)
     assert len(starts) == len(states)
     for (frame, state), start in zip(states, [*starts[1:], len(game.log)], strict=True):
