@@ -98,9 +98,12 @@ async def _run(players: int, seed: int, presses: int, processes: int) -> None:
             posted = await fake.slash(user, thread, "montana", "game", "replay", timeout=120)
             gif = original(posted).files["montana-replay.gif"]
             frames = getattr(Image.open(io.BytesIO(gif)), "n_frames", 1)
+            said = [str(edit.get("content")) for edit in posted.edits]
+            progress = [text.rsplit("… ", 1)[-1] for text in said if "replay…" in text]
+            seconds = time.perf_counter() - started
             print(
-                f"animated replay through the bot: {(time.perf_counter() - started):.2f} s wall, "
-                f"{frames} frames, {len(gif) / 2**20:.2f} MiB"
+                f"animated replay through the bot: {seconds:.2f} s wall, {frames} frames, "
+                f"{len(gif) / 2**20:.2f} MiB; progress shown: {', '.join(progress)}"
             )
         finally:
             await fake.close()

@@ -4,8 +4,11 @@ Both are drawn off the event loop, in the picture worker processes when the bot 
 them (`executor`), else in a thread. A replay takes a few seconds: `Replays.replay`
 reports its progress while it waits, and a request for a replay being drawn already
 (the same game at the same state, the same turns and language) waits for that one
-instead of drawing it again. A step picture (one turn of the game, and that turn in
-words) is one snapshot: the game folded from its record to that turn, then drawn.
+instead of drawing it again; the last replays drawn are kept a while (several players
+pressing Replay under a game's end get the same GIF at once). One replay is drawn at a
+time, so that the pictures of moves always find a free worker. A step picture (one
+turn of the game, and that turn in words) is one snapshot: the game folded from its
+record to that turn, then drawn.
 
 The drawing functions run in another process: they take and return plain data (a
 `Game`, names, bytes) and tell their progress through a small file.
@@ -18,6 +21,7 @@ import concurrent.futures
 import contextlib
 import os
 import tempfile
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +34,13 @@ from .store import GameRow
 
 PROGRESS_SECONDS = 1.0
 """How often a waiting request looks at the drawing's progress."""
+AT_ONCE = 1
+"""Replays drawn at the same time: a replay keeps a worker busy for seconds, and the
+other worker(s) must stay free for the pictures of moves. Others wait their turn (their
+progress stays at 0 %)."""
+KEPT_BYTES = 24 * 1024 * 1024
+"""The replays drawn last are kept up to this size, so that pressing Replay again under
+the same game (several players at its end) posts the same GIF at once."""
 
 OnProgress = Callable[[float], Awaitable[None]]
 
@@ -116,6 +127,8 @@ class Replays:
         self._drawer = drawer
         self._drawing: dict[Request, asyncio.Task[Replay]] = {}
         self._progress: dict[Request, float] = {}
+        self._kept: OrderedDict[Request, Replay] = OrderedDict()
+        self._turns = asyncio.Semaphore(AT_ONCE)
         self.drawn = 0
         """Replays drawn since start (a request that waited for another's is not one)."""
 
@@ -139,6 +152,10 @@ class Replays:
         already drawing it; `on_progress(part)` is awaited now and then while it is drawn.
         Raises ValueError when `turns` holds no turn of the game."""
         request = self.request(row, turns, language)
+        kept = self._kept.get(request)
+        if kept is not None:
+            self._kept.move_to_end(request)
+            return kept
         task = self._drawing.get(request)
         if task is None:
             task = asyncio.create_task(self._draw(request, game, row.seat_names))
@@ -155,6 +172,17 @@ class Replays:
         self._progress.pop(request, None)
 
     async def _draw(self, request: Request, game: Game, names: Mapping[str, str]) -> Replay:
+        async with self._turns:
+            replay = await self._draw_now(request, game, names)
+        self._keep(request, replay)
+        return replay
+
+    def _keep(self, request: Request, replay: Replay) -> None:
+        self._kept[request] = replay
+        while sum(len(r.gif) for r in self._kept.values()) > KEPT_BYTES and len(self._kept) > 1:
+            self._kept.popitem(last=False)
+
+    async def _draw_now(self, request: Request, game: Game, names: Mapping[str, str]) -> Replay:
         self.drawn += 1
         loop = asyncio.get_running_loop()
         with tempfile.TemporaryDirectory(prefix="montana-replay-") as folder:

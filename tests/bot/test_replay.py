@@ -242,3 +242,43 @@ def test_the_go_to_turn_select_spreads_25_turns_over_a_long_game() -> None:
         assert {max(0, current - 1), min(94, current + 1)} <= set(chosen)
         gaps = [b - a for a, b in itertools.pairwise(chosen)]
         assert max(gaps) <= 8, "no part of the game is far from a choice"
+
+
+async def test_replays_are_drawn_one_at_a_time_and_the_last_ones_are_kept(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    table, game_id, _ = await _table(fake_discord, tmp_path / "m.sqlite3")
+    game, _ = await _played_to(table, game_id, 4)
+    row = await table.row(game_id)
+    replays = table.bot.replays
+    gate = threading.Event()
+    running: list[tuple[int, int] | None] = []
+    most = 0
+
+    def held(*args: object) -> Replay:
+        nonlocal most
+        running.append(args[3])  # type: ignore[arg-type]
+        most = max(most, len(running))
+        assert gate.wait(20), "the test never let the drawing finish"
+        try:
+            return draw_replay(*args)  # type: ignore[arg-type]
+        finally:
+            running.remove(args[3])  # type: ignore[arg-type]
+
+    replays._drawer = held
+    parts = [(0, 1), (1, 2), (2, 3)]
+    asked = [
+        asyncio.create_task(replays.replay(row, game, turns=part, language="en")) for part in parts
+    ]
+    while not running:
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.2)
+    assert len(running) == 1, "the others wait: a worker stays free for the moves' pictures"
+    gate.set()
+    drawn = await asyncio.gather(*asked)
+    assert most == 1 and replays.drawn == 3
+    assert [replay.turns for replay in drawn] == parts
+    again = await replays.replay(row, game, turns=(1, 2), language="en")
+    assert again is drawn[1] and replays.drawn == 3, "the same replay asked again is kept"
+    await replays.replay(row, game, turns=(1, 2), language="fr")
+    assert replays.drawn == 4, "another language is another replay"
