@@ -13,8 +13,8 @@ up to now. `turns=(FROM, TO)` replays a part (turn 0 is the setup).
 Size: Discord animates a GIF in the chat, and takes 10 MB from a server without
 boosts. The frames share one palette (the snapshot's fixed palette, one index kept
 for "unchanged"), so each frame after the first stores only the pixels its turn
-changed. A replay that comes out larger than `max_bytes` is drawn again smaller and
-then with fewer frames (an even spread, the last frame always kept), so a game of
+changed. A replay that comes out larger than `max_bytes` is shrunk and then given
+fewer frames (an even spread, the last frame always kept), so a game of
 any length fits.
 
 Pure: a `Game` in, bytes out; the drawing reuses the snapshot's caches (every field,
@@ -30,6 +30,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -54,7 +55,8 @@ FIRST_MS = 1500
 LAST_MS = 6000
 """How long the last frame (the final ranking, or where the game stands) is held before
 the GIF plays again."""
-BAND_HEIGHT = 64
+BAND_HEIGHT = 72
+"""A multiple of each of REDUCTIONS, so the band and the snapshot reduce apart."""
 TRANSPARENT = 255
 """The palette index that means "as in the previous frame"."""
 
@@ -169,11 +171,11 @@ def _band(
         )
     x = 24
     if frame.player is not None:
-        icons.paste(band, icons.house(seat_colour(game.seat_of(frame.player)), 40), (x + 20, 30))
+        icons.paste(band, icons.house(seat_colour(game.seat_of(frame.player)), 40), (x + 20, 36))
         x += 52
-    bar = (width * 0.55, 22, width - 24, 40)
+    bar = (width * 0.55, 27, width - 24, 45)
     text = fonts.fit(text, fonts.HEADLINE, bar[0] - x - 24, bold=True)
-    fonts.draw_text(draw, (x, 30), text, fonts.HEADLINE, fill=WHITE, bold=True, anchor="lm")
+    fonts.draw_text(draw, (x, 36), text, fonts.HEADLINE, fill=WHITE, bold=True, anchor="lm")
     draw.rounded_rectangle(bar, radius=9, fill=HEADER_MUTED)
     done = frame.turn / last if last else 1.0
     if done > 0:
@@ -190,6 +192,7 @@ class _Frames:
     shown: list[TurnFrame]
 
 
+@lru_cache(maxsize=1)
 def _gif_palette() -> Image.Image:
     """The snapshot's fixed palette without its last colour (the "unchanged" index)."""
     colours = png_palette().getpalette() or []
@@ -227,10 +230,12 @@ def _draw_frames(
                 state, names=shown_names, seat_notes=seat_notes, language=code
             ).image
             band = _band(picture.width, frame, last, state, shown_names, t)
-        whole = Image.new("RGB", (picture.width, picture.height + BAND_HEIGHT))
-        whole.paste(band, (0, 0))
-        whole.paste(picture, (0, BAND_HEIGHT))
-        small = whole.reduce(reduction)
+        # each part reduced on its own (BAND_HEIGHT is a multiple of every reduction):
+        # no copy of the whole picture at full size
+        top, body = band.reduce(reduction), picture.reduce(reduction)
+        small = Image.new("RGB", (body.width, top.height + body.height))
+        small.paste(top, (0, 0))
+        small.paste(body, (0, top.height))
         frames.images.append(small.quantize(palette=gif_palette, dither=Image.Dither.NONE))
         frames.shown.append(frame)
         if progress is not None:
@@ -255,6 +260,13 @@ def _same_size(images: list[Image.Image]) -> list[Image.Image]:
             image = canvas
         padded.append(image)
     return padded
+
+
+def _shrunk(image: Image.Image, scale: float) -> Image.Image:
+    """A frame `scale` times its size, on the same palette."""
+    size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+    smaller = image.convert("RGB").resize(size, Image.Resampling.BOX)
+    return smaller.quantize(palette=_gif_palette(), dither=Image.Dither.NONE)
 
 
 def _encode(images: list[Image.Image]) -> bytes:
@@ -299,20 +311,19 @@ def render_replay(
     most `max_bytes`. `turns` = (FROM, TO) keeps those turns only (0 is the setup);
     a range past the game's end stops at its last turn. `progress(part)` is called
     as frames are drawn, `part` rising to 1.0."""
-    frames: _Frames | None = None
-    gif = b""
-    reduction = REDUCTIONS[0]
-    for reduction in REDUCTIONS:
-        frames = _draw_frames(
-            game, names or {}, seat_notes or {}, language, turns, reduction, progress
-        )
-        if not frames.images:
-            raise ValueError("no turn in that range")
-        gif = _encode(frames.images)
+    drawn = REDUCTIONS[0]
+    frames = _draw_frames(game, names or {}, seat_notes or {}, language, turns, drawn, progress)
+    if not frames.images:
+        raise ValueError("no turn in that range")
+    gif = _encode(frames.images)
+    reduction, first_drawn = drawn, frames.images
+    for smaller in REDUCTIONS[1:]:
         if len(gif) <= max_bytes:
             break
-        progress = None
-    assert frames is not None
+        # shrunk from the frames drawn (a fraction of the cost of drawing them again)
+        reduction = smaller
+        frames.images = [_shrunk(image, drawn / smaller) for image in first_drawn]
+        gif = _encode(frames.images)
     images, shown = frames.images, frames.shown
     while len(gif) > max_bytes and len(images) > MIN_FRAMES:
         keep = max(MIN_FRAMES, int(len(images) * max_bytes / len(gif) * 0.9))

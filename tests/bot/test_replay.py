@@ -25,6 +25,8 @@ from tests.bot.driver import Table, make_bot, open_game, original
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 GIF = "montana-replay.gif"
+SLOW = 120
+"""Seconds an interaction drawing a whole replay may run (a shared machine)."""
 STEP = "montana-turn.png"
 
 
@@ -74,7 +76,9 @@ async def test_replay_shows_progress_then_posts_a_gif_of_every_turn_up_to_now(
     table, game_id, thread = await _table(fake_discord, tmp_path / "m.sqlite3")
     game, _ = await _played_to(table, game_id, 6)
     last = turn_count(game)
-    result = await fake_discord.slash(_user(table, "ana"), thread, "montana", "game", "replay")
+    result = await fake_discord.slash(
+        _user(table, "ana"), thread, "montana", "game", "replay", timeout=SLOW
+    )
     assert result.response_type == 5, "deferred: a replay takes seconds"
     message = original(result)
     assert not message.ephemeral, "the table sees the replay"
@@ -132,8 +136,12 @@ async def test_two_requests_for_the_same_replay_draw_it_once(
     replays._drawer = held
     replays.replay = counted  # type: ignore[method-assign]
     ana, ben = _user(table, "ana"), _user(table, "ben")
-    first = asyncio.create_task(fake_discord.slash(ana, thread, "montana", "game", "replay"))
-    second = asyncio.create_task(fake_discord.slash(ben, thread, "montana", "game", "replay"))
+    first = asyncio.create_task(
+        fake_discord.slash(ana, thread, "montana", "game", "replay", timeout=SLOW)
+    )
+    second = asyncio.create_task(
+        fake_discord.slash(ben, thread, "montana", "game", "replay", timeout=SLOW)
+    )
     while asked < 2:
         await asyncio.sleep(0.02)
     await asyncio.sleep(0.1)
@@ -156,7 +164,7 @@ async def test_the_end_of_a_game_and_the_history_have_a_replay_button(
     ending = next(
         m for m in reversed(fake_discord.messages_in(thread)) if "Replay" in m.button_labels()
     )
-    pressed = await fake_discord.press(_user(table, "ben"), ending, label="Replay")
+    pressed = await fake_discord.press(_user(table, "ben"), ending, label="Replay", timeout=SLOW)
     assert gif_frames(original(pressed).files[GIF]) == turn_count(over) + 1
     assert not original(pressed).ephemeral
 
@@ -165,7 +173,7 @@ async def test_the_end_of_a_game_and_the_history_have_a_replay_button(
     )
     assert f"Replay #{game_id}" in history.original.button_labels()  # type: ignore[union-attr]
     again = await fake_discord.press(
-        _user(table, "ana"), original(history), label=f"Replay #{game_id}"
+        _user(table, "ana"), original(history), label=f"Replay #{game_id}", timeout=SLOW
     )
     assert gif_frames(original(again).files[GIF]) == turn_count(over) + 1
 
