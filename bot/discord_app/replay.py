@@ -4,15 +4,17 @@
   game and on each line of `/montana game history`): the deferred answer says how far
   the drawing is ("drawing the replay… 40 %"), then becomes the GIF, for the table to
   see. A second request for the same replay while it is drawn waits for that drawing.
-- `/montana game replay step:True`: only the asker sees the picture of turn 1, with
-  ⏮ ◀ ▶ ⏭ and a "go to turn" select; each press shows that turn and what happened in
-  it in words, in the asker's language.
+- `/montana game replay step:True` (or the **Turn by turn** button beside Replay under
+  the end of a game): only the asker sees the picture of turn 1, with ⏮ ◀ ▶ ⏭ and a "go
+  to turn" select; each press shows that turn and what happened in it in words, in the
+  asker's language.
 
 Components (restart-proof `DynamicItem`s, the game read from the store at each press):
-`rp:<game>` the Replay button; `rs:<game>:<state>:<turn>:<tag>` a step button (tag f,
-p, n or l: first, previous, next, last), `rt:<game>:<state>` the select. `<state>` is the
-game's version and undo epoch when the view was drawn: after an undo the turns may have
-changed, and the press says so rather than showing another game's turn.
+`rp:<game>` the Replay button, `rv:<game>` Turn by turn, `rs:<game>:<state>:<turn>:<tag>`
+a step button (tag f, p, n or l: first, previous, next, last), `rt:<game>:<state>` the
+select. `<state>` is the game's version and undo epoch when the view was drawn: after an
+undo the turns may have changed, and the press says so rather than showing another
+game's turn.
 """
 
 from __future__ import annotations
@@ -180,10 +182,50 @@ def replay_button(game_id: int, t: Translator, *, numbered: bool = False) -> Rep
 
 
 def replay_view(game_id: int, t: Translator) -> discord.ui.View:
-    """The Replay button alone (under the message that ends a game)."""
+    """Replay and Turn by turn (under the message that ends a game)."""
     view = Components()
     view.add_item(replay_button(game_id, t))
+    view.add_item(StepsButton(game_id, t.pgettext("button", "Turn by turn")))
     return view
+
+
+class StepsButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"rv:(?P<game>[0-9]{1,19})",
+):
+    """Opens the step view of a game (as `/montana game replay step:True`), for the
+    presser alone."""
+
+    def __init__(self, game_id: int, label: str = "·") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                emoji="⏯️",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"rv:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> StepsButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            async with bot_of(interaction).busy():
+                row = await service_of(interaction).get(self.game_id)
+                _check_place(row, interaction)
+                last = turn_count(GameService.game_of(row))
+                await show_step(interaction, row, min(1, last), edit=False)
+        except Refusal as refusal:
+            await reply(interaction, refusal.text(user_t(interaction)))
 
 
 # ------------------------------------------------------------------ step by step
@@ -366,12 +408,13 @@ async def replay_command(
     await post_replay(interaction, row, chosen)
 
 
-DYNAMIC_ITEMS: DynamicItems = (ReplayButton, StepButton, TurnSelect)
+DYNAMIC_ITEMS: DynamicItems = (ReplayButton, StepsButton, StepButton, TurnSelect)
 
 __all__ = [
     "DYNAMIC_ITEMS",
     "ReplayButton",
     "StepButton",
+    "StepsButton",
     "TurnSelect",
     "post_replay",
     "read_turns",

@@ -152,7 +152,7 @@ async def test_two_requests_for_the_same_replay_draw_it_once(
     assert gifs[0] == gifs[1] and gif_frames(gifs[0]) == turn_count(game) + 1
 
 
-async def test_the_end_of_a_game_and_the_history_have_a_replay_button(
+async def test_the_end_of_a_game_and_the_history_have_replay_buttons(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     table, game_id, thread = await _table(fake_discord, tmp_path / "m.sqlite3")
@@ -164,6 +164,10 @@ async def test_the_end_of_a_game_and_the_history_have_a_replay_button(
     ending = next(
         m for m in reversed(fake_discord.messages_in(thread)) if "Replay" in m.button_labels()
     )
+    assert ending.button_labels() == ["Replay", "Turn by turn"]
+    steps = await fake_discord.press(_user(table, "ana"), ending, label="Turn by turn")
+    assert original(steps).ephemeral and original(steps).files[STEP].startswith(b"\x89PNG")
+    assert _step_turn(original(steps)).startswith(f"**Turn 1 of {turn_count(over)}**")
     pressed = await fake_discord.press(_user(table, "ben"), ending, label="Replay", timeout=SLOW)
     assert gif_frames(original(pressed).files[GIF]) == turn_count(over) + 1
     assert not original(pressed).ephemeral
