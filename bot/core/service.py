@@ -614,26 +614,47 @@ class GameService:
             )
         return row
 
-    async def start(self, game: int | GameRow, user_id: str, *, seed: int | None = None) -> Outcome:
+    async def start(
+        self,
+        game: int | GameRow,
+        user_id: str,
+        *,
+        seed: int | None = None,
+        dealt: Game | None = None,
+    ) -> Outcome:
         """Draw the seat order, deal the game and announce the first prompt.
 
         `game` is the game's id or its row as `check_start` returned it (not read again).
+        `dealt`: a game already under way (read from a record) whose player ids are the
+        lobby's seats: it goes on from where it stands, in its own seat order.
         """
         row = game if isinstance(game, GameRow) else await self.check_start(game, user_id)
         async with self.lock(row.id):
-            if seed is None:
-                seed = self._seeds.randrange(2**31)
-            seats = list(row.players)
-            random.Random(seed).shuffle(seats)
-            dealt = Game.new([s.user_id for s in seats], seed=seed)
-            names = {s.user_id: s.name for s in seats}
             t = game_words(row)
-            text = t.pgettext(
-                "sentences",
-                "{text} {next}",
-                text=words.seating(dealt, names, t),
-                next=self._setup_text(dealt, names, t),
-            )
+            if dealt is None:
+                if seed is None:
+                    seed = self._seeds.randrange(2**31)
+                seats = list(row.players)
+                random.Random(seed).shuffle(seats)
+                dealt = Game.new([s.user_id for s in seats], seed=seed)
+                names = {s.user_id: s.name for s in seats}
+                text = t.pgettext(
+                    "sentences",
+                    "{text} {next}",
+                    text=words.seating(dealt, names, t),
+                    next=self._setup_text(dealt, names, t),
+                )
+            else:
+                by_id = {s.user_id: s for s in row.players}
+                seats = [by_id[pid] for pid in dealt.player_ids]
+                seed = dealt.seed
+                text = (
+                    t.gettext("The game of a record, as it ended.")
+                    if dealt.is_over
+                    else t.gettext(
+                        "The game goes on from a record, at turn {turn}.", turn=dealt.turn_number
+                    )
+                )
             told = {"header": events_json([words.note(text)]), "own": []}
             state_json = json.dumps(dealt.to_dict())
             owed = await self._owed(dealt, text, actor=None, handover=True, turn_player_before=None)
@@ -662,6 +683,8 @@ class GameService:
                 updated_at=stamp,
                 turn_events=told,
             )
+            if dealt.is_over and await self.store.set_status(row.id, FINISHED, only_from=[ACTIVE]):
+                row = replace(row, status=FINISHED)
             log.info("started with %d players (seed %s)", len(seats), seed)
             # after the start is saved (see `bot.core.presence`: an away written meanwhile
             # is seen by one of the two); failing, the next start-up hands the seats over

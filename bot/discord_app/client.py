@@ -37,6 +37,7 @@ from . import (
     notify,
     presence,
     presses,
+    records,
     replay,
 )
 from .announce import DiscordAnnouncer
@@ -56,6 +57,7 @@ FEATURES = (
     presence,
     history,
     aiplayers,
+    records,
     replay,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
