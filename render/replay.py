@@ -339,13 +339,19 @@ def render_replay(
 
 
 def write_replay(
-    game: Game, out: Path, *, turns: tuple[int, int] | None, language: str, max_bytes: int
+    game: Game,
+    out: Path,
+    *,
+    turns: tuple[int, int] | None,
+    language: str,
+    max_bytes: int,
+    names: Mapping[str, str] | None = None,
 ) -> str:
     """Draw `game`'s replay into `out`; the line the command prints: frames, size, wall
     and CPU time (the benchmark's figures: the first replay in a process draws the
     shared art too, as a picture worker does once)."""
     started, cpu_started = time.perf_counter(), time.process_time()
-    replay = render_replay(game, language=language, turns=turns, max_bytes=max_bytes)
+    replay = render_replay(game, names=names, language=language, turns=turns, max_bytes=max_bytes)
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     out.write_bytes(replay.gif)
     first, last = replay.turns
@@ -356,17 +362,36 @@ def write_replay(
     )
 
 
+def _from_record(path: Path) -> tuple[Game, dict[str, str], str | None]:
+    """The game of a record file, its players' names (the seat tags) and its language."""
+    from rules.record import loads
+
+    game, tags = loads(path.read_text(encoding="utf-8"))
+    names = {
+        tags[f"Seat{seat}Id"]: tags[f"Seat{seat}"]
+        for seat in range(1, len(game.players) + 1)
+        if f"Seat{seat}Id" in tags and f"Seat{seat}" in tags
+    }
+    return game, names, tags.get("Language")
+
+
 def main(argv: list[str] | None = None) -> int:
     """`python -m render.replay --players 4 --seed 1 --out replay.gif [--turns 10-20]`:
-    a random game played to its end (or `--moves` actions in), then its replay."""
+    a random game played to its end (or `--moves` actions in), then its replay;
+    `--record FILE` replays a game record (`/montana game export`) instead."""
+    from rules.record import RecordError
+
     from .__main__ import play
 
     parser = argparse.ArgumentParser(prog="python -m render.replay", description=main.__doc__)
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--moves", type=int, default=0, help="stop after N actions (0: the end)")
+    parser.add_argument("--record", type=Path, help="a game record to replay (not a random game)")
     parser.add_argument("--turns", type=str, default=None, help="FROM-TO: a part of the game")
-    parser.add_argument("--language", choices=LANGUAGES, default="en")
+    parser.add_argument(
+        "--language", choices=LANGUAGES, help="the pictures' words (default: the record's, or en)"
+    )
     parser.add_argument("--max-bytes", type=int, default=MAX_BYTES)
     parser.add_argument("--out", type=Path, required=True, help="GIF file to write")
     args = parser.parse_args(argv)
@@ -374,10 +399,29 @@ def main(argv: list[str] | None = None) -> int:
         turns = parse_turns(args.turns) if args.turns else None
     except ValueError:
         parser.error(f"--turns takes FROM-TO (e.g. 10-20), not {args.turns!r}")
-    game, _ = play(args.players, args.seed, args.moves, final=args.moves == 0)
-    print(
-        write_replay(game, args.out, turns=turns, language=args.language, max_bytes=args.max_bytes)
-    )
+    names: dict[str, str] = {}
+    language = args.language
+    if args.record is not None:
+        try:
+            game, names, recorded = _from_record(args.record)
+        except (OSError, RecordError) as error:
+            parser.error(f"{args.record}: {error}")
+        if language is None and recorded in LANGUAGES:
+            language = recorded
+    else:
+        game, _ = play(args.players, args.seed, args.moves, final=args.moves == 0)
+    try:
+        line = write_replay(
+            game,
+            args.out,
+            turns=turns,
+            language=language or "en",
+            max_bytes=args.max_bytes,
+            names=names,
+        )
+    except ValueError:
+        parser.error(f"--turns {args.turns}: the game has turns 0 to {turn_count(game)}")
+    print(line)
     return 0
 
 

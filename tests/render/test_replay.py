@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
@@ -17,6 +18,7 @@ from render import replay
 from render.replay import MAX_BYTES, parse_turns, render_replay, turn_states
 from rules import Game
 from rules.recent import last_turn, turn_starts
+from rules.record import dumps
 
 from .helpers import game_at
 
@@ -129,3 +131,24 @@ def test_turns_are_read_as_from_to(text: str, turns: tuple[int, int]) -> None:
 def test_other_turns_texts_are_refused(text: str) -> None:
     with pytest.raises(ValueError):
         parse_turns(text)
+
+
+def test_the_command_replays_a_game_record_with_its_names_and_refuses_a_bad_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = game_at(2, "mid")
+    record = tmp_path / "montana-7.txt"
+    record.write_text(dumps(game, {"Language": "fr"}, names={game.player_ids[0]: "Zoé"}))
+    out = tmp_path / "replay.gif"
+    assert replay.main(["--record", str(record), "--turns", "1-3", "--out", str(out)]) == 0
+    assert "3 frames (turns 1-3)" in capsys.readouterr().out
+    assert len(_frames(out.read_bytes())) == 3
+    assert replay._from_record(record)[1:] == ({"ana": "Zoé", "ben": "ben"}, "fr")
+
+    lines = record.read_text().splitlines()
+    first_move = next(i for i, line in enumerate(lines) if line.startswith("1. "))
+    lines[first_move] = lines[first_move].replace("spin", "build A1", 1)
+    record.write_text("\n".join(lines) + "\n")
+    with pytest.raises(SystemExit):
+        replay.main(["--record", str(record), "--out", str(out)])
+    assert f"line {first_move + 1}" in capsys.readouterr().err
