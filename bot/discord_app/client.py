@@ -23,6 +23,7 @@ from ..core.ai_seats import AiPlayers
 from ..core.deadlines import DeadlineDriver
 from ..core.pictures import ProcessRenderer
 from ..core.repeats import PresenceLines
+from ..core.replays import Replays
 from ..core.service import GameService, Refusal, Renderer
 from ..core.settings import Settings
 from ..core.store import Store, StoreError
@@ -38,6 +39,7 @@ from . import (
     presence,
     presses,
     records,
+    replay,
 )
 from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
@@ -57,6 +59,7 @@ FEATURES = (
     history,
     aiplayers,
     records,
+    replay,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
 DYNAMIC_ITEMS: components.DynamicItems = tuple(
@@ -86,6 +89,7 @@ class MontanaBot(discord.Client):
     store: Store
     deadlines: DeadlineDriver
     ai: AiPlayers
+    replays: Replays
 
     def __init__(
         self,
@@ -128,6 +132,7 @@ class MontanaBot(discord.Client):
         if self._renderer is None and self.settings.picture_processes > 0:
             self._pictures = ProcessRenderer(self.settings.picture_processes)
             self._renderer = self._pictures
+        self.replays = Replays(self._pictures.executor if self._pictures is not None else None)
         self.service = GameService(
             self.store,
             renderer=self._renderer,
@@ -271,6 +276,9 @@ class MontanaBot(discord.Client):
         service = getattr(self, "service", None)
         if service is not None:
             await service.delivery.stop()  # what is still owed is kept for the next run
+        replays = getattr(self, "replays", None)
+        if replays is not None:
+            await replays.close()
         if self._pictures is not None:
             await asyncio.to_thread(self._pictures.close)
             self._pictures = None

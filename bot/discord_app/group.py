@@ -8,7 +8,7 @@ Discord allows 25 subcommands or groups under a command and 25 subcommands in a 
 (`tests/bot/test_command_tree.py` checks the tree against every limit):
 
     /montana  play build recruit work city trade pass stop end undo board status
-    /montana game  new join leave start abandon settings vote-end log history rules
+    /montana game  new join leave start abandon settings vote-end log history rules replay
     /montana me  notify away back
 """
 
