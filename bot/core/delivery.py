@@ -38,7 +38,7 @@ from typing import Protocol
 from i18n import SOURCE_LANGUAGE, Message, Translator, translatable, translator
 from rules import Event, Game
 
-from . import logs
+from . import incidents, logs
 from .periodic import Clock, PeriodicTask
 from .presence import Notice
 from .store import ACTIVE, DM, FINISHED, NOTICE, POST, Away, GameRow, Owed, Store, StoreError
@@ -476,8 +476,8 @@ class Delivery(PeriodicTask):
             await self._failed(entry, problem)
             return
         except Exception as error:
-            log.exception("posting version %s failed", entry.version)
-            report.problem = TryAgain(f"posting failed ({error!r})")
+            incident = incidents.record(log, error, f"posting version {entry.version} failed")
+            report.problem = TryAgain(lambda t: incidents.went_wrong(incident, t))
             await self._failed(entry, report.problem)
             return
         posted = answer if isinstance(answer, Posted) else Posted(answer)
@@ -552,8 +552,8 @@ class Delivery(PeriodicTask):
         except DeliveryProblem as problem:
             await self._failed(entry, problem)
         except Exception as error:
-            log.exception("%s failed", what)
-            await self._failed(entry, TryAgain(repr(error)))
+            incident = incidents.record(log, error, f"{what} failed")
+            await self._failed(entry, TryAgain(lambda t: incidents.went_wrong(incident, t)))
         else:
             await self._delivered(entry, message_id)
 

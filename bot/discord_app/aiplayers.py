@@ -20,20 +20,18 @@ from discord import app_commands
 from ..core import prompts, words
 from ..core.ai_seats import AiPlayers, TakeoverVote
 from ..core.prompts import Panel
-from ..core.service import Refusal
-from ..core.store import GameRow, StoreError
+from ..core.store import GameRow
 from .components import (
     Components,
     DynamicItems,
     bot_of,
-    database_trouble,
     game_t,
-    reply,
     row_view,
     service_of,
     user_t,
 )
 from .group import NO_PINGS, channel_id_of, game_group, me_group, montana, tracked
+from .guard import VOTE_OFFER, run_press
 
 log = logging.getLogger(__name__)
 
@@ -115,17 +113,12 @@ class TakeoverButton(
         return cls(int(match["game"]), match["player"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            async with bot_of(interaction).busy():
-                outcome = await ai_of(interaction).vote_takeover(
-                    self.game_id, str(interaction.user.id), self.player
-                )
-                await answer_takeover(interaction, outcome, self.player)
-        except Refusal as refusal:
-            await reply(interaction, refusal.text(user_t(interaction)))
-        except StoreError as error:
-            log.warning("a takeover vote found the database failing: %s", error)
-            await reply(interaction, database_trouble(error, user_t(interaction)))
+        async def vote(row: GameRow) -> None:
+            voter = str(interaction.user.id)
+            outcome = await ai_of(interaction).vote_takeover(row, voter, self.player)
+            await answer_takeover(interaction, outcome, self.player)
+
+        await run_press(interaction, self.game_id, VOTE_OFFER, vote)
 
 
 def takeover_view(row: GameRow, player: str) -> discord.ui.View:

@@ -18,6 +18,7 @@ module knows no feature.
 from __future__ import annotations
 
 import io
+import logging
 import re
 from collections.abc import Callable
 from datetime import datetime
@@ -47,6 +48,8 @@ from ..core.store import Away, GameRow, Seat, StoreError
 
 if TYPE_CHECKING:
     from .client import MontanaBot
+
+log = logging.getLogger(__name__)
 
 PICTURE_NAME = "montana.png"
 UNKNOWN_BUTTON = translatable(
@@ -338,13 +341,13 @@ def delivery_problem(
                 retry_after=retry_after,
                 fields={"status": status},
             )
+        log.warning("Discord could not be reached: %r", error)  # for the operators only
         return TryAgain(
             translatable(
-                "Discord could not be reached ({error}); I keep trying and post it as soon "
+                "Discord could not be reached just now; I keep trying and post it as soon "
                 "as Discord takes it."
             ),
             retry_after=retry_after,
-            fields={"error": repr(error)},
         )
     if isinstance(error, discord.HTTPException) and error.code == CANNOT_MESSAGE_USER:
         return Dropped(translatable("their direct messages are closed"))
