@@ -28,6 +28,7 @@ from .components import (
     game_t,
     row_view,
     service_of,
+    shown_name,
     user_t,
 )
 from .group import NO_PINGS, channel_id_of, game_group, me_group, montana, tracked
@@ -136,7 +137,7 @@ async def answer_takeover(
     that the AI plays the seat from now on."""
     names = outcome.row.names
     t = game_t(outcome.row)
-    voter = names.get(str(interaction.user.id), interaction.user.display_name)
+    voter = names.get(str(interaction.user.id)) or shown_name(interaction.user)
     owner = outcome.row.names.get(player, player)
     if outcome.done:
         text = t.gettext(
@@ -175,7 +176,7 @@ async def reclaim(interaction: discord.Interaction[Any]) -> None:
     row = await service_of(interaction).game_here(channel_id_of(interaction))
     user_id = str(interaction.user.id)
     row = await ai_of(interaction).reclaim(row, user_id)
-    name = row.names.get(user_id, interaction.user.display_name)
+    name = row.names.get(user_id) or shown_name(interaction.user)
     await interaction.response.send_message(
         game_t(row).gettext(
             "{who} takes their seat back from the AI. `/montana board` shows the game.",

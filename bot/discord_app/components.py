@@ -42,6 +42,7 @@ from i18n import (
 
 from ..core import prompts, words
 from ..core.delivery import Blocked, DeliveryProblem, Dropped, TryAgain
+from ..core.names import clean_name
 from ..core.prompts import Panel
 from ..core.service import GameService, why_not_saved
 from ..core.store import Away, GameRow, Seat, StoreError
@@ -354,8 +355,14 @@ def delivery_problem(
     return Blocked(refused, fields=fields)
 
 
+def shown_name(user: discord.abc.User) -> str:
+    """The user's display name as the bot writes it: cleaned of mentions, links and
+    markdown (`bot.core.names.clean_name`, the one cleaning of every name)."""
+    return clean_name(user.display_name)
+
+
 def seat_of(user: discord.abc.User) -> Seat:
-    return Seat(str(user.id), user.display_name)
+    return Seat(str(user.id), user.display_name)  # a Seat cleans its name
 
 
 def from_ephemeral(interaction: discord.Interaction[Any]) -> bool:
@@ -398,6 +405,7 @@ __all__ = [
     "row_view",
     "seat_of",
     "service_of",
+    "shown_name",
     "timestamp",
     "user_language",
     "user_t",

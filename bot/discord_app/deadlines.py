@@ -40,6 +40,7 @@ from .components import (
     game_t,
     language_name,
     reply,
+    shown_name,
     timestamp,
     user_t,
 )
@@ -289,7 +290,7 @@ async def settings_command(
     if row.status not in OPEN_STATUSES:
         raise Refusal(translatable("This game is over."))
     said: list[str] = []
-    who = interaction.user.display_name
+    who = row.seat_names.get(str(interaction.user.id)) or shown_name(interaction.user)
     if language is not None:
         row = await driver.service.set_language(
             row, str(interaction.user.id), language.value, may_manage=True

@@ -28,6 +28,7 @@ from .components import (
     panel_view,
     seat_of,
     service_of,
+    shown_name,
     user_t,
 )
 from .group import NO_PINGS, answer, channel_id_of, game_group, tracked
@@ -275,7 +276,7 @@ async def abandon(interaction: discord.Interaction[Any]) -> None:
     await interaction.response.send_message(
         game_t(row).gettext(
             "{who} abandoned the game of Montana. Open a new one with `/montana game new`.",
-            who=interaction.user.display_name,
+            who=row.seat_names.get(str(interaction.user.id)) or shown_name(interaction.user),
         ),
         allowed_mentions=NO_PINGS,
     )
