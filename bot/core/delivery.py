@@ -185,6 +185,15 @@ class Dropped(DeliveryProblem):
     """It can never be delivered (closed DMs): give up on this message."""
 
 
+def unexpected(
+    error: BaseException, what: str, kind: type[DeliveryProblem] = TryAgain
+) -> DeliveryProblem:
+    """An error no one foresaw, logged with its traceback under an id; the players read
+    only that id ("something went wrong (error `a1b2c3`) ...")."""
+    incident = incidents.record(log, error, what)
+    return kind(lambda t: incidents.went_wrong(incident, t))
+
+
 class Announcer(Protocol):
     async def announce(self, outcome: Outcome) -> int | Posted | None:
         """Show the outcome; return the id of the message now holding it (or `Posted`).
@@ -360,11 +369,17 @@ class Delivery(PeriodicTask):
                 try:
                     game = self.load_game(row)
                 except Exception as error:
-                    # the game itself cannot be read (see `GameService.game_of`): keep its
-                    # messages, try again seldom; the other games go on
-                    words = getattr(error, "message", None) or str(error)
-                    await self._failed_all(owed, Blocked(words))
-                    return Report(row, problem=Blocked(words))
+                    # the game itself cannot be read (see `GameService.game_of`, which
+                    # logs it and says so in words): keep its messages, try again seldom;
+                    # the other games go on
+                    words = getattr(error, "message", None)
+                    problem = (
+                        Blocked(words)
+                        if isinstance(words, str)
+                        else unexpected(error, "loading the game failed", Blocked)
+                    )
+                    await self._failed_all(owed, problem)
+                    return Report(row, problem=problem)
                 return await self._deliver(row, game, owed, force=force)
 
     async def deliver_held(self, row: GameRow, game: Game) -> Report:
@@ -476,8 +491,7 @@ class Delivery(PeriodicTask):
             await self._failed(entry, problem)
             return
         except Exception as error:
-            incident = incidents.record(log, error, f"posting version {entry.version} failed")
-            report.problem = TryAgain(lambda t: incidents.went_wrong(incident, t))
+            report.problem = unexpected(error, f"posting version {entry.version} failed")
             await self._failed(entry, report.problem)
             return
         posted = answer if isinstance(answer, Posted) else Posted(answer)
@@ -552,8 +566,7 @@ class Delivery(PeriodicTask):
         except DeliveryProblem as problem:
             await self._failed(entry, problem)
         except Exception as error:
-            incident = incidents.record(log, error, f"{what} failed")
-            await self._failed(entry, TryAgain(lambda t: incidents.went_wrong(incident, t)))
+            await self._failed(entry, unexpected(error, f"{what} failed"))
         else:
             await self._delivered(entry, message_id)
 
