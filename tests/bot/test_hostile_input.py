@@ -525,6 +525,17 @@ async def test_a_press_is_honoured_only_on_a_message_of_its_game_that_offers_it(
         if every_table(s.db) != before:
             verdicts.problems.append(f"{what}: something saved changed")
             before = every_table(s.db)
+    # a step's select, with a legal move, on the lobby message or in another game's thread
+    for message, words in ((my_lobby, not_here), (their_prompt, elsewhere)):
+        public = verdicts.public()
+        custom_id = f"ms:{s.mine}:{v}:work"
+        result = await fake_discord.press_forged(awaited, message, custom_id, values=["a:recruit"])
+        what = f"{awaited.name} chose a:recruit in {custom_id!r} on message {message.id}"
+        verdicts.check(what, result, public)
+        if words not in result.text:
+            verdicts.problems.append(f"{what}: not told {words!r}: {result.text[:200]!r}")
+    if every_table(s.db) != before:
+        verdicts.problems.append("a forged select changed something saved")
     verdicts.assert_none()
     # the same buttons where they belong still work
     joined = await fake_discord.press(awaited, lobby_message, label="Join")
