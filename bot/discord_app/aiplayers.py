@@ -26,6 +26,7 @@ from .components import (
     DynamicItems,
     bot_of,
     game_t,
+    reply,
     row_view,
     service_of,
     shown_name,
@@ -147,6 +148,19 @@ async def answer_takeover(
             owner=owner.removesuffix(" (AI)"),
         )
         await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+        return
+    if len(outcome.voters) > 1:
+        # said publicly once, with the first vote: a later one answers its voter alone
+        await reply(
+            interaction,
+            user_t(interaction).gettext(
+                "Your vote to hand {owner}'s seat to the AI counts: {n} of the {needed} "
+                "votes needed.",
+                owner=owner,
+                n=len(outcome.voters),
+                needed=outcome.needed,
+            ),
+        )
         return
     text = t.gettext(
         "{voter} votes to hand {owner}'s seat to the AI: {n} of the {needed} votes needed. "

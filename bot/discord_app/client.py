@@ -22,6 +22,7 @@ from i18n import translatable
 from ..core.ai_seats import AiPlayers
 from ..core.deadlines import DeadlineDriver
 from ..core.pictures import ProcessRenderer
+from ..core.repeats import PresenceLines
 from ..core.service import GameService, Refusal, Renderer
 from ..core.settings import Settings
 from ..core.store import Store, StoreError
@@ -36,6 +37,7 @@ from . import (
     notify,
     presence,
     presses,
+    records,
 )
 from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
@@ -45,7 +47,18 @@ from .translator import CommandTranslator
 
 log = logging.getLogger(__name__)
 
-FEATURES = (components, lobby, moves, looking, deadlines, notify, presence, history, aiplayers)
+FEATURES = (
+    components,
+    lobby,
+    moves,
+    looking,
+    deadlines,
+    notify,
+    presence,
+    history,
+    aiplayers,
+    records,
+)
 """The modules whose commands (on `montana`) and components make up the bot."""
 NOT_ACCEPTED = translatable(
     "This command cannot be used like that here (an option's value is not one it "
@@ -125,7 +138,7 @@ class MontanaBot(discord.Client):
             renderer=self._renderer,
             announcer=DiscordAnnouncer(self),
             notifier=notifier,
-            notices=presence.DiscordNotices(self, notifier),
+            notices=presence.DiscordNotices(self, notifier, PresenceLines(self.store)),
             seed_source=self._seed_source,
         )
         self.deadlines = DeadlineDriver(
@@ -138,6 +151,7 @@ class MontanaBot(discord.Client):
         self.service.after_announce.append(self.ai.on_announced)
         self.service.presence.after_hand_over.append(self.ai.wake)
         self.deadlines.at_deadline = self.ai.at_deadline
+        self.ai.absence_of = self.deadlines.absence_of
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.deadlines.start()
         # messages owed by moves a previous run saved but could not show (Discord

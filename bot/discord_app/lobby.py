@@ -74,6 +74,8 @@ def lobby_text(row: GameRow, t: Translator | None = None) -> str:
                 "**Montana** — the game is under way in {where}.",
                 where=f"<#{row.play_channel_id}>",
             )
+        if row.status == ABANDONED and row.state_json is None and not row.humans:
+            return t.gettext("**Montana** — the lobby has closed: its last player left.")
         if row.status == ABANDONED:
             return t.gettext("**Montana** — this game was abandoned.")
         return t.gettext("**Montana** — this game is over.")
@@ -82,7 +84,9 @@ def lobby_text(row: GameRow, t: Translator | None = None) -> str:
         "**Montana** — a new game is open ({seated}/4): {players}.\n"
         "Press **Join** to take a seat (2 to 4 players), then **Start**. "
         "The seat order is drawn at random when the game starts. Language: {language}.\n"
-        "-# The player who opened the game can add AI players (**Add AI**, 1 to 3).",
+        "-# {opener} opened the game: they can add AI players (**Add AI**, 1 to 3), change "
+        "its settings or abandon it.",
+        opener=f"<@{row.creator_id}>",
         seated=len(row.players),
         players=players,
         language=language_name(row.language),

@@ -270,5 +270,18 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # away and back lines coalesced (issue 21.2): the line said last in a game about
+        # a player's away, edited instead of posting another within the hour
+        """
+        CREATE TABLE presence_lines (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            user_id TEXT NOT NULL,
+            message_id INTEGER NOT NULL,
+            posted_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, user_id)
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
