@@ -157,7 +157,8 @@ async def went_wrong(interaction: discord.Interaction[Any], error: BaseException
     """Log an unexpected error under a new id, with its traceback, and tell the user
     alone that id — never the error itself."""
     data: dict[str, Any] = dict(interaction.data or {})
-    what = str(data.get("name") or data.get("custom_id") or interaction.type.name)
+    command = interaction.command
+    what = f"/{command.qualified_name}" if command else str(data.get("custom_id", "?"))
     incident = incidents.record(
         log,
         error,
