@@ -53,7 +53,8 @@ from rules.record import RecordError, parse, renamed
 
 from .core import prompts, words
 from .core.ai_seats import AiPlayers
-from .core.service import GameService, Outcome, Refusal, Renderer, clean_name, game_words
+from .core.names import clean_name
+from .core.service import GameService, Outcome, Refusal, Renderer, game_words
 from .core.store import ACTIVE, FINISHED, LOBBY, GameRow, Seat, Store
 
 CONSOLE_CHANNEL_ID = 0

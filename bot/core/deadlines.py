@@ -623,15 +623,11 @@ class DeadlineDriver(PeriodicTask):
         target: int | GameRow,
         voter: str,
         version: int | None,
-        *,
-        channel_id: int | None = None,
     ) -> VoteOutcome:
         """`voter` votes to end the game (`version`: the state the button was made for;
-        `channel_id`: where it was pressed, which must be the game's)."""
+        where it was pressed is the front end's to check: `guard.run_press`)."""
         row = await self.service.row_of(target)
         async with self.service.lock(row.id):
-            if channel_id is not None and channel_id not in (row.channel_id, row.play_channel_id):
-                raise Refusal(translatable("That vote belongs to a game in another channel."))
             if row.status == LOBBY:
                 raise Refusal(translatable("The game has not started yet."))
             if row.status != ACTIVE:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rules.record import Undone, dumps, ranking_text
 
-from .service import GameService, clean_name
+from .service import GameService
 from .store import ABANDONED, ENDED, FINISHED, GameRow, Store
 
 ENDED_RESULT = "ended by a vote"
@@ -54,7 +54,7 @@ async def record_text(store: Store, row: GameRow, *, server: str | None = None) 
     return dumps(
         game,
         tags,
-        names={seat.user_id: clean_name(seat.name) for seat in row.players},
+        names=row.seat_names,  # cleaned by `Seat`
         moments=[move.at for move in moves],
         notes={version - 1: note for version, note in notes.items()},
         undone=[

@@ -334,14 +334,6 @@ def events_of(data: Sequence[Sequence[Any]]) -> list[Event]:
     return [Event(kind, player, dict(d)) for kind, player, d in data]
 
 
-def clean_name(name: str) -> str:
-    """A display name safe to print in a sentence (no mention or markdown tricks)."""
-    text = " ".join(name.split())[:32] or "player"
-    for char in "*_`~|>@#":
-        text = text.replace(char, "")
-    return text or "player"
-
-
 class GameService:
     def __init__(
         self,
@@ -482,7 +474,6 @@ class GameService:
         language: str = SOURCE_LANGUAGE,
     ) -> GameRow:
         """A new game's lobby; `language`: that of its public messages and pictures."""
-        creator = Seat(creator.user_id, clean_name(creator.name))
         try:
             return await self.store.create_lobby(
                 guild_id=guild_id,
@@ -535,7 +526,7 @@ class GameService:
                     translatable("The game is full: Montana is for {n} players at most."),
                     n=MAX_PLAYERS,
                 )
-            return (*row.players, Seat(user.user_id, clean_name(user.name)))
+            return (*row.players, user)
 
         return await self._change_seats(game, joined)
 

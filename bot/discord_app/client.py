@@ -44,6 +44,7 @@ from . import (
 from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
 from .group import montana
+from .guard import went_wrong
 from .translator import CommandTranslator
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,10 @@ FEATURES = (
     replay,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
+NOT_ACCEPTED = translatable(
+    "This command cannot be used like that here (an option's value is not one it "
+    "accepts). Nothing was changed; the options Discord suggests are the ones allowed."
+)
 DYNAMIC_ITEMS: components.DynamicItems = tuple(
     item for feature in FEATURES for item in feature.DYNAMIC_ITEMS
 )
@@ -71,15 +76,15 @@ class MontanaTree(app_commands.CommandTree["MontanaBot"]):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        log.error("command failed in channel %s: %s", interaction.channel_id, error, exc_info=error)
-        message = user_t(interaction).gettext(
-            "Something went wrong on my side; the game is unchanged. Please try again."
-        )
-        with contextlib.suppress(discord.HTTPException):
-            if interaction.response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
-            else:
-                await interaction.response.send_message(message, ephemeral=True)
+        """What `group.tracked` did not answer: an option's value Discord should have
+        refused (a tampered client), a failed check, or an error outside the command."""
+        if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
+            log.info("command refused in channel %s: %s", interaction.channel_id, error)
+            with contextlib.suppress(discord.HTTPException):
+                await reply(interaction, user_t(interaction).translate(NOT_ACCEPTED))
+            return
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        await went_wrong(interaction, original)
 
 
 class MontanaBot(discord.Client):

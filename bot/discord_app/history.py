@@ -16,13 +16,14 @@ from typing import Any
 
 import discord
 
-from i18n import Translator, translatable, translatable_in
+from i18n import Translator, translatable_in
 
 from ..core import words
-from ..core.service import FORCED_NOTE, IN_ADVANCE_NOTE, GameService, Refusal
+from ..core.service import FORCED_NOTE, IN_ADVANCE_NOTE, GameService
 from ..core.store import ENDED, FINISHED, GameRow
 from .components import Components, DynamicItems, reply, service_of, user_t
 from .group import game_group, tracked
+from .guard import LOG_PAGE_OFFER, run_press
 from .replay import replay_button
 
 log = logging.getLogger(__name__)
@@ -109,17 +110,13 @@ class LogPageButton(
         return cls(int(match["game"]), int(match["page"]), match["tag"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = service_of(interaction)
-        t = user_t(interaction)
-        try:
-            row = await service.get(self.game_id)
-            if interaction.channel_id not in (row.channel_id, row.play_channel_id):
-                raise Refusal(translatable("That log belongs to a game in another channel."))
-        except Refusal as refusal:
-            await reply(interaction, refusal.text(t))
-            return
-        text, page, pages = await log_page_text(service, row, self.page, t)
-        await interaction.response.edit_message(content=text, view=log_view(row.id, page, pages, t))
+        async def turn_page(row: GameRow) -> None:
+            service, t = service_of(interaction), user_t(interaction)
+            text, page, pages = await log_page_text(service, row, self.page, t)
+            view = log_view(row.id, page, pages, t)
+            await interaction.response.edit_message(content=text, view=view)
+
+        await run_press(interaction, self.game_id, LOG_PAGE_OFFER, turn_page)
 
 
 # ------------------------------------------------------------------ history

@@ -28,6 +28,7 @@ from .components import (
     panel_view,
     seat_of,
     service_of,
+    shown_name,
     user_t,
 )
 from .group import NO_PINGS, answer, channel_id_of, game_group, tracked
@@ -92,20 +93,20 @@ def lobby_text(row: GameRow, t: Translator | None = None) -> str:
     )
 
 
-async def lobby_press(interaction: discord.Interaction[Any], game_id: int, code: str) -> None:
-    """Join, Leave or Start pressed on the lobby message."""
+async def lobby_press(interaction: discord.Interaction[Any], game: GameRow, code: str) -> None:
+    """Join, Leave or Start pressed on the lobby message (`guard.run_press` checked it)."""
     service = service_of(interaction)
     user = seat_of(interaction.user)
     if code == JOIN:
-        row = await service.join(game_id, user)
+        row = await service.join(game, user)
     elif code == LEAVE:
-        row = await service.leave(game_id, user.user_id)
+        row = await service.leave(game, user.user_id)
     elif code == ADD_AI:
-        row = await service.add_ai(game_id, user.user_id)
+        row = await service.add_ai(game, user.user_id)
     elif code == REMOVE_AI:
-        row = await service.remove_ai(game_id, user.user_id)
+        row = await service.remove_ai(game, user.user_id)
     else:
-        await start_game(interaction, game_id)
+        await start_game(interaction, game)
         return
     view = lobby_view(row) if row.status == LOBBY else None
     await interaction.response.edit_message(content=lobby_text(row), view=view)
@@ -279,7 +280,7 @@ async def abandon(interaction: discord.Interaction[Any]) -> None:
     await interaction.response.send_message(
         game_t(row).gettext(
             "{who} abandoned the game of Montana. Open a new one with `/montana game new`.",
-            who=interaction.user.display_name,
+            who=row.seat_names.get(str(interaction.user.id)) or shown_name(interaction.user),
         ),
         allowed_mentions=NO_PINGS,
     )
