@@ -160,7 +160,7 @@ async def test_retries_are_spaced_out_and_seldom_while_only_people_can_fix_it(
     delivery = setup.service.delivery
     setup.discord.failing = TryAgain("Discord answered 503")
     await setup.move()  # the first attempt, right after the move
-    waits = []
+    waits: list[float] = []
     for _ in range(4):
         (entry,) = await setup.service.store.owed(setup.game_id)
         moment = entry.next_at
@@ -259,7 +259,7 @@ async def test_eight_moves_in_an_outage_do_not_lengthen_the_wait_and_all_go_out_
     assert head.next_at - last == timedelta(seconds=2 + 35)
     assert all(entry.next_at == head.next_at for entry in queued)
     # Discord stays down; the task tries when due, and the wait reaches its cap
-    waits = []
+    waits: list[float] = []
     while (due := await delivery.next_due()) is not None and len(waits) < 10:
         delivery.clock = at(due)
         await delivery.run_due()
