@@ -36,7 +36,6 @@ Each carries words saying why, for the players.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -293,10 +292,6 @@ AwayIn = Callable[[GameRow], Awaitable[Mapping[str, Away]]]
 LoadGame = Callable[[GameRow], Game]
 GameLock = Callable[[int], asyncio.Lock]
 
-IN_THE_TASK = contextvars.ContextVar("in_the_delivery_task", default=False)
-"""True within the task's own pass, which works out when it runs next by itself: what
-fails there does not wake it (that would be a pass for nothing)."""
-
 CONCURRENT_GAMES = 8
 """Games delivered at once by the task: a game whose Discord calls hang (discord.py
 retries some failures itself for seconds) holds up only its own messages."""
@@ -345,19 +340,22 @@ class Delivery(PeriodicTask):
         could not record (its own `next_at` says nothing then)."""
         self.passes = 0
         """Passes the task ran (how busy it is while nothing can be delivered)."""
+        self._pass_tasks: set[asyncio.Task[int]] = set()
+        """The tasks delivering the games of a pass (`run_due`)."""
 
     # ---- the task: what is owed, now (also what a previous run left) and whenever due
 
     async def one_pass(self) -> datetime | None:
         self.passes += 1
-        IN_THE_TASK.set(True)  # the task's own context: its pass, and the games it runs
         await self.run_due()
         return await self.next_due()
 
     def _wake_for_retry(self) -> None:
-        """A failure outside the task (a move's delivery): the task works out again when
-        to run."""
-        if not IN_THE_TASK.get():
+        """A failure outside the task's own pass (a move's delivery): the task works out
+        again when to run. Within its pass it does so anyway, afterwards: waking it
+        there would only run a pass for nothing."""
+        current = asyncio.current_task()
+        if current is None or (current is not self._task and current not in self._pass_tasks):
             self.wake()
 
     async def next_due(self) -> datetime | None:
@@ -389,7 +387,12 @@ class Delivery(PeriodicTask):
                     return 0
                 return len(report.posted) if report else 0
 
-        return sum(await asyncio.gather(*(one(game_id) for game_id in game_ids)))
+        tasks = [asyncio.create_task(one(game_id)) for game_id in game_ids]
+        self._pass_tasks.update(tasks)
+        try:
+            return sum(await asyncio.gather(*tasks))
+        finally:
+            self._pass_tasks.difference_update(tasks)
 
     # ---- one game
 

@@ -483,3 +483,29 @@ async def test_a_games_language_and_each_users_locale(store: Store) -> None:
         BEN.user_id: "ja",
     }
     assert await store.locales([]) == {}
+
+
+async def test_the_outbox_keeps_the_first_failure_and_postpones_what_waits(store: Store) -> None:
+    """Issue 29: the back-off runs from a message's first failed attempt; the messages
+    waiting behind a failing post wait as long (never brought forward); the next moment
+    owed can leave out the messages the delivery holds itself."""
+    game_id, game = await started(store)
+    await store.owe(
+        game_id, [OwedMessage(POST, game.version, {"n": 1}), OwedMessage(POST, game.version, {})]
+    )
+    first, second = await store.owed(game_id)
+    assert first.failing_since is None
+    failed = datetime.now(UTC).replace(microsecond=0)
+    await store.delivery_failed(first.id, failed + timedelta(seconds=2), "503", failed_at=failed)
+    later = failed + timedelta(seconds=12)
+    await store.delivery_failed(first.id, later, "503", failed_at=failed + timedelta(seconds=5))
+    first, second = await store.owed(game_id)
+    assert (first.attempts, first.failing_since, first.next_at) == (2, failed, later)
+    await store.postpone_owed([second.id], later)
+    await store.postpone_owed([second.id], failed)  # never brought forward
+    _, second = await store.owed(game_id)
+    assert (second.next_at, second.attempts, second.failing_since) == (later, 0, None)
+    assert await store.owed(due_by=failed + timedelta(seconds=11)) == []
+    assert await store.next_owed_at() == later
+    assert await store.next_owed_at(besides=[first.id, second.id]) is None
+    await store.postpone_owed([], later)  # nothing to postpone: nothing written
