@@ -22,6 +22,10 @@ that the game waits for them. `Delivery` hands them to the front end (`Announcer
   and identity (`Ticket.owed_id`, which the front end writes into the message so that
   it can be told in what Discord gives back), and a retry (`Ticket.retry`) may find
   that an earlier attempt did reach Discord, so the front end looks first;
+* while posts back off because Discord failed for now, the task asks the front end
+  every `Backoff.probe_every` seconds whether Discord answers again (`Prober`, a cheap
+  read); once it does, every game that failed so is tried at once, so a long outage
+  (the waits at their cap) ends for the players seconds after Discord is back;
 * a delivery that cannot be recorded (the database refuses the write) is owed like a
   failed post: held in memory and tried again with the same back-off, when the front
   end finds the message by its identity instead of posting it again.
@@ -40,7 +44,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import Protocol, cast
 
 from i18n import SOURCE_LANGUAGE, Message, Translator, translatable, translator
 from rules import Event, Game
@@ -204,6 +208,15 @@ class Announcer(Protocol):
         ...
 
 
+class Prober(Protocol):
+    """What a front end's `Announcer` may also do: say whether Discord answers again."""
+
+    async def probe(self, row: GameRow) -> bool:
+        """Whether Discord answers a cheap request about the game's place now (it may
+        still refuse a post there: the attempt then says how)."""
+        ...
+
+
 class SilentAnnouncer:
     async def announce(self, outcome: Outcome) -> int | None:
         return None
@@ -249,6 +262,9 @@ class Backoff:
     """... and the longest wait."""
     blocked: float = 600.0
     """Seconds between tries while a permission is missing (an admin may grant it)."""
+    probe_every: float = 10.0
+    """Seconds between two questions to the front end whether Discord answers again,
+    while posts back off because it failed for now."""
 
     def delay(self, failing_for: float, problem: DeliveryProblem) -> float:
         """Seconds to wait after a failed attempt, `failing_for` seconds after the first
@@ -342,13 +358,48 @@ class Delivery(PeriodicTask):
         """Passes the task ran (how busy it is while nothing can be delivered)."""
         self._pass_tasks: set[asyncio.Task[int]] = set()
         """The tasks delivering the games of a pass (`run_due`)."""
+        self._outage: dict[int, GameRow] = {}
+        """The games whose last post attempt failed for now (`TryAgain`), oldest first."""
+        self._next_probe: datetime | None = None
+        """When to ask the front end whether Discord answers again (`Prober`)."""
 
     # ---- the task: what is owed, now (also what a previous run left) and whenever due
 
     async def one_pass(self) -> datetime | None:
         self.passes += 1
         await self.run_due()
+        if await self._probe():
+            await self.run_due()
         return await self.next_due()
+
+    async def _probe(self) -> bool:
+        """When it is time, ask the front end whether Discord answers again; if it does,
+        make every game that failed for now due at once. Whether it did."""
+        prober = self.announcer if hasattr(self.announcer, "probe") else None
+        now = self.clock()
+        if not self._outage or self._next_probe is None or now < self._next_probe:
+            return False
+        self._next_probe = now + timedelta(seconds=self.backoff.probe_every)
+        if prober is None:
+            return False
+        row = next(iter(self._outage.values()))
+        try:
+            answered = await cast(Prober, prober).probe(row)
+        except Exception:
+            log.exception("asking whether Discord answers again failed")
+            answered = False
+        if not answered:
+            return False
+        games = list(self._outage)
+        log.info("Discord answers again: trying the posts of %d games now", len(games))
+        self._outage.clear()
+        self._next_probe = None
+        try:
+            await self.store.bring_owed_forward(games, now)
+        except StoreError as error:
+            log.warning("could not bring the owed messages forward: %s", error)
+            return False
+        return True
 
     def _wake_for_retry(self) -> None:
         """A failure outside the task's own pass (a move's delivery): the task works out
@@ -363,6 +414,8 @@ class Delivery(PeriodicTask):
         held = list(self._held.values())
         upcoming = await self.store.next_owed_at(besides=list(self._held))
         moments = [upcoming] if upcoming is not None else []
+        if self._outage and self._next_probe is not None and hasattr(self.announcer, "probe"):
+            moments.append(self._next_probe)
         return min([*moments, *(hold.until for hold in held)], default=None)
 
     def _due_at(self, entry: Owed) -> datetime:
@@ -559,11 +612,14 @@ class Delivery(PeriodicTask):
             answer = await self.announcer.announce(outcome)
         except DeliveryProblem as problem:
             report.problem = problem
+            self._note_outage(row, problem)
             return await self._failed(entry, problem)
         except Exception as error:
             log.exception("posting version %s failed", entry.version)
             report.problem = TryAgain(f"posting failed ({error!r})")
+            self._note_outage(row, report.problem)
             return await self._failed(entry, report.problem)
+        self._outage.pop(row.id, None)
         posted = answer if isinstance(answer, Posted) else Posted(answer)
         report.posted[entry.version] = posted
         if prompt:
@@ -591,6 +647,15 @@ class Delivery(PeriodicTask):
         # in order: the posts after it wait until it is recorded (found again by identity)
         report.problem = TryAgain(f"message {posted.message_id} could not be recorded")
         return self._held[entry.id].until
+
+    def _note_outage(self, row: GameRow, problem: DeliveryProblem) -> None:
+        """A post failed: when for now, the game waits for Discord to answer again."""
+        if not isinstance(problem, TryAgain):
+            self._outage.pop(row.id, None)
+            return
+        self._outage.setdefault(row.id, row)
+        if self._next_probe is None:
+            self._next_probe = self.clock() + timedelta(seconds=self.backoff.probe_every)
 
     async def _direct(self, report: Report, game: Game, entry: Owed) -> None:
         row = report.row
@@ -726,6 +791,7 @@ __all__ = [
     "NoticeSender",
     "Outcome",
     "Posted",
+    "Prober",
     "Report",
     "SilentAnnouncer",
     "Ticket",

@@ -31,6 +31,7 @@ buttons' ids are only on the prompt, so the words themselves carry the identity.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import re
@@ -62,6 +63,9 @@ log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000
 LOOK_BACK = 25
 """Messages looked at before posting a message again that may have reached Discord."""
+PROBE_SECONDS = 5.0
+"""How long to wait for Discord's answer when asking whether it answers again (discord.py
+retries some server errors itself, for longer)."""
 NO_PICTURE = translatable(
     "(No picture: I may not attach files in <#{channel}>. A server admin can give me "
     "**Attach Files** there; `/montana board` shows the picture.)"
@@ -187,6 +191,17 @@ def with_notes(content: str, notes: list[str], ticket: Ticket | None = None) -> 
 class DiscordAnnouncer:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
+
+    async def probe(self, row: GameRow) -> bool:
+        """Whether Discord answers a read of the game's channel or thread again (posts
+        there failed for now): the core then tries them at once (`Prober`)."""
+        try:
+            await asyncio.wait_for(self.client.fetch_channel(row.play_channel_id), PROBE_SECONDS)
+        except (discord.DiscordServerError, discord.RateLimited, OSError, TimeoutError):
+            return False
+        except discord.HTTPException:
+            return True  # it answers, refusing: the next attempt says how
+        return True
 
     async def announce(self, outcome: Outcome) -> Posted:
         row = outcome.row

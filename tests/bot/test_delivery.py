@@ -277,3 +277,56 @@ async def test_eight_moves_in_an_outage_do_not_lengthen_the_wait_and_all_go_out_
     assert [p.text for p in setup.discord.posts] == told
     assert [p.prompt for p in setup.discord.posts] == [False] * 7 + [True]
     assert await store.owed(setup.game_id) == [] and await delivery.next_due() is None
+
+
+@dataclass
+class Probed:
+    """The scripted Discord, which also says whether it answers again (`Prober`)."""
+
+    discord: Discord
+    asked: int = 0
+
+    async def announce(self, outcome: Outcome) -> Posted:
+        return await self.discord.announce(outcome)
+
+    async def probe(self, row: GameRow) -> bool:
+        self.asked += 1
+        return self.discord.failing is None
+
+
+async def test_after_a_long_outage_the_posts_go_out_seconds_after_discord_is_back(
+    setup: Setup,
+) -> None:
+    """Issue 29.4: with the waits at their cap (5 minutes), a cheap question every 10 s
+    finds Discord back, and every game that failed for now is tried at once."""
+    delivery, store = setup.service.delivery, setup.service.store
+    front = Probed(setup.discord)
+    delivery.announcer = front
+    setup.discord.failing = TryAgain("Discord answered 503")
+    start = datetime.now(UTC)
+    delivery.clock = at(start)
+    told = [(await setup.move()).text for _ in range(3)]
+    # twenty minutes down: the task runs whenever it asks to (the clock moved there)
+    moment = start
+    while moment < start + timedelta(minutes=20):
+        due = await delivery.next_due()
+        assert due is not None and due > moment
+        moment = due
+        delivery.clock = at(moment)
+        await delivery.one_pass()
+    head, *_ = await store.owed(setup.game_id)
+    # failing for 20 minutes: the next attempt is the cap (5 minutes) after the last
+    assert head.failing_since is not None and moment - head.failing_since >= timedelta(minutes=20)
+    assert timedelta(seconds=10) < head.next_at - moment <= timedelta(seconds=delivery.backoff.most)
+    # posts were tried by the back-off only (3 by the moves); the questions every 10 s
+    assert setup.discord.attempts < 3 + 12 and front.asked >= 20 * 6 - 1
+    assert setup.discord.posts == []
+    setup.discord.failing = None
+    back = moment + timedelta(seconds=1)
+    due = await delivery.next_due()
+    assert due is not None and timedelta(0) < due - back <= timedelta(seconds=10)
+    delivery.clock = at(due)
+    await delivery.one_pass()
+    assert [p.text for p in setup.discord.posts] == told
+    assert [p.prompt for p in setup.discord.posts] == [False, False, True]
+    assert await store.owed(setup.game_id) == [] and await delivery.next_due() is None

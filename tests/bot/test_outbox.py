@@ -17,13 +17,14 @@ from typing import Any
 import pytest
 
 from bot.core.store import Owed, StoreError
-from bot.discord_app.announce import identity_of
+from bot.discord_app.announce import DiscordAnnouncer, identity_of
 from rules import Action, Game
 from tests.bot.driver import Table, game_at_main
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.bot.test_faults import MESSAGES, eventually
 
 HISTORY = "GET /channels/{id}/messages"
+CHANNEL = "GET /channels/{id}"
 
 
 def a_bank_move(game: Game) -> Action:
@@ -132,3 +133,20 @@ async def test_a_delivery_the_store_could_not_record_is_found_again_not_posted_t
     assert (row.message_id, row.prompt_version) == (made.id, row.version)
     assert delivered_ids(db, game_id)[-1] == (refused[0], made.id)
     assert made.interactive_components() and not before.interactive_components()
+
+
+async def test_the_front_end_says_whether_discord_answers_again(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 29.4: while posts back off, the core asks now and then whether Discord
+    answers again (a read of the game's place); a refusal is an answer too."""
+    table, game_id, _ = await game_at_main(fake_discord, tmp_path / "m.sqlite3", "ana", "ben")
+    row = await table.row(game_id)
+    announcer = table.bot.service.delivery.announcer
+    assert isinstance(announcer, DiscordAnnouncer)
+    fake_discord.inject(CHANNEL, 503, message="Service Unavailable")
+    assert not await announcer.probe(row)
+    assert await announcer.probe(row)
+    fake_discord.inject(CHANNEL, 403, code=50001, message="Missing Access")
+    assert await announcer.probe(row)
+    assert [r.status for r in fake_discord.requests(CHANNEL)][-3:] == [503, 200, 403]

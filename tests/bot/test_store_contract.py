@@ -509,3 +509,8 @@ async def test_the_outbox_keeps_the_first_failure_and_postpones_what_waits(store
     assert await store.next_owed_at() == later
     assert await store.next_owed_at(besides=[first.id, second.id]) is None
     await store.postpone_owed([], later)  # nothing to postpone: nothing written
+    # Discord answers again: all the game owes is due now (none is put back)
+    await store.bring_owed_forward([game_id], failed)
+    assert [o.next_at for o in await store.owed(due_by=failed)] == [failed, failed]
+    await store.bring_owed_forward([game_id], later)
+    assert [o.next_at for o in await store.owed(game_id)] == [failed, failed]

@@ -821,6 +821,23 @@ class Store:
             ]
         )
 
+    async def bring_owed_forward(self, game_ids: Sequence[int], moment: datetime) -> None:
+        """Try the messages these games owe at `moment` at the latest (Discord answers
+        again after an outage)."""
+        if not game_ids:
+            return
+        marks = ", ".join("?" for _ in game_ids)
+        stamp = stamp_of(moment)
+        await self._transaction(
+            [
+                (
+                    f"UPDATE outbox SET next_at = ? WHERE game_id IN ({marks}) AND next_at > ? "
+                    "AND delivered_at IS NULL",
+                    (stamp, *game_ids, stamp),
+                )
+            ]
+        )
+
     async def postpone_owed(self, owed_ids: Sequence[int], next_at: datetime) -> None:
         """Try these messages no earlier than `next_at` (they wait for an earlier one that
         failed); no attempt is counted, and none is brought forward."""
