@@ -619,7 +619,8 @@ class Delivery(PeriodicTask):
             report.problem = TryAgain(f"posting failed ({error!r})")
             self._note_outage(row, report.problem)
             return await self._failed(entry, report.problem)
-        self._outage.pop(row.id, None)
+        if self._outage.pop(row.id, None) is not None and not self._outage:
+            self._next_probe = None  # no game waits for Discord any more
         posted = answer if isinstance(answer, Posted) else Posted(answer)
         report.posted[entry.version] = posted
         if prompt:
@@ -650,8 +651,9 @@ class Delivery(PeriodicTask):
 
     def _note_outage(self, row: GameRow, problem: DeliveryProblem) -> None:
         """A post failed: when for now, the game waits for Discord to answer again."""
-        if not isinstance(problem, TryAgain):
-            self._outage.pop(row.id, None)
+        if not isinstance(problem, TryAgain):  # people must act: the back-off says when
+            if self._outage.pop(row.id, None) is not None and not self._outage:
+                self._next_probe = None
             return
         self._outage.setdefault(row.id, row)
         if self._next_probe is None:

@@ -381,6 +381,8 @@ async def test_sigkill_mid_stream_loses_no_answered_move(tmp_path: Path) -> None
         while await make_move(session, rng):
             moves += 1
             assert moves < 3000
+            if moves == 1:  # at once, not after a long game of full pictures
+                assert session.full_pictures() == [], "tiny pictures only"
         print(f"{moves} moves to the end")
         final = check_consistent(session)
         assert final.row["status"] == "finished" and final.game.is_over
