@@ -61,8 +61,10 @@ from .lobby import thread_name
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
-LOOK_BACK = 25
-"""Messages looked at before posting a message again that may have reached Discord."""
+LOOK_BACK = 100
+"""Messages looked at before posting a message again that may have reached Discord,
+oldest first from when it was owed (one request: Discord gives up to 100 at a time); an
+earlier attempt follows the posts owed before it, which a long outage makes many."""
 PROBE_SECONDS = 5.0
 """How long to wait for Discord's answer when asking whether it answers again (discord.py
 retries some server errors itself, for longer)."""
