@@ -5,8 +5,8 @@ Which notice is owed when, and what being away does to the deadlines, is decided
 `bot.core.delivery`, which hands each to `DiscordNotices`: a heads-up is a line in the
 game's thread mentioning (and pinging) only the player told, or a direct message in the
 DM mode; "away until" and "back" are lines in the thread that ping nobody. Every
-attempt at one notice carries the same nonce, and a retry first looks for an earlier
-attempt that went out (as the moves' posts do).
+attempt at one notice carries the same nonce and identity, and a retry first looks for
+an earlier attempt that went out, by its identity (as the moves' posts do).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from ..core.presence import (
 from ..core.repeats import PresenceLines
 from ..core.service import Refusal
 from ..core.store import Away, GameRow
-from .announce import find_posted, mention
+from .announce import find_posted, marked, mention
 from .components import (
     DynamicItems,
     delivery_problem,
@@ -128,14 +128,14 @@ class DiscordNotices:
     async def _post(self, row: GameRow, text: str, pinged: list[str], ticket: Ticket) -> int:
         """A line where the game plays, pinging only `pinged`."""
         try:
-            earlier = await find_posted(self.client, row, text, ticket)
+            earlier = await find_posted(self.client, row, ticket)
             if earlier is not None:
                 return earlier.id
             channel = self.client.get_partial_messageable(
                 row.play_channel_id, guild_id=row.guild_id
             )
             message = await channel.send(
-                text,
+                marked(text, ticket),
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False,
                     roles=False,

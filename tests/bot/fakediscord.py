@@ -278,6 +278,10 @@ class FakeChannel:
         return data
 
 
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+"""Characters no Discord client shows (`FakeMessage.content` leaves them out)."""
+
+
 @dataclass
 class FakeMessage:
     """A message as Discord stores it; ``payload`` is exactly what discord.py receives.
@@ -302,6 +306,13 @@ class FakeMessage:
 
     @property
     def content(self) -> str:
+        """The content as people read it: without the characters no client shows (zero
+        width spaces and joiners: the bot's outbox writes its messages' identity in them,
+        `bot.discord_app.announce.identity_mark`). ``raw_content``: as Discord keeps it."""
+        return self.raw_content.translate(INVISIBLE)
+
+    @property
+    def raw_content(self) -> str:
         return str(self.payload.get("content") or "")
 
     @property

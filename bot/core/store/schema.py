@@ -283,5 +283,10 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # the outbox backs off by the time since a message's first failed attempt (issue
+        # 29), not by the number of attempts (each move made during an outage forces one)
+        "ALTER TABLE outbox ADD COLUMN failing_since TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
