@@ -1027,8 +1027,6 @@ class GameService:
             row.version,
             game.version,
         )
-        if handover and game.awaiting is not None:
-            self.pings.note(game_id, game.version, game.awaiting)
         new_row = replace(
             row,
             state_json=state_json,
@@ -1048,7 +1046,12 @@ class GameService:
             awaited_changed=not continuing,
             in_place=in_place is not None,
         )
-        return await self._announce(outcome)
+        outcome = await self._announce(outcome)
+        # the ping counts once it reached the player: a post still owed when its move is
+        # taken back (Discord down) is dropped with its ping, so the move made again pings
+        if handover and outcome.announced and game.awaiting is not None:
+            self.pings.note(game_id, game.version, game.awaiting)
+        return outcome
 
     async def _apply_passes_in_advance(
         self, row: GameRow, game: Game, events: list[Event]
