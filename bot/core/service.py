@@ -44,7 +44,7 @@ from i18n import (
 from render.words import reason_text
 from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
 
-from . import logs, passes, words
+from . import limits, logs, passes, words
 from .delivery import (
     NOT_POSTED_YET,
     Announcer,
@@ -58,6 +58,7 @@ from .delivery import (
     TurnNotifier,
 )
 from .due import period_of, steps_due
+from .limits import limits_of
 from .notify import NotifyPrefs
 from .presence import Presence, seat_notes
 from .store import (
@@ -466,6 +467,7 @@ class GameService:
     ) -> GameRow:
         """A new game's lobby; `language`: that of its public messages and pictures."""
         creator = Seat(creator.user_id, clean_name(creator.name))
+        await self._check_limits(guild_id, creator.user_id, lobby=True)
         try:
             return await self.store.create_lobby(
                 guild_id=guild_id,
@@ -477,6 +479,19 @@ class GameService:
         except ChannelBusy as busy:
             row = await self.store.get(busy.game_id)
             raise Refusal(lambda t: channel_busy(row, t)) from None
+
+    async def _check_limits(self, guild_id: int | None, user_id: str, *, lobby: bool) -> None:
+        """The server's limits (`bot.core.limits`) on one more lobby (`lobby`) or seat."""
+        chosen = await limits_of(self.store, guild_id)
+        over = limits.check_active_games(
+            await self.store.games_under_way_of(guild_id, user_id), chosen
+        )
+        if over is None and lobby:
+            over = limits.check_open_lobbies(
+                await self.store.open_lobbies_by(guild_id, user_id), chosen
+            )
+        if over is not None:
+            raise Refusal(over.message, **over.fields)
 
     async def set_language(
         self, row: GameRow, user_id: str, language: str, *, may_manage: bool
@@ -520,7 +535,10 @@ class GameService:
                 )
             return (*row.players, Seat(user.user_id, clean_name(user.name)))
 
-        return await self._change_seats(game, joined)
+        row = await self.row_of(game)
+        if row.status == LOBBY and not row.has_player(user.user_id):
+            await self._check_limits(row.guild_id, user.user_id, lobby=False)
+        return await self._change_seats(row, joined)
 
     async def leave(self, game: int | GameRow, user_id: str) -> GameRow:
         """Take `user_id` out of the lobby (the last one out abandons it)."""
@@ -600,6 +618,20 @@ class GameService:
                     "and let someone join."
                 )
             )
+        chosen = await limits_of(self.store, row.guild_id)
+        for seat in row.humans:
+            under_way = await self.store.games_under_way_of(row.guild_id, seat.user_id)
+            if limits.check_active_games(under_way, chosen) is not None:
+                raise Refusal(
+                    translatable_plural(
+                        "{who} plays {n} game under way in this server already, the most "
+                        "allowed: they can leave this lobby, or finish or abandon a game first.",
+                        "{who} plays {n} games under way in this server already, the most "
+                        "allowed: they can leave this lobby, or finish or abandon a game first.",
+                    ),
+                    n=chosen.active_games,
+                    who=seat.name,
+                )
         if len(row.players) < MIN_PLAYERS:
             raise Refusal(
                 translatable_plural(
@@ -1257,9 +1289,9 @@ class GameService:
             notes=posted.notes,
         )
 
-    async def repost(self, target: int | GameRow) -> Outcome:
+    async def repost(self, target: int | GameRow, *, note: str = "") -> Outcome:
         """Announce the current state again (a fresh prompt; the old one goes stale),
-        after whatever the game still owes."""
+        after whatever the game still owes; `note`: words said first (why)."""
         row = await self.row_of(target)
         async with self.lock(row.id):
             row = self.delivery.latest(row)
@@ -1270,6 +1302,7 @@ class GameService:
                 row.names,
                 t=game_words(row),
             )
+            text = f"{note}\n{text}" if note and text else note or text
             owed = [
                 OwedMessage(POST, row.version, {"text": text, "handover": True, "repost": True})
             ]

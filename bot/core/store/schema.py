@@ -270,5 +270,18 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # each server's settings (issue 21: its limits; the server settings of issue 26
+        # are more names here): one row per setting a server changed from the default
+        """
+        CREATE TABLE guild_settings (
+            guild_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            value TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (guild_id, name)
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
