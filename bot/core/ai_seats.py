@@ -70,7 +70,7 @@ SWEEP_SECONDS = 60.0
 RETRY_SECONDS = 30.0
 """After a failure (the database busy, a broken state), when the game is tried again."""
 POLICY = "ai"
-HINT_NICENESS = 10
+HINT_NICENESS = 19
 """How much lower the hint worker's priority is than the AI seats' (`os.nice`)."""
 DECISIONS_KEPT = 512
 """Decisions remembered for the hints and AI seats asking again for the same state."""
