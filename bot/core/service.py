@@ -808,9 +808,27 @@ class GameService:
         row = await self.row_of(game)
         checked = self._check(row, user_id, expected_version, expected_epoch)
         if not by_ai and row.ai_plays(user_id):
-            away = await self.presence.away_of(user_id)
-            raise Refusal(AWAY_AI_WORDS if away is not None and away.ai_plays else TAKEN_OVER_WORDS)
+            if checked.awaiting == user_id and limits.all_seats_ai(row):
+                # a game paused with the AI alone: the person's move takes their seat back
+                row = await self._resume_paused(row, user_id)
+                checked = self._check(row, user_id, expected_version, expected_epoch)
+            else:
+                away = await self.presence.away_of(user_id)
+                raise Refusal(
+                    AWAY_AI_WORDS if away is not None and away.ai_plays else TAKEN_OVER_WORDS
+                )
         return Turn(row, checked, expected_version)
+
+    async def _resume_paused(self, row: GameRow, user_id: str) -> GameRow:
+        """`user_id` takes their seat back from the AI, which played every seat."""
+        seats = [p for p in row.taken_over if p != user_id]
+        if not await self.store.set_taken_over(row.id, seats, expected=row.taken_over):
+            row = await self.get(row.id)  # taken back meanwhile (this same press, twice)
+            if user_id in row.taken_over:
+                raise Refusal(STALE_WORDS)
+            return row
+        log.info("game %s: %s moves, taking their seat back from the AI", row.id, user_id)
+        return replace(row, taken_over=tuple(seats))
 
     def _current(
         self, row: GameRow, expected_version: int | None, expected_epoch: int | None

@@ -7,12 +7,14 @@ hints (and the AI seat deciding the same state), and the hints' rate limit.
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.core.store import ABANDONED, LOBBY
+from rules.simulate import choose_action
 from tests.bot.driver import Table, codes_on, game_at_main, make_bot, original
-from tests.bot.fakediscord import FakeDiscord
+from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.bot.test_deadlines import manual_clock
 
 
@@ -111,9 +113,11 @@ async def test_an_unfilled_lobby_closes_after_its_days_saying_so(
     assert "did not start within 2 days" in original(again).content
 
 
-async def test_a_game_the_ai_alone_would_play_pauses_until_a_person_is_back(
+async def paused_game(
     fake_discord: FakeDiscord, tmp_path: Path
-) -> None:
+) -> tuple[Table, int, FakeChannel, FakeUser]:
+    """Ana and an AI seat; Ana goes away with the AI playing for her: the AI would be
+    alone, so the game pauses (said once, whatever wakes it)."""
     bot = make_bot(tmp_path / "m.sqlite3", seed=4)
     await fake_discord.start(bot)
     table = Table(fake_discord, bot)
@@ -126,7 +130,6 @@ async def test_a_game_the_ai_alone_would_play_pauses_until_a_person_is_back(
     assert row is not None
     game_id, thread = row.id, fake_discord.channel_by_id(row.play_channel_id)
     await bot.ai.idle()
-    # Ana goes away with the AI playing for her: the AI would be alone
     await fake_discord.slash(ana, thread, "montana", "me", "away", options={"days": 1, "ai": True})
     await bot.ai.idle()
     row = await table.row(game_id)
@@ -136,17 +139,42 @@ async def test_a_game_the_ai_alone_would_play_pauses_until_a_person_is_back(
     assert "the AI now plays every seat" in paused[0].content
     assert "`/montana me reclaim` (Ana)" in paused[0].content
     assert "moves in a few seconds" not in paused[0].content
+    assert paused[0].pinged_ids == []
     # nothing moves, however often the game is woken (a sweep, a restart)
     for _ in range(3):
         bot.ai.wake(game_id)
         await bot.ai.idle()
     assert (await table.row(game_id)).version == row.version
     assert len([m for m in fake_discord.messages_in(thread) if "paused" in m.content]) == 1
-    # her reclaim resumes it: the game waits for her, or the AI seat plays on to her
+    return table, game_id, thread, ana
+
+
+async def test_a_game_the_ai_alone_would_play_pauses_until_a_reclaim(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    table, game_id, thread, ana = await paused_game(fake_discord, tmp_path)
     await fake_discord.slash(ana, thread, "montana", "me", "reclaim")
-    await bot.ai.idle()
+    await table.bot.ai.idle()
     row, game = await table.game(game_id)
+    # the AI seat played on, if it was its turn, until the game waits for her
     assert row.taken_over == () and game.awaiting == str(ana.id)
+
+
+async def test_a_paused_game_goes_on_with_the_move_of_its_player(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    table, game_id, thread, ana = await paused_game(fake_discord, tmp_path)
+    row, game = await table.game(game_id)
+    assert game.awaiting == str(ana.id)  # the AI seat played on to her before the away
+    _, action = choose_action(game, random.Random(1))
+    assert await table.tap_move(game_id, action) or await table.type_move(
+        thread, str(ana.id), action
+    )
+    await table.bot.ai.idle()
+    after, game = await table.game(game_id)
+    assert after.taken_over == () and after.version > row.version
+    moves = await table.bot.store.moves(game_id, offset=row.version, limit=1)
+    assert moves[0].player == str(ana.id)
 
 
 async def test_many_hints_for_one_state_are_one_search_and_limited_per_member(
