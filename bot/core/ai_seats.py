@@ -321,12 +321,13 @@ class AiPlayers:
         if known is not None and (hint or known.done()):
             self._decisions.move_to_end(key)
             return await asyncio.shield(known)
+        # (an AI seat's search replaces a hint's still queued: later hints take it)
         search = asyncio.ensure_future(self._search(row, player, hint=hint))
         search.add_done_callback(lambda done: self._forget_failed(key, done))
-        if known is None or not known.done():
-            self._decisions[key] = search
-            while len(self._decisions) > DECISIONS_KEPT:
-                self._decisions.popitem(last=False)
+        self._decisions[key] = search
+        self._decisions.move_to_end(key)
+        while len(self._decisions) > DECISIONS_KEPT:
+            self._decisions.popitem(last=False)
         return await asyncio.shield(search)
 
     def _forget_failed(self, key: DecisionKey, search: asyncio.Future[ai.Decision]) -> None:

@@ -7,6 +7,7 @@ hints (and the AI seat deciding the same state), and the hints' rate limit.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -91,6 +92,10 @@ async def test_an_unfilled_lobby_closes_after_its_days_saying_so(
     assert "this lobby closes <t:" in lobby.content and "(7 days after it opened)" in lobby.content
     row = await bot.store.open_game_in(fake_discord.channel.id)
     assert row is not None
+    # a restart forgets nothing: the lobbies and their age are in the database
+    await fake_discord.stop(bot)
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
     await bot.lobby_expiry.stop()  # the clock is moved by hand below
     opened = datetime.now(UTC)
     bot.lobby_expiry.clock = lambda: opened + timedelta(days=6, hours=23)
@@ -190,9 +195,16 @@ async def test_many_hints_for_one_state_are_one_search_and_limited_per_member(
     prompt = table.prompt_message(row)
     searches = bot.ai.searches
     suggestions = set()
-    for _ in range(4):
-        pressed = await fake_discord.press(table.user(pid), prompt, hint_button(codes_on(prompt)))
-        hint = pressed.followups[-1] if pressed.followups else original(pressed)
+    # four presses at once wait for one search
+    pressed = await asyncio.gather(
+        *(
+            fake_discord.press(table.user(pid), prompt, hint_button(codes_on(prompt)))
+            for _ in range(4)
+        )
+    )
+    for answered in pressed:
+        hint = answered.followups[-1] if answered.followups else original(answered)
+        assert hint.ephemeral
         suggestions.add(hint.content.split("**")[1])
     typed = await fake_discord.slash(table.user(pid), thread, "montana", "hint")
     assert "The AI suggests" in typed.text
