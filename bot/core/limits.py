@@ -221,8 +221,9 @@ class HintRate:
                 {"n": wait, "limit": limits.hints_per_minute},
             )
         asked.append(moment)
-        if len(self._asked) > 10_000:  # forget those who asked long ago
-            for user in [u for u, times in self._asked.items() if not times]:
+        if len(self._asked) > 10_000:  # forget those who asked over a minute ago
+            window = moment - self.WINDOW_SECONDS
+            for user in [u for u, times in self._asked.items() if times[-1] <= window]:
                 del self._asked[user]
         return None
 

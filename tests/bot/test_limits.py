@@ -12,6 +12,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bot.core.limits import HintRate, Limits
 from bot.core.store import ABANDONED, LOBBY
 from rules.simulate import choose_action
 from tests.bot.driver import Table, codes_on, game_at_main, make_bot, original
@@ -237,3 +238,26 @@ async def test_many_hints_for_one_state_are_one_search_and_limited_per_member(
     assert bot.ai.searches == searches + 1
     moves = await bot.store.moves(game_id, offset=row.version, limit=1)
     assert (moves[0].player, moves[0].notation) == (pid, suggestions.pop())
+
+
+def test_a_servers_saved_values_replace_only_the_defaults_they_name() -> None:
+    assert Limits.of({}) == Limits(open_lobbies=2, lobby_days=7, active_games=10)
+    chosen = Limits.of({"open_lobbies": "4", "lobby_days": "soon", "active_games": "0"})
+    # an unreadable or zero value keeps the default; other names are other settings
+    assert chosen == Limits(open_lobbies=4)
+    assert Limits.of({"language": "fr", "hints_per_minute": "9"}).hints_per_minute == 9
+
+
+def test_the_hint_rate_counts_per_member_in_a_sliding_minute() -> None:
+    moment = [0.0]
+    rate = HintRate(clock=lambda: moment[0])
+    limits = Limits(hints_per_minute=2)
+    assert rate.take("ana", limits) is None
+    moment[0] = 30
+    assert rate.take("ana", limits) is None
+    assert rate.take("ben", limits) is None  # each member their own count
+    over = rate.take("ana", limits)
+    assert over is not None and over.fields == {"n": 30, "limit": 2}
+    moment[0] = 60  # the first hint is a minute old: one more
+    assert rate.take("ana", limits) is None
+    assert rate.take("ana", limits) is not None
