@@ -183,8 +183,9 @@ class AiPlayers:
         self._own_hint_executor = hint_executor is None
         self.hint_rate = hint_rate or HintRate()
         self._decisions: OrderedDict[DecisionKey, asyncio.Future[ai.Decision]] = OrderedDict()
-        self._paused: set[int] = set()
-        """Games said to be paused (all their seats the AI's) by this process."""
+        self._paused: dict[int, tuple[int, int]] = {}
+        """Games said to be paused (all their seats the AI's) by this process, and in
+        which state (version, undo epoch): paused again after a move, it is said again."""
         self.searches = 0
         """Decisions searched (a shared one counts once)."""
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -388,7 +389,7 @@ class AiPlayers:
         if all_seats_ai(row):
             await self._pause(row)
             return False
-        self._paused.discard(game_id)
+        self._paused.pop(game_id, None)
         game = self.service.game_of(row)
         player = awaited_ai(row, game)
         if player is None:
@@ -410,12 +411,13 @@ class AiPlayers:
     async def _pause(self, row: GameRow) -> None:
         """The AI plays every seat: say once that the game waits for a person (with
         what the hand-over itself would have said with the AI's move)."""
-        if row.id in self._paused:
+        state = (row.version, row.undo_epoch)
+        if self._paused.get(row.id) == state:
             return
         note = self._notes.pop(row.id, "")
         text = paused_words(row)
         await self.service.repost(row, note=f"{note}\n{text}" if note else text)
-        self._paused.add(row.id)
+        self._paused[row.id] = state
         log.info("game %s: paused, the AI plays every seat", row.id)
 
     # ------------------------------------------------------------------ absent players
