@@ -44,7 +44,7 @@ from i18n import (
 from render.words import reason_text
 from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
 
-from . import logs, passes, words
+from . import limits, logs, passes, words
 from .delivery import (
     NOT_POSTED_YET,
     Announcer,
@@ -58,6 +58,7 @@ from .delivery import (
     TurnNotifier,
 )
 from .due import period_of, steps_due
+from .limits import limits_of
 from .notify import NotifyPrefs
 from .presence import Presence, seat_notes
 from .repeats import Pings, Reposts
@@ -474,6 +475,7 @@ class GameService:
         language: str = SOURCE_LANGUAGE,
     ) -> GameRow:
         """A new game's lobby; `language`: that of its public messages and pictures."""
+        await self._check_limits(guild_id, creator.user_id, lobby=True)
         try:
             return await self.store.create_lobby(
                 guild_id=guild_id,
@@ -485,6 +487,19 @@ class GameService:
         except ChannelBusy as busy:
             row = await self.store.get(busy.game_id)
             raise Refusal(lambda t: channel_busy(row, t)) from None
+
+    async def _check_limits(self, guild_id: int | None, user_id: str, *, lobby: bool) -> None:
+        """The server's limits (`bot.core.limits`) on one more lobby (`lobby`) or seat."""
+        chosen = await limits_of(self.store, guild_id)
+        over = limits.check_active_games(
+            await self.store.games_under_way_of(guild_id, user_id), chosen
+        )
+        if over is None and lobby:
+            over = limits.check_open_lobbies(
+                await self.store.open_lobbies_by(guild_id, user_id), chosen
+            )
+        if over is not None:
+            raise Refusal(over.message, **over.fields)
 
     async def set_language(
         self, row: GameRow, user_id: str, language: str, *, may_manage: bool
@@ -528,7 +543,10 @@ class GameService:
                 )
             return (*row.players, user)
 
-        return await self._change_seats(game, joined)
+        row = await self.row_of(game)
+        if row.status == LOBBY and not row.has_player(user.user_id):
+            await self._check_limits(row.guild_id, user.user_id, lobby=False)
+        return await self._change_seats(row, joined)
 
     async def leave(self, game: int | GameRow, user_id: str) -> GameRow:
         """Take `user_id` out of the lobby (the last one out abandons it)."""
@@ -615,6 +633,20 @@ class GameService:
                     "and let someone join."
                 )
             )
+        chosen = await limits_of(self.store, row.guild_id)
+        for seat in row.humans:
+            under_way = await self.store.games_under_way_of(row.guild_id, seat.user_id)
+            if limits.check_active_games(under_way, chosen) is not None:
+                raise Refusal(
+                    translatable_plural(
+                        "{who} plays {n} game under way in this server already, the most "
+                        "allowed: they can leave this lobby, or finish or abandon a game first.",
+                        "{who} plays {n} games under way in this server already, the most "
+                        "allowed: they can leave this lobby, or finish or abandon a game first.",
+                    ),
+                    n=chosen.active_games,
+                    who=seat.name,
+                )
         if len(row.players) < MIN_PLAYERS:
             raise Refusal(
                 translatable_plural(
@@ -820,9 +852,27 @@ class GameService:
         row = await self.row_of(game)
         checked = self._check(row, user_id, expected_version, expected_epoch)
         if not by_ai and row.ai_plays(user_id):
-            away = await self.presence.away_of(user_id)
-            raise Refusal(AWAY_AI_WORDS if away is not None and away.ai_plays else TAKEN_OVER_WORDS)
+            if checked.awaiting == user_id and limits.all_seats_ai(row):
+                # a game paused with the AI alone: the person's move takes their seat back
+                row = await self._resume_paused(row, user_id)
+                checked = self._check(row, user_id, expected_version, expected_epoch)
+            else:
+                away = await self.presence.away_of(user_id)
+                raise Refusal(
+                    AWAY_AI_WORDS if away is not None and away.ai_plays else TAKEN_OVER_WORDS
+                )
         return Turn(row, checked, expected_version)
+
+    async def _resume_paused(self, row: GameRow, user_id: str) -> GameRow:
+        """`user_id` takes their seat back from the AI, which played every seat."""
+        seats = [p for p in row.taken_over if p != user_id]
+        if not await self.store.set_taken_over(row.id, seats, expected=row.taken_over):
+            row = await self.get(row.id)  # taken back meanwhile (this same press, twice)
+            if user_id in row.taken_over:
+                raise Refusal(STALE_WORDS)
+            return row
+        log.info("game %s: %s moves, taking their seat back from the AI", row.id, user_id)
+        return replace(row, taken_over=tuple(seats))
 
     def _current(
         self, row: GameRow, expected_version: int | None, expected_epoch: int | None
@@ -1310,10 +1360,11 @@ class GameService:
             notes=posted.notes,
         )
 
-    async def repost(self, target: int | GameRow, *, ping: bool = True) -> Outcome:
+    async def repost(self, target: int | GameRow, *, ping: bool = True, note: str = "") -> Outcome:
         """Announce the current state again (a fresh prompt; the old one goes stale),
         after whatever the game still owes. `ping`: mention the awaited player (a prompt
-        that was never shown); not when shown again on demand (`/montana board`)."""
+        that was never shown); not when shown again on demand (`/montana board`). `note`:
+        words said first (why)."""
         row = await self.row_of(target)
         async with self.lock(row.id):
             row = self.delivery.latest(row)
@@ -1324,6 +1375,7 @@ class GameService:
                 row.names,
                 t=game_words(row),
             )
+            text = f"{note}\n{text}" if note and text else note or text
             owed = [
                 OwedMessage(POST, row.version, {"text": text, "handover": ping, "repost": True})
             ]

@@ -45,6 +45,7 @@ from render.words import ENGLISH
 
 from ..core import prompts, words
 from ..core.delivery import Blocked, Outcome, Posted, Ticket
+from ..core.limits import all_seats_ai
 from ..core.store import GameRow
 from .components import (
     MISSING_PERMISSIONS,
@@ -151,7 +152,7 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
             parts.append(away_words(row, away.user_id, away, t))
         awaited = game.awaiting
         ai_turn = awaited is not None and row.ai_plays(awaited)
-        if awaited is not None and ai_turn:
+        if awaited is not None and ai_turn and not all_seats_ai(row):  # else: paused
             moves_soon = t.gettext("{who} moves in a few seconds.", who=names.get(awaited, awaited))
             parts.append(f"-# {moves_soon}")
         panel = prompts.public_panel(game, names, t, hint=not ai_turn)

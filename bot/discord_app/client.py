@@ -12,6 +12,7 @@ import gc
 import logging
 import random
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -21,6 +22,7 @@ from i18n import translatable
 
 from ..core.ai_seats import AiPlayers
 from ..core.deadlines import DeadlineDriver
+from ..core.limits import LobbyExpiry
 from ..core.pictures import ProcessRenderer
 from ..core.repeats import PresenceLines
 from ..core.replays import Replays
@@ -95,6 +97,7 @@ class MontanaBot(discord.Client):
     deadlines: DeadlineDriver
     ai: AiPlayers
     replays: Replays
+    lobby_expiry: LobbyExpiry
 
     def __init__(
         self,
@@ -152,13 +155,23 @@ class MontanaBot(discord.Client):
             poll_seconds=self.settings.deadline_poll_seconds,
         )
         self.service.after_announce.append(self.deadlines.on_announced)
-        self.ai = AiPlayers(self.service, delay=self.settings.ai_delay_seconds)
+        self.ai = AiPlayers(
+            self.service,
+            delay=self.settings.ai_delay_seconds,
+            workers=self.settings.ai_processes,
+        )
         self.service.after_announce.append(self.ai.on_announced)
         self.service.presence.after_hand_over.append(self.ai.wake)
         self.deadlines.at_deadline = self.ai.at_deadline
         self.ai.absence_of = self.deadlines.absence_of
+        self.lobby_expiry = LobbyExpiry(
+            self.store,
+            lambda row, limits: lobby.say_lobby_closed(self, row, limits),
+            clock=lambda: datetime.now(UTC),
+        )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.deadlines.start()
+        self.lobby_expiry.start()  # lobbies left unfilled too long close (also after a restart)
         # messages owed by moves a previous run saved but could not show (Discord
         # failed, or the process was killed) go out now, and failures are retried
         self.service.delivery.start()
@@ -275,6 +288,9 @@ class MontanaBot(discord.Client):
         deadlines = getattr(self, "deadlines", None)
         if deadlines is not None:
             await deadlines.stop()  # a reminder or pass in progress finishes first
+        lobby_expiry = getattr(self, "lobby_expiry", None)
+        if lobby_expiry is not None:
+            await lobby_expiry.stop()
         ai_players = getattr(self, "ai", None)
         if ai_players is not None:
             await ai_players.stop()

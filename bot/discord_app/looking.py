@@ -10,6 +10,7 @@ from discord import app_commands
 from i18n import Translator, translatable
 
 from ..core import words
+from ..core.limits import limits_of
 from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY, GameRow
 from .components import (
     DynamicItems,
@@ -121,7 +122,8 @@ async def status(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     row = await service.latest_here(channel_id_of(interaction))
     if row.status == LOBBY:
-        await answer(interaction, lobby_text(row, user_t(interaction)))
+        limits = await limits_of(service.store, row.guild_id)
+        await answer(interaction, lobby_text(row, user_t(interaction), limits=limits))
         return
     game = service.game_of(row)
     t = user_t(interaction)

@@ -270,8 +270,10 @@ async def test_an_ai_move_decided_before_back_is_not_saved_after_it(
     deciding = bot.ai.decide
     decided: list[Action] = []
 
-    async def decide_while_she_comes_back(row: GameRow, player: str) -> ai.Decision:
-        decision = await deciding(row, player)
+    async def decide_while_she_comes_back(
+        row: GameRow, player: str, *, hint: bool = False
+    ) -> ai.Decision:
+        decision = await deciding(row, player, hint=hint)
         assert await bot.service.presence.come_back(player) is not None
         decided.append(decision.action)
         return decision

@@ -56,6 +56,8 @@ def test_fractions_of_hours_are_kept() -> None:
         ("DISCORD_TOKEN", "abc def", "no spaces"),
         ("MONTANA_PICTURE_PROCESSES", "17", "from 0"),
         ("MONTANA_PICTURE_PROCESSES", "two", "from 0"),
+        ("MONTANA_AI_PROCESSES", "0", "from 1 to 16"),
+        ("MONTANA_AI_PROCESSES", "many", "from 1 to 16"),
     ],
 )
 def test_every_setting_is_checked_with_one_line_naming_it(
@@ -151,3 +153,8 @@ def test_pictures_are_drawn_in_two_worker_processes_unless_told() -> None:
     assert load_settings({}, None).picture_processes == 2
     assert load_settings({"MONTANA_PICTURE_PROCESSES": "0"}, None).picture_processes == 0
     assert load_settings({"MONTANA_PICTURE_PROCESSES": "4"}, None).picture_processes == 4
+
+
+def test_the_ai_seats_worker_pool_size_is_a_setting() -> None:
+    assert load_settings({}, None).ai_processes == 1
+    assert load_settings({"MONTANA_AI_PROCESSES": "3"}, None).ai_processes == 3

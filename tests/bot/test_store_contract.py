@@ -549,3 +549,39 @@ async def test_the_outbox_keeps_the_first_failure_and_postpones_what_waits(store
     assert [o.next_at for o in await store.owed(due_by=failed)] == [failed, failed]
     await store.bring_owed_forward([game_id], later)
     assert [o.next_at for o in await store.owed(game_id)] == [failed, failed]
+
+
+async def test_a_servers_settings_and_the_counts_its_limits_use(store: Store) -> None:
+    """Issue 21.3: each server's settings by name (a server that set none has none),
+    changed and put back to the default; the open lobbies a member opened and the games
+    under way they sit in, per server."""
+    assert await store.guild_settings(BIG_GUILD) == {}
+    await store.set_guild_settings(BIG_GUILD, {"open_lobbies": "3", "lobby_days": "2"})
+    await store.set_guild_settings(BIG_GUILD, {"open_lobbies": "4", "language": "fr"})
+    await store.set_guild_settings(7, {"open_lobbies": "1"})
+    assert await store.guild_settings(BIG_GUILD) == {
+        "open_lobbies": "4",
+        "lobby_days": "2",
+        "language": "fr",
+    }
+    await store.set_guild_settings(BIG_GUILD, {"lobby_days": None})
+    assert await store.guild_settings(BIG_GUILD) == {"open_lobbies": "4", "language": "fr"}
+    assert await store.guild_settings(7) == {"open_lobbies": "1"}
+
+    await store.create_lobby(guild_id=BIG_GUILD, channel_id=1, thread_id=None, creator=ANA)
+    await store.create_lobby(guild_id=BIG_GUILD, channel_id=2, thread_id=None, creator=ANA)
+    await store.create_lobby(guild_id=7, channel_id=3, thread_id=None, creator=ANA)
+    await store.create_lobby(guild_id=None, channel_id=4, thread_id=None, creator=BEN)
+    assert await store.open_lobbies_by(BIG_GUILD, ANA.user_id) == 2
+    assert await store.open_lobbies_by(7, ANA.user_id) == 1
+    assert await store.open_lobbies_by(BIG_GUILD, BEN.user_id) == 0
+    assert await store.open_lobbies_by(None, BEN.user_id) == 1
+    assert [row.channel_id for row in await store.open_lobbies()] == [1, 2, 3, 4]
+
+    await started(store, channel=5)
+    await started(store, channel=6)
+    assert await store.games_under_way_of(BIG_GUILD, ANA.user_id) == 2
+    assert await store.games_under_way_of(BIG_GUILD, BEN.user_id) == 2
+    assert await store.games_under_way_of(7, BEN.user_id) == 0
+    # an id inside another's is no seat
+    assert await store.games_under_way_of(BIG_GUILD, ANA.user_id[:2]) == 0

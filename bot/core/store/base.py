@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
 
+from .guilds import GuildTables
 from .model import (
     ABANDONED,
     ABSENT_MODES,
@@ -238,7 +239,7 @@ def _guarded(
     return guarded
 
 
-class Store:
+class Store(GuildTables):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 

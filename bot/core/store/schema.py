@@ -288,5 +288,18 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         # 29), not by the number of attempts (each move made during an outage forces one)
         "ALTER TABLE outbox ADD COLUMN failing_since TEXT",
     ),
+    (
+        # each server's settings (issue 21: its limits; the server settings of issue 26
+        # are more names here): one row per setting a server changed from the default
+        """
+        CREATE TABLE guild_settings (
+            guild_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            value TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (guild_id, name)
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
