@@ -18,6 +18,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
+from .commands import command_fields
 from .languages import TRANSLATED_LANGUAGES, Language
 from .translator import TEMPLATE_PATH, placeholders, po_path
 
@@ -185,10 +186,16 @@ def _message_problems(language: Language, source: Entry, catalog: Catalog) -> li
     if not all(forms):
         return [f"{name}: empty"]
     expected = placeholders(texts(source.id)[-1])
+    commands = command_fields(texts(source.id)[-1])
     return [
         f"{name}: fields {sorted(placeholders(form))} instead of {sorted(expected)} in {form!r}"
         for form in forms
         if placeholders(form) != expected
+    ] + [
+        f"{name}: commands {sorted(command_fields(form))} instead of {sorted(commands)} "
+        f"in {form!r} (a command's option is named in the code's English: {{/me away:days}})"
+        for form in forms
+        if placeholders(form) == expected and command_fields(form) != commands
     ]
 
 

@@ -37,7 +37,7 @@ import ai
 from i18n import Translator, translatable
 from rules import Game
 
-from .service import STALE, BrokenGame, GameService, Outcome, Refusal, game_words
+from .service import STALE_WORDS, BrokenGame, GameService, Outcome, Refusal, game_words
 from .store import (
     ABSENT_AI_MOVE,
     ABSENT_AI_SEAT,
@@ -303,7 +303,7 @@ class AiPlayers:
         try:
             decision = await self._decide_and_play(row, player, note)
         except Refusal as refusal:
-            if refusal.message != STALE:
+            if refusal.marked is not STALE_WORDS:
                 raise
             log.info("game %s: moved meanwhile; the AI looks again", game_id)
             if note:
@@ -326,7 +326,7 @@ class AiPlayers:
         if row.absent == ABSENT_AI_SEAT:
             note = "⏰ " + t.gettext(
                 "{who} did not move within {period}, so the AI plays their seat until they "
-                "take it back with `/montana me reclaim`.",
+                "take it back with {/me reclaim}.",
                 who=name,
                 period=period_words,
             )
@@ -379,7 +379,7 @@ class AiPlayers:
                 raise Refusal(
                     translatable(
                         "You cannot vote about your own seat. To let the AI play it, ask the "
-                        "others to vote, or set `/montana game settings absent:`."
+                        "others to vote, or set {/game settings:absent} in {/game settings}."
                     )
                 )
             others = [s.user_id for s in row.humans if s.user_id != player]
@@ -391,7 +391,7 @@ class AiPlayers:
             names = row.names
             note = game_words(row).gettext(
                 "The other players voted to hand {who}'s seat to the AI until they take it "
-                "back with `/montana me reclaim`.",
+                "back with {/me reclaim}.",
                 who=names.get(player, player),
             )
             row = await self._hand_over(row, player, note)

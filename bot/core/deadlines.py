@@ -621,7 +621,7 @@ class DeadlineDriver(PeriodicTask):
                 raise Refusal(
                     translatable(
                         "You are the player the game is waiting for: make your move, or ask "
-                        "the creator to `/montana game abandon` the game."
+                        "the creator to {/game abandon} the game."
                     )
                 )
             away = await self.presence.away_of(awaited, self.clock())

@@ -957,10 +957,10 @@ def rules_lines(t: Translator = ENGLISH) -> list[str]:
             "back your last moves until another player moves or the wheel is spun."
         ),
         t.gettext(
-            "Use the buttons under the latest picture, or type: `/montana build field:`, "
-            "`/montana recruit`, `/montana play <move>`, `/montana undo`. The game itself "
-            "(lobby, deadlines, log, history): `/montana game …`; your notifications and "
-            "holidays: `/montana me …`."
+            "Use the buttons under the latest picture, or type: {/build} ({/build:field}), "
+            "{/recruit}, {/play} ({/play:move}), {/undo}. The game itself "
+            "(lobby, deadlines, log, history): {/game …}; your notifications and "
+            "holidays: {/me …}."
         ),
     ]
 

@@ -148,7 +148,7 @@ async def answer_takeover(
     if outcome.done:
         text = t.gettext(
             "{voter} votes too: the AI plays {owner}'s seat from now on, until they take it "
-            "back with `/montana me reclaim`.",
+            "back with {/me reclaim}.",
             voter=voter,
             owner=owner.removesuffix(" (AI)"),
         )
@@ -185,7 +185,7 @@ async def reclaim(interaction: discord.Interaction[Any]) -> None:
     name = row.names.get(user_id, interaction.user.display_name)
     await interaction.response.send_message(
         game_t(row).gettext(
-            "{who} takes their seat back from the AI. `/montana board` shows the game.",
+            "{who} takes their seat back from the AI. {/board} shows the game.",
             who=name,
         ),
         allowed_mentions=NO_PINGS,
