@@ -19,6 +19,7 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
 from .commands import command_fields
+from .glossary import glossary_problems
 from .languages import TRANSLATED_LANGUAGES, Language
 from .translator import TEMPLATE_PATH, placeholders, po_path
 
@@ -216,4 +217,9 @@ def check(languages: Iterable[Language] = TRANSLATED_LANGUAGES) -> list[str]:
     """All problems of the catalogue (empty when every language is complete)."""
     template = read_catalog(TEMPLATE_PATH)
     translations = {language: read_catalog(po_path(language), language) for language in languages}
-    return template_problems(template, extract()) + problems(template, translations)
+    rejected = [
+        problem
+        for language, catalog in translations.items()
+        for problem in glossary_problems(language, catalog)
+    ]
+    return template_problems(template, extract()) + problems(template, translations) + rejected
