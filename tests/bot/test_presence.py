@@ -337,7 +337,7 @@ async def test_away_pauses_the_deadlines_and_its_end_restarts_them_also_after_a_
     driver = await driver_at(table.bot, until + timedelta(hours=24, seconds=1))
     assert await driver.run_due() == 1
     reminder = fake_discord.messages_in(thread)[-1]
-    assert "Half of the 48 h" in reminder.content and reminder.pinged_ids == [int(late)]
+    assert "Half of the 48 hours" in reminder.content and reminder.pinged_ids == [int(late)]
     assert f"(due <t:{int((until + timedelta(hours=48)).timestamp())}:R>)" in reminder.content
     driver = await driver_at(table.bot, until + timedelta(hours=48, seconds=1))
     assert await driver.run_due() == 1
