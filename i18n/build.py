@@ -22,6 +22,7 @@ from .commands import command_fields
 from .glossary import glossary_problems
 from .languages import TRANSLATED_LANGUAGES, Language
 from .translator import TEMPLATE_PATH, placeholders, po_path
+from .typography import french_problems
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SOURCE_DIRS = ("bot", "render", "rules", "i18n")
@@ -222,4 +223,21 @@ def check(languages: Iterable[Language] = TRANSLATED_LANGUAGES) -> list[str]:
         for language, catalog in translations.items()
         for problem in glossary_problems(language, catalog)
     ]
-    return template_problems(template, extract()) + problems(template, translations) + rejected
+    typography = typography_problems(translations["fr"]) if "fr" in translations else []
+    return (
+        template_problems(template, extract())
+        + problems(template, translations)
+        + rejected
+        + typography
+    )
+
+
+def typography_problems(french: Catalog) -> list[str]:
+    """Every French translation that breaks French typography (`i18n.typography`)."""
+    return [
+        f"fr: {_name(message)}: {problem} in {form!r}"
+        for message in french
+        if message.id
+        for form in texts(message.string)
+        for problem in french_problems(form)
+    ]
