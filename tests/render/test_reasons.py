@@ -118,7 +118,7 @@ def test_a_player_is_named_not_numbered(language, expected):
         ("en", "nothing to take back: Dot has moved since"),
         ("fr", "rien à reprendre\u202f: Dot a joué depuis"),
         ("pl", "nie ma czego cofnąć: od tego czasu ruch wykonał inny gracz: Dot"),
-        ("ja", "取り消せる手はありません：その後Dotが手を行いました"),
+        ("ja", "取り消せる手はありません：その後Dotが動きました"),
     ],
 )
 def test_a_reason_within_a_reason_is_translated_too(language, expected):
