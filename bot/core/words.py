@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
-from babel.dates import format_date
+from babel.dates import format_skeleton
 
 import render.words as render_words
 from ai import Reason as AiReason
@@ -759,7 +759,9 @@ def away_note(until: datetime, t: Translator = ENGLISH, *, ai: bool = False) -> 
     picture knows no reader's time zone; the messages give the moment itself), or "away
     until 3 Dec, AI plays" while the AI plays their seat."""
     moment = until.astimezone(UTC)
-    day = format_date(moment.date(), "d MMM", locale=t.language)
+    # the language's own order and month: 3 Dec, 3 déc., 3 gru, 12月3日 ("d MMM" gave
+    # the Japanese "3 12月")
+    day = format_skeleton("MMMd", moment.date(), locale=t.language)
     if ai:
         return t.gettext("away until {date}, AI plays", date=day)
     return t.gettext("away until {date}", date=day)
