@@ -79,3 +79,34 @@ def _fix_prose(prose: str) -> str:
     prose = re.sub(r"«[ \u00a0\u202f]*", "«" + NARROW_NBSP, prose)
     prose = re.sub(r"[ \u00a0\u202f]*»", NARROW_NBSP + "»", prose)
     return prose
+
+
+_PO_STRING = re.compile(r'^(msgstr(?:\[\d+\])? )?"(.*)"$')
+_PO_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def fix_french_po(po_text: str) -> str:
+    """A French `.po` file's text with `french_fix` applied to every translation, line
+    by line: the order, the wrapping and everything else stay as they are (a merge of
+    other people's new entries stays clean). The header entry is left alone."""
+    lines = po_text.split("\n")
+    in_translation = False
+    for index, line in enumerate(lines):
+        found = _PO_STRING.match(line)
+        if found is None:
+            in_translation = False
+            continue
+        if found.group(1) is not None:  # msgstr "...": a translation starts
+            in_translation = index > 0 and lines[index - 1] != 'msgid ""'
+        if not in_translation:
+            continue
+        text = re.sub(r"\\(.)", lambda m: _PO_ESCAPES.get(m.group(1), m.group(1)), found.group(2))
+        fixed = french_fix(text)
+        escaped = (
+            fixed.replace("\\", "\\\\")
+            .replace('"', '\\"')
+            .replace("\n", "\\n")
+            .replace("\t", "\\t")
+        )
+        lines[index] = f'{found.group(1) or ""}"{escaped}"'
+    return "\n".join(lines)

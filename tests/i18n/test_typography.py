@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from i18n import build
 from i18n.translator import po_path
-from i18n.typography import french_fix, french_problems
+from i18n.typography import fix_french_po, french_fix, french_problems
 from tests.i18n.test_catalogue import catalog_from
 
 N = "\u202f"
@@ -44,3 +44,16 @@ def test_the_check_reports_a_french_translation_that_breaks_typography() -> None
     assert build.typography_problems(french) == [
         "fr: 'Refused: {why}': no narrow no-break space before ':' in 'Refusé : {why}'"
     ]
+
+
+def test_the_po_fix_changes_only_french_translations_line_by_line() -> None:
+    po = (
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\n'
+        'msgid "Refused: {why}"\nmsgstr "Refusé : {why}"\n\n'
+        'msgid ""\n"Two: lines"\nmsgstr ""\n"Deux : lignes ;\\n"\n"l\'autre"\n'
+    )
+    assert fix_french_po(po) == (
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\n'
+        f'msgid "Refused: {{why}}"\nmsgstr "Refusé{N}: {{why}}"\n\n'
+        f'msgid ""\n"Two: lines"\nmsgstr ""\n"Deux{N}: lignes{N};\\n"\n"l’autre"\n'
+    )
