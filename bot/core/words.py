@@ -99,6 +99,25 @@ def listed(parts: Iterable[str], t: Translator = ENGLISH) -> str:
     return t.pgettext("list", "{list}, and {last}", list=_head(items, t), last=items[-1])
 
 
+def one_after_another(clauses: Iterable[str], t: Translator = ENGLISH) -> str:
+    """What one player did, clause after clause, after their name: "recruited, took 2
+    workers and passed". Its own joints, apart from a list of things: Japanese ends each
+    clause in the polite past and makes it a sentence of its own (…しました。…しました)."""
+    items = [clause for clause in clauses if clause]
+    if len(items) <= 1:
+        return "".join(items)
+    if len(items) == 2:
+        # Translators: two things one player did, after their name: "recruited and took
+        # 2 workers".
+        return t.pgettext("clauses", "{first} and {last}", first=items[0], last=items[1])
+    text = items[0]
+    for item in items[1:-1]:
+        # Translators: things one player did, one after the other: "recruited, took …".
+        text = t.pgettext("clauses", "{list}, {next}", list=text, next=item)
+    # Translators: the last of three or more things one player did: "…, and passed".
+    return t.pgettext("clauses", "{list}, and {last}", list=text, last=items[-1])
+
+
 def series(parts: Iterable[str], t: Translator = ENGLISH) -> str:
     """Longer items one after the other: "1. Ana — blue, 3 coins; 2. Ben — ..."."""
     items = [part for part in parts if part]
@@ -466,7 +485,8 @@ def describe(
         nonlocal current, clauses
         if current is not None and clauses:
             # Translators: one player's actions in a row: "Ana recruited and took 2 workers."
-            sentences.append(t.gettext("{who} {did}.", who=name(current), did=listed(clauses, t)))
+            did = one_after_another(clauses, t)
+            sentences.append(t.gettext("{who} {did}.", who=name(current), did=did))
         current, clauses = None, []
 
     unasked: dict[str | None, tuple[str, Event]] = {}
