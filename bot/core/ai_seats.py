@@ -50,7 +50,7 @@ from rules import Game
 
 from .deadlines import Absence
 from .limits import HintRate, all_seats_ai, limits_of
-from .service import STALE, BrokenGame, GameService, Outcome, Refusal, game_words
+from .service import STALE_WORDS, BrokenGame, GameService, Outcome, Refusal, game_words
 from .store import (
     ABSENT_AI_MOVE,
     ABSENT_AI_SEAT,
@@ -89,7 +89,7 @@ ABSENT_WORDS = {mode: message.id for mode, message in ABSENT_MESSAGES.items()}
 CHANGED_MEANWHILE = translatable("The game changed meanwhile; please try again.")
 NOT_ABSENT = translatable(
     "{who} is here: a vote to hand their seat to the AI is possible only while they are "
-    "away (`/montana me away`) or once their deadline for the decision awaited from them "
+    "away ({/me away}) or once their deadline for the decision awaited from them "
     "has passed."
 )
 VOTED_ALREADY = translatable(
@@ -172,7 +172,7 @@ def paused_words(row: GameRow) -> str:
     owners = [seat.name for seat in row.humans if seat.user_id in row.taken_over]
     return "⏸ " + t.gettext(
         "The game is paused: the AI now plays every seat, and it does not play on alone. "
-        "It goes on as soon as a player takes their seat back with `/montana me reclaim` "
+        "It goes on as soon as a player takes their seat back with {/me reclaim} "
         "({players}).",
         players=", ".join(owners),
     )
@@ -419,7 +419,7 @@ class AiPlayers:
         try:
             decision = await self._decide_and_play(row, player, note)
         except Refusal as refusal:
-            if refusal.message != STALE:
+            if refusal.marked is not STALE_WORDS:
                 raise
             log.info("game %s: moved meanwhile; the AI looks again", game_id)
             if note:
@@ -454,7 +454,7 @@ class AiPlayers:
         if row.absent == ABSENT_AI_SEAT:
             note = "⏰ " + t.gettext(
                 "{who} did not move within {period}, so the AI plays their seat until they "
-                "take it back with `/montana me reclaim`.",
+                "take it back with {/me reclaim}.",
                 who=name,
                 period=period_words,
             )
@@ -510,7 +510,7 @@ class AiPlayers:
                 raise Refusal(
                     translatable(
                         "You cannot vote about your own seat. To let the AI play it, ask the "
-                        "others to vote, or set `/montana game settings absent:`."
+                        "others to vote, or set {/game settings:absent} in {/game settings}."
                     )
                 )
             names = row.names
@@ -528,7 +528,7 @@ class AiPlayers:
                 return TakeoverVote(counted, needed, False, row)
             note = game_words(row).gettext(
                 "The other players voted to hand {who}'s seat to the AI until they take it "
-                "back with `/montana me reclaim`.",
+                "back with {/me reclaim}.",
                 who=names.get(player, player),
             )
             row = await self._hand_over(row, player, note)

@@ -40,6 +40,7 @@ Each carries words saying why, for the players.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -184,9 +185,38 @@ class DeliveryProblem(Exception):
         self.words = english
         self._wording = wording
         self.retry_after = retry_after
+        self.stored = _stored(words, fields) or english
+        """What the outbox keeps (`last_error`): a marked sentence as its English and
+        fields (`STORED_MARK` + JSON), so that read back after a restart it is said in
+        the game's language again (`from_stored`); other words as they are."""
 
     def text(self, t: Translator) -> str:
         return self._wording(t)
+
+    @classmethod
+    def from_stored(cls, stored: str) -> DeliveryProblem:
+        """The problem the outbox kept (`stored`), to be said in any language again."""
+        if stored.startswith(STORED_MARK):
+            try:
+                kept = json.loads(stored[len(STORED_MARK) :])
+                marked = Message(kept["id"], context=kept.get("context"))
+                return cls(marked, fields=dict(kept.get("fields") or {}))
+            except (ValueError, KeyError, TypeError):
+                pass
+        return cls(stored)
+
+
+STORED_MARK = "i18n:"
+
+
+def _stored(words: object, fields: Mapping[str, object] | None) -> str | None:
+    if not isinstance(words, Message) or words.plural is not None:
+        return None
+    kept = {"id": words.id, "context": words.context, "fields": dict(fields or {})}
+    try:
+        return STORED_MARK + json.dumps(kept, ensure_ascii=False)
+    except (TypeError, ValueError):  # a field JSON cannot keep: the English words
+        return None
 
 
 class TryAgain(DeliveryProblem):
@@ -531,7 +561,7 @@ class Delivery(PeriodicTask):
             due_at = self._due_at(entry)
             if not force and due_at > now:
                 if entry.kind == POST:
-                    report.problem = TryAgain(entry.last_error or "")
+                    report.problem = TryAgain.from_stored(entry.last_error or "")
                     resume_at = due_at
                 continue
             if entry.kind == POST:
@@ -743,7 +773,7 @@ class Delivery(PeriodicTask):
         )
         next_at = now + timedelta(seconds=wait)
         try:
-            await self.store.delivery_failed(entry.id, next_at, problem.words, failed_at=now)
+            await self.store.delivery_failed(entry.id, next_at, problem.stored, failed_at=now)
         except StoreError as error:
             log.warning("could not record the failed delivery: %s", error)
             next_at = self._hold(entry, problem).until

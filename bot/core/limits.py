@@ -88,9 +88,9 @@ def check_open_lobbies(open_now: int, limits: Limits) -> Over | None:
     return Over(
         translatable_plural(
             "You have {n} open lobby in this server, the most allowed: start it, or "
-            "close it with `/montana game abandon` in its channel, then open a new one.",
+            "close it with {/game abandon} in its channel, then open a new one.",
             "You have {n} open lobbies in this server, the most allowed: start one, or "
-            "close one with `/montana game abandon` in its channel, then open a new one.",
+            "close one with {/game abandon} in its channel, then open a new one.",
         ),
         {"n": limits.open_lobbies},
     )
@@ -134,9 +134,9 @@ def lobby_expiry_words(row: GameRow, limits: Limits, t: Translator) -> str:
 def lobby_expired_words(limits: Limits, t: Translator) -> str:
     return t.ngettext(
         "**Montana** — this lobby closed: it did not start within {n} day. Open a new "
-        "game with `/montana game new`.",
+        "game with {/game new}.",
         "**Montana** — this lobby closed: it did not start within {n} days. Open a new "
-        "game with `/montana game new`.",
+        "game with {/game new}.",
         limits.lobby_days,
     )
 

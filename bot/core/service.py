@@ -89,7 +89,7 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 STALE_WORDS = translatable(
     "This prompt is out of date: the game has moved on since. "
-    "Use the buttons on the newest message (or `/montana board`)."
+    "Use the buttons on the newest message (or {/board})."
 )
 STALE = STALE_WORDS.id
 NOT_SAVED = translatable(
@@ -99,21 +99,20 @@ NOT_SAVED = translatable(
 BROKEN = translatable(
     "This game's saved state cannot be read; an operator must look at it (game #{game})."
 )
-NO_GAME_HERE = translatable("There is no Montana game here. Start one with `/montana game new`.")
+NO_GAME_HERE = translatable("There is no Montana game here. Start one with {/game new}.")
 ALREADY_STARTED = translatable("This game has already started.")
 ALREADY_OVER = translatable("This game is already over.")
 TAKEN_OVER_WORDS = translatable(
-    "The AI plays your seat in this game now. Take it back with `/montana me reclaim`, "
-    "then make your move."
+    "The AI plays your seat in this game now. Take it back with {/me reclaim}, then make your move."
 )
 TAKEN_OVER = TAKEN_OVER_WORDS.id
 UNDO_TAKEN_OVER = translatable(
     "The AI plays your seat in this game now, so you cannot take its moves back. Take "
-    "your seat back with `/montana me reclaim` first."
+    "your seat back with {/me reclaim} first."
 )
 AWAY_AI_WORDS = translatable(
-    "You are away and the AI plays for you. `/montana me back` gives you all your games "
-    "again, or `/montana me reclaim` this one; then make your move."
+    "You are away and the AI plays for you. {/me back} gives you all your games "
+    "again, or {/me reclaim} this one; then make your move."
 )
 """A press refused because the AI plays for its presser while they are away."""
 FORCED_NOTE = "forced"
@@ -154,6 +153,8 @@ class Refusal(Exception):
         else:
             wording = message
         self._wording = wording
+        self.marked = message if isinstance(message, Message) else None
+        """The marked sentence refused with, if any: `refusal.marked is STALE_WORDS`."""
         english = wording(translator(SOURCE_LANGUAGE))
         super().__init__(english)
         self.message = english
@@ -175,20 +176,20 @@ def channel_busy(row: GameRow | None, t: Translator) -> str:
     """The refusal of a second game in a channel, with where the first one is."""
     if row is None:
         return t.gettext(
-            "A Montana game is open here already. Finish it, or `/montana game abandon` "
+            "A Montana game is open here already. Finish it, or {/game abandon} "
             "it, before opening another."
         )
     where = f"<#{row.play_channel_id}>"
     if row.status == LOBBY:
         return t.gettext(
             "A Montana game is waiting for players here already ({where}). Finish it, or "
-            "`/montana game abandon` it, before opening another (`/montana board` here "
+            "{/game abandon} it, before opening another ({/board} here "
             "shows it again, in a new thread if its thread is gone).",
             where=where,
         )
     return t.gettext(
         "A Montana game is under way here already ({where}). Finish it, or "
-        "`/montana game abandon` it, before opening another (`/montana board` here "
+        "{/game abandon} it, before opening another ({/board} here "
         "shows it again, in a new thread if its thread is gone).",
         where=where,
     )
@@ -355,7 +356,7 @@ class GameService:
         self._seeds = seed_source or random.SystemRandom()
         self._locks: dict[int, asyncio.Lock] = {}
         self.reposts = Reposts()
-        """What `/montana board` re-posted (at most once per state)."""
+        """What {/board} re-posted (at most once per state)."""
         self.pings = Pings()
         """The decisions whose player was pinged (once per decision, also after an undo)."""
         self.after_announce: list[Callable[[Outcome], Awaitable[None]]] = []
@@ -418,7 +419,7 @@ class GameService:
             raise Refusal(
                 translatable(
                     "The game has not started yet: players join with the Join button or "
-                    "`/montana game join`, then `/montana game start`."
+                    "{/game join}, then {/game start}."
                 )
             )
         try:
@@ -556,7 +557,7 @@ class GameService:
                 raise Refusal(
                     translatable(
                         "The game has started: it cannot be left, only abandoned "
-                        "(`/montana game abandon`, by its creator or a channel manager)."
+                        "({/game abandon}, by its creator or a channel manager)."
                     )
                 )
             if not row.has_player(user_id):
@@ -881,7 +882,7 @@ class GameService:
         if row.status == LOBBY:
             raise Refusal(
                 translatable(
-                    "The game has not started yet: `/montana game start` once everyone has joined."
+                    "The game has not started yet: {/game start} once everyone has joined."
                 )
             )
         if row.status != ACTIVE:
@@ -904,7 +905,7 @@ class GameService:
             raise Refusal(
                 lambda t: t.gettext(
                     "You are not playing in this game — only its players can press its "
-                    "buttons. {waiting} Open your own game with `/montana game new` in another "
+                    "buttons. {waiting} Open your own game with {/game new} in another "
                     "channel.",
                     waiting=words.waiting_for(game, row.names, t),
                 )
@@ -1363,7 +1364,7 @@ class GameService:
     async def repost(self, target: int | GameRow, *, ping: bool = True, note: str = "") -> Outcome:
         """Announce the current state again (a fresh prompt; the old one goes stale),
         after whatever the game still owes. `ping`: mention the awaited player (a prompt
-        that was never shown); not when shown again on demand (`/montana board`). `note`:
+        that was never shown); not when shown again on demand ({/board}). `note`:
         words said first (why)."""
         row = await self.row_of(target)
         async with self.lock(row.id):

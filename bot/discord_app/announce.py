@@ -72,12 +72,12 @@ PROBE_SECONDS = 5.0
 retries some server errors itself, for longer)."""
 NO_PICTURE = translatable(
     "(No picture: I may not attach files in <#{channel}>. A server admin can give me "
-    "**Attach Files** there; `/montana board` shows the picture.)"
+    "**Attach Files** there; {/board} shows the picture.)"
 )
 THREAD_GONE = translatable("(The game's thread was deleted, so the game goes on here.)")
 THREAD_LOCKED = translatable(
     "the game's thread <#{thread}> is locked. A moderator can unlock it; then "
-    "`/montana board` shows the game."
+    "{/board} shows the game."
 )
 THREAD_REFUSED = translatable(
     "(I may not post in the game's thread <#{thread}> ({missing}), so the game goes on "
@@ -410,12 +410,12 @@ class DiscordAnnouncer:
             if len(where) == 1:
                 return t.gettext(
                     "I cannot post in {where}. A server admin can grant it; then "
-                    "`/montana board` shows the game.",
+                    "{/board} shows the game.",
                     where=where[0],
                 )
             return t.gettext(
                 "I cannot post in {thread} nor in {channel}. A server admin can grant it; "
-                "then `/montana board` shows the game.",
+                "then {/board} shows the game.",
                 thread=where[0],
                 channel=where[1],
             )

@@ -19,8 +19,10 @@ import discord
 from discord import app_commands
 
 from i18n import translatable
+from i18n.commands import command_namer, name_commands_with
 
 from ..core.ai_seats import AiPlayers
+from ..core.commands import DiscordCommands, SyncedCommand
 from ..core.deadlines import DeadlineDriver
 from ..core.limits import LobbyExpiry
 from ..core.pictures import ProcessRenderer
@@ -123,6 +125,8 @@ class MontanaBot(discord.Client):
         self._idle.set()
         self._locales: dict[str, str] = {}
         """The Discord locale each user was last seen in (as saved in the store)."""
+        self.commands = DiscordCommands()
+        """The commands' ids, for the mentions in every message (`bot.core.commands`)."""
 
     @staticmethod
     def shard_options(settings: Settings) -> dict[str, Any]:
@@ -176,15 +180,8 @@ class MontanaBot(discord.Client):
         # failed, or the process was killed) go out now, and failures are retried
         self.service.delivery.start()
         await self.tree.set_translator(CommandTranslator())
-        if self._sync_commands:
-            if self.settings.guild_id is not None:
-                guild = discord.Object(self.settings.guild_id)
-                self.tree.copy_global_to(guild=guild)
-                synced = await self.tree.sync(guild=guild)
-                log.info("synced %d commands to server %s", len(synced), guild.id)
-            else:
-                synced = await self.tree.sync()
-                log.info("synced %d commands globally (may take up to an hour)", len(synced))
+        name_commands_with(self.commands)
+        await self.learn_command_ids()
         # REST works once logged in: show moves saved but never posted before taking
         # any interaction
         await self.repost_missing_prompts()
@@ -196,6 +193,25 @@ class MontanaBot(discord.Client):
         # out of full garbage collections, each of which would otherwise stall the event
         # loop for tens of milliseconds (measured by `python -m bot.bench`).
         gc.freeze()
+
+    async def learn_command_ids(self) -> None:
+        """Sync the commands (when asked to) and keep the ids Discord answers with, or
+        fetch them: every message then names a command by a mention. Without them (a
+        fetch that fails) messages name commands in plain text; nothing else suffers."""
+        guild = None if self.settings.guild_id is None else discord.Object(self.settings.guild_id)
+        if self._sync_commands:
+            if guild is not None:
+                self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            where = "globally (may take up to an hour)" if guild is None else f"to {guild.id}"
+            log.info("synced %d commands %s", len(synced), where)
+        else:
+            try:
+                synced = await self.tree.fetch_commands(guild=guild)
+            except discord.HTTPException as error:
+                log.warning("could not fetch the commands' ids (%s); named in plain text", error)
+                return
+        self.commands.remember(SyncedCommand(command.name, command.id) for command in synced)
 
     async def remember_locale(self, interaction: discord.Interaction[Any]) -> None:
         """Save the user's Discord locale when it is new: what is sent to them later,
@@ -285,6 +301,8 @@ class MontanaBot(discord.Client):
             )
 
     async def close(self) -> None:
+        if command_namer() is self.commands:
+            name_commands_with(None)
         deadlines = getattr(self, "deadlines", None)
         if deadlines is not None:
             await deadlines.stop()  # a reminder or pass in progress finishes first

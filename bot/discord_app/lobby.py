@@ -301,7 +301,7 @@ async def abandon(interaction: discord.Interaction[Any]) -> None:
     row = await service.abandon(row, str(interaction.user.id), may_manage=may_manage)
     await interaction.response.send_message(
         game_t(row).gettext(
-            "{who} abandoned the game of Montana. Open a new one with `/montana game new`.",
+            "{who} abandoned the game of Montana. Open a new one with {/game new}.",
             who=row.seat_names.get(str(interaction.user.id)) or shown_name(interaction.user),
         ),
         allowed_mentions=NO_PINGS,

@@ -143,7 +143,33 @@ async def status(interaction: discord.Interaction[Any]) -> None:
 @game_group.command(name="rules", description="The rules of Montana in short")
 @tracked
 async def rules(interaction: discord.Interaction[Any]) -> None:
-    await answer(interaction, words.rules_help(user_t(interaction)))
+    first, *more = message_pages(words.rules_help(user_t(interaction)))
+    await answer(interaction, first)
+    for page in more:
+        await interaction.followup.send(page, ephemeral=True)
+
+
+MESSAGE_LIMIT = 2000
+"""Discord's limit of a message's content, in characters."""
+
+
+def message_pages(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """`text` in messages Discord takes, cut between lines (the rules in French, with
+    their command mentions, are longer than one message)."""
+    pages: list[str] = []
+    page = ""
+    for line in text.split("\n"):
+        candidate = f"{page}\n{line}" if page else line
+        if len(candidate) <= limit:
+            page = candidate
+            continue
+        if page:
+            pages.append(page)
+        while len(line) > limit:
+            pages.append(line[:limit])
+            line = line[limit:]
+        page = line
+    return [*pages, page]
 
 
 @game_group.command(name="log", description="The moves so far, in notation (only you see it)")

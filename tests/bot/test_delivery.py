@@ -20,6 +20,7 @@ import pytest
 from bot.core.delivery import Blocked, Dropped, Outcome, Posted, TryAgain
 from bot.core.service import GameService
 from bot.core.store import GameRow, Seat, Store
+from i18n import translatable, translator
 from rules import Game
 
 ANA = Seat("111", "Ana")
@@ -332,3 +333,34 @@ async def test_after_a_long_outage_the_posts_go_out_seconds_after_discord_is_bac
     assert [p.text for p in setup.discord.posts] == told
     assert [p.prompt for p in setup.discord.posts] == [False, False, True]
     assert await store.owed(setup.game_id) == [] and await delivery.next_due() is None
+
+
+async def test_why_a_move_is_not_shown_is_said_in_the_games_language_after_a_restart(
+    setup: Setup,
+) -> None:
+    """Issue 24.5: the outbox keeps a problem as its marked sentence and fields, so a
+    process started later, which has only the outbox, words it in the reader's language
+    (it used to give back the English words the first process logged)."""
+    locked = translatable(
+        "the game's thread <#{thread}> is locked. A moderator can unlock it; then {/board} "
+        "shows the game."
+    )
+    setup.discord.failing = Blocked(locked, fields={"thread": 77})
+    first = await setup.move()
+    assert not first.announced and first.problem.startswith("the game's thread <#77> is locked")
+
+    # a restart: a new service on the same database; its delivery, before the retry is
+    # due, reads why the message is still owed from the outbox alone
+    restarted = GameService(
+        setup.service.store, renderer=TinyRenderer(), announcer=setup.discord, notifier=Inboxes()
+    )
+    report = await restarted.delivery.deliver(setup.game_id)
+    assert report is not None and report.problem is not None
+    assert setup.discord.attempts == 1  # not due yet: only read, not tried again
+    french = report.problem.text(translator("fr"))
+    assert french.startswith("le fil de la partie <#77> est verrouillé")
+    assert "`/montana plateau`" in french
+    assert report.problem.words == first.problem
+    # words the outbox cannot key (a failure's own text) stay as they were said
+    plain = TryAgain.from_stored("posting failed (OSError())")
+    assert plain.text(translator("fr")) == "posting failed (OSError())"
