@@ -71,13 +71,17 @@ not be posted)."""
 class ReplayPosts:
     """The replays posted for everyone: one per game state (version and undo epoch) and
     part of the game (the turns shown, FROM and TO). A game that moves on has a new
-    state, so its replay may be posted again; a finished game's, once."""
+    state, so its replay may be posted again; a finished game's, once. One person posts
+    one replay per game state (another part of the game asked by them is theirs alone):
+    a hundred parts asked one after the other are not a hundred posts."""
 
     KEPT = 256
-    """Posts remembered (the oldest are forgotten: then one more may be posted)."""
+    """Posts (and states) remembered: the oldest are forgotten (then one more may be
+    posted)."""
 
     def __init__(self) -> None:
         self._posts: OrderedDict[tuple[int, int, int, int, int], ReplayPost] = OrderedDict()
+        self._posters: OrderedDict[tuple[int, int, int], set[str]] = OrderedDict()
 
     @staticmethod
     def _key(row: GameRow, turns: tuple[int, int]) -> tuple[int, int, int, int, int]:
@@ -91,13 +95,19 @@ class ReplayPosts:
             return None
         return post
 
-    def start(self, row: GameRow, turns: tuple[int, int]) -> ReplayPost:
-        """A post of this replay begins (`find` found none): the caller sets its result,
-        where it posted or None, whatever happens."""
+    def posted_by(self, row: GameRow, user_id: str) -> bool:
+        """Whether `user_id` posted a replay (of any part) of `row`'s state already."""
+        return user_id in self._posters.get((row.id, row.version, row.undo_epoch), ())
+
+    def start(self, row: GameRow, turns: tuple[int, int], user_id: str) -> ReplayPost:
+        """`user_id`'s post of this replay begins (`find` found none): the caller sets
+        its result, where it posted or None, whatever happens."""
         post: ReplayPost = asyncio.get_running_loop().create_future()
         self._posts[self._key(row, turns)] = post
-        while len(self._posts) > self.KEPT:
-            self._posts.popitem(last=False)
+        self._posters.setdefault((row.id, row.version, row.undo_epoch), set()).add(user_id)
+        for kept in (self._posts, self._posters):
+            while len(kept) > self.KEPT:
+                kept.popitem(last=False)
         return post
 
 

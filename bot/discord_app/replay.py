@@ -103,14 +103,16 @@ async def post_replay(
     """Answer with the replay of `row`'s game (turns FROM-TO, None: all): for everyone
     to see when a player asks for it first at this state of the game; for the asker
     alone otherwise (issue 21.2, nothing public repeats on demand): a link to it when it
-    was posted already (or is being posted), the GIF itself for someone not playing."""
+    was posted already (or is being posted), the GIF itself for someone not playing or
+    who posted another part of the game at this state already."""
     game = GameService.game_of(row)
     part = turns or (0, turn_count(game))
     posts = replays_of(interaction).posts
-    playing = row.has_player(str(interaction.user.id))
+    user_id = str(interaction.user.id)
+    playing = row.has_player(user_id)
     post: ReplayPost | None = posts.find(row, part)
-    if playing and post is None:
-        post = posts.start(row, part)
+    if playing and post is None and not posts.posted_by(row, user_id):
+        post = posts.start(row, part, user_id)
         posted = None
         try:
             posted = await _answer_replay(interaction, row, game, turns, public=True)
@@ -136,7 +138,13 @@ async def post_replay(
                 attachments=[],
             )
             return
-    await _answer_replay(interaction, row, game, turns, public=False, playing=playing)
+    if not playing:
+        why = t.gettext("Only you see it: you are not playing in game #{game}.", game=row.id)
+    elif posts.posted_by(row, user_id):
+        why = t.gettext("Only you see it: you posted a replay of this point of the game already.")
+    else:
+        why = None  # the post it waited for failed
+    await _answer_replay(interaction, row, game, turns, public=False, alone=why)
 
 
 async def _drawn(
@@ -182,11 +190,12 @@ async def _answer_replay(
     turns: tuple[int, int] | None,
     *,
     public: bool,
-    playing: bool = True,
+    alone: str | None = None,
 ) -> PostedReplay | None:
     """Draw the replay (deferring the answer, then saying the progress in it) and answer
     with the GIF: `public`, in the game's language, for everyone in the channel; else
-    in the asker's, for them alone. Where it was posted, when public."""
+    in the asker's, for them alone (`alone`: why, in a line under the caption). Where
+    it was posted, when public."""
     t = game_t(row) if public else user_t(interaction)
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=not public, thinking=True)
@@ -202,8 +211,7 @@ async def _answer_replay(
         first=first,
         last=last,
     )
-    if not playing:
-        alone = t.gettext("Only you see it: you are not playing in game #{game}.", game=row.id)
+    if alone:
         caption += f"\n-# {alone}"
     message = await interaction.edit_original_response(
         content=caption, attachments=[picture_file(replay.gif, GIF_NAME)]

@@ -325,7 +325,7 @@ async def test_a_replay_is_posted_for_everyone_once_per_state_and_part(
     """Issue 21.2 (UX.md: nothing public repeats on demand): the same replay asked
     again, by anyone, before the game moves on, is a link to the posted one for the
     asker alone; someone not playing sees a replay alone; a new part of the game or a
-    new state of it is posted again."""
+    new state of it is posted again, at most once per person and state."""
     table, game_id, thread = await _table(fake_discord, tmp_path / "m.sqlite3")
     await _played_to(table, game_id, 4)
     ana, ben, eve = _user(table, "ana"), _user(table, "ben"), fake_discord.add_user("eve")
@@ -354,6 +354,14 @@ async def test_a_replay_is_posted_for_everyone_once_per_state_and_part(
     part = await replay(ben, turns="1-2")
     assert not part.ephemeral and "turns 1 to 2" in part.content
     assert link_to(part) in (await replay(ana, turns="1-2")).content
+    # one public replay per person and state: a third part asked by one of them is theirs
+    for who in (ana, ben):
+        theirs = await replay(who, turns="2-3")
+        assert theirs.ephemeral and "turns 2 to 3" in theirs.content, who.name
+        assert gif_frames(theirs.files[GIF]) == 2
+        assert "Only you see it: you posted a replay of this point of the game already." in (
+            theirs.content
+        )
     # the game moves on: its replay (up to now) may be posted once more
     await _played_to(table, game_id, 5)
     later = await replay(ben)
