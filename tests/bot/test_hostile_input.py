@@ -460,8 +460,10 @@ async def test_a_press_is_honoured_only_on_a_message_of_its_game_that_offers_it(
 ) -> None:
     """Issue 21.6: a lobby button pressed from another channel, a log page or a vote
     pressed on the public prompt, a takeover button pressed in another game's thread, a
-    hint or a move pressed on another game's message or on the lobby message: each is
-    refused to the presser alone, in words saying where it belongs, and changes nothing."""
+    hint or a move pressed on another game's message or on the lobby message, a replay
+    button (Replay, Turn by turn, a step, "go to turn") on a game under way's prompt, on
+    an ephemeral answer or elsewhere: each is refused to the presser alone, in words
+    saying where it belongs, and changes nothing."""
     s = await scene(fake_discord, tmp_path)
     mine = await s.row(s.mine)
     v = state_of(mine)
