@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from . import data
 from .actions import IllegalAction, Reason, parse_action
 from .game import SCHEMA_VERSION, Game
+from .recent import turn_starts
 
 FORMAT = "Montana game record 1"
 """The first tag of every record: which format (and which version of it) follows."""
@@ -104,6 +105,16 @@ class Record:
         record = self.game.record()
         record["actions"] = [[m.player, m.notation] for m in self.moves[: self.turn_starts[turn]]]
         return Game.replay(record)
+
+
+def turns_begun(game: Game) -> dict[int, int]:
+    """Turn number -> how many of `game`'s log entries were played when that turn began:
+    the turns a replay shows (`recent.turn_starts`, the setup left out), and the turn
+    now awaited if it has no entry yet (a record can be opened where it stopped)."""
+    starts = {number: start for number, start in enumerate(turn_starts(game)) if number}
+    if not game.is_over and game.turn_number == len(starts) + 1:
+        starts[game.turn_number] = len(game.log)
+    return starts
 
 
 # ------------------------------------------------------------------ writing
@@ -200,32 +211,18 @@ def dumps(
                 f"undone {u.number}. {colour.get(u.player, u.player)} {u.notation}{comment}"
             )
 
-    turns = turn_starts(game)
+    # where each turn begins: what a replay shows one frame of (`recent.turn_starts`)
+    turns = {start: number for number, start in enumerate(turn_starts(game)) if number}
     for index, (player_id, notation) in enumerate(game.log):
         undone_lines(index)
         if index in turns:
-            turn, seat = turns[index]
-            lines.append(f"; turn {turn}: {data.PLAYER_COLOURS[seat]}")
+            lines.append(f"; turn {turns[index]}: {colour[player_id]}")
         at = moments[index] if index < len(moments) else None
         note = FORCED if index in forced else notes.get(index)
         lines.append(f"{index + 1}. {colour[player_id]} {notation}{_comment(at, note)}")
     for place in sorted(by_place):
         undone_lines(place)
     return "\n".join(lines) + "\n"
-
-
-def turn_starts(game: Game) -> dict[int, tuple[int, int]]:
-    """Log index -> (turn number, seat) for each turn's first entry after setup: where the
-    turn player's first decision stands (`Record.at_turn` stops just before it)."""
-    replayed = Game.replay_start(game.record())
-    starts: dict[int, tuple[int, int]] = {}
-    last = 0
-    for index, (player_id, notation) in enumerate(game.log):
-        replayed.replay_action(player_id, notation)
-        if replayed.turn_number > last and index + 1 < len(game.log):
-            last = replayed.turn_number
-            starts[index + 1] = (last, replayed.turn)
-    return starts
 
 
 def _comment(
@@ -335,9 +332,8 @@ def parse(text: str) -> Record:
                 number, f"'{notation}' is noted forced but its player had other choices"
             )
         record.moves.append(Move(player, notation, fields.get("at"), note))
-        if game.turn_number:  # 0: the setup spins
-            record.turn_starts.setdefault(game.turn_number, len(record.moves))
     game.replay_finish()
+    record.turn_starts = turns_begun(game)
     _check_result(game, tags, tag_lines)
     return record
 

@@ -13,10 +13,14 @@ process, and after a restart one more re-post, or one more ping, of the same sta
 allowed. A player toggling `/montana me away` and `back` would post a line in each of
 their games each time: within an hour of the line about them in a game, the next one
 replaces it by editing it (`PresenceLines`, in the store, so a restart changes nothing).
+A replay is posted for everyone at most once per game state and part of the game
+(`ReplayPosts`): asked again, it is linked to the asker alone.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -49,6 +53,62 @@ class Reposts:
     def note(self, row: GameRow, message_id: int) -> None:
         """`message_id` re-posted the game's state of `row`."""
         self._done[row.id] = Reposted(row.version, row.undo_epoch, message_id)
+
+
+@dataclass(frozen=True)
+class PostedReplay:
+    """Where a replay was posted for everyone."""
+
+    channel_id: int
+    message_id: int
+
+
+ReplayPost = asyncio.Future[PostedReplay | None]
+"""A replay's public post, made or being made: where it is once posted (None: it could
+not be posted)."""
+
+
+class ReplayPosts:
+    """The replays posted for everyone: one per game state (version and undo epoch) and
+    part of the game (the turns shown, FROM and TO). A game that moves on has a new
+    state, so its replay may be posted again; a finished game's, once. One person posts
+    one replay per game state (another part of the game asked by them is theirs alone):
+    a hundred parts asked one after the other are not a hundred posts."""
+
+    KEPT = 256
+    """Posts (and states) remembered: the oldest are forgotten (then one more may be
+    posted)."""
+
+    def __init__(self) -> None:
+        self._posts: OrderedDict[tuple[int, int, int, int, int], ReplayPost] = OrderedDict()
+        self._posters: OrderedDict[tuple[int, int, int], set[str]] = OrderedDict()
+
+    @staticmethod
+    def _key(row: GameRow, turns: tuple[int, int]) -> tuple[int, int, int, int, int]:
+        return (row.id, row.version, row.undo_epoch, *turns)
+
+    def find(self, row: GameRow, turns: tuple[int, int]) -> ReplayPost | None:
+        """The post of this replay of `row`'s state, made or under way (None: none, or
+        the one tried could not be posted)."""
+        post = self._posts.get(self._key(row, turns))
+        if post is None or (post.done() and (post.cancelled() or post.result() is None)):
+            return None
+        return post
+
+    def posted_by(self, row: GameRow, user_id: str) -> bool:
+        """Whether `user_id` posted a replay (of any part) of `row`'s state already."""
+        return user_id in self._posters.get((row.id, row.version, row.undo_epoch), ())
+
+    def start(self, row: GameRow, turns: tuple[int, int], user_id: str) -> ReplayPost:
+        """`user_id`'s post of this replay begins (`find` found none): the caller sets
+        its result, where it posted or None, whatever happens."""
+        post: ReplayPost = asyncio.get_running_loop().create_future()
+        self._posts[self._key(row, turns)] = post
+        self._posters.setdefault((row.id, row.version, row.undo_epoch), set()).add(user_id)
+        for kept in (self._posts, self._posters):
+            while len(kept) > self.KEPT:
+                kept.popitem(last=False)
+        return post
 
 
 class Pings:
@@ -93,4 +153,12 @@ class PresenceLines:
         await self.store.set_presence_line(game_id, user_id, message_id, stamp_of(at))
 
 
-__all__ = ["LINE_EVERY", "Pings", "PresenceLines", "Reposts"]
+__all__ = [
+    "LINE_EVERY",
+    "Pings",
+    "PostedReplay",
+    "PresenceLines",
+    "ReplayPost",
+    "ReplayPosts",
+    "Reposts",
+]

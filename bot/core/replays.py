@@ -30,6 +30,7 @@ from render import render_game
 from render.replay import Replay, TurnFrame, render_replay, turn_count, turn_state
 from rules import Event, Game
 
+from .repeats import ReplayPosts
 from .store import GameRow
 
 PROGRESS_SECONDS = 1.0
@@ -131,6 +132,8 @@ class Replays:
         self._turns = asyncio.Semaphore(AT_ONCE)
         self.drawn = 0
         """Replays drawn since start (a request that waited for another's is not one)."""
+        self.posts = ReplayPosts()
+        """The replays posted for everyone (each at most once per game state and part)."""
 
     @staticmethod
     def request(row: GameRow, turns: tuple[int, int] | None, language: str) -> Request:

@@ -1364,7 +1364,7 @@ class GameService:
     async def repost(self, target: int | GameRow, *, ping: bool = True, note: str = "") -> Outcome:
         """Announce the current state again (a fresh prompt; the old one goes stale),
         after whatever the game still owes. `ping`: mention the awaited player (a prompt
-        that was never shown); not when shown again on demand ({/board}). `note`:
+        that was never shown); not when shown again on demand (`/montana board`). `note`:
         words said first (why)."""
         row = await self.row_of(target)
         async with self.lock(row.id):

@@ -33,7 +33,7 @@ from i18n import Message, translatable
 from ..core import incidents
 from ..core.prompts import UnknownChoice
 from ..core.service import STALE_WORDS, Refusal
-from ..core.store import LOBBY, GameRow, StoreError
+from ..core.store import LOBBY, OPEN_STATUSES, GameRow, StoreError
 from .components import UNKNOWN_BUTTON, bot_of, database_trouble, reply, service_of, user_t
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,9 @@ class Offer:
     on: frozenset[Place]
     elsewhere: Message
     earlier: Message | None = None
+    once_over: bool = False
+    """Shown only under a game that is over (finished, ended or abandoned): a press on
+    a game still open is told `elsewhere` too."""
 
 
 ANOTHER_PLACE = translatable(
@@ -97,6 +100,34 @@ VOTE_OFFER = Offer(
     ),
 )
 """The end vote and the takeover vote: on the overdue notice and the vote messages."""
+REPLAY_OFFER = Offer(
+    frozenset({Place.PROMPT, Place.OWN}),
+    translatable(
+        "The Replay button works under the message that ends a game and on "
+        "{/game history}; to watch a game under way, use {/game replay}. "
+        "Nothing was changed."
+    ),
+    once_over=True,
+)
+"""Replay: under the message that ends a game (its last prompt) and on the lines of the
+presser's own {/game history} answer."""
+TURN_BY_TURN_OFFER = Offer(
+    frozenset({Place.PROMPT}),
+    translatable(
+        "The Turn by turn button works under the message that ends a game; otherwise use "
+        "{/game replay} ({/game replay:step=True}). Nothing was changed."
+    ),
+    once_over=True,
+)
+"""Turn by turn: under the message that ends a game."""
+STEP_OFFER = Offer(
+    frozenset({Place.OWN}),
+    translatable(
+        "The replay's step buttons work only on your own step view "
+        "({/game replay} ({/game replay:step=True})). Nothing was changed."
+    ),
+)
+"""⏮ ◀ ▶ ⏭ and "go to turn": on the presser's own step view."""
 
 
 def place_of(interaction: discord.Interaction[Any], row: GameRow) -> Place | None:
@@ -121,6 +152,8 @@ def check_place(interaction: discord.Interaction[Any], row: GameRow, offer: Offe
         raise Refusal(ANOTHER_PLACE, where=f"<#{row.play_channel_id}>")
     if place not in offer.on:
         raise Refusal(offer.earlier if place is Place.OTHER and offer.earlier else offer.elsewhere)
+    if offer.once_over and row.status in OPEN_STATUSES:
+        raise Refusal(offer.elsewhere)
 
 
 async def run_press(
@@ -167,7 +200,8 @@ async def went_wrong(interaction: discord.Interaction[Any], error: BaseException
         if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True)
         elif interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
-            # the "thinking…" answer of a command (always ephemeral here) becomes the words
+            # the "thinking…" answer becomes the words (ephemeral, but for a replay being
+            # posted for everyone: then the table sees the error id, and no more)
             await interaction.edit_original_response(content=text, attachments=[], view=None)
         else:
             await interaction.followup.send(text, ephemeral=True)
@@ -177,6 +211,9 @@ __all__ = [
     "LOBBY_OFFER",
     "LOG_PAGE_OFFER",
     "PROMPT_OFFER",
+    "REPLAY_OFFER",
+    "STEP_OFFER",
+    "TURN_BY_TURN_OFFER",
     "VOTE_OFFER",
     "Offer",
     "Place",

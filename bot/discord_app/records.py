@@ -1,7 +1,7 @@
 """Game records: `/montana game export [game]` attaches a game's record
 (`montana-<game>.txt`, the format of `rules/README.md`, "Game records") for the asker
 alone: the game of this channel or thread (running, else the last one), or a past
-game of it by its number ({/game history} lists them)."""
+game of it by its number (`/montana game history` lists them)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,13 @@
 """`/montana game replay`: a game played again, as an animated picture or step by step.
 
 - `/montana game replay [turns: FROM-TO]` (and the **Replay** button under the end of a
-  game and on each line of {/game history}): the deferred answer says how far
+  game and on each line of `/montana game history`): the deferred answer says how far
   the drawing is ("drawing the replay… 40 %"), then becomes the GIF, for the table to
   see. A second request for the same replay while it is drawn waits for that drawing.
-- {/game replay} ({/game replay:step=True}) (or the **Turn by turn** button beside Replay under
+  Nothing public repeats on demand (issue 21.2): a replay is posted for everyone once
+  per game state and part of the game (`core.repeats.ReplayPosts`); asked again, it is
+  linked to the asker alone, and someone not playing gets the replay for them alone.
+- `/montana game replay step:True` (or the **Turn by turn** button beside Replay under
   the end of a game): only the asker sees the picture of turn 1, with ⏮ ◀ ▶ ⏭ and a "go
   to turn" select; each press shows that turn and what happened in it in words, in the
   asker's language.
@@ -14,7 +17,9 @@ Components (restart-proof `DynamicItem`s, the game read from the store at each p
 a step button (tag f, p, n or l: first, previous, next, last), `rt:<game>:<state>` the
 select. `<state>` is the game's version and undo epoch when the view was drawn: after an
 undo the turns may have changed, and the press says so rather than showing another
-game's turn.
+game's turn. Every press goes through `guard.run_press`, which checks that the
+pressed message offers it: Replay under a game's end or on one's own history answer,
+Turn by turn under a game's end, the steps on one's own step view.
 """
 
 from __future__ import annotations
@@ -27,9 +32,11 @@ import discord
 from discord import app_commands
 
 from i18n import Translator, translatable
-from render.replay import parse_turns, turn_count
+from render.replay import Replay, parse_turns, turn_count
+from rules import Game
 
 from ..core import words
+from ..core.repeats import PostedReplay, ReplayPost
 from ..core.replays import Replays, StepPicture, turn_choices
 from ..core.service import GameService, Refusal
 from ..core.store import GameRow
@@ -48,6 +55,8 @@ from .components import (
     user_t,
 )
 from .group import channel_id_of, game_group, tracked
+from .guard import REPLAY_OFFER, STEP_OFFER, TURN_BY_TURN_OFFER, run_press
+from .notify import message_link
 
 log = logging.getLogger(__name__)
 
@@ -85,23 +94,70 @@ def read_turns(text: str | None, last: int) -> tuple[int, int] | None:
     return first, min(until, last)
 
 
-def _check_place(row: GameRow, interaction: discord.Interaction[Any]) -> None:
-    if interaction.channel_id not in (row.channel_id, row.play_channel_id):
-        raise Refusal(translatable("That replay belongs to a game in another channel."))
-
-
 # ------------------------------------------------------------------ the animated replay
 
 
 async def post_replay(
     interaction: discord.Interaction[Any], row: GameRow, turns: tuple[int, int] | None
 ) -> None:
-    """Draw the replay of `row`'s game (deferring the answer, then saying the progress in
-    it) and answer with the GIF, for everyone in the channel to see."""
+    """Answer with the replay of `row`'s game (turns FROM-TO, None: all): for everyone
+    to see when a player asks for it first at this state of the game; for the asker
+    alone otherwise (issue 21.2, nothing public repeats on demand): a link to it when it
+    was posted already (or is being posted), the GIF itself for someone not playing or
+    who posted another part of the game at this state already."""
     game = GameService.game_of(row)
-    t = game_t(row)
+    part = turns or (0, turn_count(game))
+    posts = replays_of(interaction).posts
+    user_id = str(interaction.user.id)
+    playing = row.has_player(user_id)
+    post: ReplayPost | None = posts.find(row, part)
+    if playing and post is None and not posts.posted_by(row, user_id):
+        post = posts.start(row, part, user_id)
+        posted = None
+        try:
+            posted = await _answer_replay(interaction, row, game, turns, public=True)
+        finally:
+            post.set_result(posted)
+        return
+    t = user_t(interaction)
     if not interaction.response.is_done():
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    if post is not None:
+        # the drawing under way is shared: its progress is shown to this asker too
+        language = game_t(row).language
+        if not post.done() and await _drawn(interaction, row, game, turns, language, t) is None:
+            return
+        posted = await post
+        if posted is not None:
+            link = message_link(row.guild_id, posted.channel_id, posted.message_id)
+            await interaction.edit_original_response(
+                content=t.gettext(
+                    "This replay was posted already for this point of the game; it is here: {link}",
+                    link=link,
+                ),
+                attachments=[],
+            )
+            return
+    if not playing:
+        why = t.gettext("Only you see it: you are not playing in game #{game}.", game=row.id)
+    elif posts.posted_by(row, user_id):
+        why = t.gettext("Only you see it: you posted a replay of this point of the game already.")
+    else:
+        why = None  # the post it waited for failed
+    await _answer_replay(interaction, row, game, turns, public=False, alone=why)
+
+
+async def _drawn(
+    interaction: discord.Interaction[Any],
+    row: GameRow,
+    game: Game,
+    turns: tuple[int, int] | None,
+    language: str,
+    t: Translator,
+) -> Replay | None:
+    """The replay drawn in `language` (or the drawing under way awaited), its progress
+    said in `t`'s by editing the deferred answer; None, said, when the part holds no
+    turn."""
     shown = -1.0
 
     async def on_progress(part: float) -> None:
@@ -117,14 +173,35 @@ async def post_replay(
 
     await on_progress(0.0)
     try:
-        replay = await replays_of(interaction).replay(
-            row, game, turns=turns, language=t.language, on_progress=on_progress
+        return await replays_of(interaction).replay(
+            row, game, turns=turns, language=language, on_progress=on_progress
         )
     except ValueError:
         await interaction.edit_original_response(
             content=t.gettext("That part of the game has no turn to show.")
         )
-        return
+        return None
+
+
+async def _answer_replay(
+    interaction: discord.Interaction[Any],
+    row: GameRow,
+    game: Game,
+    turns: tuple[int, int] | None,
+    *,
+    public: bool,
+    alone: str | None = None,
+) -> PostedReplay | None:
+    """Draw the replay (deferring the answer, then saying the progress in it) and answer
+    with the GIF: `public`, in the game's language, for everyone in the channel; else
+    in the asker's, for them alone (`alone`: why, in a line under the caption). Where
+    it was posted, when public."""
+    t = game_t(row) if public else user_t(interaction)
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+    replay = await _drawn(interaction, row, game, turns, t.language, t)
+    if replay is None:
+        return None
     first, last = replay.turns
     caption = t.ngettext(
         "Replay of game #{game}, turns {first} to {last} ({n} picture).",
@@ -134,9 +211,14 @@ async def post_replay(
         first=first,
         last=last,
     )
-    await interaction.edit_original_response(
+    if alone:
+        caption += f"\n-# {alone}"
+    message = await interaction.edit_original_response(
         content=caption, attachments=[picture_file(replay.gif, GIF_NAME)]
     )
+    if not public or interaction.channel_id is None:
+        return None
+    return PostedReplay(interaction.channel_id, message.id)
 
 
 class ReplayButton(
@@ -165,13 +247,10 @@ class ReplayButton(
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            async with bot_of(interaction).busy():
-                row = await service_of(interaction).get(self.game_id)
-                _check_place(row, interaction)
-                await post_replay(interaction, row, None)
-        except Refusal as refusal:
-            await reply(interaction, refusal.text(user_t(interaction)))
+        async def act(row: GameRow) -> None:
+            await post_replay(interaction, row, None)
+
+        await run_press(interaction, self.game_id, REPLAY_OFFER, act)
 
 
 def replay_button(game_id: int, t: Translator, *, numbered: bool = False) -> ReplayButton:
@@ -218,14 +297,11 @@ class StepsButton(
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            async with bot_of(interaction).busy():
-                row = await service_of(interaction).get(self.game_id)
-                _check_place(row, interaction)
-                last = turn_count(GameService.game_of(row))
-                await show_step(interaction, row, min(1, last), edit=False)
-        except Refusal as refusal:
-            await reply(interaction, refusal.text(user_t(interaction)))
+        async def act(row: GameRow) -> None:
+            last = turn_count(GameService.game_of(row))
+            await show_step(interaction, row, min(1, last), edit=False)
+
+        await run_press(interaction, self.game_id, TURN_BY_TURN_OFFER, act)
 
 
 # ------------------------------------------------------------------ step by step
@@ -295,21 +371,18 @@ async def show_step(
 async def _pressed(
     interaction: discord.Interaction[Any], game_id: int, epoch: int, turn: str
 ) -> None:
-    try:
-        async with bot_of(interaction).busy():
-            row = await service_of(interaction).get(game_id)
-            _check_place(row, interaction)
-            if row.undo_epoch != epoch:
-                raise Refusal(
-                    translatable(
-                        "Moves were taken back since this replay was opened, so its turns "
-                        "have changed: open it again with {/game replay} "
-                        "({/game replay:step=True})."
-                    )
+    async def act(row: GameRow) -> None:
+        if row.undo_epoch != epoch:
+            raise Refusal(
+                translatable(
+                    "Moves were taken back since this replay was opened, so its turns "
+                    "have changed: open it again with {/game replay} "
+                    "({/game replay:step=True})."
                 )
-            await show_step(interaction, row, int(turn), edit=True)
-    except Refusal as refusal:
-        await reply(interaction, refusal.text(user_t(interaction)))
+            )
+        await show_step(interaction, row, int(turn), edit=True)
+
+    await run_press(interaction, game_id, STEP_OFFER, act)
 
 
 class StepButton(

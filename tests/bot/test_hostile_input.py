@@ -460,8 +460,10 @@ async def test_a_press_is_honoured_only_on_a_message_of_its_game_that_offers_it(
 ) -> None:
     """Issue 21.6: a lobby button pressed from another channel, a log page or a vote
     pressed on the public prompt, a takeover button pressed in another game's thread, a
-    hint or a move pressed on another game's message or on the lobby message: each is
-    refused to the presser alone, in words saying where it belongs, and changes nothing."""
+    hint or a move pressed on another game's message or on the lobby message, a replay
+    button (Replay, Turn by turn, a step, "go to turn") on a game under way's prompt, on
+    an ephemeral answer or elsewhere: each is refused to the presser alone, in words
+    saying where it belongs, and changes nothing."""
     s = await scene(fake_discord, tmp_path)
     mine = await s.row(s.mine)
     v = state_of(mine)
@@ -484,6 +486,9 @@ async def test_a_press_is_honoured_only_on_a_message_of_its_game_that_offers_it(
     not_here = "That button is not on this message"
     votes_only = "Vote with the button of the vote's own message"
     log_only = "Log pages turn only on your own"
+    replay_only = "The Replay button works under the message that ends a game"
+    turn_by_turn_only = "The Turn by turn button works under the message that ends a game"
+    step_only = "The replay's step buttons work only on your own step view"
     presses: list[tuple[FakeUser, FakeMessage, str, str]] = [
         # lobby buttons from another channel, or on an ephemeral answer in the lobby's own
         (awaited, my_prompt, f"mt:{lobby_id}:0:join", elsewhere),
@@ -512,6 +517,20 @@ async def test_a_press_is_honoured_only_on_a_message_of_its_game_that_offers_it(
         (awaited, their_prompt, f"mt:{s.mine}:{v}:p:work", elsewhere),
         (awaited, their_prompt, f"mt:{s.mine}:{v}:board", elsewhere),
         (awaited, rules_in_lobby_room, f"mt:{s.mine}:{v}:a:recruit", elsewhere),
+        # the replay's buttons: Replay and Turn by turn only under the end of a game (or
+        # Replay on a history line), the step buttons only on one's own step view
+        (awaited, my_prompt, f"rp:{s.mine}", replay_only),
+        (other, my_lobby, f"rp:{s.mine}", replay_only),
+        (awaited, log_in_my_thread, f"rp:{s.mine}", replay_only),
+        (awaited, their_prompt, f"rp:{s.mine}", elsewhere),
+        (s.outsider, rules_in_lobby_room, f"rp:{s.mine}", elsewhere),
+        (awaited, my_prompt, f"rv:{s.mine}", turn_by_turn_only),
+        (awaited, log_in_my_thread, f"rv:{s.mine}", turn_by_turn_only),
+        (other, their_prompt, f"rv:{s.mine}", elsewhere),
+        (awaited, my_prompt, f"rs:{s.mine}:{v}:1:n", step_only),
+        (other, my_lobby, f"rs:{s.mine}:{v}:0:f", step_only),
+        (awaited, their_prompt, f"rs:{s.mine}:{v}:1:n", elsewhere),
+        (awaited, rules_in_lobby_room, f"rs:{s.mine}:{v}:1:l", elsewhere),
     ]
     verdicts = Verdicts(fake_discord)
     before = every_table(s.db)
@@ -525,12 +544,17 @@ async def test_a_press_is_honoured_only_on_a_message_of_its_game_that_offers_it(
         if every_table(s.db) != before:
             verdicts.problems.append(f"{what}: something saved changed")
             before = every_table(s.db)
-    # a step's select, with a legal move, on the lobby message or in another game's thread
-    for message, words in ((my_lobby, not_here), (their_prompt, elsewhere)):
+    # a step's select, with a legal move, on the lobby message or in another game's
+    # thread; the replay's "go to turn" select on the prompt or in another game's thread
+    for message, custom_id, value, words in (
+        (my_lobby, f"ms:{s.mine}:{v}:work", "a:recruit", not_here),
+        (their_prompt, f"ms:{s.mine}:{v}:work", "a:recruit", elsewhere),
+        (my_prompt, f"rt:{s.mine}:{v}", "1", step_only),
+        (their_prompt, f"rt:{s.mine}:{v}", "1", elsewhere),
+    ):
         public = verdicts.public()
-        custom_id = f"ms:{s.mine}:{v}:work"
-        result = await fake_discord.press_forged(awaited, message, custom_id, values=["a:recruit"])
-        what = f"{awaited.name} chose a:recruit in {custom_id!r} on message {message.id}"
+        result = await fake_discord.press_forged(awaited, message, custom_id, values=[value])
+        what = f"{awaited.name} chose {value} in {custom_id!r} on message {message.id}"
         verdicts.check(what, result, public)
         if words not in result.text:
             verdicts.problems.append(f"{what}: not told {words!r}: {result.text[:200]!r}")

@@ -148,8 +148,17 @@ async def test_two_requests_for_the_same_replay_draw_it_once(
     gate.set()
     results = await asyncio.gather(first, second)
     assert replays.drawn == 1
-    gifs = [original(result).files[GIF] for result in results]
-    assert gifs[0] == gifs[1] and gif_frames(gifs[0]) == turn_count(game) + 1
+    # issue 21.2: one of the two is posted for everyone, the other gets a link to it
+    posted = [original(r) for r in results if not original(r).ephemeral]
+    linked = [original(r) for r in results if original(r).ephemeral]
+    assert len(posted) == 1 and len(linked) == 1
+    assert gif_frames(posted[0].files[GIF]) == turn_count(game) + 1
+    assert link_to(posted[0]) in linked[0].content and not linked[0].files
+    assert "This replay was posted already for this point of the game" in linked[0].content
+
+
+def link_to(message: FakeMessage) -> str:
+    return f"/{message.channel_id}/{message.id}"
 
 
 async def test_the_end_of_a_game_and_the_history_have_replay_buttons(
@@ -179,7 +188,17 @@ async def test_the_end_of_a_game_and_the_history_have_replay_buttons(
     again = await fake_discord.press(
         _user(table, "ana"), original(history), label=f"Replay #{game_id}", timeout=SLOW
     )
-    assert gif_frames(original(again).files[GIF]) == turn_count(over) + 1
+    # Turn by turn is not on a history line (guard.TURN_BY_TURN_OFFER)
+    forged = await fake_discord.press_forged(
+        _user(table, "ana"), original(history), f"rv:{game_id}"
+    )
+    assert forged.ephemeral and "Turn by turn button works under the message that ends" in (
+        forged.content
+    )
+    # the same replay of the same finished game: not posted twice, linked to its asker
+    assert original(again).ephemeral and not original(again).files
+    assert link_to(original(pressed)) in original(again).content
+    assert table.bot.replays.drawn == 1
 
 
 def _step_turn(message: FakeMessage) -> str:
@@ -294,3 +313,58 @@ async def test_replays_are_drawn_one_at_a_time_and_the_last_ones_are_kept(
     assert again is drawn[1] and replays.drawn == 3, "the same replay asked again is kept"
     await replays.replay(row, game, turns=(1, 2), language="fr")
     assert replays.drawn == 4, "another language is another replay"
+
+
+def _public_replays(fake: FakeDiscord) -> list[FakeMessage]:
+    return [m for m in fake.world.messages.values() if GIF in m.files and not m.ephemeral]
+
+
+async def test_a_replay_is_posted_for_everyone_once_per_state_and_part(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 21.2 (UX.md: nothing public repeats on demand): the same replay asked
+    again, by anyone, before the game moves on, is a link to the posted one for the
+    asker alone; someone not playing sees a replay alone; a new part of the game or a
+    new state of it is posted again, at most once per person and state."""
+    table, game_id, thread = await _table(fake_discord, tmp_path / "m.sqlite3")
+    await _played_to(table, game_id, 4)
+    ana, ben, eve = _user(table, "ana"), _user(table, "ben"), fake_discord.add_user("eve")
+
+    async def replay(who: FakeUser, **options: object) -> FakeMessage:
+        return original(
+            await fake_discord.slash(
+                who, thread, "montana", "game", "replay", options=options, timeout=SLOW
+            )
+        )
+
+    # someone not playing, before anything was posted: the replay, for them alone
+    alone = await replay(eve)
+    assert alone.ephemeral and alone.files[GIF]
+    assert f"Only you see it: you are not playing in game #{game_id}." in alone.content
+    assert _public_replays(fake_discord) == []
+    first = await replay(ana)
+    assert not first.ephemeral and first.files[GIF]
+    for who in (ana, ben, eve):
+        again = await replay(who)
+        assert again.ephemeral and not again.files, who.name
+        assert "This replay was posted already for this point of the game" in again.content
+        assert link_to(first) in again.content
+    assert _public_replays(fake_discord) == [first]
+    # another part of the game is another replay; asked again, linked
+    part = await replay(ben, turns="1-2")
+    assert not part.ephemeral and "turns 1 to 2" in part.content
+    assert link_to(part) in (await replay(ana, turns="1-2")).content
+    # one public replay per person and state: a third part asked by one of them is theirs
+    for who in (ana, ben):
+        theirs = await replay(who, turns="2-3")
+        assert theirs.ephemeral and "turns 2 to 3" in theirs.content, who.name
+        assert gif_frames(theirs.files[GIF]) == 2
+        assert "Only you see it: you posted a replay of this point of the game already." in (
+            theirs.content
+        )
+    # the game moves on: its replay (up to now) may be posted once more
+    await _played_to(table, game_id, 5)
+    later = await replay(ben)
+    assert not later.ephemeral and later.files[GIF] != first.files[GIF]
+    assert link_to(later) in (await replay(ana)).content
+    assert _public_replays(fake_discord) == [first, part, later]

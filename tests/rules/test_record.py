@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rules import Game
+from render.replay import turn_states
+from rules import Game, data
 from rules.record import FORCED, RecordError, Undone, dumps, loads, parse
 from rules.simulate import choose_action
 
@@ -214,3 +215,40 @@ def test_a_game_begun_under_schema_1_reads_back_as_its_replay() -> None:
     assert game == Game.replay(old.record())
     assert len(game.log) > len(old.log)
     assert loads(dumps(game))[0] == game
+
+
+def turn_comments(text: str) -> list[tuple[int, str, int]]:
+    """Each `; turn N: COLOUR` line of a record: N, the colour, and how many moves the
+    record lists above it (moves taken back left out: they are not played)."""
+    comments, played = [], 0
+    for line in text.splitlines():
+        if line.startswith("; turn "):
+            number, colour = line.removeprefix("; turn ").split(": ")
+            comments.append((int(number), colour, played))
+        elif line[:1].isdigit():
+            played += 1
+    return comments
+
+
+def test_the_records_turns_are_the_replays_frames() -> None:
+    """Issue 23: the record's `; turn N` lines and the replay's frames (one per turn,
+    `render.replay.turn_states`) split a game the same way. RULES.md 7.3: a forced
+    step "is logged as that player's move": one that ends a turn belongs to that turn,
+    not to the next one (a turn begins with its own player's entry, RULES.md 3)."""
+    after_forced = 0
+    for players in (2, 3, 4):
+        for seed in range(12):
+            played = play(players, 100 * players + seed, stop_at=90 if seed % 4 == 0 else None)
+            game = played.game
+            frames = []
+            for state in turn_states(game):  # each taken as yielded: the game folds on
+                frames.append((state.frame, len(state.game.log)))
+            colour = {p.id: data.PLAYER_COLOURS[seat] for seat, p in enumerate(game.players)}
+            expected = [
+                (frame.turn, colour[frame.player or ""], begun)
+                for (frame, _), (_, begun) in zip(frames[1:], frames, strict=False)
+            ]
+            assert [frame.turn for frame, _ in frames] == list(range(len(frames)))
+            assert turn_comments(dumped(played)) == expected, (players, seed)
+            after_forced += sum(begun - 1 in game.auto for _, _, begun in expected)
+    assert after_forced > 0, "some turn ends with a forced step"
