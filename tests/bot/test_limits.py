@@ -37,7 +37,9 @@ async def test_open_lobbies_are_limited_per_member_and_server(
     third = await fake_discord.slash(ana, channels[2], "montana", "game", "new")
     assert third.ephemeral
     assert "You have 2 open lobbies in this server, the most allowed" in third.text
-    assert "close one with `/montana game abandon` in its channel" in third.text
+    assert "close one with /montana game abandon in its channel" in fake_discord.as_shown(
+        third.text, "en-US"
+    )
     assert await bot.store.open_game_in(channels[2].id) is None
     # another member is not limited by Ana's lobbies
     bens = await fake_discord.slash(ben, channels[2], "montana", "game", "new")
@@ -143,7 +145,7 @@ async def paused_game(
     paused = [m for m in fake_discord.messages_in(thread) if "The game is paused" in m.content]
     assert len(paused) == 1, [m.content for m in fake_discord.messages_in(thread)]
     assert "the AI now plays every seat" in paused[0].content
-    assert "`/montana me reclaim` (Ana)" in paused[0].content
+    assert "/montana me reclaim (Ana)" in fake_discord.as_shown(paused[0].content, "en-US")
     assert "moves in a few seconds" not in paused[0].content
     assert paused[0].pinged_ids == []
     # nothing moves, however often the game is woken (a sweep, a restart)
