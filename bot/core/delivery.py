@@ -254,6 +254,9 @@ class Report:
     """Why the posts stopped, if they did."""
 
 
+OtherSender = Callable[[Owed, GameRow, Game, Ticket], Awaitable[int | None]]
+"""How a front end says an owed message of another kind (`Delivery.senders`): the id of
+the message posted, if any; a `DeliveryProblem` to say how it failed."""
 Render = Callable[[GameRow, Game, str | None, Mapping[str, Away]], Awaitable[bytes]]
 """The picture of a game (row, engine state, the field to highlight, the players away)."""
 AwayIn = Callable[[GameRow], Awaitable[Mapping[str, Away]]]
@@ -301,6 +304,10 @@ class Delivery(PeriodicTask):
         self.backoff = backoff or Backoff()
         self._started_at = utcnow()
         self._attempted: set[int] = set()
+        self.senders: dict[str, OtherSender] = {}
+        """The front end's senders of the outbox's other kinds (e.g. a game's summary,
+        `bot.core.ratings.SUMMARY`), after the posts before them; a kind without one is
+        marked delivered unsaid."""
         self._shown: dict[int, tuple[int | None, int | None, int | None]] = {}
         """Game id -> (prompt message, its version, thread) as this process last delivered
         them: a press may have read its row just before that was recorded."""
@@ -406,7 +413,17 @@ class Delivery(PeriodicTask):
                 if report.problem is not None and not notice.dm:
                     continue  # in order: a line in the thread waits for the posts before it
                 await self._notice(report, game, entry, notice)
+            elif report.problem is None:
+                await self._other(report, game, entry)
         return report
+
+    async def _other(self, report: Report, game: Game, entry: Owed) -> None:
+        send = self.senders.get(entry.kind)
+        if send is None:
+            await self._delivered(entry, None, note=f"no front end for {entry.kind}")
+            return
+        row, ticket = report.row, self._ticket(entry)
+        await self._attempt(entry, f"{entry.kind} message", lambda: send(entry, row, game, ticket))
 
     async def _without_superseded(self, owed: Sequence[Owed]) -> list[Owed]:
         """`owed` without the fresh prompts asked for (`/montana board`) while an earlier
@@ -602,6 +619,7 @@ __all__ = [
     "DeliveryProblem",
     "Dropped",
     "NoticeSender",
+    "OtherSender",
     "Outcome",
     "Posted",
     "Report",

@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -70,6 +70,8 @@ NOT_ANSWERED = frozenset({"forced", "advance", "deadline", AI_MOVE_NOTE})
 AUCTION_VERBS = frozenset({"place", "pass"})
 """The answers to a city auction (RULES.md 6: take a space or pass)."""
 MAIN_VERBS = ("recruit", "bank", "harvest", "city", "build")
+WORK_VERBS = frozenset({"bank", "harvest", "city"})
+"""The notation's verbs of the main action Work (the bank, a harvest, the city)."""
 
 
 def ai_level_of(row: GameRow, seat: Seat) -> str:
@@ -277,7 +279,7 @@ def rated_game(
         rated=rated,
         results=results,
         ratings=list(new_ratings.values()),
-        owed=summary_owed(row, game.version, results, new_ratings),
+        owed=summary_owed(row, game.version, results, new_ratings, ranking),
         version=game.version,
     )
 
@@ -287,6 +289,7 @@ def summary_owed(
     version: int,
     results: Sequence[SeatResult],
     after: dict[str, PlayerRating],
+    ranking: Sequence[Placing],
 ) -> list[OwedMessage]:
     """The summary in the game's thread and, when it plays in a thread, the short line
     in the parent channel: the figures; the front end words them in the game's language."""
@@ -296,6 +299,8 @@ def summary_owed(
             "name": r.name,
             "place": r.place,
             "settlements": r.settlements,
+            "cows": placing.cows_and_canteens,
+            "holdings": placing.holdings,
             "quit": r.quit,
             "ai": is_ai_level(r.player),
             "before": r.rating_before,
@@ -304,7 +309,7 @@ def summary_owed(
             "median": round(statistics.median(r.answers)) if r.answers else None,
             "ai_moves": r.ai_moves,
         }
-        for r in results
+        for r, placing in zip(results, ranking, strict=True)
     ]
     every = [(seconds, r.seat) for r in results for seconds in r.answers + r.auction_answers]
     first = results[0] if results else None
@@ -425,13 +430,22 @@ def player_stats(rating: PlayerRating | None, results: Sequence[SeatResult]) -> 
         else None,
         median_answer=statistics.median(answers) if answers else None,
         median_auction_answer=statistics.median(auction) if auction else None,
-        favourite_action=actions.most_common(1)[0][0] if actions else None,
+        favourite_action=favourite_of(actions),
         best_game=best,
         streak=rating.streak if rating else 0,
         best_streak=rating.best_streak if rating else 0,
         history=history,
         ai_moves=sum(r.ai_moves for r in seen_games.values()),
     )
+
+
+def favourite_of(actions: Mapping[str, int]) -> str | None:
+    """The main action chosen most often: "recruit", "work" (the bank, a harvest or the
+    city together) or "build"."""
+    grouped: Counter[str] = Counter()
+    for verb, count in actions.items():
+        grouped["work" if verb in WORK_VERBS else verb] += count
+    return max(grouped, key=lambda k: (grouped[k], k)) if grouped else None
 
 
 def month_ago(now: datetime | None = None) -> str:

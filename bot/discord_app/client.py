@@ -22,6 +22,7 @@ from i18n import translatable
 from ..core.ai_seats import AiPlayers
 from ..core.deadlines import DeadlineDriver
 from ..core.pictures import ProcessRenderer
+from ..core.ratings import SUMMARY, rate_past_games
 from ..core.service import GameService, Refusal, Renderer
 from ..core.settings import Settings
 from ..core.store import Store, StoreError
@@ -36,6 +37,7 @@ from . import (
     notify,
     presence,
     presses,
+    stats,
 )
 from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
@@ -44,7 +46,18 @@ from .translator import CommandTranslator
 
 log = logging.getLogger(__name__)
 
-FEATURES = (components, lobby, moves, looking, deadlines, notify, presence, history, aiplayers)
+FEATURES = (
+    components,
+    lobby,
+    moves,
+    looking,
+    deadlines,
+    notify,
+    presence,
+    history,
+    aiplayers,
+    stats,
+)
 """The modules whose commands (on `montana`) and components make up the bot."""
 DYNAMIC_ITEMS: components.DynamicItems = tuple(
     item for feature in FEATURES for item in feature.DYNAMIC_ITEMS
@@ -133,7 +146,14 @@ class MontanaBot(discord.Client):
         self.service.after_announce.append(self.ai.on_announced)
         self.service.presence.after_hand_over.append(self.ai.wake)
         self.deadlines.at_deadline = self.ai.at_deadline
+        # the end-of-game summaries the outbox owes (`bot.core.ratings`)
+        self.service.delivery.senders[SUMMARY] = stats.SummarySender(self)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        # games that ended before ratings existed are rated once, in the order they
+        # ended, before any new game can end
+        rated = await rate_past_games(self.store)
+        if rated:
+            log.info("rated %d games that ended before ratings existed", rated)
         self.deadlines.start()
         # messages owed by moves a previous run saved but could not show (Discord
         # failed, or the process was killed) go out now, and failures are retried

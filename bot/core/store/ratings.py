@@ -205,6 +205,9 @@ class RatingTables:
     def _writing(self) -> contextlib.AbstractAsyncContextManager[Any]:
         raise NotImplementedError
 
+    def _shard_filter(self, column: str = "guild_id") -> str:
+        raise NotImplementedError
+
     # ---- a game's end (inside its transaction)
 
     @_guarded
@@ -315,10 +318,13 @@ class RatingTables:
 
     @_guarded
     async def games_to_rate(self) -> list[int]:
-        """The finished and ended games not rated yet, in the order they ended."""
+        """The finished and ended games not rated yet (of this process's shards), in
+        the order they ended."""
         rows = await self._read(
             "SELECT id FROM games WHERE status IN (?, ?) "
-            "AND id NOT IN (SELECT game_id FROM rated_games) ORDER BY updated_at, id",
+            "AND id NOT IN (SELECT game_id FROM rated_games)"
+            + self._shard_filter()
+            + " ORDER BY updated_at, id",
             (FINISHED, ENDED),
         )
         return [int(r["id"]) for r in rows]
