@@ -205,8 +205,11 @@ def rated_game(
     ended_at: str,
     quitter: str | None = None,
 ) -> RatedGame:
-    """What a game's end writes: pure, from what its transaction read."""
+    """What a game's end writes: pure, from what its transaction read. A game outside
+    a server (the console's) is only marked seen: ratings and statistics are a server's."""
     rated = row.guild_id is not None
+    if not rated:
+        return RatedGame(row.id, None, False, [], [], [], game.version)
     ranking = placings(row, game, quitter)
     players = [rating_player(row, p.seat) for p in ranking]
     after = rate(players, [p.place for p in ranking], inputs.ratings) if rated else []
