@@ -37,10 +37,11 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Protocol
 
 from openskill.models import PlackettLuce
 
-from rules import Game
+from rules import Game, Result
 
 from .store import GameRow, Seat, Store, is_ai_seat, moment_of
 from .store.model import OwedMessage
@@ -108,6 +109,18 @@ def provisional(rating: PlayerRating | None) -> bool:
 # ------------------------------------------------------------------ a game's end
 
 
+class EndedGame(Protocol):
+    """What a game's rating reads of the engine's state (`rules.Game`)."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def turn_number(self) -> int: ...
+
+    def result(self) -> Result: ...
+
+
 @dataclass(frozen=True)
 class Placing:
     seat: Seat
@@ -118,7 +131,7 @@ class Placing:
     quit: bool = False
 
 
-def placings(row: GameRow, game: Game, quitter: str | None = None) -> list[Placing]:
+def placings(row: GameRow, game: EndedGame, quitter: str | None = None) -> list[Placing]:
     """The final ranking (RULES.md 10: settlements, then cows and canteens, then
     holdings; a complete tie shares the place); a `quitter` (the overdue player of a game
     ended by a vote) is placed last, alone, and the others keep their order."""
@@ -199,7 +212,7 @@ def seat_times(moves: RatingInputs, seat_ids: Sequence[str]) -> dict[str, SeatTi
 
 def rated_game(
     row: GameRow,
-    game: Game,
+    game: EndedGame,
     inputs: RatingInputs,
     *,
     ended_at: str,

@@ -258,18 +258,42 @@ async def stats_command(
 ) -> None:
     t = user_t(interaction)
     guild_id = guild_of(interaction)
-    store = bot_of(interaction).store
     target = player or interaction.user
-    target_id = str(target.id)
-    own = target.id == interaction.user.id
-    hidden = await store.stats_hidden(target_id)
+    embed, picture = await stats_embed(
+        bot_of(interaction).store,
+        guild_id,
+        str(target.id),
+        target.display_name,
+        t,
+        own=target.id == interaction.user.id,
+    )
+    kwargs: dict[str, Any] = {}
+    if picture is not None:
+        kwargs["file"] = discord.File(io.BytesIO(picture), filename=CHART_NAME)
+    await interaction.response.send_message(
+        embed=embed, ephemeral=not post, allowed_mentions=NO_PINGS, **kwargs
+    )
+
+
+async def stats_embed(
+    store: Store,
+    guild_id: int,
+    user_id: str,
+    display_name: str,
+    t: Translator,
+    *,
+    own: bool,
+    chart: bool = True,
+) -> tuple[discord.Embed, bytes | None]:
+    """A player's record on the server as an embed, and the chart of their rating (drawn
+    in a thread; None without rated games or when `chart` is False). `Refusal` when the
+    player hides their statistics from others, or has no finished game here."""
+    hidden = await store.stats_hidden(user_id)
     if hidden and not own:
-        raise Refusal(
-            translatable("{name} keeps their statistics hidden."), name=target.display_name
-        )
-    results = await store.results_of(guild_id, target_id)
-    rating = await store.rating_of(guild_id, target_id)
-    name = rating.name if rating is not None else target.display_name
+        raise Refusal(translatable("{name} keeps their statistics hidden."), name=display_name)
+    results = await store.results_of(guild_id, user_id)
+    rating = await store.rating_of(guild_id, user_id)
+    name = rating.name if rating is not None else display_name
     if not results:
         raise Refusal(translatable("{name} has no finished game on this server yet."), name=name)
     record = ratings.player_stats(rating, results)
@@ -286,17 +310,14 @@ async def stats_command(
         embed.add_field(name=label, value=value, inline=True)
     if hidden:
         embed.set_footer(text=t.gettext("Hidden from the others (`/montana me stats`)."))
-    kwargs: dict[str, Any] = {}
-    if record.history:
+    picture = None
+    if chart and record.history:
         words, dates = stats.chart_words(name, record, place, t)
         picture = await asyncio.to_thread(
-            rating_chart, [rating for _, rating in record.history], dates, words
+            rating_chart, [shown for _, shown in record.history], dates, words
         )
-        kwargs["file"] = discord.File(io.BytesIO(picture), filename=CHART_NAME)
         embed.set_image(url=f"attachment://{CHART_NAME}")
-    await interaction.response.send_message(
-        embed=embed, ephemeral=not post, allowed_mentions=NO_PINGS, **kwargs
-    )
+    return embed, picture
 
 
 @montana.command(
@@ -422,4 +443,5 @@ __all__ = [
     "LeaderboardButton",
     "SummarySender",
     "leaderboard_embed",
+    "stats_embed",
 ]

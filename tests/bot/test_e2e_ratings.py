@@ -262,3 +262,31 @@ async def _save_ratings(tx: Any, guild: int, players: list[PlayerRating]) -> Non
                 p.last_game_at,
             ),
         )
+
+
+async def test_the_summary_speaks_the_games_language_and_answers_the_askers(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = bot_on(str(tmp_path / "m.sqlite3"))
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
+    ana, ben = (next(u for u in table.users.values() if u.name == n) for n in ("ana", "ben"))
+    await fake_discord.slash(
+        ana, fake_discord.channel, "montana", "game", "settings", options={"language": "pl"}
+    )
+    assert (await table.row(game_id)).language == "pl"
+    await finish(fake_discord, table, game_id, thread)
+    # the table sees Polish: the summary and the line in the channel
+    (summary,) = [m for m in fake_discord.messages_in(thread) if "podsumowanie" in m.content]
+    assert "Długość:" in summary.content and "ranking" in summary.content
+    assert any("zakończona" in m.content for m in fake_discord.messages_in(fake_discord.channel))
+    # each asker reads their own language
+    ana.locale, ben.locale = "ja", "fr"
+    looked = await fake_discord.slash(ana, fake_discord.channel, "montana", "stats")
+    fields = {f["name"] for f in looked.embeds[0]["fields"]}
+    assert {"レーティング", "ゲーム", "回答時間の中央値"} <= fields
+    board = await fake_discord.slash(ben, fake_discord.channel, "montana", "leaderboard")
+    assert board.embeds[0]["title"].startswith("🏆 Classement de Montana")
+    records = await fake_discord.slash(ben, fake_discord.channel, "montana", "records")
+    assert "Records de ce serveur" in records.content
