@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from i18n import translator
+from i18n import Translator, translator
 from rules import Action, Game, Result, Standing
 from rules.simulate import choose_action
 
@@ -234,6 +234,23 @@ async def measure(store: Store, args: argparse.Namespace) -> None:
     print(line("stats with chart", charted, CHART_AIM_MS))
     print(line("game end", ends))
     print(f"  mean game end {statistics.fmean(ends) * 1000:.1f} ms")
+    if args.show:
+        await show(store, args.show, t)
+
+
+async def show(store: Store, folder: str, t: Translator) -> None:
+    """The README's pictures: the leaderboard's first page as Discord shows its embed
+    (printed) and the chart of its third player's rating (`<folder>/stats-chart.png`)."""
+    top = await store.leaderboard(GUILD, min_games=ratings.PROVISIONAL_GAMES, offset=0, limit=3)
+    embed, _, _ = await leaderboard_embed(store, GUILD, "Bench", top[-1].player, 1, t)
+    print(embed.title)
+    print(embed.description)
+    print(embed.footer.text)
+    _, picture = await stats_embed(store, GUILD, top[-1].player, top[-1].name, t, own=True)
+    assert picture is not None
+    path = Path(folder) / "stats-chart.png"
+    path.write_bytes(picture)
+    print(f"wrote {path}")
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -265,6 +282,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=200, help="answers timed, each (200)")
     parser.add_argument("--ends", type=int, default=40, help="real game ends timed (40)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--show", default=None, help="a folder: write the README's chart there, print a page"
+    )
     parser.add_argument(
         "--db",
         default=None,

@@ -93,15 +93,8 @@ def rating_chart(
     band_end = min(provisional_games, count - 1)
     if band_end > 0:
         draw.rectangle((x_of(0), y0, x_of(band_end), y1), fill=PROVISIONAL_WASH)
-        label = fonts.fit(words.provisional, fonts.SMALL, max(x_of(band_end) - x_of(0) - 8, 40))
-        fonts.draw_text(
-            draw,
-            ((x_of(0) + x_of(band_end)) / 2, y0 + 6),
-            label,
-            fonts.SMALL,
-            fill=MUTED,
-            anchor="ma",
-        )
+        # the label may reach past a narrow band: it names the band's start
+        fonts.draw_text(draw, (x_of(0) + 6, y0 + 6), words.provisional, fonts.SMALL, fill=MUTED)
     value = low
     while value <= high:
         y = y_of(value)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from babel.dates import format_date
+from babel.dates import format_skeleton
 
 from i18n import Translator
 from render.charts import ChartWords
@@ -295,7 +295,7 @@ def chart_words(
 
 def date_text(moment: datetime, t: Translator) -> str:
     """A short date in the reader's language ("3 Mar", "3 mars", "3月3日")."""
-    return str(format_date(moment.date(), format="MMMd", locale=t.language))
+    return str(format_skeleton("MMMd", moment.date(), locale=t.language))
 
 
 # ------------------------------------------------------------------ records

@@ -150,7 +150,7 @@ async def leaderboard_embed(
     if not on_page:
         eligible = mine is not None and mine.games >= PROVISIONAL_GAMES and not hidden
         if mine is not None and eligible:
-            place = await store.leaderboard_place(guild_id, mine, PROVISIONAL_GAMES)
+            place, _ = await store.leaderboard_place(guild_id, mine, PROVISIONAL_GAMES)
             lines += [
                 "  …",
                 stats.leaderboard_line(place, mine, month.get(user_id, mine.rating), you=True),
@@ -300,8 +300,7 @@ async def stats_embed(
     place: int | None = None
     size = 0
     if rating is not None and not ratings.provisional(rating) and not hidden:
-        place = await store.leaderboard_place(guild_id, rating, PROVISIONAL_GAMES)
-        size = await store.leaderboard_size(guild_id, min_games=PROVISIONAL_GAMES)
+        place, size = await store.leaderboard_place(guild_id, rating, PROVISIONAL_GAMES)
     embed = discord.Embed(
         title=t.gettext("📈 {name} on this server", name=name),
         colour=discord.Colour.from_rgb(40, 100, 215),

@@ -328,7 +328,7 @@ async def test_leaderboard_pages_places_and_the_last_30_days(store: Store) -> No
     rest = await store.leaderboard(GUILD, min_games=3, offset=2, limit=2)
     assert len(rest) == 1
     for place, rating in enumerate([*board, *rest], start=1):
-        assert await store.leaderboard_place(GUILD, rating, 3) == place
+        assert await store.leaderboard_place(GUILD, rating, 3) == (place, 3)
     await store.set_stats_hidden(board[0].player, True)
     assert await store.leaderboard_size(GUILD, min_games=3) == 2
     since = await store.ratings_since(GUILD, [ANA.user_id], stamp(1500))

@@ -352,24 +352,27 @@ class RatingTables:
         return int(rows[0][0])
 
     @_guarded
-    async def leaderboard_place(self, guild_id: int, rating: PlayerRating, min_games: int) -> int:
-        """The place `rating` holds (or would hold) on the server's leaderboard."""
+    async def leaderboard_place(
+        self, guild_id: int, rating: PlayerRating, min_games: int
+    ) -> tuple[int, int]:
+        """The place `rating` holds (or would hold) on the server's leaderboard, and how
+        many are on it (one read for both)."""
         rows = await self._read(
-            f"SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND games >= ? AND {_VISIBLE} "
-            "AND player <> ? AND (rating > ? OR (rating = ? AND (games > ? "
-            "OR (games = ? AND player < ?))))",
+            "SELECT COUNT(*) AS size, COALESCE(SUM(CASE WHEN player <> ? AND (rating > ? "
+            "OR (rating = ? AND (games > ? OR (games = ? AND player < ?)))) THEN 1 ELSE 0 "
+            f"END), 0) AS ahead FROM ratings WHERE guild_id = ? AND games >= ? AND {_VISIBLE}",
             (
+                rating.player,
+                rating.rating,
+                rating.rating,
+                rating.games,
+                rating.games,
+                rating.player,
                 guild_id,
                 min_games,
-                rating.player,
-                rating.rating,
-                rating.rating,
-                rating.games,
-                rating.games,
-                rating.player,
             ),
         )
-        return int(rows[0][0]) + 1
+        return int(rows[0]["ahead"]) + 1, int(rows[0]["size"])
 
     @_guarded
     async def rating_of(self, guild_id: int, player: str) -> PlayerRating | None:
