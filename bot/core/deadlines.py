@@ -659,6 +659,8 @@ class DeadlineDriver(PeriodicTask):
                 raise Refusal(translatable("The game has moved on meanwhile; the vote is void."))
             log.info("ended by a vote of %s while %s was overdue", counted, awaited)
             await self.poster.announce_end(row, game, counted, awaited)
+            # the summary the end owes (`bot.core.ratings`) goes out after that line
+            self.service.delivery.wake()
             return VoteOutcome(counted, needed, True, row.names.get(voter, "A player"))
 
 

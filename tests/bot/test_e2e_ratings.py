@@ -290,3 +290,32 @@ async def test_the_summary_speaks_the_games_language_and_answers_the_askers(
     assert board.embeds[0]["title"].startswith("🏆 Classement de Montana")
     records = await fake_discord.slash(ben, fake_discord.channel, "montana", "records")
     assert "Records de ce serveur" in records.content
+
+
+async def test_a_game_ended_by_vote_is_rated_with_the_overdue_player_last(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    from tests.bot.driver import game_at_main
+    from tests.bot.test_deadlines import manual_clock
+
+    table, game_id, thread = await game_at_main(
+        fake_discord, tmp_path / "m.sqlite3", "a", "b", "c", seed=2
+    )
+    bot = table.bot
+    _, game = await table.game(game_id)
+    late = game.awaiting
+    assert late is not None
+    first, second = [p for p in table.users if p != late]
+    driver = await manual_clock(bot, game_id, 49)
+    await driver.run_due()
+    for voter in (first, second):
+        await fake_discord.slash(table.user(voter), thread, "montana", "game", "vote-end")
+    assert (await table.row(game_id)).status == "ended"
+    await bot.service.delivery.run_due()
+    (summary,) = summaries(fake_discord, thread)
+    assert "(ended early by a vote)" in summary.content
+    results = {r.seat: r for r in await bot.store.game_results(game_id)}
+    assert results[late].place == 3 and results[late].quit
+    late_line = next(line for line in summary.content.splitlines() if line.startswith("3. "))
+    assert "placed last" in late_line and results[late].name in late_line
+    assert all(r.rated and not r.finished for r in results.values())
