@@ -103,8 +103,6 @@ def summary_text(body: Mapping[str, Any], game_id: int, t: Translator) -> str:
                 slow=duration_text(int(slowest[0]), t),
             )
         )
-    if not body.get("rated"):
-        lines.append(t.gettext("Games outside a server are not rated."))
     return "\n".join(lines)
 
 
