@@ -179,6 +179,17 @@ class SeatTimes:
     ai_moves: int = 0
 
 
+def away_seconds(aways: Sequence[tuple[str, str]], start: datetime, end: datetime) -> float:
+    """How long of `start`..`end` the player was away (`aways`: since, back; back ""
+    while still away)."""
+    total = 0.0
+    for since, back in aways:
+        left = max(start, moment_of(since))
+        right = min(end, moment_of(back)) if back else end
+        total += max(0.0, (right - left).total_seconds())
+    return total
+
+
 def seat_times(moves: RatingInputs, seat_ids: Sequence[str]) -> dict[str, SeatTimes]:
     """Each seat's answer times and main actions, from the game's stored moves."""
     found = {seat: SeatTimes([], [], Counter()) for seat in seat_ids}
@@ -204,7 +215,8 @@ def seat_times(moves: RatingInputs, seat_ids: Sequence[str]) -> dict[str, SeatTi
             if answered and verb in MAIN_VERBS and not more_builds:
                 times.actions[verb] += 1
             if answered and before is not None and before[0] != move.player and verb != "spin":
-                seconds = max(0, round((at - before[2]).total_seconds()))
+                away = away_seconds(moves.aways.get(move.player, ()), before[2], at)
+                seconds = max(0, round((at - before[2]).total_seconds() - away))
                 (times.auction_answers if verb in AUCTION_VERBS else times.answers).append(seconds)
         before = (move.player, verb, at)
     return found

@@ -15,7 +15,7 @@ from openskill.models import PlackettLuce
 
 from bot.core import ratings
 from bot.core.ratings import AI_MOVE_NOTE, SUMMARY, shown
-from bot.core.store import ENDED, FINISHED, Seat, Store, open_store
+from bot.core.store import ENDED, FINISHED, Away, Seat, Store, open_store
 from rules import Game
 from rules.simulate import choose_action
 from rules.state import Result, Standing
@@ -182,6 +182,23 @@ async def test_answer_times_and_actions_come_from_the_stored_move_times(store: S
     assert all(abs(seconds - 120) <= 5 for seconds in ana.auction_answers)
     assert sum(ana.actions.values()) > 5 and set(ana.actions) <= set(ratings.MAIN_VERBS)
     assert ana.turns == game.turn_number and ana.game_seconds > 0
+
+
+async def test_time_away_is_left_out_of_answer_times(store: Store) -> None:
+    # Ana was away from minute 10 to minute 70 of the game (it ended before the game did)
+    origin = datetime.now(UTC).replace(microsecond=0)
+    away = Away(ANA.user_id, origin + timedelta(minutes=10), origin + timedelta(days=1))
+    await store.set_away(away, [])
+    assert await store.end_away(ANA.user_id, origin + timedelta(minutes=70))
+    game_id, _ = await play_to_the_end(store, [ANA, BEN], minutes_per_move=2)
+    results = {r.seat: r for r in await store.game_results(game_id)}
+    ana = results[ANA.user_id].answers + results[ANA.user_id].auction_answers
+    ben = results[BEN.user_id].answers + results[BEN.user_id].auction_answers
+    # Ben's answers all took their two minutes; Ana's that overlapped her away took less
+    assert all(abs(seconds - 120) <= 5 for seconds in ben)
+    assert min(ana) < 60 and sum(1 for seconds in ana if abs(seconds - 120) <= 5) > 10
+    # the time left out is no more than the away itself
+    assert sum(120 - seconds for seconds in ana if seconds < 115) <= 60 * 60
 
 
 async def test_the_ais_moves_for_a_person_are_counted_apart(store: Store) -> None:

@@ -1015,6 +1015,12 @@ class Store(RatingTables):
             params.append(stamp_of(only_until))
         moment, stamp = stamp_of(at), stamp_of(datetime.now(UTC))
         guarded = [
+            # kept for the answer times of the statistics (`bot.core.ratings`)
+            (
+                "INSERT INTO away_periods (user_id, since, back_at) "
+                "SELECT user_id, since, ? FROM away WHERE user_id = ?" + guard,
+                (moment, *params),
+            ),
             ("DELETE FROM away WHERE user_id = ?" + guard, tuple(params)),
             *self._seat_changes(user_id, (), give_back),
         ]

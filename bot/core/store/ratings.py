@@ -14,7 +14,7 @@ import contextlib
 import functools
 import json
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ParamSpec, Protocol, TypeVar
 
@@ -97,6 +97,9 @@ class RatingInputs:
     """The game's moves with their notes (`forced`, `advance`, `ai`), in order."""
     ratings: dict[str, PlayerRating]
     """The current ratings of the game's players who have one."""
+    aways: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """Each player's times away (since, back; back "" while still away) that ended
+    after the game's first move."""
 
 
 @dataclass(frozen=True)
@@ -246,7 +249,20 @@ class RatingTables:
                 (guild_id, *players),
             )
             ratings = {r["player"]: _rating(r) for r in found}
-        return RatingInputs(moves, ratings)
+        aways: dict[str, list[tuple[str, str]]] = {}
+        if players and moves:
+            marks = ", ".join("?" for _ in players)
+            for r in await tx.fetch(
+                f"SELECT user_id, since, back_at FROM away_periods WHERE user_id IN ({marks}) "
+                "AND back_at >= ? ORDER BY since",
+                (*players, moves[0][0].at),
+            ):
+                aways.setdefault(r["user_id"], []).append((r["since"], r["back_at"]))
+            for r in await tx.fetch(
+                f"SELECT user_id, since FROM away WHERE user_id IN ({marks})", tuple(players)
+            ):
+                aways.setdefault(r["user_id"], []).append((r["since"], ""))
+        return RatingInputs(moves, ratings, aways)
 
     @staticmethod
     async def save_rated_game(tx: RatingTx, rated: RatedGame) -> None:
@@ -474,7 +490,7 @@ class RatingTables:
         records were changed. Their seat keeps its id: the move log needs it."""
         pattern = f'%"{user_id}"%'
         async with self._writing() as tx:
-            for table in ("notify_prefs", "user_locales", "stats_prefs"):
+            for table in ("notify_prefs", "user_locales", "stats_prefs", "away_periods"):
                 await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
             await tx.execute("DELETE FROM ratings WHERE player = ?", (user_id,))
             await tx.execute("DELETE FROM game_results WHERE player = ?", (user_id,))

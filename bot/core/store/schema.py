@@ -276,7 +276,8 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         # per finished game and seat written in the same transaction as the game's end,
         # the games rated (or seen and left unrated) so that none is rated twice, a
         # server's row taken first by every rating (PostgreSQL locks it: two game ends of
-        # one server rate one after the other), and who hides their statistics
+        # one server rate one after the other), who hides their statistics, and the
+        # aways that ended
         """
         CREATE TABLE rating_servers (
             guild_id INTEGER PRIMARY KEY,
@@ -341,6 +342,16 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
             hidden INTEGER NOT NULL
         )
         """,
+        # each away once it ended (written by `end_away`): the time a player was away is
+        # left out of their answer times
+        """
+        CREATE TABLE away_periods (
+            user_id TEXT NOT NULL,
+            since TEXT NOT NULL,
+            back_at TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX away_periods_user ON away_periods (user_id, back_at)",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
