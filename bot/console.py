@@ -2,6 +2,7 @@
 
     bash scripts/run-bot.sh console --players ana,ben[,cleo,dan] [--seed S] [--out DIR] [--db FILE]
     bash scripts/run-bot.sh console --players ana,ai,ai     (ai: an AI seat, "AI 1" ...)
+    bash scripts/run-bot.sh console --record montana-42.txt [--turn N]
 
 The console is one more front end of `bot.core.service.GameService`, like the Discord
 layer: the lobby, the seat draw, every move, the saving and the pictures go through
@@ -14,6 +15,11 @@ repository root with `scripts/run-bot.sh`; git ignores `out/`): a SQLite file
 `game-<time>.sqlite3`, and its pictures in a folder of the same name beside it (or the
 folder `--out` names). A game left with `quit` or the end of the input continues with
 `--db FILE`, adding its pictures to the same folder beside that file.
+
+`--record FILE` starts a new game file from a game record (`/montana game export`,
+`rules/record.py`) at its end, or as turn N began with `--turn N`: to play on from
+there (another line) or just to look. Its people become console players under their
+names, its AI seats stay AI seats.
 """
 
 from __future__ import annotations
@@ -43,10 +49,12 @@ from i18n import (
 )
 from render.words import ENGLISH
 from rules import Game
+from rules.record import RecordError, parse, renamed
 
 from .core import prompts, words
 from .core.ai_seats import AiPlayers
-from .core.service import GameService, Outcome, Refusal, Renderer, clean_name, game_words
+from .core.names import clean_name
+from .core.service import GameService, Outcome, Refusal, Renderer, game_words
 from .core.store import ACTIVE, FINISHED, LOBBY, GameRow, Seat, Store
 
 CONSOLE_CHANNEL_ID = 0
@@ -169,6 +177,10 @@ class Options:
     language: Language | None = None
     """`--lang`: the words of the console and the pictures (None: a new game's are
     English, a continued game keeps its own)."""
+    record: Path | None = None
+    """`--record`: a game record to start from."""
+    turn: int | None = None
+    """`--turn`: the record's turn to start from (None: its end)."""
 
 
 AI_NAME = "ai"
@@ -237,12 +249,36 @@ def parse_args(argv: Sequence[str]) -> Options:
         + ", ".join(f"{code} ({name})" for code, name in LANGUAGE_NAMES.items())
         + " (default: English, or a continued game's own)",
     )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        help="a game record (/montana game export) to go on from, in a new game file",
+    )
+    parser.add_argument(
+        "--turn",
+        type=int,
+        help="with --record: start as this turn of the record began (default: its end)",
+    )
     parsed = parser.parse_args(list(argv))
-    if parsed.players is None and parsed.db is None:
-        parser.error("name the players (--players ana,ben) or a game to continue (--db FILE)")
+    if parsed.record is not None:
+        if parsed.players is not None or parsed.db is not None:
+            parser.error("--record starts a new game from the record: leave out --players and --db")
+    elif parsed.turn is not None:
+        parser.error("--turn goes with --record FILE")
+    elif parsed.players is None and parsed.db is None:
+        parser.error(
+            "name the players (--players ana,ben), a game to continue (--db FILE) "
+            "or a record to start from (--record FILE)"
+        )
     language = parsed.lang if is_language(parsed.lang) else None
     return Options(
-        players=parsed.players, seed=parsed.seed, out=parsed.out, db=parsed.db, language=language
+        players=parsed.players,
+        seed=parsed.seed,
+        out=parsed.out,
+        db=parsed.db,
+        language=language,
+        record=parsed.record,
+        turn=parsed.turn,
     )
 
 
@@ -618,10 +654,16 @@ class Console:
 
 
 async def start_new(
-    service: GameService, names: Sequence[str], seed: int | None, language: Language = "en"
+    service: GameService,
+    names: Sequence[str],
+    seed: int | None,
+    language: Language = "en",
+    *,
+    dealt: Game | None = None,
 ) -> int:
     """Open a lobby, seat the players (`ai`: an AI seat, added by the first person) and
-    start: the service draws the order and says so (in `language`, the game's)."""
+    start: the service draws the order and says so (in `language`, the game's).
+    `dealt`: a game from a record, its seats in the order of `names`, goes on instead."""
     humans = [n for n in names if not is_ai_name(n)]
     seats = [Seat(pid, name) for pid, name in zip(player_ids(humans), humans, strict=True)]
     row = await service.open_lobby(
@@ -634,9 +676,56 @@ async def start_new(
     for seat in seats[1:]:
         await service.join(row.id, seat)
     for _ in range(len(names) - len(humans)):
-        await service.add_ai(row.id, seats[0].user_id)
-    await service.start(row.id, seats[0].user_id, seed=seed)
+        row = await service.add_ai(row.id, seats[0].user_id)
+    if dealt is not None:
+        people = iter(seat.user_id for seat in seats)
+        ais = iter(seat.user_id for seat in row.players if seat.is_ai)
+        ids = [next(ais) if is_ai_name(name) else next(people) for name in names]
+        dealt = renamed(dealt, ids)
+    await service.start(row.id, seats[0].user_id, seed=seed, dealt=dealt)
     return row.id
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game record read for the console: the game and its seats' names in seat order
+    (`ai` for an AI seat), its language."""
+
+    game: Game
+    names: list[str]
+    language: Language
+
+
+class BadRecord(ValueError):
+    """A record the console cannot start from; the message says why."""
+
+
+def load_record(path: Path, turn: int | None) -> Loaded:
+    """The record at `path` (as turn `turn` began); `BadRecord` says what is wrong in
+    words: the file unreadable, the record's line and fault, a turn it does not have."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise BadRecord(f"cannot read {path}: {error}") from error
+    try:
+        record = parse(text)
+        game = record.game if turn is None else record.at_turn(turn)
+    except RecordError as error:
+        raise BadRecord(f"{path}, {error}") from error
+    except ValueError as error:  # a turn the record does not have
+        raise BadRecord(f"{path}: {error}") from error
+    names: list[str] = []
+    for seat, player_id in enumerate(game.player_ids, start=1):
+        if player_id.startswith("ai:"):
+            names.append(AI_NAME)
+            continue
+        name = clean_name(record.tags.get(f"Seat{seat}", player_id))
+        taken = {n.casefold() for n in names}
+        if name.casefold() in taken or is_ai_name(name):
+            name = f"{name} {seat}"
+        names.append(name)
+    language = record.tags.get("Language", "en")
+    return Loaded(game, names, language if is_language(language) else "en")
 
 
 def open_or_continue(
@@ -645,8 +734,10 @@ def open_or_continue(
     options: Options,
     db_path: Path,
     write: Callable[[str], None],
+    loaded: Loaded | None = None,
 ) -> int | None:
-    """The id of the game to play (continued or new), or None when there is none."""
+    """The id of the game to play (continued or new, or `loaded` from a record), or None
+    when there is none."""
     store = service.store
     row = runner.run(store.open_game_in(CONSOLE_CHANNEL_ID))
     if row is not None and row.status == LOBBY:
@@ -673,6 +764,18 @@ def open_or_continue(
             write(t.gettext("(--players is ignored: the saved game keeps its own players.)"))
         runner.run(service.repost(row.id))
         return row.id
+    if loaded is not None:
+        language = options.language or loaded.language
+        t = translator(language)
+        write(
+            t.gettext(
+                "Starting from the record {path} at turn {turn}: {names}.",
+                path=options.record,
+                turn=loaded.game.turn_number,
+                names=", ".join("AI" if is_ai_name(n) else n for n in loaded.names),
+            )
+        )
+        return runner.run(start_new(service, loaded.names, None, language, dealt=loaded.game))
     if options.players is None:
         last = runner.run(store.latest_game_in(CONSOLE_CHANNEL_ID))
         if last is not None and last.status == FINISHED and last.state_json is not None:
@@ -699,6 +802,14 @@ def run_console(
     def write(text: str) -> None:
         print(wrap(text, terminal_width()), file=stream, flush=True)
 
+    loaded = None
+    if options.record is not None:
+        try:
+            loaded = load_record(options.record, options.turn)
+        except BadRecord as error:
+            t = translator(options.language or "en")
+            print(t.gettext("The record cannot be loaded: {why}", why=error), file=sys.stderr)
+            return 2
     home = (home or CONSOLE_HOME).resolve()
     if options.db is None:
         home.mkdir(parents=True, exist_ok=True)
@@ -710,7 +821,7 @@ def run_console(
         store = runner.run(Store.open(str(db_path)))
         try:
             service = GameService(store, renderer=renderer, announcer=announcer)
-            game_id = open_or_continue(runner, service, options, db_path, write)
+            game_id = open_or_continue(runner, service, options, db_path, write, loaded)
             if game_id is None:
                 return 1
             write(announcer.t.gettext("Type a menu number or a move; 'help' lists the commands."))

@@ -1501,9 +1501,7 @@ class Game:
         game = cls.replay_start(record)
         for pid, notation in record["actions"]:
             game.replay_action(pid, notation)
-        game._auto_chance = True
-        game._settle([])
-        game._replayed = len(game.log)
+        game.replay_finish()
         return game
 
     @classmethod
@@ -1514,6 +1512,13 @@ class Game:
         old = len(record["actions"]) if record["version"] == 1 else record.get("schema1_moves", 0)
         game._schema1_entries_left = old
         return game
+
+    def replay_finish(self) -> None:
+        """End a replay made of `replay_action`s: the forced steps that end the record
+        are applied as in play, and chance is the generator's again."""
+        self._auto_chance = True
+        self._settle([])
+        self._replayed = len(self.log)
 
     def replay_action(self, player_id: str, notation: str) -> list[Event]:
         """Apply one recorded action, spins included (replay is a fold of these).

@@ -188,3 +188,18 @@ def last_turn(game: Game) -> RecentTurn | None:
         in_progress = not game.is_over and not ended and game.turn_player == owner
         number = game.turn_number if in_progress or game.is_over else game.turn_number - 1
     return RecentTurn(owner, moves, setup, in_progress, number)
+
+
+def turn_starts(game: Game) -> list[int]:
+    """The index in `game.log` of the first entry of every turn, oldest first, the setup
+    counted as one turn (index 0): what a replay shows one frame each of."""
+    log = game.log
+    setup_end = next(
+        (i for i, (_, notation) in enumerate(log) if _verb(notation) not in SETUP_VERBS), len(log)
+    )
+    starts = [0] if log else []
+    for index in range(setup_end, len(log)):
+        verb = _verb(log[index][1])
+        if index and verb not in ANSWER_VERBS and _starts_turn(log, index, setup_end):
+            starts.append(index)
+    return starts

@@ -31,6 +31,7 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "bot.__main__": ("bot.core", "bot.discord_app", "bot.console"),
     "bot.bench": ("bot.core", "bot.discord_app", "bot.__main__", "rules", "tests"),
     "bot.aibench": ("bot.core", "rules"),
+    "bot.replaybench": ("bot.core", "bot.discord_app", "rules", "tests"),
 }
 FORBIDDEN_LIBRARIES: dict[str, tuple[str, ...]] = {
     "rules": ("discord", "PIL", "aiosqlite", "asyncpg", "babel"),

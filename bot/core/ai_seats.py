@@ -30,13 +30,16 @@ import contextlib
 import logging
 import time
 import zlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 import ai
 from i18n import Translator, translatable
 from rules import Game
 
+from .deadlines import Absence
 from .service import STALE, BrokenGame, GameService, Outcome, Refusal, game_words
 from .store import (
     ABSENT_AI_MOVE,
@@ -47,7 +50,6 @@ from .store import (
     AiTables,
     GameRow,
     StoreError,
-    now,
 )
 from .workers import worker_pool
 
@@ -69,6 +71,22 @@ ABSENT_MESSAGES = {
 """What each `absent` setting does, in words (`absent_words` in a language)."""
 ABSENT_WORDS = {mode: message.id for mode, message in ABSENT_MESSAGES.items()}
 CHANGED_MEANWHILE = translatable("The game changed meanwhile; please try again.")
+NOT_ABSENT = translatable(
+    "{who} is here: a vote to hand their seat to the AI is possible only while they are "
+    "away (`/montana me away`) or once their deadline for the decision awaited from them "
+    "has passed."
+)
+VOTED_ALREADY = translatable(
+    "You voted already; your vote counts until the seat is handed over or its player is back."
+)
+AbsenceOf = Callable[[GameRow, str], Awaitable[Absence | None]]
+"""Whether a player is absent from a game now, and since when (the deadline driver's
+`absence_of`)."""
+
+
+def _stamp(moment: datetime) -> str:
+    """How a vote's moment is written (as `store.now` writes it: such stamps sort)."""
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
 
 
 def absent_words(mode: str, t: Translator) -> str:
@@ -147,6 +165,9 @@ class AiPlayers:
         self._notes: dict[int, str] = {}
         self._stopping = False
         self._sweeper: asyncio.Task[None] | None = None
+        self.absence_of: AbsenceOf | None = None
+        """Whether a seat's player is absent (set by the front end; None: nobody ever
+        is, so no seat is voted over)."""
         self.latencies: list[float] = []
         """Seconds from reading a game to its AI move saved (for the bench)."""
         self.decision_cpu: list[float] = []
@@ -357,8 +378,11 @@ class AiPlayers:
         return replace(row, taken_over=tuple(seats))
 
     async def vote_takeover(self, target: int | GameRow, voter: str, player: str) -> TakeoverVote:
-        """`voter` votes to hand `player`'s seat to the AI; a majority of the other
-        humans (the voter included) hands it over at once."""
+        """`voter` votes to hand `player`'s seat to the AI. Only while `player` is absent
+        (away, or overdue: `absence_of`), and only the votes cast during this absence
+        count; a majority of the other humans (the voter included) hands it over at
+        once. A present player's seat is never voted over, not even by the one other
+        player of a 2-player game; a second vote of the same voter is refused."""
         row = await self.service.row_of(target)
         async with self.service.lock(row.id):
             row = await self.service.get(row.id)
@@ -382,13 +406,19 @@ class AiPlayers:
                         "others to vote, or set `/montana game settings absent:`."
                     )
                 )
+            names = row.names
+            absence = await self.absence_of(row, player) if self.absence_of else None
+            if absence is None:
+                raise Refusal(NOT_ABSENT, who=names.get(player, player))
             others = [s.user_id for s in row.humans if s.user_id != player]
             needed = len(others) // 2 + 1
-            voters = await self.tables.add_takeover_vote(row.id, player, voter, now())
+            await self.tables.lapse_takeover_votes(row.id, player, _stamp(absence.since))
+            if voter in await self.tables.takeover_voters(row.id, player):
+                raise Refusal(VOTED_ALREADY)
+            voters = await self.tables.add_takeover_vote(row.id, player, voter, _stamp(absence.at))
             counted = [v for v in voters if v in others]
             if len(counted) < needed:
                 return TakeoverVote(counted, needed, False, row)
-            names = row.names
             note = game_words(row).gettext(
                 "The other players voted to hand {who}'s seat to the AI until they take it "
                 "back with `/montana me reclaim`.",

@@ -141,6 +141,18 @@ class Awaited:
     kind: str
 
 
+@dataclass(frozen=True)
+class Absence:
+    """A player absent from a game: away, or overdue on the decision awaited from them."""
+
+    away: bool
+    """Away (`/montana me away`); else overdue."""
+    since: datetime
+    """When the absence began: the away's start, or the deadline that passed."""
+    at: datetime
+    """The moment it was found (by the deadline driver's clock)."""
+
+
 def deadline_of(watch: Watch, kind: str) -> datetime:
     return watch.started_at + timedelta(seconds=watch.deadlines.period(kind))
 
@@ -234,6 +246,10 @@ class DeadlineStore:
         return await self.store.add_end_vote(
             game_id, version, voter, at.isoformat(timespec="seconds")
         )
+
+    async def voters(self, game_id: int, version: int) -> list[str]:
+        """The voters so far to end the game in this state."""
+        return await self.store.end_voters(game_id, version)
 
     async def end_game(self, row: GameRow, game: Game, result: dict[str, Any]) -> bool:
         """Active -> ended with `result` stored, if the game is still at its version;
@@ -500,6 +516,22 @@ class DeadlineDriver(PeriodicTask):
                 return awaited, deadline_of(watch, game.pending.kind)
         return None
 
+    async def absence_of(self, row: GameRow, player: str) -> Absence | None:
+        """Whether `player` is absent from the game now (away, or their deadline for
+        the decision awaited from them has passed), and since when; None if present."""
+        moment = self.clock()
+        away = await self.presence.away_of(player, moment)
+        if away is not None:
+            return Absence(True, away.since, moment)
+        game = self.service.game_of(row)
+        if game.awaiting != player:
+            return None
+        for watch in await self.db.watches(row.id):
+            if (watch.version, watch.undo_epoch) == (row.version, row.undo_epoch):
+                deadline = deadline_of(watch, game.pending.kind)
+                return Absence(False, deadline, moment) if moment >= deadline else None
+        return None
+
     async def next_due(self) -> datetime | None:
         """The next moment something is due: a deadline's step, or an away time's end."""
         due = [next_due(await self._games()), await self.presence.next_end()]
@@ -594,15 +626,11 @@ class DeadlineDriver(PeriodicTask):
         target: int | GameRow,
         voter: str,
         version: int | None,
-        *,
-        channel_id: int | None = None,
     ) -> VoteOutcome:
         """`voter` votes to end the game (`version`: the state the button was made for;
-        `channel_id`: where it was pressed, which must be the game's)."""
+        where it was pressed is the front end's to check: `guard.run_press`)."""
         row = await self.service.row_of(target)
         async with self.service.lock(row.id):
-            if channel_id is not None and channel_id not in (row.channel_id, row.play_channel_id):
-                raise Refusal(translatable("That vote belongs to a game in another channel."))
             if row.status == LOBBY:
                 raise Refusal(translatable("The game has not started yet."))
             if row.status != ACTIVE:
@@ -648,10 +676,19 @@ class DeadlineDriver(PeriodicTask):
                         waiting=words.waiting_for(game, names, t),
                     )
                 )
-            voters = await self.db.add_vote(row.id, row.version, voter, self.clock())
             # the other human players: an AI seat never votes
             others = [s.user_id for s in row.humans if s.user_id != awaited]
             needed = len(others) // 2 + 1
+            earlier = await self.db.voters(row.id, row.version)
+            if voter in earlier:
+                raise Refusal(
+                    translatable(
+                        "You voted already to end this game: {n} of the {needed} votes needed."
+                    ),
+                    n=len([v for v in earlier if v in others]),
+                    needed=needed,
+                )
+            voters = await self.db.add_vote(row.id, row.version, voter, self.clock())
             counted = [v for v in voters if v in others]
             if len(counted) < needed:
                 return VoteOutcome(counted, needed, False, row.names.get(voter, "A player"))
@@ -667,6 +704,7 @@ class DeadlineDriver(PeriodicTask):
 __all__ = [
     "DEFAULT_AUCTION_SECONDS",
     "DEFAULT_TURN_SECONDS",
+    "Absence",
     "DeadlineDriver",
     "DeadlinePoster",
     "DeadlineStore",

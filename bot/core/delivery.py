@@ -38,7 +38,7 @@ from typing import Protocol
 from i18n import SOURCE_LANGUAGE, Message, Translator, translatable, translator
 from rules import Event, Game
 
-from . import logs
+from . import incidents, logs
 from .periodic import Clock, PeriodicTask
 from .presence import Notice
 from .store import ACTIVE, DM, FINISHED, NOTICE, POST, Away, GameRow, Owed, Store, StoreError
@@ -183,6 +183,15 @@ class Blocked(DeliveryProblem):
 
 class Dropped(DeliveryProblem):
     """It can never be delivered (closed DMs): give up on this message."""
+
+
+def unexpected(
+    error: BaseException, what: str, kind: type[DeliveryProblem] = TryAgain
+) -> DeliveryProblem:
+    """An error no one foresaw, logged with its traceback under an id; the players read
+    only that id ("something went wrong (error `a1b2c3`) ...")."""
+    incident = incidents.record(log, error, what)
+    return kind(lambda t: incidents.went_wrong(incident, t))
 
 
 class Announcer(Protocol):
@@ -367,11 +376,17 @@ class Delivery(PeriodicTask):
                 try:
                     game = self.load_game(row)
                 except Exception as error:
-                    # the game itself cannot be read (see `GameService.game_of`): keep its
-                    # messages, try again seldom; the other games go on
-                    words = getattr(error, "message", None) or str(error)
-                    await self._failed_all(owed, Blocked(words))
-                    return Report(row, problem=Blocked(words))
+                    # the game itself cannot be read (see `GameService.game_of`, which
+                    # logs it and says so in words): keep its messages, try again seldom;
+                    # the other games go on
+                    words = getattr(error, "message", None)
+                    problem = (
+                        Blocked(words)
+                        if isinstance(words, str)
+                        else unexpected(error, "loading the game failed", Blocked)
+                    )
+                    await self._failed_all(owed, problem)
+                    return Report(row, problem=problem)
                 return await self._deliver(row, game, owed, force=force)
 
     async def deliver_held(self, row: GameRow, game: Game) -> Report:
@@ -493,8 +508,7 @@ class Delivery(PeriodicTask):
             await self._failed(entry, problem)
             return
         except Exception as error:
-            log.exception("posting version %s failed", entry.version)
-            report.problem = TryAgain(f"posting failed ({error!r})")
+            report.problem = unexpected(error, f"posting version {entry.version} failed")
             await self._failed(entry, report.problem)
             return
         posted = answer if isinstance(answer, Posted) else Posted(answer)
@@ -569,8 +583,7 @@ class Delivery(PeriodicTask):
         except DeliveryProblem as problem:
             await self._failed(entry, problem)
         except Exception as error:
-            log.exception("%s failed", what)
-            await self._failed(entry, TryAgain(repr(error)))
+            await self._failed(entry, unexpected(error, f"{what} failed"))
         else:
             await self._delivered(entry, message_id)
 

@@ -10,6 +10,7 @@ thread, on 2 cores).
 
 from __future__ import annotations
 
+import concurrent.futures
 from collections.abc import Mapping
 
 from rules import Game
@@ -39,6 +40,11 @@ class ProcessRenderer:
 
     def __init__(self, workers: int = 2) -> None:
         self._pool = worker_pool(workers)
+
+    @property
+    def executor(self) -> concurrent.futures.Executor:
+        """The worker processes, for other drawings (replays: `bot.core.replays`)."""
+        return self._pool
 
     def game_picture(
         self,

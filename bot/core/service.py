@@ -60,6 +60,7 @@ from .delivery import (
 from .due import period_of, steps_due
 from .notify import NotifyPrefs
 from .presence import Presence, seat_notes
+from .repeats import Pings, Reposts
 from .store import (
     ABANDONED,
     ACTIVE,
@@ -106,6 +107,10 @@ TAKEN_OVER_WORDS = translatable(
     "then make your move."
 )
 TAKEN_OVER = TAKEN_OVER_WORDS.id
+UNDO_TAKEN_OVER = translatable(
+    "The AI plays your seat in this game now, so you cannot take its moves back. Take "
+    "your seat back with `/montana me reclaim` first."
+)
 AWAY_AI_WORDS = translatable(
     "You are away and the AI plays for you. `/montana me back` gives you all your games "
     "again, or `/montana me reclaim` this one; then make your move."
@@ -119,6 +124,14 @@ IN_ADVANCE_NOTE = "advance"
 
 Wording = Callable[[Translator], str]
 """Words in the language of the translator given: how a refusal is said to whoever asked."""
+
+
+def opener_among(players: Sequence[Seat], opener: str) -> str:
+    """The lobby's opener once `players` are seated: the same, or, when they have left,
+    the first human seated after them (issue 21.5)."""
+    if any(seat.user_id == opener for seat in players):
+        return opener
+    return next((seat.user_id for seat in players if not seat.is_ai), opener)
 
 
 class Refusal(Exception):
@@ -322,14 +335,6 @@ def events_of(data: Sequence[Sequence[Any]]) -> list[Event]:
     return [Event(kind, player, dict(d)) for kind, player, d in data]
 
 
-def clean_name(name: str) -> str:
-    """A display name safe to print in a sentence (no mention or markdown tricks)."""
-    text = " ".join(name.split())[:32] or "player"
-    for char in "*_`~|>@#":
-        text = text.replace(char, "")
-    return text or "player"
-
-
 class GameService:
     def __init__(
         self,
@@ -349,6 +354,10 @@ class GameService:
         self.prefs = NotifyPrefs(store)
         self._seeds = seed_source or random.SystemRandom()
         self._locks: dict[int, asyncio.Lock] = {}
+        self.reposts = Reposts()
+        """What `/montana board` re-posted (at most once per state)."""
+        self.pings = Pings()
+        """The decisions whose player was pinged (once per decision, also after an undo)."""
         self.after_announce: list[Callable[[Outcome], Awaitable[None]]] = []
         """Called after each saved move or start (the deadline clock); a hook that fails
         is logged and skipped, never failing the move."""
@@ -466,7 +475,6 @@ class GameService:
         language: str = SOURCE_LANGUAGE,
     ) -> GameRow:
         """A new game's lobby; `language`: that of its public messages and pictures."""
-        creator = Seat(creator.user_id, clean_name(creator.name))
         try:
             return await self.store.create_lobby(
                 guild_id=guild_id,
@@ -519,7 +527,7 @@ class GameService:
                     translatable("The game is full: Montana is for {n} players at most."),
                     n=MAX_PLAYERS,
                 )
-            return (*row.players, Seat(user.user_id, clean_name(user.name)))
+            return (*row.players, user)
 
         return await self._change_seats(game, joined)
 
@@ -571,17 +579,24 @@ class GameService:
         self, game: int | GameRow, change: Callable[[GameRow], tuple[Seat, ...]]
     ) -> GameRow:
         """Save the lobby's new seats if nobody changed them meanwhile (else read the
-        lobby again and retry); an empty lobby is abandoned."""
+        lobby again and retry); an empty lobby is abandoned. An opener who left hands
+        the opener's powers (AI seats, settings, abandon) to the next human seated."""
         row = await self.row_of(game)
         async with self.lock(row.id):
             while True:
                 players = change(row)
                 try:
                     if players:
-                        await self.store.set_players(row.id, players, expected=row.players)
-                        return replace(row, players=players)
+                        creator = opener_among(players, row.creator_id)
+                        await self.store.set_players(
+                            row.id,
+                            players,
+                            expected=row.players,
+                            creator=creator if creator != row.creator_id else None,
+                        )
+                        return replace(row, players=players, creator_id=creator)
                     if await self.store.set_status(row.id, ABANDONED, only_from=(LOBBY,)):
-                        return replace(row, status=ABANDONED)
+                        return replace(row, status=ABANDONED, players=())
                 except StaleVersion:
                     pass
                 row = await self.get(row.id)  # someone else joined or left meanwhile
@@ -615,26 +630,47 @@ class GameService:
             )
         return row
 
-    async def start(self, game: int | GameRow, user_id: str, *, seed: int | None = None) -> Outcome:
+    async def start(
+        self,
+        game: int | GameRow,
+        user_id: str,
+        *,
+        seed: int | None = None,
+        dealt: Game | None = None,
+    ) -> Outcome:
         """Draw the seat order, deal the game and announce the first prompt.
 
         `game` is the game's id or its row as `check_start` returned it (not read again).
+        `dealt`: a game already under way (read from a record) whose player ids are the
+        lobby's seats: it goes on from where it stands, in its own seat order.
         """
         row = game if isinstance(game, GameRow) else await self.check_start(game, user_id)
         async with self.lock(row.id):
-            if seed is None:
-                seed = self._seeds.randrange(2**31)
-            seats = list(row.players)
-            random.Random(seed).shuffle(seats)
-            dealt = Game.new([s.user_id for s in seats], seed=seed)
-            names = {s.user_id: s.name for s in seats}
             t = game_words(row)
-            text = t.pgettext(
-                "sentences",
-                "{text} {next}",
-                text=words.seating(dealt, names, t),
-                next=self._setup_text(dealt, names, t),
-            )
+            if dealt is None:
+                if seed is None:
+                    seed = self._seeds.randrange(2**31)
+                seats = list(row.players)
+                random.Random(seed).shuffle(seats)
+                dealt = Game.new([s.user_id for s in seats], seed=seed)
+                names = {s.user_id: s.name for s in seats}
+                text = t.pgettext(
+                    "sentences",
+                    "{text} {next}",
+                    text=words.seating(dealt, names, t),
+                    next=self._setup_text(dealt, names, t),
+                )
+            else:
+                by_id = {s.user_id: s for s in row.players}
+                seats = [by_id[pid] for pid in dealt.player_ids]
+                seed = dealt.seed
+                text = (
+                    t.gettext("The game of a record, as it ended.")
+                    if dealt.is_over
+                    else t.gettext(
+                        "The game goes on from a record, at turn {turn}.", turn=dealt.turn_number
+                    )
+                )
             told = {"header": events_json([words.note(text)]), "own": []}
             state_json = json.dumps(dealt.to_dict())
             owed = await self._owed(dealt, text, actor=None, handover=True, turn_player_before=None)
@@ -663,6 +699,8 @@ class GameService:
                 updated_at=stamp,
                 turn_events=told,
             )
+            if dealt.is_over and await self.store.set_status(row.id, FINISHED, only_from=[ACTIVE]):
+                row = replace(row, status=FINISHED)
             log.info("started with %d players (seed %s)", len(seats), seed)
             # after the start is saved (see `bot.core.presence`: an away written meanwhile
             # is seen by one of the two); failing, the next start-up hands the seats over
@@ -680,6 +718,12 @@ class GameService:
                 previous_message_id=None,
             )
             return await self._announce(outcome)
+
+    def _first_ping(self, game_id: int, game: Game) -> bool:
+        """Whether the player `game` awaits is to be pinged: not when they were for this
+        decision already (the move that reached it was taken back and made again)."""
+        awaited = game.awaiting
+        return awaited is None or self.pings.first(game_id, game.version, awaited)
 
     async def _owed(
         self,
@@ -949,11 +993,13 @@ class GameService:
         # the same player's prompt is updated in place only while it is the game's newest
         # message (no move's message is still owed before it)
         in_place = row.message_id if continuing and row.prompt_version == row.version else None
+        # a move taken back and made again pings the player it hands over to once
+        handover = not continuing and self._first_ping(game_id, game)
         owed = await self._owed(
             game,
             text,
             actor=user_id,
-            handover=not continuing,
+            handover=handover,
             turn_player_before=turn_player_before,
             in_place=in_place,
             highlight=highlight_of(events),
@@ -989,6 +1035,8 @@ class GameService:
             row.version,
             game.version,
         )
+        if handover and game.awaiting is not None:
+            self.pings.note(game_id, game.version, game.awaiting)
         new_row = replace(
             row,
             state_json=state_json,
@@ -1104,6 +1152,8 @@ class GameService:
                         "You are not playing in this game: there is no move of yours here."
                     )
                 )
+            if user_id in row.taken_over:
+                raise Refusal(UNDO_TAKEN_OVER)
             try:
                 earlier = await asyncio.to_thread(game.undo, user_id)
             except IllegalAction as error:
@@ -1265,9 +1315,10 @@ class GameService:
             notes=posted.notes,
         )
 
-    async def repost(self, target: int | GameRow) -> Outcome:
+    async def repost(self, target: int | GameRow, *, ping: bool = True) -> Outcome:
         """Announce the current state again (a fresh prompt; the old one goes stale),
-        after whatever the game still owes."""
+        after whatever the game still owes. `ping`: mention the awaited player (a prompt
+        that was never shown); not when shown again on demand (`/montana board`)."""
         row = await self.row_of(target)
         async with self.lock(row.id):
             row = self.delivery.latest(row)
@@ -1279,7 +1330,7 @@ class GameService:
                 t=game_words(row),
             )
             owed = [
-                OwedMessage(POST, row.version, {"text": text, "handover": True, "repost": True})
+                OwedMessage(POST, row.version, {"text": text, "handover": ping, "repost": True})
             ]
             try:
                 await self.store.owe(row.id, owed)

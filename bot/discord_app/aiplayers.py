@@ -20,20 +20,20 @@ from discord import app_commands
 from ..core import prompts, words
 from ..core.ai_seats import AiPlayers, TakeoverVote
 from ..core.prompts import Panel
-from ..core.service import Refusal
-from ..core.store import GameRow, StoreError
+from ..core.store import GameRow
 from .components import (
     Components,
     DynamicItems,
     bot_of,
-    database_trouble,
     game_t,
     reply,
     row_view,
     service_of,
+    shown_name,
     user_t,
 )
 from .group import NO_PINGS, channel_id_of, game_group, me_group, montana, tracked
+from .guard import VOTE_OFFER, run_press
 
 log = logging.getLogger(__name__)
 
@@ -115,17 +115,12 @@ class TakeoverButton(
         return cls(int(match["game"]), match["player"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            async with bot_of(interaction).busy():
-                outcome = await ai_of(interaction).vote_takeover(
-                    self.game_id, str(interaction.user.id), self.player
-                )
-                await answer_takeover(interaction, outcome, self.player)
-        except Refusal as refusal:
-            await reply(interaction, refusal.text(user_t(interaction)))
-        except StoreError as error:
-            log.warning("a takeover vote found the database failing: %s", error)
-            await reply(interaction, database_trouble(error, user_t(interaction)))
+        async def vote(row: GameRow) -> None:
+            voter = str(interaction.user.id)
+            outcome = await ai_of(interaction).vote_takeover(row, voter, self.player)
+            await answer_takeover(interaction, outcome, self.player)
+
+        await run_press(interaction, self.game_id, VOTE_OFFER, vote)
 
 
 def takeover_view(row: GameRow, player: str) -> discord.ui.View:
@@ -143,7 +138,7 @@ async def answer_takeover(
     that the AI plays the seat from now on."""
     names = outcome.row.names
     t = game_t(outcome.row)
-    voter = names.get(str(interaction.user.id), interaction.user.display_name)
+    voter = names.get(str(interaction.user.id)) or shown_name(interaction.user)
     owner = outcome.row.names.get(player, player)
     if outcome.done:
         text = t.gettext(
@@ -153,6 +148,19 @@ async def answer_takeover(
             owner=owner.removesuffix(" (AI)"),
         )
         await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+        return
+    if len(outcome.voters) > 1:
+        # said publicly once, with the first vote: a later one answers its voter alone
+        await reply(
+            interaction,
+            user_t(interaction).gettext(
+                "Your vote to hand {owner}'s seat to the AI counts: {n} of the {needed} "
+                "votes needed.",
+                owner=owner,
+                n=len(outcome.voters),
+                needed=outcome.needed,
+            ),
+        )
         return
     text = t.gettext(
         "{voter} votes to hand {owner}'s seat to the AI: {n} of the {needed} votes needed. "
@@ -182,7 +190,7 @@ async def reclaim(interaction: discord.Interaction[Any]) -> None:
     row = await service_of(interaction).game_here(channel_id_of(interaction))
     user_id = str(interaction.user.id)
     row = await ai_of(interaction).reclaim(row, user_id)
-    name = row.names.get(user_id, interaction.user.display_name)
+    name = row.names.get(user_id) or shown_name(interaction.user)
     await interaction.response.send_message(
         game_t(row).gettext(
             "{who} takes their seat back from the AI. `/montana board` shows the game.",

@@ -51,6 +51,7 @@ from .components import (
     row_view,
 )
 from .lobby import thread_name
+from .replay import replay_view
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +93,7 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
         pass  # an older move's words: the prompt is on the newest message
     elif game.is_over or outcome.row.status != "active":
         parts.append(words.results(game, names, t))
+        view = replay_view(outcome.row.id, t)
     else:
         row = outcome.row
         parts.append(

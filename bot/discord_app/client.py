@@ -23,6 +23,8 @@ from ..core.ai_seats import AiPlayers
 from ..core.deadlines import DeadlineDriver
 from ..core.pictures import ProcessRenderer
 from ..core.ratings import SUMMARY, rate_past_games
+from ..core.repeats import PresenceLines
+from ..core.replays import Replays
 from ..core.service import GameService, Refusal, Renderer
 from ..core.settings import Settings
 from ..core.store import Store, StoreError
@@ -37,11 +39,14 @@ from . import (
     notify,
     presence,
     presses,
+    records,
+    replay,
     stats,
 )
 from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
 from .group import montana
+from .guard import went_wrong
 from .translator import CommandTranslator
 
 log = logging.getLogger(__name__)
@@ -56,9 +61,15 @@ FEATURES = (
     presence,
     history,
     aiplayers,
+    records,
+    replay,
     stats,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
+NOT_ACCEPTED = translatable(
+    "This command cannot be used like that here (an option's value is not one it "
+    "accepts). Nothing was changed; the options Discord suggests are the ones allowed."
+)
 DYNAMIC_ITEMS: components.DynamicItems = tuple(
     item for feature in FEATURES for item in feature.DYNAMIC_ITEMS
 )
@@ -68,15 +79,15 @@ class MontanaTree(app_commands.CommandTree["MontanaBot"]):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        log.error("command failed in channel %s: %s", interaction.channel_id, error, exc_info=error)
-        message = user_t(interaction).gettext(
-            "Something went wrong on my side; the game is unchanged. Please try again."
-        )
-        with contextlib.suppress(discord.HTTPException):
-            if interaction.response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
-            else:
-                await interaction.response.send_message(message, ephemeral=True)
+        """What `group.tracked` did not answer: an option's value Discord should have
+        refused (a tampered client), a failed check, or an error outside the command."""
+        if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
+            log.info("command refused in channel %s: %s", interaction.channel_id, error)
+            with contextlib.suppress(discord.HTTPException):
+                await reply(interaction, user_t(interaction).translate(NOT_ACCEPTED))
+            return
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        await went_wrong(interaction, original)
 
 
 class MontanaBot(discord.Client):
@@ -86,6 +97,7 @@ class MontanaBot(discord.Client):
     store: Store
     deadlines: DeadlineDriver
     ai: AiPlayers
+    replays: Replays
 
     def __init__(
         self,
@@ -128,12 +140,13 @@ class MontanaBot(discord.Client):
         if self._renderer is None and self.settings.picture_processes > 0:
             self._pictures = ProcessRenderer(self.settings.picture_processes)
             self._renderer = self._pictures
+        self.replays = Replays(self._pictures.executor if self._pictures is not None else None)
         self.service = GameService(
             self.store,
             renderer=self._renderer,
             announcer=DiscordAnnouncer(self),
             notifier=notifier,
-            notices=presence.DiscordNotices(self, notifier),
+            notices=presence.DiscordNotices(self, notifier, PresenceLines(self.store)),
             seed_source=self._seed_source,
         )
         self.deadlines = DeadlineDriver(
@@ -146,6 +159,7 @@ class MontanaBot(discord.Client):
         self.service.after_announce.append(self.ai.on_announced)
         self.service.presence.after_hand_over.append(self.ai.wake)
         self.deadlines.at_deadline = self.ai.at_deadline
+        self.ai.absence_of = self.deadlines.absence_of
         # the end-of-game summaries the outbox owes (`bot.core.ratings`)
         self.service.delivery.senders[SUMMARY] = stats.SummarySender(self)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -277,6 +291,9 @@ class MontanaBot(discord.Client):
         service = getattr(self, "service", None)
         if service is not None:
             await service.delivery.stop()  # what is still owed is kept for the next run
+        replays = getattr(self, "replays", None)
+        if replays is not None:
+            await replays.close()
         if self._pictures is not None:
             await asyncio.to_thread(self._pictures.close)
             self._pictures = None

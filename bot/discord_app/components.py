@@ -18,6 +18,7 @@ module knows no feature.
 from __future__ import annotations
 
 import io
+import logging
 import re
 from collections.abc import Callable
 from datetime import datetime
@@ -41,12 +42,15 @@ from i18n import (
 
 from ..core import prompts, words
 from ..core.delivery import Blocked, DeliveryProblem, Dropped, TryAgain
+from ..core.names import clean_name
 from ..core.prompts import Panel
 from ..core.service import GameService, why_not_saved
 from ..core.store import Away, GameRow, Seat, StoreError
 
 if TYPE_CHECKING:
     from .client import MontanaBot
+
+log = logging.getLogger(__name__)
 
 PICTURE_NAME = "montana.png"
 UNKNOWN_BUTTON = translatable(
@@ -338,21 +342,27 @@ def delivery_problem(
                 retry_after=retry_after,
                 fields={"status": status},
             )
+        log.warning("Discord could not be reached: %r", error)  # for the operators only
         return TryAgain(
             translatable(
-                "Discord could not be reached ({error}); I keep trying and post it as soon "
+                "Discord could not be reached just now; I keep trying and post it as soon "
                 "as Discord takes it."
             ),
             retry_after=retry_after,
-            fields={"error": repr(error)},
         )
     if isinstance(error, discord.HTTPException) and error.code == CANNOT_MESSAGE_USER:
         return Dropped(translatable("their direct messages are closed"))
     return Blocked(refused, fields=fields)
 
 
+def shown_name(user: discord.abc.User) -> str:
+    """The user's display name as the bot writes it: cleaned of mentions, links and
+    markdown (`bot.core.names.clean_name`, the one cleaning of every name)."""
+    return clean_name(user.display_name)
+
+
 def seat_of(user: discord.abc.User) -> Seat:
-    return Seat(str(user.id), user.display_name)
+    return Seat(str(user.id), user.display_name)  # a Seat cleans its name
 
 
 def from_ephemeral(interaction: discord.Interaction[Any]) -> bool:
@@ -395,6 +405,7 @@ __all__ = [
     "row_view",
     "seat_of",
     "service_of",
+    "shown_name",
     "timestamp",
     "user_language",
     "user_t",

@@ -29,7 +29,6 @@ from ..core.store import (
     ACTIVE,
     OPEN_STATUSES,
     GameRow,
-    StoreError,
 )
 from .aiplayers import TakeoverButton
 from .components import (
@@ -38,14 +37,15 @@ from .components import (
     DynamicItems,
     away_words,
     bot_of,
-    database_trouble,
     game_t,
     language_name,
     reply,
+    shown_name,
     timestamp,
     user_t,
 )
 from .group import NO_PINGS, channel_id_of, game_group, tracked
+from .guard import VOTE_OFFER, run_press
 from .notify import Notifier, message_link
 
 log = logging.getLogger(__name__)
@@ -178,23 +178,12 @@ class EndVoteButton(
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            async with bot_of(interaction).busy():
-                outcome = await driver_of(interaction).vote(
-                    self.game_id,
-                    str(interaction.user.id),
-                    self.version,
-                    channel_id=interaction.channel_id,
-                )
-        except Refusal as refusal:
-            await reply(interaction, refusal.text(user_t(interaction)))
-            return
-        except StoreError as error:
-            log.warning("a vote found the database failing: %s", error)
-            await reply(interaction, database_trouble(error, user_t(interaction)))
-            return
-        row = await driver_of(interaction).service.get(self.game_id)
-        await answer_vote(interaction, outcome, row)
+        async def vote(row: GameRow) -> None:
+            driver = driver_of(interaction)
+            outcome = await driver.vote(row, str(interaction.user.id), self.version)
+            await answer_vote(interaction, outcome, await driver.service.get(self.game_id))
+
+        await run_press(interaction, self.game_id, VOTE_OFFER, vote)
 
 
 async def answer_vote(
@@ -301,7 +290,7 @@ async def settings_command(
     if row.status not in OPEN_STATUSES:
         raise Refusal(translatable("This game is over."))
     said: list[str] = []
-    who = interaction.user.display_name
+    who = row.seat_names.get(str(interaction.user.id)) or shown_name(interaction.user)
     if language is not None:
         row = await driver.service.set_language(
             row, str(interaction.user.id), language.value, may_manage=True

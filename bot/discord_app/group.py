@@ -9,7 +9,7 @@ Discord allows 25 subcommands or groups under a command and 25 subcommands in a 
 
     /montana  play build recruit work city trade pass stop end undo board status
               leaderboard stats records
-    /montana game  new join leave start abandon settings vote-end log history rules
+    /montana game  new join leave start abandon settings vote-end log history rules replay
     /montana me  notify away back stats forget
 """
 
@@ -28,6 +28,7 @@ from i18n import translatable
 from ..core.service import Refusal
 from ..core.store import StoreError
 from .components import bot_of, database_trouble, user_t
+from .guard import went_wrong
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,8 @@ def tracked(
     """Count the command as in flight (a shutdown waits for it); refuse while stopping.
 
     A `Refusal` raised by the command is its ephemeral answer; so is a database that
-    fails it (nothing was changed: a write is all or nothing)."""
+    fails it (nothing was changed: a write is all or nothing); any other error is
+    answered with an id the log has it under (`guard.went_wrong`)."""
 
     @functools.wraps(command)
     async def run(
@@ -88,6 +90,8 @@ def tracked(
         except StoreError as error:
             log.warning("a command found the database failing: %s", error)
             await answer(interaction, database_trouble(error, user_t(interaction)))
+        except Exception as error:
+            await went_wrong(interaction, error)
 
     return run
 

@@ -3,7 +3,8 @@
 `/montana game log` answers with one page (page 1 = the latest moves) and buttons to
 page through the rest; the buttons are `DynamicItem`s (`ml:<game>:<page>:<tag>`) that
 edit the same ephemeral answer. `/montana game history` lists the finished, ended and
-abandoned games of the channel with their date, players and winner.
+abandoned games of the channel with their date, players and winner, and a Replay
+button for each that was played (`replay.ReplayButton`).
 """
 
 from __future__ import annotations
@@ -15,14 +16,16 @@ from typing import Any
 
 import discord
 
-from i18n import Translator, translatable, translatable_in
+from i18n import Translator, translatable_in
 
 from ..core import words
 from ..core.ratings import AI_MOVE_NOTE
-from ..core.service import FORCED_NOTE, IN_ADVANCE_NOTE, GameService, Refusal
+from ..core.service import FORCED_NOTE, IN_ADVANCE_NOTE, GameService
 from ..core.store import ENDED, FINISHED, GameRow
 from .components import Components, DynamicItems, reply, service_of, user_t
 from .group import game_group, tracked
+from .guard import LOG_PAGE_OFFER, run_press
+from .replay import replay_button
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +33,8 @@ PER_PAGE = 20
 LINE_LIMIT = 90
 """A page of 20 such lines stays within Discord's 2000 characters."""
 HISTORY_LIMIT = 15
+MAX_BUTTONS = 25
+"""Discord's limit of components on a message (5 rows of 5): a Replay button per line."""
 NOTES = {
     "deadline": translatable_in("log note", "passed on its deadline"),
     FORCED_NOTE: translatable_in("log note", "no other choice"),
@@ -107,17 +112,13 @@ class LogPageButton(
         return cls(int(match["game"]), int(match["page"]), match["tag"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = service_of(interaction)
-        t = user_t(interaction)
-        try:
-            row = await service.get(self.game_id)
-            if interaction.channel_id not in (row.channel_id, row.play_channel_id):
-                raise Refusal(translatable("That log belongs to a game in another channel."))
-        except Refusal as refusal:
-            await reply(interaction, refusal.text(t))
-            return
-        text, page, pages = await log_page_text(service, row, self.page, t)
-        await interaction.response.edit_message(content=text, view=log_view(row.id, page, pages, t))
+        async def turn_page(row: GameRow) -> None:
+            service, t = service_of(interaction), user_t(interaction)
+            text, page, pages = await log_page_text(service, row, self.page, t)
+            view = log_view(row.id, page, pages, t)
+            await interaction.response.edit_message(content=text, view=view)
+
+        await run_press(interaction, self.game_id, LOG_PAGE_OFFER, turn_page)
 
 
 # ------------------------------------------------------------------ history
@@ -130,6 +131,13 @@ def _winners(names: dict[str, str], ranking: list[dict[str, Any]], t: Translator
 
 async def history_lines(service: GameService, channel_id: int, t: Translator) -> list[str]:
     """One line per past game of this channel (or thread), newest first."""
+    return [line for _, line in await history_entries(service, channel_id, t)]
+
+
+async def history_entries(
+    service: GameService, channel_id: int, t: Translator
+) -> list[tuple[GameRow, str]]:
+    """Each past game of this channel (or thread), newest first, and its line."""
     lines = []
     for row in await service.store.past_games(channel_id, HISTORY_LIMIT):
         names = row.names
@@ -147,7 +155,7 @@ async def history_lines(service: GameService, channel_id: int, t: Translator) ->
             )
         else:
             outcome = t.gettext("abandoned")
-        lines.append(f"#{row.id} · {date} · {players} · {outcome}")
+        lines.append((row, f"#{row.id} · {date} · {players} · {outcome}"))
     return lines
 
 
@@ -159,7 +167,8 @@ async def history_command(interaction: discord.Interaction[Any]) -> None:
     if interaction.channel_id is None:
         await reply(interaction, t.gettext("Use this command in a server channel."))
         return
-    lines = await history_lines(service, interaction.channel_id, t)
+    entries = await history_entries(service, interaction.channel_id, t)
+    lines = [line for _, line in entries]
     if not lines:
         await reply(
             interaction,
@@ -167,14 +176,24 @@ async def history_command(interaction: discord.Interaction[Any]) -> None:
         )
         return
     text = t.gettext("**Past games here** (newest first):")
-    for shown, line in enumerate(lines):
+    view = Components()
+    for shown, (row, line) in enumerate(entries):
         if len(text) + len(line) + 40 > 2000:
             text += "\n" + t.ngettext("… and {n} older.", "… and {n} older.", len(lines) - shown)
             break
         text += "\n" + line
-    await reply(interaction, text)
+        if row.state_json is not None and len(view.children) < MAX_BUTTONS:
+            view.add_item(replay_button(row.id, t, numbered=True))
+    await reply(interaction, text, **({"view": view} if view.children else {}))
 
 
 DYNAMIC_ITEMS: DynamicItems = (LogPageButton,)
 
-__all__ = ["DYNAMIC_ITEMS", "LogPageButton", "history_lines", "log_page_text", "log_view"]
+__all__ = [
+    "DYNAMIC_ITEMS",
+    "LogPageButton",
+    "history_entries",
+    "history_lines",
+    "log_page_text",
+    "log_view",
+]

@@ -28,6 +28,7 @@ from .components import (
     panel_view,
     seat_of,
     service_of,
+    shown_name,
     user_t,
 )
 from .group import NO_PINGS, answer, channel_id_of, game_group, tracked
@@ -73,6 +74,8 @@ def lobby_text(row: GameRow, t: Translator | None = None) -> str:
                 "**Montana** — the game is under way in {where}.",
                 where=f"<#{row.play_channel_id}>",
             )
+        if row.status == ABANDONED and row.state_json is None and not row.humans:
+            return t.gettext("**Montana** — the lobby has closed: its last player left.")
         if row.status == ABANDONED:
             return t.gettext("**Montana** — this game was abandoned.")
         return t.gettext("**Montana** — this game is over.")
@@ -81,27 +84,29 @@ def lobby_text(row: GameRow, t: Translator | None = None) -> str:
         "**Montana** — a new game is open ({seated}/4): {players}.\n"
         "Press **Join** to take a seat (2 to 4 players), then **Start**. "
         "The seat order is drawn at random when the game starts. Language: {language}.\n"
-        "-# The player who opened the game can add AI players (**Add AI**, 1 to 3).",
+        "-# {opener} opened the game: they can add AI players (**Add AI**, 1 to 3), change "
+        "its settings or abandon it.",
+        opener=f"<@{row.creator_id}>",
         seated=len(row.players),
         players=players,
         language=language_name(row.language),
     )
 
 
-async def lobby_press(interaction: discord.Interaction[Any], game_id: int, code: str) -> None:
-    """Join, Leave or Start pressed on the lobby message."""
+async def lobby_press(interaction: discord.Interaction[Any], game: GameRow, code: str) -> None:
+    """Join, Leave or Start pressed on the lobby message (`guard.run_press` checked it)."""
     service = service_of(interaction)
     user = seat_of(interaction.user)
     if code == JOIN:
-        row = await service.join(game_id, user)
+        row = await service.join(game, user)
     elif code == LEAVE:
-        row = await service.leave(game_id, user.user_id)
+        row = await service.leave(game, user.user_id)
     elif code == ADD_AI:
-        row = await service.add_ai(game_id, user.user_id)
+        row = await service.add_ai(game, user.user_id)
     elif code == REMOVE_AI:
-        row = await service.remove_ai(game_id, user.user_id)
+        row = await service.remove_ai(game, user.user_id)
     else:
-        await start_game(interaction, game_id)
+        await start_game(interaction, game)
         return
     view = lobby_view(row) if row.status == LOBBY else None
     await interaction.response.edit_message(content=lobby_text(row), view=view)
@@ -275,7 +280,7 @@ async def abandon(interaction: discord.Interaction[Any]) -> None:
     await interaction.response.send_message(
         game_t(row).gettext(
             "{who} abandoned the game of Montana. Open a new one with `/montana game new`.",
-            who=interaction.user.display_name,
+            who=row.seat_names.get(str(interaction.user.id)) or shown_name(interaction.user),
         ),
         allowed_mentions=NO_PINGS,
     )

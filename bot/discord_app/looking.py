@@ -7,10 +7,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from i18n import translatable
+from i18n import Translator, translatable
 
 from ..core import words
-from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY
+from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY, GameRow
 from .components import (
     DynamicItems,
     away_words,
@@ -24,6 +24,7 @@ from .components import (
 from .group import NO_PINGS, answer, channel_id_of, game_group, montana, tracked
 from .history import log_page_text, log_view
 from .lobby import lobby_text
+from .notify import message_link
 
 STOPPED_EARLY = {
     ENDED: translatable(
@@ -36,20 +37,39 @@ STOPPED_EARLY = {
 @montana.command(name="board", description="Post the current picture and prompt again")
 @tracked
 async def board(interaction: discord.Interaction[Any]) -> None:
+    """Posts the game again for a player, once per move and without a ping; anyone else,
+    or a player asking again before the game moves on, gets a link to its newest
+    message, alone (issue 21.2: nothing public repeats on demand)."""
     service = service_of(interaction)
     row = await service.latest_here(channel_id_of(interaction))
     game = service.game_of(row)
     t = user_t(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
+    if not row.has_player(str(interaction.user.id)):
+        await answer(interaction, not_yours(row, t))
+        return
+    reposted = service.reposts.newest(row, prompt=row.status == ACTIVE)
+    if reposted is not None:
+        link = message_link(row.guild_id, row.play_channel_id, reposted)
+        await answer(
+            interaction,
+            t.gettext(
+                "The board was posted again already since the last move; it is here: {link}",
+                link=link,
+            ),
+        )
+        return
     if row.status == ACTIVE:
         # after whatever the game still owes; in a new thread if its thread is gone
-        outcome = await service.repost(row)
+        outcome = await service.repost(row, ping=False)  # the move's own message pinged
         if not outcome.announced:
             await answer(
                 interaction,
                 t.gettext("The board is not posted: {problem}", problem=outcome.problem_in(t)),
             )
             return
+        if outcome.row.message_id is not None:
+            service.reposts.note(outcome.row, outcome.row.message_id)
         notes = "".join(f"\n-# {note}" for note in outcome.notes)
         posted = t.gettext(
             "The board is posted in {where}.", where=f"<#{outcome.row.play_channel_id}>"
@@ -59,7 +79,7 @@ async def board(interaction: discord.Interaction[Any]) -> None:
     picture = await service.game_picture(row, game)
     channel = bot_of(interaction).get_partial_messageable(row.play_channel_id)
     try:
-        await channel.send(
+        message = await channel.send(
             words.results(game, row.names, game_t(row)),
             file=picture_file(picture),
             allowed_mentions=NO_PINGS,
@@ -75,8 +95,23 @@ async def board(interaction: discord.Interaction[Any]) -> None:
             t.gettext("The board is not posted: {problem}", problem=problem.text(t)),
         )
         return
+    service.reposts.note(row, message.id)
     await answer(
         interaction, t.gettext("The board is posted in {where}.", where=f"<#{row.play_channel_id}>")
+    )
+
+
+def not_yours(row: GameRow, t: Translator) -> str:
+    """`/montana board` asked by someone not playing: where to look, for them alone."""
+    if row.message_id is None:
+        return t.gettext(
+            "You are not playing in this game, so nothing is posted for you; it plays in {where}.",
+            where=f"<#{row.play_channel_id}>",
+        )
+    return t.gettext(
+        "You are not playing in this game, so nothing is posted for you; its newest "
+        "message is here: {link}",
+        link=message_link(row.guild_id, row.play_channel_id, row.message_id),
     )
 
 

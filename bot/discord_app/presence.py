@@ -12,7 +12,7 @@ attempt that went out (as the moves' posts do).
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
@@ -32,6 +32,7 @@ from ..core.presence import (
     away_length,
     away_refusal,
 )
+from ..core.repeats import PresenceLines
 from ..core.service import Refusal
 from ..core.store import Away, GameRow
 from .announce import find_posted, mention
@@ -44,10 +45,14 @@ from .components import (
     timestamp,
     user_t,
 )
-from .group import me_group, tracked
+from .group import NO_PINGS, me_group, tracked
 from .notify import Notifier
 
 log = logging.getLogger(__name__)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
 
 
 CANNOT_POST = translatable(
@@ -60,9 +65,13 @@ CANNOT_POST = translatable(
 class DiscordNotices:
     """Says the notices the outbox owes (the core's `NoticeSender`)."""
 
-    def __init__(self, client: discord.Client, notifier: Notifier) -> None:
+    def __init__(
+        self, client: discord.Client, notifier: Notifier, lines: PresenceLines | None = None
+    ) -> None:
         self.client = client
         self.notifier = notifier
+        self.lines = lines
+        """The away/back lines said so far (None: each is posted anew)."""
 
     async def send_notice(
         self, notice: Notice, row: GameRow, game: Game, ticket: Ticket
@@ -83,11 +92,38 @@ class DiscordNotices:
             pinged = [notice.user]
         elif notice.kind == WENT_AWAY and notice.until is not None:
             text = words.went_away_line(name, timestamp(notice.until, "f"), t, ai=notice.ai)
+            return await self._line(row, notice.user, text, ticket)
         elif notice.kind == CAME_BACK:
             text = words.back_line(name, t, ai=notice.ai)
+            return await self._line(row, notice.user, text, ticket)
         else:
             raise Dropped(f"a notice of an unknown kind ({notice.kind!r})")
         return await self._post(row, text, pinged, ticket)
+
+    async def _line(self, row: GameRow, user_id: str, text: str, ticket: Ticket) -> int:
+        """An away or back line: it replaces, by an edit, the line about the same player
+        posted in the game within the hour (`PresenceLines`); else a new one."""
+        if self.lines is None:
+            return await self._post(row, text, [], ticket)
+        earlier = await self.lines.to_edit(row.id, user_id, utcnow())
+        if earlier is not None:
+            channel = self.client.get_partial_messageable(
+                row.play_channel_id, guild_id=row.guild_id
+            )
+            try:
+                await channel.get_partial_message(earlier).edit(
+                    content=text, allowed_mentions=NO_PINGS
+                )
+                return earlier
+            except discord.NotFound:
+                pass  # deleted meanwhile: a new line
+            except (discord.DiscordException, OSError, TimeoutError) as error:
+                raise delivery_problem(
+                    error, CANNOT_POST, where=f"<#{row.play_channel_id}>"
+                ) from error
+        message_id = await self._post(row, text, [], ticket)
+        await self.lines.posted(row.id, user_id, message_id, utcnow())
+        return message_id
 
     async def _post(self, row: GameRow, text: str, pinged: list[str], ticket: Ticket) -> int:
         """A line where the game plays, pinging only `pinged`."""

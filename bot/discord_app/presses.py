@@ -19,13 +19,10 @@ from i18n import Translator
 from ..core import prompts, words
 from ..core.prompts import Panel, UnknownChoice
 from ..core.service import NO_BOARD, Outcome, Refusal
-from ..core.store import GameRow, StoreError
+from ..core.store import GameRow
 from .aiplayers import send_hint
 from .components import (
     NOT_SHOWN,
-    UNKNOWN_BUTTON,
-    bot_of,
-    database_trouble,
     from_ephemeral,
     picture_file,
     reply,
@@ -33,6 +30,7 @@ from .components import (
     service_of,
     user_t,
 )
+from .guard import LOBBY_OFFER, PROMPT_OFFER, run_press
 from .lobby import LOBBY_CODES, lobby_press
 
 log = logging.getLogger(__name__)
@@ -42,29 +40,23 @@ async def handle_choice(
     interaction: discord.Interaction[Any], game_id: int, version: int, code: str, epoch: int = 0
 ) -> None:
     """Whatever a button or select of a Montana message asks for (`version` and `epoch`:
-    the game's state the message was made for)."""
-    try:
-        async with bot_of(interaction).busy():
-            await bot_of(interaction).remember_locale(interaction)
-            await _handle_choice(interaction, game_id, version, code, epoch)
-    except Refusal as refusal:
-        await reply(interaction, refusal.text(user_t(interaction)))
-    except UnknownChoice:
-        await reply(interaction, user_t(interaction).translate(UNKNOWN_BUTTON))
-    except StoreError as error:
-        log.warning("a press found the database failing: %s", error)
-        await reply(interaction, database_trouble(error, user_t(interaction)))
+    the game's state the message was made for), if that message offers it."""
+    offer = LOBBY_OFFER if code in LOBBY_CODES else PROMPT_OFFER
+
+    async def act(row: GameRow) -> None:
+        await _handle_choice(interaction, row, version, code, epoch)
+
+    await run_press(interaction, game_id, offer, act)
 
 
 async def _handle_choice(
-    interaction: discord.Interaction[Any], game_id: int, version: int, code: str, epoch: int
+    interaction: discord.Interaction[Any], row: GameRow, version: int, code: str, epoch: int
 ) -> None:
     service = service_of(interaction)
     user_id = str(interaction.user.id)
     if code in LOBBY_CODES:
-        await lobby_press(interaction, game_id, code)
+        await lobby_press(interaction, row, code)
         return
-    row = await service.get(game_id)
     if code == prompts.BOARD:
         await send_own_board(interaction, row)
         return

@@ -17,6 +17,7 @@ import io
 import logging
 import math
 import re
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
@@ -31,17 +32,19 @@ from ..core import ratings, stats
 from ..core.delivery import Ticket
 from ..core.ratings import PROVISIONAL_GAMES
 from ..core.service import Refusal
-from ..core.store import GameRow, Owed, Store
+from ..core.store import GameRow, Owed, Store, StoreError
 from .components import (
     Components,
     DynamicItems,
     bot_of,
+    database_trouble,
     delivery_problem,
     game_t,
     reply,
     user_t,
 )
 from .group import NO_PINGS, me_group, montana, tracked
+from .guard import went_wrong
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +54,22 @@ LOOK_BACK = 20
 CANNOT_POST_SUMMARY = translatable(
     "I cannot post the game's summary in {where} (deleted, or a permission is missing)."
 )
+
+
+async def answer_press(
+    interaction: discord.Interaction[Any], work: Callable[[], Awaitable[None]]
+) -> None:
+    """Run a press of this feature (not bound to a game, so not `guard.run_press`): a
+    refusal or a failing database answered to the presser in words, anything else told
+    by an incident id (`guard.went_wrong`)."""
+    try:
+        await work()
+    except Refusal as refusal:
+        await reply(interaction, refusal.text(user_t(interaction)))
+    except StoreError as error:
+        await reply(interaction, database_trouble(error, user_t(interaction)))
+    except Exception as error:
+        await went_wrong(interaction, error)
 
 
 def guild_of(interaction: discord.Interaction[Any]) -> int:
@@ -204,20 +223,22 @@ class LeaderboardButton(
         return cls(int(match["page"]), match["tag"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        t = user_t(interaction)
-        if interaction.guild_id is None:
-            await reply(interaction, t.gettext("Use this command in a server channel."))
-            return
-        guild_name = interaction.guild.name if interaction.guild else ""
-        embed, page, pages = await leaderboard_embed(
-            bot_of(interaction).store,
-            interaction.guild_id,
-            guild_name,
-            str(interaction.user.id),
-            self.page,
-            t,
-        )
-        await interaction.response.edit_message(embed=embed, view=leaderboard_view(page, pages, t))
+        async def turn_page() -> None:
+            t = user_t(interaction)
+            guild_id = guild_of(interaction)
+            guild_name = interaction.guild.name if interaction.guild else ""
+            embed, page, pages = await leaderboard_embed(
+                bot_of(interaction).store,
+                guild_id,
+                guild_name,
+                str(interaction.user.id),
+                self.page,
+                t,
+            )
+            view = leaderboard_view(page, pages, t)
+            await interaction.response.edit_message(embed=embed, view=view)
+
+        await answer_press(interaction, turn_page)
 
 
 @montana.command(name="leaderboard", description="The best players of this server, by rating")
@@ -395,10 +416,12 @@ class ForgetButton(
         return cls(int(match["user"]), match["choice"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await answer_press(interaction, lambda: self.answer(interaction))
+
+    async def answer(self, interaction: discord.Interaction[Any]) -> None:
         t = user_t(interaction)
         if interaction.user.id != self.user_id:
-            await reply(interaction, t.gettext("Only the player who asked can answer this."))
-            return
+            raise Refusal(translatable("Only the player who asked can answer this."))
         if self.choice != "y":
             await interaction.response.edit_message(
                 content=t.gettext("Nothing was deleted."), view=None

@@ -223,6 +223,18 @@ async def test_a_takeover_vote_hands_the_seat_to_the_ai_until_its_owner_reclaims
         absent_user, thread, "montana", "game", "takeover", options={"player": absent_user}
     )
     assert "your own seat" in own.text
+    # nobody votes a present player's seat over: only once their deadline has passed
+    early = await fake_discord.slash(
+        table.user(voters[0]),
+        thread,
+        "montana",
+        "game",
+        "takeover",
+        options={"player": absent_user},
+    )
+    assert early.ephemeral and "is here" in early.text
+    assert await bot.store.takeover_voters(game_id, absent) == []
+    await manual_clock(bot, game_id, 49)
     first = await fake_discord.slash(
         table.user(voters[0]),
         thread,
@@ -235,8 +247,10 @@ async def test_a_takeover_vote_hands_the_seat_to_the_ai_until_its_owner_reclaims
     assert not vote.ephemeral and "1 of the 2 votes needed" in vote.content
     assert vote.pinged_ids == []
     assert (await table.row(game_id)).taken_over == ()
+    before = len(fake_discord.messages_in(thread))
     twice = await fake_discord.press(table.user(voters[0]), vote, label="Hand the seat to the AI")
-    assert "1 of the 2 votes needed" in twice.text  # a vote counts once
+    assert twice.ephemeral and "You voted already" in twice.text  # a vote counts once
+    assert len(fake_discord.messages_in(thread)) == before, "a repeated vote posts nothing"
     decided = await fake_discord.press(table.user(voters[1]), vote, label="Hand the seat to the AI")
     assert "the AI plays" in decided.text
     await bot.ai.idle()

@@ -97,7 +97,8 @@ async def test_away_with_the_ai_hands_each_seat_over_until_back(
     # the others are told in the thread, nobody pinged; the picture and status say it
     told = [m for m in fake_discord.messages_in(thread) if m.id > before.id]
     notice = words.went_away_line(name, stamp(until), ai=True)
-    assert [m.pinged_ids for m in told if m.content == notice] == [[]]
+    (away_line,) = [m for m in told if m.content == notice]
+    assert away_line.pinged_ids == []
     assert renderer.notes[-1][away] == words.away_note(until, ai=True)
     status = await fake_discord.slash(table.user(other), thread, "montana", "status")
     assert words.away_line(name, stamp(until), ai=True) in status.content
@@ -112,8 +113,9 @@ async def test_away_with_the_ai_hands_each_seat_over_until_back(
     row = await table.row(game_id)
     assert row.taken_over == () and row.names[away] == name
     assert await bot.store.away_seats(away) == {} and await bot.store.aways() == {}
-    (line,) = [m for m in fake_discord.messages_in(thread) if m.id > last.id]
-    assert line.content == words.back_line(name, ai=True) and line.pinged_ids == []
+    # within the hour of the away line, the back line replaces it (issue 21.2)
+    assert [m for m in fake_discord.messages_in(thread) if m.id > last.id] == []
+    assert away_line.content == words.back_line(name, ai=True) and away_line.pinged_ids == []
     # and when her turn comes, the game waits for her again
     row, game = await play_until(table, game_id, lambda game: game.awaiting == away)
     await bot.ai.idle()
@@ -129,7 +131,10 @@ async def test_the_end_of_an_away_gives_back_only_the_seats_it_handed_over(
     ana = game.awaiting
     assert ana is not None
     ben, cleo = (p for p in game.player_ids if p != ana)
-    # Ben's seat goes to the AI by a vote of the two others (issue 14)
+    # Ben, away, has his seat voted over to the AI by the two others (issue 14)
+    await fake_discord.slash(
+        table.user(ben), fake_discord.channel, "montana", "me", "away", options={"hours": 2}
+    )
     await bot.ai.vote_takeover(game_id, ana, ben)
     assert (await bot.ai.vote_takeover(game_id, cleo, ben)).done
     # then Ben and Ana go away, both with the AI
@@ -156,13 +161,13 @@ async def test_the_end_of_an_away_gives_back_only_the_seats_it_handed_over(
     assert await bot.store.away_seats(ana) == {game_id: True}
     # both away times end: nothing is given back — Ben's seat stays with the AI (the
     # vote), Ana's is hers already
-    last = fake_discord.messages_in(thread)[-1]
     driver = await driver_at(bot, datetime.now(UTC) + timedelta(hours=31))
     await driver.run_due()
     assert await bot.store.aways() == {}
     assert (await table.row(game_id)).taken_over == (ben,)
     assert await bot.store.away_seats(ana) == {} and await bot.store.away_seats(ben) == {}
-    said = [m.content for m in fake_discord.messages_in(thread) if m.id > last.id]
+    # (each replaces, by an edit, the line about the same player within the hour)
+    said = [m.content for m in fake_discord.messages_in(thread)]
     names = row.names
     assert words.back_line(names[ana]) in said and words.back_line(names[ben]) in said
     # away again, without the AI: his seat is still the vote's, and that is what is said

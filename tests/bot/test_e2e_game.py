@@ -110,7 +110,7 @@ async def test_complete_two_player_game(fake_discord: FakeDiscord, tmp_path: Pat
     assert "Final ranking" in final.content
     assert "The game is over" in final.content
     assert next(iter(final.files.values())).startswith(PNG)
-    assert not final.interactive_components()
+    assert final.button_labels() == ["Replay", "Turn by turn"], "no move: only replays"
     assert (await table.row(game_id)).status == "finished"
     assert moves > 100 and table.taps > moves and typed_builds > 0
     assert renderer.calls > moves

@@ -285,7 +285,7 @@ async def test_after_its_thread_is_deleted_board_opens_a_new_thread_and_the_game
     assert board.content.startswith(f"The board is posted in <#{new_thread.id}>.")
     (prompt,) = fake_discord.messages_in(new_thread)
     assert "thread was deleted" in prompt.content and prompt.files
-    assert prompt.pinged_ids == [int(game.awaiting or 0)]
+    assert prompt.pinged_ids == []  # shown again on demand: never a ping (issue 21.2)
     moved = await table.row(game_id)
     assert (moved.thread_id, moved.message_id) == (new_thread.id, prompt.id)
     # the buttons of the new thread play the game on

@@ -19,7 +19,7 @@ from typing import Any
 from bot.core.pictures import BlankRenderer
 from bot.core.store import GameRow
 from rules import Game
-from tests.bot.driver import Table, make_bot, open_game, to_main_decision
+from tests.bot.driver import Table, make_bot, open_game, original, to_main_decision
 from tests.bot.fakediscord import (
     AUTOCOMPLETE,
     FakeChannel,
@@ -30,7 +30,7 @@ from tests.bot.fakediscord import (
 )
 
 SQL = "'; DROP TABLE games;--"
-GENERIC_FAILURE = "Something went wrong on my side"
+GENERIC_FAILURE = "Something went wrong"
 HOSTILE_TEXTS = (
     SQL,
     "1; DELETE FROM moves WHERE 1=1",
@@ -439,3 +439,113 @@ async def test_hostile_autocomplete_text_gets_a_list(
                     if user is not awaited:
                         assert result.choices == [], (user.name, where.name, text, result.choices)
     assert snapshot(s.db) == before
+
+
+def every_table(db: Path) -> dict[str, list[Any]]:
+    """Every saved row of every table but the users' remembered locales (the first
+    interaction of a user records theirs, whatever it asks)."""
+    with sqlite3.connect(db) as connection:
+        names = [
+            name
+            for (name,) in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            )
+            if name != "user_locales"
+        ]
+        return {name: connection.execute(f"SELECT * FROM {name}").fetchall() for name in names}
+
+
+async def test_a_press_is_honoured_only_on_a_message_of_its_game_that_offers_it(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 21.6: a lobby button pressed from another channel, a log page or a vote
+    pressed on the public prompt, a takeover button pressed in another game's thread, a
+    hint or a move pressed on another game's message or on the lobby message: each is
+    refused to the presser alone, in words saying where it belongs, and changes nothing."""
+    s = await scene(fake_discord, tmp_path)
+    mine = await s.row(s.mine)
+    v = state_of(mine)
+    awaited, other = await s.users()
+    # a lobby waiting for players in a third channel, opened by Eve
+    lobby_room = s.fake.add_channel("lobby-room")
+    opened = await s.fake.slash(s.outsider, lobby_room, "montana", "game", "new")
+    lobby_message = original(opened)
+    lobby_id = (await s.table.bot.service.game_here(lobby_room.id)).id
+    # public and ephemeral messages where the presses are forged
+    my_prompt = await s.prompt()
+    their_prompt = s.table.prompt_message(await s.row(s.theirs))
+    my_lobby = s.fake.world.messages[mine.lobby_message_id or 0]
+    rules_in_lobby_room = original(
+        await s.fake.slash(awaited, lobby_room, "montana", "game", "rules")
+    )
+    log_in_my_thread = original(await s.fake.slash(awaited, s.thread, "montana", "game", "log"))
+    elsewhere = "another channel or thread"
+    lobby_only = "only on the game's lobby message"
+    not_here = "That button is not on this message"
+    votes_only = "Vote with the button of the vote's own message"
+    log_only = "Log pages turn only on your own"
+    presses: list[tuple[FakeUser, FakeMessage, str, str]] = [
+        # lobby buttons from another channel, or on an ephemeral answer in the lobby's own
+        (awaited, my_prompt, f"mt:{lobby_id}:0:join", elsewhere),
+        (other, their_prompt, f"mt:{lobby_id}:0:join", elsewhere),
+        (s.outsider, my_prompt, f"mt:{lobby_id}:0:start", elsewhere),
+        (s.outsider, my_prompt, f"mt:{lobby_id}:0:addai", elsewhere),
+        (s.outsider, rules_in_lobby_room, f"mt:{lobby_id}:0:addai", lobby_only),
+        (awaited, rules_in_lobby_room, f"mt:{lobby_id}:0:join", lobby_only),
+        # a running game's lobby code on its own prompt
+        (awaited, my_prompt, f"mt:{s.mine}:0:leave", lobby_only),
+        # log pages on the public prompt, or on another game's
+        (awaited, my_prompt, f"ml:{s.mine}:2:o", log_only),
+        (awaited, their_prompt, f"ml:{s.mine}:1:l", elsewhere),
+        # votes on the prompt, on a log page, or in another game's thread
+        (other, my_prompt, f"mk:{s.mine}:{awaited.id}", votes_only),
+        (other, log_in_my_thread, f"mk:{s.mine}:{awaited.id}", votes_only),
+        (other, their_prompt, f"mk:{s.mine}:{awaited.id}", elsewhere),
+        (other, my_prompt, f"mv:{s.mine}:{mine.version}", votes_only),
+        (other, their_prompt, f"mv:{s.mine}:{mine.version}", elsewhere),
+        # the prompt's own buttons (hint, play it, a step, the board) on the lobby
+        # message, or in another game's thread
+        (awaited, my_lobby, f"mt:{s.mine}:{v}:hint", not_here),
+        (awaited, my_lobby, f"mt:{s.mine}:{v}:a:recruit", not_here),
+        (awaited, their_prompt, f"mt:{s.mine}:{v}:a:recruit", elsewhere),
+        (awaited, their_prompt, f"mt:{s.mine}:{v}:hint", elsewhere),
+        (awaited, their_prompt, f"mt:{s.mine}:{v}:p:work", elsewhere),
+        (awaited, their_prompt, f"mt:{s.mine}:{v}:board", elsewhere),
+        (awaited, rules_in_lobby_room, f"mt:{s.mine}:{v}:a:recruit", elsewhere),
+    ]
+    verdicts = Verdicts(fake_discord)
+    before = every_table(s.db)
+    for user, message, custom_id, words in presses:
+        public = verdicts.public()
+        result = await fake_discord.press_forged(user, message, custom_id)
+        what = f"{user.name} pressed {custom_id!r} on message {message.id}"
+        verdicts.check(what, result, public)
+        if words not in result.text:
+            verdicts.problems.append(f"{what}: not told {words!r}: {result.text[:200]!r}")
+        if every_table(s.db) != before:
+            verdicts.problems.append(f"{what}: something saved changed")
+            before = every_table(s.db)
+    # a step's select, with a legal move, on the lobby message or in another game's thread
+    for message, words in ((my_lobby, not_here), (their_prompt, elsewhere)):
+        public = verdicts.public()
+        custom_id = f"ms:{s.mine}:{v}:work"
+        result = await fake_discord.press_forged(awaited, message, custom_id, values=["a:recruit"])
+        what = f"{awaited.name} chose a:recruit in {custom_id!r} on message {message.id}"
+        verdicts.check(what, result, public)
+        if words not in result.text:
+            verdicts.problems.append(f"{what}: not told {words!r}: {result.text[:200]!r}")
+    if every_table(s.db) != before:
+        verdicts.problems.append("a forged select changed something saved")
+    verdicts.assert_none()
+    # the same buttons where they belong still work
+    joined = await fake_discord.press(awaited, lobby_message, label="Join")
+    assert not joined.errors and f"<@{awaited.id}>" in joined.text
+    page = await fake_discord.press_forged(awaited, log_in_my_thread, f"ml:{s.mine}:1:l")
+    assert "page 1 of" in page.text
+    played = await fake_discord.press(awaited, await s.prompt(), label="Recruit")
+    assert not played.errors and (await s.row(s.mine)).version > mine.version
+
+
+def state_of(row: GameRow) -> str:
+    """The state key a button of the row's current prompt carries."""
+    return f"{row.version}.{row.undo_epoch}" if row.undo_epoch else str(row.version)

@@ -106,6 +106,14 @@ async def test_snowflakes_and_lobby_fields_round_trip(store: Store) -> None:
     assert await store.open_game_in(BIG_GUILD + 3) == got
     assert await store.latest_game_in(BIG_GUILD + 1) == got
     assert await store.get(row.id + 1000) is None
+    # the opener leaves: the seats and the opener change together (issue 21.5)
+    await store.set_players(row.id, [ANA, BEN], expected=[ANA])
+    await store.set_players(row.id, [BEN], expected=[ANA, BEN], creator=BEN.user_id)
+    moved = await store.get(row.id)
+    assert moved is not None and (moved.creator_id, moved.players) == (BEN.user_id, (BEN,))
+    await store.set_players(row.id, [BEN, ANA], expected=[BEN])
+    moved = await store.get(row.id)
+    assert moved is not None and moved.creator_id == BEN.user_id
 
 
 async def test_a_move_saves_state_log_notes_and_owed_messages_at_once(store: Store) -> None:
@@ -253,6 +261,8 @@ async def test_deadlines_votes_and_history(store: Store) -> None:
         "222",
         "111",
     ]
+    assert await store.end_voters(game_id, game.version) == ["222", "111"]
+    assert await store.end_voters(game_id, game.version - 1) == []
     assert not await store.end_game(game_id, game.version - 1, {"ranking": []})
     assert await store.end_game(game_id, game.version, {"ranking": [{"player": "111"}]})
     (past,) = await store.past_games(10, 5)
@@ -396,6 +406,13 @@ async def test_ai_seats_taken_over_seats_and_their_votes(store: Store) -> None:
     assert await store.add_takeover_vote(game_id, BEN.user_id, ANA.user_id, "2026-11-23T2") == [
         ANA.user_id
     ]  # once per voter
+    assert await store.takeover_voters(game_id, BEN.user_id) == [ANA.user_id]
+    # a vote from an earlier absence lapses (issue 21.1); one cast since stays
+    await store.lapse_takeover_votes(game_id, BEN.user_id, "2026-11-23T1")
+    assert await store.takeover_voters(game_id, BEN.user_id) == [ANA.user_id]
+    await store.lapse_takeover_votes(game_id, BEN.user_id, "2026-11-23T2")
+    assert await store.takeover_voters(game_id, BEN.user_id) == []
+    await store.add_takeover_vote(game_id, BEN.user_id, ANA.user_id, "2026-11-23T2")
     assert not await store.set_taken_over(game_id, [BEN.user_id], expected=[ANA.user_id])
     assert await store.set_taken_over(game_id, [BEN.user_id], expected=[])
     row = await store.get(game_id)
@@ -483,3 +500,21 @@ async def test_a_games_language_and_each_users_locale(store: Store) -> None:
         BEN.user_id: "ja",
     }
     assert await store.locales([]) == {}
+
+
+async def test_the_away_lines_said_in_a_game_per_player(store: Store) -> None:
+    """Issue 21.2: the last away/back line about a player in a game (its message and
+    when it was posted), replaced by the next one posted; on both stores."""
+    game_id, _ = await started(store, guild=4 << 22)
+    other, _ = await started(store, channel=11, guild=5 << 22)
+    assert await store.presence_line(game_id, ANA.user_id) is None
+    await store.set_presence_line(game_id, ANA.user_id, BIG_GUILD + 7, "2026-11-25T10:00:00")
+    await store.set_presence_line(other, ANA.user_id, 9, "2026-11-25T10:05:00")
+    assert await store.presence_line(game_id, ANA.user_id) == (
+        BIG_GUILD + 7,
+        "2026-11-25T10:00:00",
+    )
+    assert await store.presence_line(game_id, BEN.user_id) is None
+    await store.set_presence_line(game_id, ANA.user_id, 8, "2026-11-25T11:30:00")
+    assert await store.presence_line(game_id, ANA.user_id) == (8, "2026-11-25T11:30:00")
+    assert await store.presence_line(other, ANA.user_id) == (9, "2026-11-25T10:05:00")

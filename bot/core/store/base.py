@@ -461,18 +461,32 @@ class Store(RatingTables):
         return row
 
     async def set_players(
-        self, game_id: int, players: Sequence[Seat], *, expected: Sequence[Seat] | None = None
+        self,
+        game_id: int,
+        players: Sequence[Seat],
+        *,
+        expected: Sequence[Seat] | None = None,
+        creator: str | None = None,
     ) -> None:
         """Seat list of a game still in its lobby (and, if `expected` is given, still
-        seating exactly those players); `StaleVersion` when it is not."""
-        guard, params = "", [_seats_json(players), now(), game_id, LOBBY]
+        seating exactly those players); `StaleVersion` when it is not. `creator`: the
+        lobby's opener from now on (None: unchanged)."""
+        opener = ""
+        params: list[object] = [_seats_json(players), now()]
+        if creator is not None:
+            opener = ", creator_id = ?"
+            params.append(creator)
+        guard = ""
+        params += [game_id, LOBBY]
         if expected is not None:
             guard = " AND players = ?"
             params.append(_seats_json(expected))
         (count,) = await self._transaction(
             [
                 (
-                    "UPDATE games SET players = ?, updated_at = ? WHERE id = ? AND status = ?"
+                    "UPDATE games SET players = ?, updated_at = ?"
+                    + opener
+                    + " WHERE id = ? AND status = ?"
                     + guard,
                     tuple(params),
                 )
@@ -944,6 +958,30 @@ class Store(RatingTables):
         return {int(row["game_id"]): bool(row["reclaimed"]) for row in rows}
 
     @_guarded
+    async def presence_line(self, game_id: int, user_id: str) -> tuple[int, str] | None:
+        """The message of the last away/back line said in a game about `user_id`, and
+        when it was posted (issue 21.2), if any."""
+        rows = await self._read(
+            "SELECT message_id, posted_at FROM presence_lines WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id),
+        )
+        return (int(rows[0]["message_id"]), str(rows[0]["posted_at"])) if rows else None
+
+    async def set_presence_line(
+        self, game_id: int, user_id: str, message_id: int, posted_at: str
+    ) -> None:
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO presence_lines (game_id, user_id, message_id, posted_at) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
+                    "message_id = excluded.message_id, posted_at = excluded.posted_at",
+                    (game_id, user_id, message_id, posted_at),
+                )
+            ]
+        )
+
+    @_guarded
     async def users_with_away_seats(self) -> list[str]:
         """Everyone with a seat recorded in `away_seats` (start-up puts them right)."""
         rows = await self._read("SELECT DISTINCT user_id FROM away_seats ORDER BY user_id")
@@ -1151,6 +1189,10 @@ class Store(RatingTables):
         )
         return await self._end_voters(game_id, version)
 
+    async def end_voters(self, game_id: int, version: int) -> list[str]:
+        """The voters so far to end the game at `version`, in the order they voted."""
+        return await self._end_voters(game_id, version)
+
     @_guarded
     async def _end_voters(self, game_id: int, version: int) -> list[str]:
         rows = await self._read(
@@ -1276,6 +1318,22 @@ class Store(RatingTables):
         )
         return await self._takeover_voters(game_id, player)
 
+    async def lapse_takeover_votes(self, game_id: int, player: str, before: str) -> None:
+        """Drop the votes about `player`'s seat cast before `before` (an earlier
+        absence of theirs: a vote counts only while they are away or overdue)."""
+        await self._transaction(
+            [
+                (
+                    "DELETE FROM takeover_votes WHERE game_id = ? AND player = ? AND at < ?",
+                    (game_id, player, before),
+                )
+            ]
+        )
+
+    async def takeover_voters(self, game_id: int, player: str) -> list[str]:
+        """The voters so far to hand `player`'s seat to the AI, in the order they voted."""
+        return await self._takeover_voters(game_id, player)
+
     @_guarded
     async def _takeover_voters(self, game_id: int, player: str) -> list[str]:
         rows = await self._read(
@@ -1342,3 +1400,9 @@ class AiTables:
 
     async def add_takeover_vote(self, game_id: int, player: str, voter: str, at: str) -> list[str]:
         return await self.store.add_takeover_vote(game_id, player, voter, at)
+
+    async def lapse_takeover_votes(self, game_id: int, player: str, before: str) -> None:
+        await self.store.lapse_takeover_votes(game_id, player, before)
+
+    async def takeover_voters(self, game_id: int, player: str) -> list[str]:
+        return await self.store.takeover_voters(game_id, player)

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from ..names import clean_name
+
 LOBBY = "lobby"
 ACTIVE = "active"
 FINISHED = "finished"
@@ -73,6 +75,11 @@ class Seat:
 
     user_id: str
     name: str
+    """Cleaned on the way in (`bot.core.names.clean_name`), whoever made the seat: a
+    name saved before a cleaning rule existed is shown clean as well."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", clean_name(self.name))
 
     @property
     def is_ai(self) -> bool:

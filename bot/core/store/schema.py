@@ -271,6 +271,19 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         """,
     ),
     (
+        # away and back lines coalesced (issue 21.2): the line said last in a game about
+        # a player's away, edited instead of posting another within the hour
+        """
+        CREATE TABLE presence_lines (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            user_id TEXT NOT NULL,
+            message_id INTEGER NOT NULL,
+            posted_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, user_id)
+        )
+        """,
+    ),
+    (
         # ratings and statistics (issue 22, `bot.core.ratings`): each server's rating of
         # each player (and of each AI level, a pseudo-player `ai-level:<level>`), one row
         # per finished game and seat written in the same transaction as the game's end,

@@ -1,0 +1,189 @@
+"""Every press belongs to its message, and no internals reach a user.
+
+**Where a press may act.** A component's custom_id names its game, and discord.py hands
+the press to its `DynamicItem` whatever message it comes from; Discord itself checks
+that the id is on the message, but a tampered client, an old message or a bug must
+not reach a game from elsewhere. So every press of ours goes through `run_press`, which
+reads the game once and checks, from the store, which of the game's messages was
+pressed (`place_of`): its lobby message, its current prompt, another public message
+of it (an earlier prompt, an overdue notice, a vote), or an ephemeral one (a player's
+panel, hint, receipt or log page) — in the game's channel or thread. Each kind of
+component names the places it is shown on (`Offer`, the table below); a press
+anywhere else is refused to the presser alone, in words, and changes nothing.
+
+**Unexpected errors.** Whatever no refusal foresaw, in a command (`group.tracked`,
+`tree.on_error`) or a press (`run_press`), is answered by `went_wrong`: "something
+went wrong (error `a1b2c3`); the operators can look it up", the log line carrying
+that id and the traceback (`bot.core.incidents`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from i18n import Message, translatable
+
+from ..core import incidents
+from ..core.prompts import UnknownChoice
+from ..core.service import STALE_WORDS, Refusal
+from ..core.store import LOBBY, GameRow, StoreError
+from .components import UNKNOWN_BUTTON, bot_of, database_trouble, reply, service_of, user_t
+
+log = logging.getLogger(__name__)
+
+
+class Place(enum.Enum):
+    """Which of its game's messages a press came from."""
+
+    LOBBY = "lobby"
+    """The lobby message, in the channel the game was opened in."""
+    PROMPT = "prompt"
+    """The current prompt, where the game plays."""
+    OTHER = "other"
+    """Another public message in the game's channel or thread: an earlier prompt, an
+    overdue notice, a vote."""
+    OWN = "own"
+    """An ephemeral message in the game's channel or thread (only the presser sees it):
+    a step panel, a hint, a receipt, a log page."""
+
+
+@dataclass(frozen=True)
+class Offer:
+    """The places a kind of component is shown on, and what a press of it anywhere else
+    (in the game's channel or thread) is told; `earlier`: the words for another public
+    message of the game, when they differ."""
+
+    on: frozenset[Place]
+    elsewhere: Message
+    earlier: Message | None = None
+
+
+ANOTHER_PLACE = translatable(
+    "That button belongs to a game in another channel or thread ({where}). Nothing was changed."
+)
+LOBBY_OFFER = Offer(
+    frozenset({Place.LOBBY}),
+    translatable(
+        "Join, Leave, Start and the AI buttons work only on the game's lobby message "
+        "(or use `/montana game join`, `leave` or `start`). Nothing was changed."
+    ),
+)
+PROMPT_OFFER = Offer(
+    frozenset({Place.PROMPT, Place.OWN}),
+    translatable(
+        "That button is not on this message: use the buttons of the game's newest "
+        "message (or `/montana board`). Nothing was changed."
+    ),
+    earlier=STALE_WORDS,
+)
+"""Moves, step panels, the board, Undo, Hint and passing in advance: on the current
+prompt and the presser's own panels (an earlier prompt's buttons are out of date)."""
+LOG_PAGE_OFFER = Offer(
+    frozenset({Place.OWN}),
+    translatable(
+        "Log pages turn only on your own `/montana game log` answer. Nothing was changed."
+    ),
+)
+VOTE_OFFER = Offer(
+    frozenset({Place.OTHER}),
+    translatable(
+        "Vote with the button of the vote's own message, or with `/montana game vote-end` "
+        "or `/montana game takeover`. Nothing was changed."
+    ),
+)
+"""The end vote and the takeover vote: on the overdue notice and the vote messages."""
+
+
+def place_of(interaction: discord.Interaction[Any], row: GameRow) -> Place | None:
+    """Which of `row`'s messages was pressed (None: no message of this game, being in
+    another channel or thread)."""
+    message, channel = interaction.message, interaction.channel_id
+    if message is None or channel is None or channel not in (row.channel_id, row.play_channel_id):
+        return None
+    if message.flags.ephemeral:
+        return Place.OWN
+    if message.id == row.lobby_message_id or (row.lobby_message_id is None and row.status == LOBBY):
+        return Place.LOBBY if channel == row.channel_id else None
+    if message.id == row.message_id:
+        return Place.PROMPT if channel == row.play_channel_id else None
+    return Place.OTHER
+
+
+def check_place(interaction: discord.Interaction[Any], row: GameRow, offer: Offer) -> None:
+    """Refuse a press that the pressed message does not offer (`Refusal`)."""
+    place = place_of(interaction, row)
+    if place is None:
+        raise Refusal(ANOTHER_PLACE, where=f"<#{row.play_channel_id}>")
+    if place not in offer.on:
+        raise Refusal(offer.earlier if place is Place.OTHER and offer.earlier else offer.elsewhere)
+
+
+async def run_press(
+    interaction: discord.Interaction[Any],
+    game_id: int,
+    offer: Offer,
+    act: Callable[[GameRow], Awaitable[None]],
+) -> None:
+    """Serve a press of one of game `game_id`'s components shown on `offer`'s places:
+    the game read once (with the prompt its delivery last recorded), the place checked,
+    then `act(row)`; a refusal, a failing database or an unexpected error is answered to
+    the presser alone."""
+    try:
+        async with bot_of(interaction).busy():
+            await bot_of(interaction).remember_locale(interaction)
+            service = service_of(interaction)
+            row = service.delivery.latest(await service.get(game_id))
+            check_place(interaction, row, offer)
+            await act(row)
+    except Refusal as refusal:
+        await reply(interaction, refusal.text(user_t(interaction)))
+    except UnknownChoice:
+        await reply(interaction, user_t(interaction).translate(UNKNOWN_BUTTON))
+    except StoreError as error:
+        log.warning("a press found the database failing: %s", error)
+        await reply(interaction, database_trouble(error, user_t(interaction)))
+    except Exception as error:
+        await went_wrong(interaction, error)
+
+
+async def went_wrong(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Log an unexpected error under a new id, with its traceback, and tell the user
+    alone that id — never the error itself."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    command = interaction.command
+    what = f"/{command.qualified_name}" if command else str(data.get("custom_id", "?"))
+    incident = incidents.record(
+        log,
+        error,
+        f"{what!r} by user {interaction.user.id} in channel {interaction.channel_id} failed",
+    )
+    text = incidents.went_wrong(incident, user_t(interaction))
+    with contextlib.suppress(discord.HTTPException):
+        if not interaction.response.is_done():
+            await interaction.response.send_message(text, ephemeral=True)
+        elif interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+            # the "thinking…" answer of a command (always ephemeral here) becomes the words
+            await interaction.edit_original_response(content=text, attachments=[], view=None)
+        else:
+            await interaction.followup.send(text, ephemeral=True)
+
+
+__all__ = [
+    "LOBBY_OFFER",
+    "LOG_PAGE_OFFER",
+    "PROMPT_OFFER",
+    "VOTE_OFFER",
+    "Offer",
+    "Place",
+    "check_place",
+    "place_of",
+    "run_press",
+    "went_wrong",
+]

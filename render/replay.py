@@ -1,0 +1,443 @@
+"""A game played again: an animated GIF, one frame per turn, from the game's move log.
+
+    replay = render_replay(game, names={"123": "Ana"}, language="fr")
+    replay.gif  # bytes, at most MAX_BYTES whatever the game's length
+
+Each frame is the snapshot of the game at the end of one turn (`render.compose`: the
+turn marked on the boards and said in the header), under a band that says which turn
+of how many it is and whose, with a bar of the game's progress; the setup is one
+frame (the position the game started from); the last frame is the game as it stands
+(its final ranking when it is over) and is held longer. A game under way is replayed
+up to now. `turns=(FROM, TO)` replays a part (turn 0 is the setup).
+
+Size: Discord animates a GIF in the chat, and takes 10 MB from a server without
+boosts. The frames share one palette (the snapshot's fixed palette, one index kept
+for "unchanged"), so each frame after the first stores only the pixels its turn
+changed. A replay that comes out larger than `max_bytes` is shrunk and then given
+fewer frames (an even spread, the last frame always kept), so a game of
+any length fits.
+
+Pure: a `Game` in, bytes out; the drawing reuses the snapshot's caches (every field,
+sprite and word mask is drawn once per process), and the state is folded forward
+turn by turn from the record rather than rebuilt for each frame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from i18n import LANGUAGES, Translator, translator
+from rules import Event, Game
+from rules.recent import last_turn, turn_starts
+
+from . import _DRAWING, _language, compose, fonts, icons
+from .palette import BOARD_GROUND, GOLD, HEADER_MUTED, INK, WHITE, png_palette, seat_colour
+from .words import display_name
+
+MAX_BYTES = 8 * 1024 * 1024
+"""Discord takes 10 MiB per file from a server without boosts; a margin for the rest."""
+REDUCTIONS = (2, 3, 4)
+"""Frame sizes tried: the snapshot's 2000 px divided by these (a box average, 2.5 ms a
+frame where a resampling to any other size costs 12-18 ms). Half size keeps the header
+readable in the chat's preview and the boards when the picture is opened."""
+MIN_FRAMES = 12
+FRAME_MS = 700
+FIRST_MS = 1500
+LAST_MS = 6000
+"""How long the last frame (the final ranking, or where the game stands) is held before
+the GIF plays again."""
+BAND_HEIGHT = 72
+"""A multiple of each of REDUCTIONS, so the band and the snapshot reduce apart."""
+TRANSPARENT = 255
+"""The palette index that means "as in the previous frame"."""
+
+Progress = Callable[[float], None]
+
+
+@dataclass(frozen=True)
+class TurnFrame:
+    """What one frame shows: the game at the end of a turn."""
+
+    turn: int
+    """The game's turn number (0: the setup)."""
+    player: str | None
+    """The turn's player (None for the setup)."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    gif: bytes
+    frames: int
+    """Frames in the GIF."""
+    turns: tuple[int, int]
+    """The first and last turn shown."""
+    width: int
+    height: int
+    scale: float
+    """The frames' size as a part of the snapshot's."""
+
+
+def parse_turns(text: str) -> tuple[int, int]:
+    """`"10-20"` -> (10, 20); `"7"` -> (7, 7). Raises ValueError for anything else."""
+    parts = text.replace(" ", "").replace("–", "-").split("-")
+    if len(parts) == 1 and parts[0].isdigit():
+        return int(parts[0]), int(parts[0])
+    if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
+        first, last = int(parts[0]), int(parts[1])
+        if first <= last:
+            return first, last
+    raise ValueError(text)
+
+
+@dataclass(frozen=True)
+class TurnState:
+    """The game at the end of one turn, and what happened in that turn."""
+
+    frame: TurnFrame
+    game: Game
+    """Folded forward after the caller is done with it (except the last: the game
+    itself): draw it, or copy it, before asking for the next."""
+    events: tuple[Event, ...]
+    """The engine's events of the turn's entries (for words: `bot.core.words.describe`)."""
+
+
+def turn_states(game: Game) -> Iterator[TurnState]:
+    """The game at the end of the setup and of every turn, oldest first, ending with
+    `game` itself (its turn in progress, if any)."""
+    record = game.record()
+    actions = record["actions"]
+    starts = turn_starts(game)
+    replayed = Game.replay_start(record)
+    boundaries = set(starts[1:])
+    events: list[Event] = []
+    for index, (player, notation) in enumerate(actions):
+        if index in boundaries:
+            yield TurnState(_frame_of(replayed), replayed, tuple(events))
+            events = []
+        events += replayed.replay_action(player, notation)
+    yield TurnState(_frame_of(game), game, tuple(events))
+
+
+def turn_state(game: Game, turn: int) -> TurnState:
+    """The game at the end of turn `turn` (0: the setup; past the last: the game now)."""
+    state = None
+    for state in turn_states(game):
+        if state.frame.turn >= turn:
+            return state
+    assert state is not None
+    return state
+
+
+def _frame_of(game: Game) -> TurnFrame:
+    turn = last_turn(game)
+    if turn is None or turn.setup or turn.number is None:
+        return TurnFrame(0, None)
+    return TurnFrame(turn.number, turn.player)
+
+
+def turn_count(game: Game) -> int:
+    """The highest turn number a replay of `game` shows (0 before the first turn)."""
+    return _frame_of(game).turn
+
+
+def _band(
+    width: int,
+    frame: TurnFrame,
+    last: int,
+    game: Game,
+    names: Mapping[str, str],
+    t: Translator,
+) -> Image.Image:
+    """The replay's own line above the snapshot: turn N of M, whose, and a progress bar."""
+    band = Image.new("RGB", (width, BAND_HEIGHT), INK)
+    draw = ImageDraw.Draw(band)
+    if frame.player is None:
+        text = t.gettext("Replay · setup")
+    else:
+        text = t.gettext(
+            "Replay · turn {number} of {count} · {player}",
+            number=frame.turn,
+            count=last,
+            player=display_name(frame.player, names),
+        )
+    x = 24
+    if frame.player is not None:
+        icons.paste(band, icons.house(seat_colour(game.seat_of(frame.player)), 40), (x + 20, 36))
+        x += 52
+    bar = (width * 0.55, 27, width - 24, 45)
+    text = fonts.fit(text, fonts.HEADLINE, bar[0] - x - 24, bold=True)
+    fonts.draw_text(draw, (x, 36), text, fonts.HEADLINE, fill=WHITE, bold=True, anchor="lm")
+    draw.rounded_rectangle(bar, radius=9, fill=HEADER_MUTED)
+    done = frame.turn / last if last else 1.0
+    if done > 0:
+        draw.rounded_rectangle(
+            (bar[0], bar[1], bar[0] + (bar[2] - bar[0]) * done, bar[3]), radius=9, fill=GOLD
+        )
+    draw.line((0, BAND_HEIGHT - 2, width, BAND_HEIGHT - 2), fill=BOARD_GROUND, width=2)
+    return band
+
+
+@dataclass
+class _Frames:
+    images: list[Image.Image]
+    shown: list[TurnFrame]
+
+
+@lru_cache(maxsize=1)
+def _gif_palette() -> Image.Image:
+    """The snapshot's fixed palette without its last colour (the "unchanged" index)."""
+    colours = png_palette().getpalette() or []
+    image = Image.new("P", (1, 1))
+    image.putpalette([*colours[: 3 * TRANSPARENT], 0, 0, 0])
+    return image
+
+
+def _draw_frames(
+    game: Game,
+    names: Mapping[str, str],
+    seat_notes: Mapping[str, str],
+    language: str,
+    turns: tuple[int, int] | None,
+    reduction: int,
+    progress: Progress | None,
+) -> _Frames:
+    code = _language(language)
+    t = translator(code)
+    last = turn_count(game)
+    first_turn, last_turn_shown = turns if turns is not None else (0, last)
+    gif_palette = _gif_palette()
+    shown_names = {pid: display_name(pid, names) for pid in game.player_ids}
+    frames = _Frames([], [])
+    total = max(1, min(last, last_turn_shown) - first_turn + 1)
+    for turn in turn_states(game):
+        frame, state = turn.frame, turn.game
+        is_last = state is game
+        if frame.turn < first_turn or (frame.turn > last_turn_shown and not is_last):
+            continue
+        if frame.turn > last_turn_shown:
+            break
+        with _DRAWING:
+            picture = compose.snapshot(
+                state, names=shown_names, seat_notes=seat_notes, language=code
+            ).image
+            band = _band(picture.width, frame, last, state, shown_names, t)
+        # each part reduced on its own (BAND_HEIGHT is a multiple of every reduction):
+        # no copy of the whole picture at full size
+        top, body = band.reduce(reduction), picture.reduce(reduction)
+        small = Image.new("RGB", (body.width, top.height + body.height))
+        small.paste(top, (0, 0))
+        small.paste(body, (0, top.height))
+        frames.images.append(small.quantize(palette=gif_palette, dither=Image.Dither.NONE))
+        frames.shown.append(frame)
+        if progress is not None:
+            progress(min(1.0, len(frames.shown) / total))
+    return frames
+
+
+def _same_size(images: list[Image.Image]) -> list[Image.Image]:
+    """The frames on one canvas as tall as the tallest (a turn said on more lines makes
+    the header taller; a GIF's frames cannot be larger than its first): the shorter
+    ones extended at the bottom with the board's ground."""
+    height = max(image.height for image in images)
+    ground = _gif_palette().getpalette() or []
+    rgb = BOARD_GROUND
+    index = next((i for i in range(TRANSPARENT) if tuple(ground[3 * i : 3 * i + 3]) == rgb), 0)
+    padded = []
+    for image in images:
+        if image.height < height:
+            canvas = Image.new("P", (image.width, height), index)
+            canvas.putpalette(ground)
+            canvas.paste(image, (0, 0))
+            image = canvas
+        padded.append(image)
+    return padded
+
+
+def _shrunk(image: Image.Image, scale: float) -> Image.Image:
+    """A frame `scale` times its size, on the same palette."""
+    size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+    smaller = image.convert("RGB").resize(size, Image.Resampling.BOX)
+    return smaller.quantize(palette=_gif_palette(), dither=Image.Dither.NONE)
+
+
+def _encode(images: list[Image.Image]) -> bytes:
+    images = _same_size(images)
+    durations = [FRAME_MS] * len(images)
+    durations[0] = FIRST_MS
+    durations[-1] = LAST_MS
+    buffer = io.BytesIO()
+    images[0].save(
+        buffer,
+        format="GIF",
+        save_all=True,
+        append_images=images[1:],
+        duration=durations if len(images) > 1 else LAST_MS,
+        loop=0,
+        optimize=True,
+        transparency=TRANSPARENT,
+        disposal=1,
+    )
+    return buffer.getvalue()
+
+
+def _spread(count: int, keep: int) -> list[int]:
+    """`keep` indices out of `count`, evenly spread, the first and last always kept."""
+    if keep >= count:
+        return list(range(count))
+    step = (count - 1) / (keep - 1)
+    return sorted({round(i * step) for i in range(keep)})
+
+
+def render_replay(
+    game: Game,
+    *,
+    names: Mapping[str, str] | None = None,
+    seat_notes: Mapping[str, str] | None = None,
+    language: str = "en",
+    turns: tuple[int, int] | None = None,
+    max_bytes: int = MAX_BYTES,
+    progress: Progress | None = None,
+) -> Replay:
+    """The replay of `game` (up to now if it is under way) as an animated GIF of at
+    most `max_bytes`. `turns` = (FROM, TO) keeps those turns only (0 is the setup);
+    a range past the game's end stops at its last turn. `progress(part)` is called
+    as frames are drawn, `part` rising to 1.0."""
+    drawn = REDUCTIONS[0]
+    frames = _draw_frames(game, names or {}, seat_notes or {}, language, turns, drawn, progress)
+    if not frames.images:
+        raise ValueError("no turn in that range")
+    gif = _encode(frames.images)
+    reduction, first_drawn = drawn, frames.images
+    for smaller in REDUCTIONS[1:]:
+        if len(gif) <= max_bytes:
+            break
+        # shrunk from the frames drawn (a fraction of the cost of drawing them again)
+        reduction = smaller
+        frames.images = [_shrunk(image, drawn / smaller) for image in first_drawn]
+        gif = _encode(frames.images)
+    images, shown = frames.images, frames.shown
+    while len(gif) > max_bytes and len(images) > MIN_FRAMES:
+        keep = max(MIN_FRAMES, int(len(images) * max_bytes / len(gif) * 0.9))
+        chosen = _spread(len(images), keep)
+        images = [images[i] for i in chosen]
+        shown = [shown[i] for i in chosen]
+        gif = _encode(images)
+    while len(gif) > max_bytes and len(images) > 1:
+        images, shown = images[-1:], shown[-1:]
+        gif = _encode(images)
+    width, height = images[0].width, max(image.height for image in images)
+    return Replay(gif, len(images), (shown[0].turn, shown[-1].turn), width, height, 1 / reduction)
+
+
+def write_replay(
+    game: Game,
+    out: Path,
+    *,
+    turns: tuple[int, int] | None,
+    language: str,
+    max_bytes: int,
+    names: Mapping[str, str] | None = None,
+) -> str:
+    """Draw `game`'s replay into `out`; the line the command prints: frames, size, wall
+    and CPU time (the benchmark's figures: the first replay in a process draws the
+    shared art too, as a picture worker does once)."""
+    started, cpu_started = time.perf_counter(), time.process_time()
+    replay = render_replay(game, names=names, language=language, turns=turns, max_bytes=max_bytes)
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    out.write_bytes(replay.gif)
+    first, last = replay.turns
+    return (
+        f"{out}: {replay.frames} frames (turns {first}-{last}), "
+        f"{len(replay.gif) / 2**20:.2f} MiB, {replay.width}x{replay.height} px "
+        f"(scale {replay.scale:.2f}); wall {wall:.2f} s, CPU {cpu:.2f} s"
+    )
+
+
+def _from_record(path: Path) -> tuple[Game, dict[str, str], str | None]:
+    """The game of a record file, its players' names (the seat tags) and its language."""
+    from rules.record import loads
+
+    game, tags = loads(path.read_text(encoding="utf-8"))
+    names = {
+        tags[f"Seat{seat}Id"]: tags[f"Seat{seat}"]
+        for seat in range(1, len(game.players) + 1)
+        if f"Seat{seat}Id" in tags and f"Seat{seat}" in tags
+    }
+    return game, names, tags.get("Language")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m render.replay --players 4 --seed 1 --out replay.gif [--turns 10-20]`:
+    a random game played to its end (or `--moves` actions in), then its replay;
+    `--record FILE` replays a game record (`/montana game export`) instead."""
+    from rules.record import RecordError
+
+    from .__main__ import play
+
+    parser = argparse.ArgumentParser(prog="python -m render.replay", description=main.__doc__)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--moves", type=int, default=0, help="stop after N actions (0: the end)")
+    parser.add_argument("--record", type=Path, help="a game record to replay (not a random game)")
+    parser.add_argument("--turns", type=str, default=None, help="FROM-TO: a part of the game")
+    parser.add_argument(
+        "--language", choices=LANGUAGES, help="the pictures' words (default: the record's, or en)"
+    )
+    parser.add_argument("--max-bytes", type=int, default=MAX_BYTES)
+    parser.add_argument("--out", type=Path, required=True, help="GIF file to write")
+    args = parser.parse_args(argv)
+    try:
+        turns = parse_turns(args.turns) if args.turns else None
+    except ValueError:
+        parser.error(f"--turns takes FROM-TO (e.g. 10-20), not {args.turns!r}")
+    names: dict[str, str] = {}
+    language = args.language
+    if args.record is not None:
+        try:
+            game, names, recorded = _from_record(args.record)
+        except (OSError, RecordError) as error:
+            parser.error(f"{args.record}: {error}")
+        if language is None and recorded in LANGUAGES:
+            language = recorded
+    else:
+        game, _ = play(args.players, args.seed, args.moves, final=args.moves == 0)
+    try:
+        line = write_replay(
+            game,
+            args.out,
+            turns=turns,
+            language=language or "en",
+            max_bytes=args.max_bytes,
+            names=names,
+        )
+    except ValueError:
+        parser.error(f"--turns {args.turns}: the game has turns 0 to {turn_count(game)}")
+    print(line)
+    return 0
+
+
+__all__ = [
+    "MAX_BYTES",
+    "Replay",
+    "TurnFrame",
+    "TurnState",
+    "parse_turns",
+    "render_replay",
+    "turn_count",
+    "turn_state",
+    "turn_states",
+    "write_replay",
+]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
