@@ -163,8 +163,8 @@ async def test_a_crash_between_the_last_move_and_the_summary_rates_once_and_post
     assert await ratings.rate_past_games(again.store) == 0
 
 
-async def test_hidden_statistics_and_forget_me(fake_discord: FakeDiscord, tmp_path: Path) -> None:
-    bot = bot_on(str(tmp_path / "m.sqlite3"))
+async def test_hidden_statistics_and_forget_me(fake_discord: FakeDiscord, database: str) -> None:
+    bot = bot_on(database)
     await fake_discord.start(bot)
     table = Table(fake_discord, bot)
     game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
@@ -202,9 +202,9 @@ async def test_hidden_statistics_and_forget_me(fake_discord: FakeDiscord, tmp_pa
 
 
 async def test_the_leaderboard_pages_and_shows_the_askers_line_off_the_page(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: str
 ) -> None:
-    bot = bot_on(str(tmp_path / "m.sqlite3"))
+    bot = bot_on(database)
     await fake_discord.start(bot)
     store = bot.store
     guild = fake_discord.guild_id
