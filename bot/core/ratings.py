@@ -331,6 +331,7 @@ def summary_owed(
             "holdings": placing.holdings,
             "quit": r.quit,
             "ai": is_ai_level(r.player),
+            "level": r.player.removeprefix(AI_LEVEL_PREFIX) if is_ai_level(r.player) else None,
             "before": r.rating_before,
             "after": r.rating_after,
             "provisional": provisional(after.get(r.player)),

@@ -13,7 +13,7 @@ from typing import Any
 
 from babel.dates import format_skeleton
 
-from i18n import Translator
+from i18n import Translator, translatable_in
 from render.charts import ChartWords
 from render.vocabulary import ACTIONS
 
@@ -39,6 +39,16 @@ def change_text(before: int | None, after: int | None) -> str:
         return ""
     delta = after - before
     return f"+{delta}" if delta > 0 else (f"−{-delta}" if delta < 0 else "±0")
+
+
+AI_LEVELS = {"normal": translatable_in("ai level", "normal")}
+"""The AI's levels as the summary names them (`ratings.ai_level_of`)."""
+
+
+def level_text(level: str, t: Translator) -> str:
+    """An AI level's pseudo-player: "AI (normal)"."""
+    named = AI_LEVELS.get(level)
+    return t.gettext("AI ({level})", level=t.translate(named) if named else level)
 
 
 def rating_text(rating: int, is_provisional: bool) -> str:
@@ -68,7 +78,15 @@ def summary_text(body: Mapping[str, Any], game_id: int, t: Translator) -> str:
             cows=seat.get("cows", 0),
             holdings=seat.get("holdings", 0),
         )
-        if seat.get("after") is not None:
+        if seat.get("after") is not None and seat.get("level"):
+            # an AI seat plays for its level's rating (`ratings.ai_level_of`)
+            line += " · " + t.gettext(
+                "rating of {level} {rating} ({change})",
+                level=level_text(str(seat["level"]), t),
+                rating=rating_text(seat["after"], bool(seat.get("provisional"))),
+                change=change_text(seat.get("before"), seat.get("after")),
+            )
+        elif seat.get("after") is not None:
             line += " · " + t.gettext(
                 "rating {rating} ({change})",
                 rating=rating_text(seat["after"], bool(seat.get("provisional"))),

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.core import ratings
+from bot.core import ratings, stats
 from bot.core.ratings import AI_MOVE_NOTE, SUMMARY, shown
 from bot.core.store import ENDED, FINISHED, Away, Seat, Store, open_store
+from i18n import translator
 from rules import Game
 from rules.simulate import choose_action
 from rules.state import Result, Standing
@@ -258,6 +259,12 @@ async def test_ai_seats_rate_their_level_and_never_appear_among_people(store: St
     assert await store.leaderboard_size(GUILD, min_games=0) == 2
     records = await store.server_records(GUILD)
     assert all(not r.player.startswith("ai") for r in records.values())
+    # the summary says an AI seat's rating is its level's
+    (owed,) = [o for o in await store.owed(game_id) if o.kind == SUMMARY]
+    text = stats.summary_text(owed.body, game_id, translator("en"))
+    ai_lines = [line for line in text.splitlines() if "AI 1 —" in line or "AI 2 —" in line]
+    assert len(ai_lines) == 2
+    assert all(f"rating of AI (normal) {level.rating}?" in line for line in ai_lines)
 
 
 async def test_a_game_ended_by_vote_places_the_overdue_player_last(store: Store) -> None:
