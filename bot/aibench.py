@@ -3,6 +3,7 @@ what the AI costs the event loop.
 
     python -m bot.aibench [--games 4] [--players 3] [--seed 1] [--policy ai]
                           [--executor process|thread] [--real-pictures]
+                          [--hints 60] [--hint-pool own|shared]
 
 Each game seats one human (played by the random policy, `rules.simulate.choose_action`,
 as soon as it is awaited) and `players - 1` AI seats run by `bot.core.ai_seats.AiPlayers`
@@ -16,6 +17,14 @@ game to the move saved and announced, as median, 99th percentile and max; the co
 AI moves; the decisions' CPU time in the worker; the wall and CPU seconds of the run
 (the bot process, and the worker's).
 `--executor thread` runs the AI in a thread of the bot process instead, for comparison.
+
+`--hints N` floods the bot with hints meanwhile (issue 21 point 4): N hint requests are
+kept queued at all times, each for a different state (none shares another's search),
+as many members pressing Hint at once would. The AI seats' move latency (wall) and
+decision CPU are then printed as median and p99 with the hints answered; the aim is
+the AI seats' p99 unchanged (at most 1 s) while 60 hints are queued. The hints run in
+their own lower-priority worker as in the bot (`--hint-pool own`); `--hint-pool shared`
+puts them in the AI seats' worker, as before, for comparison.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from rules.simulate import choose_action
@@ -36,7 +46,8 @@ from rules.simulate import choose_action
 from .core.ai_seats import AiPlayers
 from .core.pictures import BlankRenderer
 from .core.service import GameService, PillowRenderer, Renderer
-from .core.store import Seat, Store
+from .core.store import GameRow, Seat, Store
+from .core.workers import worker_pool
 
 TICK = 0.010
 STALL_AIM = 0.050
@@ -91,6 +102,62 @@ async def human_plays(service: GameService, game_id: int, rng: random.Random) ->
             await asyncio.sleep(0.02)
 
 
+HINT_GAME_CHANNEL = 999
+
+
+async def hint_state(service: GameService, seed: int) -> tuple[GameRow, str]:
+    """A game of two humans waiting for one of them to choose a main action: the state
+    the hints are asked in."""
+    ana, ben = Seat("hint-ana", "Ana"), Seat("hint-ben", "Ben")
+    row = await service.open_lobby(
+        guild_id=None, channel_id=HINT_GAME_CHANNEL, thread_id=None, creator=ana
+    )
+    await service.join(row.id, ben)
+    await service.start(row.id, ana.user_id, seed=seed)
+    rng = random.Random(seed)
+    while True:  # on to a main action, the decision that needs the longest search
+        row = await service.get(row.id)
+        game = service.game_of(row)
+        awaited = game.awaiting
+        assert awaited is not None
+        if game.pending.kind == "main":
+            return row, awaited
+        _, action = choose_action(game, rng)
+        await service.play(row.id, awaited, action)
+
+
+class HintFlood:
+    """Keeps `queued` hints asked at all times, each for a state of its own, until stopped."""
+
+    def __init__(self, players: AiPlayers, row: GameRow, player: str, queued: int) -> None:
+        self.players = players
+        self.row = row
+        self.player = player
+        self.queued = queued
+        self.answered: list[float] = []
+        self._next = 0
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False
+
+    def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._ask_again_and_again()) for _ in range(self.queued)]
+
+    async def _ask_again_and_again(self) -> None:
+        while not self._stopping:
+            self._next += 1
+            # another game id each time: no two hints share a search
+            row = replace(self.row, id=1_000_000 + self._next)
+            started = time.perf_counter()
+            await self.players.decide(row, self.player, hint=True)
+            self.answered.append(time.perf_counter() - started)
+
+    async def stop(self) -> None:
+        self._stopping = True
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
 def percentile(values: Sequence[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -103,19 +170,34 @@ async def run(options: argparse.Namespace) -> int:
         if options.executor == "thread"
         else None
     )
+    if executor is None and options.hint_pool == "shared":
+        executor = worker_pool(1)
+    hint_executor = executor if options.hint_pool == "shared" else None
+    flood: HintFlood | None = None
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(str(Path(folder) / "bench.sqlite3"))
         service = GameService(store, renderer=renderer)
-        players = AiPlayers(service, delay=0, policy=options.policy, executor=executor)
+        players = AiPlayers(
+            service,
+            delay=0,
+            policy=options.policy,
+            executor=executor,
+            hint_executor=hint_executor,
+        )
         service.after_announce.append(players.on_announced)
         rng = random.Random(options.seed)
         try:
-            # the worker is started (and the AI package loaded in it) before measuring
+            # the workers are started (and the AI package loaded in them) before measuring
             await players.warm_up()
             ids = [
                 await start_game(service, n, options.players, options.seed + n)
                 for n in range(options.games)
             ]
+            if options.hints:
+                row, awaited = await hint_state(service, options.seed)
+                flood = HintFlood(players, row, awaited, options.hints)
+                flood.start()
+                await asyncio.sleep(0.5)  # the queue fills before the AI seats start
             ticker = Ticker()
             ticker.start()
             wall, cpu = time.perf_counter(), time.process_time()
@@ -128,9 +210,11 @@ async def run(options: argparse.Namespace) -> int:
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
             ticker.stop()
         finally:
+            if flood is not None:
+                await flood.stop()
             await players.stop()
             if executor is not None:
-                executor.shutdown()
+                executor.shutdown(cancel_futures=True)
             await store.close()
     latencies = [s * 1000 for s in players.latencies]
     decisions = [s * 1000 for s in players.decision_cpu]
@@ -139,6 +223,11 @@ async def run(options: argparse.Namespace) -> int:
         f"policy {options.policy}, AI in a {options.executor}"
     )
     print(f"AI moves: {len(latencies)}, human moves: {sum(humans)}")
+    if flood is not None:
+        print(
+            f"hint flood: {options.hints} hints queued at all times ({options.hint_pool} "
+            f"pool), {len(flood.answered)} answered meanwhile"
+        )
     if latencies:
         print(
             f"AI move latency ms: median {statistics.median(latencies):.0f}, "
@@ -166,6 +255,15 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--policy", default="ai", help="the AI seats' policy (default ai)")
     parser.add_argument("--executor", choices=("process", "thread"), default="process")
     parser.add_argument("--real-pictures", action="store_true", help="draw every picture")
+    parser.add_argument(
+        "--hints", type=int, default=0, help="hints kept queued meanwhile (default 0)"
+    )
+    parser.add_argument(
+        "--hint-pool",
+        choices=("own", "shared"),
+        default="own",
+        help="hints in their own lower-priority worker (the bot) or the AI seats' (before)",
+    )
     return parser.parse_args(list(argv))
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import re
 import shlex
@@ -47,12 +48,14 @@ from i18n import (
     translatable,
     translator,
 )
+from i18n.commands import name_commands_with
 from render.words import ENGLISH
 from rules import Game
 from rules.record import RecordError, parse, renamed
 
 from .core import prompts, words
 from .core.ai_seats import AiPlayers
+from .core.commands import ConsoleCommands
 from .core.names import clean_name
 from .core.service import GameService, Outcome, Refusal, Renderer, game_words
 from .core.store import ACTIVE, FINISHED, LOBBY, GameRow, Seat, Store
@@ -96,6 +99,11 @@ Commands:
 """The console's help; its command words (help, moves, back...) stay English, like the
 notation."""
 HELP = HELP_TEXT.id
+CONSOLE_COMMANDS = ConsoleCommands(
+    {"board": "board", "status": "status", "undo": "undo", "game rules": "rules", "game log": "log"}
+)
+"""What a message naming a slash command says in the console: the console's own command
+for those it understands (HELP_TEXT), the slash command's path for the others."""
 
 
 def plain(text: str) -> str:
@@ -817,7 +825,9 @@ def run_console(
     announcer = ConsoleAnnouncer(
         picture_folder(options, db_path).resolve(), write, translator(options.language or "en")
     )
-    with asyncio.Runner() as runner:
+    previous_namer = name_commands_with(CONSOLE_COMMANDS)
+    with asyncio.Runner() as runner, contextlib.ExitStack() as restore:
+        restore.callback(name_commands_with, previous_namer)
         store = runner.run(Store.open(str(db_path)))
         try:
             service = GameService(store, renderer=renderer, announcer=announcer)

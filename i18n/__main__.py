@@ -11,6 +11,7 @@ import time
 from . import build
 from .languages import TRANSLATED_LANGUAGES
 from .translator import TEMPLATE_PATH, Translator, po_path
+from .typography import fix_french_po
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,6 +20,10 @@ def main(argv: list[str] | None = None) -> int:
     steps.add_parser("extract", help="write the English strings of the code to messages.pot")
     steps.add_parser("update", help="extract, then bring every language's .po in line")
     steps.add_parser("check", help="list what keeps a language from being complete")
+    steps.add_parser(
+        "fix-french",
+        help="put French typography right in fr.po (narrow no-break spaces, ’, « »)",
+    )
     stats = steps.add_parser("stats", help="entries per language and the time to load one")
     stats.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args(argv)
@@ -32,6 +37,13 @@ def main(argv: list[str] | None = None) -> int:
             for language in TRANSLATED_LANGUAGES:
                 changed = build.update(template, language)
                 print(f"{po_path(language).name}: {'updated' if changed else 'unchanged'}")
+        return 0
+    if args.step == "fix-french":
+        path = po_path("fr")
+        text = path.read_text(encoding="utf-8")
+        fixed = fix_french_po(text)
+        path.write_text(fixed, encoding="utf-8")
+        print(f"{path.name}: {'fixed' if fixed != text else 'unchanged'}")
         return 0
     if args.step == "check":
         found = build.check()

@@ -18,8 +18,11 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
+from .commands import command_fields
+from .glossary import glossary_problems
 from .languages import TRANSLATED_LANGUAGES, Language
 from .translator import TEMPLATE_PATH, placeholders, po_path
+from .typography import french_problems
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SOURCE_DIRS = ("bot", "render", "rules", "i18n")
@@ -185,10 +188,16 @@ def _message_problems(language: Language, source: Entry, catalog: Catalog) -> li
     if not all(forms):
         return [f"{name}: empty"]
     expected = placeholders(texts(source.id)[-1])
+    commands = command_fields(texts(source.id)[-1])
     return [
         f"{name}: fields {sorted(placeholders(form))} instead of {sorted(expected)} in {form!r}"
         for form in forms
         if placeholders(form) != expected
+    ] + [
+        f"{name}: commands {sorted(command_fields(form))} instead of {sorted(commands)} "
+        f"in {form!r} (a command's option is named in the code's English: {{/me away:days}})"
+        for form in forms
+        if placeholders(form) == expected and command_fields(form) != commands
     ]
 
 
@@ -209,4 +218,26 @@ def check(languages: Iterable[Language] = TRANSLATED_LANGUAGES) -> list[str]:
     """All problems of the catalogue (empty when every language is complete)."""
     template = read_catalog(TEMPLATE_PATH)
     translations = {language: read_catalog(po_path(language), language) for language in languages}
-    return template_problems(template, extract()) + problems(template, translations)
+    rejected = [
+        problem
+        for language, catalog in translations.items()
+        for problem in glossary_problems(language, catalog)
+    ]
+    typography = typography_problems(translations["fr"]) if "fr" in translations else []
+    return (
+        template_problems(template, extract())
+        + problems(template, translations)
+        + rejected
+        + typography
+    )
+
+
+def typography_problems(french: Catalog) -> list[str]:
+    """Every French translation that breaks French typography (`i18n.typography`)."""
+    return [
+        f"fr: {_name(message)}: {problem} in {form!r}"
+        for message in french
+        if message.id
+        for form in texts(message.string)
+        for problem in french_problems(form)
+    ]

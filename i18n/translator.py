@@ -19,6 +19,7 @@ from typing import IO
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from .commands import COMMAND_FIELD_PREFIX, CommandField, is_command_field
 from .languages import SOURCE_LANGUAGE, Language
 from .messages import Message
 
@@ -111,6 +112,7 @@ class Translator:
         return None if translated == message else translated
 
     def _fill(self, translated: str, source: str, fields: Mapping[str, object]) -> str:
+        fields = _Fields(self, fields)
         try:
             return translated.format_map(fields)
         except (KeyError, IndexError, ValueError) as error:
@@ -123,6 +125,20 @@ class Translator:
                 error,
             )
             return source.format_map(fields)
+
+
+class _Fields(dict[str, object]):
+    """A message's fields, and its commands (`{/game new}`, `i18n.commands`) named for
+    this translator's reader."""
+
+    def __init__(self, t: Translator, fields: Mapping[str, object]) -> None:
+        super().__init__(fields)
+        self.t = t
+
+    def __missing__(self, key: str) -> object:
+        if is_command_field(key):
+            return CommandField(self.t, key[len(COMMAND_FIELD_PREFIX) :])
+        raise KeyError(key)
 
 
 @functools.cache

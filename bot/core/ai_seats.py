@@ -20,6 +20,14 @@ this one. So every `SWEEP_SECONDS` the games of this process's shards with a sea
 over are woken too (a wake that finds no AI awaited does nothing).
 
 `hint` asks the same question for the awaited human and words the answer (`ai.explain`).
+
+AI work is bounded and fair (issue 21 point 4): a decision is searched once per state
+(game, version, undo epoch, player) and shared by every hint asked for it, and by the
+AI seat deciding that state (`decide`); hints are limited per member
+(`limits.HintRate`, the server's `hints_per_minute`); they run in a worker process of
+their own at a lower priority, so the AI seats (their pool: `workers` processes, the
+`MONTANA_AI_PROCESSES` setting) never wait behind them. And a game whose every seat the
+AI plays does not run: it pauses, saying why, until a person takes a seat back.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import contextlib
 import logging
 import time
 import zlib
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -40,7 +49,8 @@ from i18n import Translator, translatable
 from rules import Game
 
 from .deadlines import Absence
-from .service import STALE, BrokenGame, GameService, Outcome, Refusal, game_words
+from .limits import HintRate, all_seats_ai, limits_of
+from .service import STALE_WORDS, BrokenGame, GameService, Outcome, Refusal, game_words
 from .store import (
     ABSENT_AI_MOVE,
     ABSENT_AI_SEAT,
@@ -62,6 +72,12 @@ SWEEP_SECONDS = 60.0
 RETRY_SECONDS = 30.0
 """After a failure (the database busy, a broken state), when the game is tried again."""
 POLICY = "ai"
+HINT_NICENESS = 19
+"""How much lower the hint worker's priority is than the AI seats' (`os.nice`)."""
+DECISIONS_KEPT = 512
+"""Decisions remembered for the hints and AI seats asking again for the same state."""
+DecisionKey = tuple[int, int, int, str]
+"""(game, version, undo epoch, player): a state and whose decision."""
 
 ABSENT_MESSAGES = {
     ABSENT_WAIT: translatable("wait (reminders only)"),
@@ -73,7 +89,7 @@ ABSENT_WORDS = {mode: message.id for mode, message in ABSENT_MESSAGES.items()}
 CHANGED_MEANWHILE = translatable("The game changed meanwhile; please try again.")
 NOT_ABSENT = translatable(
     "{who} is here: a vote to hand their seat to the AI is possible only while they are "
-    "away (`/montana me away`) or once their deadline for the decision awaited from them "
+    "away ({/me away}) or once their deadline for the decision awaited from them "
     "has passed."
 )
 VOTED_ALREADY = translatable(
@@ -140,9 +156,26 @@ def _ready() -> bool:
     return True
 
 
-def default_executor() -> concurrent.futures.Executor:
-    """One worker process, which ends with the bot even when the bot is killed."""
-    return worker_pool(1)
+def default_executor(workers: int = 1) -> concurrent.futures.Executor:
+    """The AI seats' worker processes, which end with the bot even when it is killed."""
+    return worker_pool(workers)
+
+
+def default_hint_executor() -> concurrent.futures.Executor:
+    """The hints' worker process, at a lower priority than the AI seats'."""
+    return worker_pool(1, niceness=HINT_NICENESS)
+
+
+def paused_words(row: GameRow) -> str:
+    """Why a game whose every seat the AI plays does not go on, and how it does."""
+    t = game_words(row)
+    owners = [seat.name for seat in row.humans if seat.user_id in row.taken_over]
+    return "⏸ " + t.gettext(
+        "The game is paused: the AI now plays every seat, and it does not play on alone. "
+        "It goes on as soon as a player takes their seat back with {/me reclaim} "
+        "({players}).",
+        players=", ".join(owners),
+    )
 
 
 class AiPlayers:
@@ -153,13 +186,26 @@ class AiPlayers:
         delay: float = DEFAULT_DELAY_SECONDS,
         policy: str = POLICY,
         executor: concurrent.futures.Executor | None = None,
+        hint_executor: concurrent.futures.Executor | None = None,
+        workers: int = 1,
+        hint_rate: HintRate | None = None,
     ) -> None:
         self.service = service
         self.tables = AiTables(service.store)
         self.delay = delay
         self.policy = policy
+        self.workers = workers
         self._executor = executor
         self._own_executor = executor is None
+        self._hint_executor = hint_executor
+        self._own_hint_executor = hint_executor is None
+        self.hint_rate = hint_rate or HintRate()
+        self._decisions: OrderedDict[DecisionKey, asyncio.Future[ai.Decision]] = OrderedDict()
+        self._paused: dict[int, tuple[int, int]] = {}
+        """Games said to be paused (all their seats the AI's) by this process, and in
+        which state (version, undo epoch): paused again after a move, it is said again."""
+        self.searches = 0
+        """Decisions searched (a shared one counts once)."""
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._notes: dict[int, str] = {}
@@ -178,12 +224,22 @@ class AiPlayers:
     @property
     def executor(self) -> concurrent.futures.Executor:
         if self._executor is None:
-            self._executor = default_executor()
+            self._executor = default_executor(self.workers)
         return self._executor
 
+    @property
+    def hint_executor(self) -> concurrent.futures.Executor:
+        if self._hint_executor is None:
+            self._hint_executor = default_hint_executor()
+        return self._hint_executor
+
     async def warm_up(self) -> None:
-        """Start the worker and load the AI in it now (else the first move does)."""
-        await asyncio.get_running_loop().run_in_executor(self.executor, _ready)
+        """Start the workers and load the AI in them now (else the first move does)."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(
+            *(loop.run_in_executor(self.executor, _ready) for _ in range(self.workers)),
+            loop.run_in_executor(self.hint_executor, _ready),
+        )
 
     async def start(self) -> None:
         """Wake every game under way: those waiting for the AI (a restart) go on."""
@@ -220,9 +276,13 @@ class AiPlayers:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+        self._decisions.clear()
         if self._own_executor and self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+        if self._own_hint_executor and self._hint_executor is not None:
+            self._hint_executor.shutdown(wait=False, cancel_futures=True)
+            self._hint_executor = None
 
     async def on_announced(self, outcome: Outcome) -> None:
         """The service's hook: a move was announced; the AI may be awaited now."""
@@ -272,23 +332,54 @@ class AiPlayers:
             if self._tasks.get(game_id) is asyncio.current_task():
                 del self._tasks[game_id]
 
-    async def decide(self, row: GameRow, player: str) -> ai.Decision:
-        """The AI's decision for `player` in the game as `row` holds it (off the loop)."""
+    async def decide(self, row: GameRow, player: str, *, hint: bool = False) -> ai.Decision:
+        """The AI's decision for `player` in the game as `row` holds it (off the loop).
+
+        Searched once per state: a hint waits for the search of that state under way
+        (or done); an AI seat takes a finished one, but never waits behind the hints'
+        queue: it searches in its own pool (the same seed: the same decision)."""
+        key: DecisionKey = (row.id, row.version, row.undo_epoch, player)
+        known = self._decisions.get(key)
+        if known is not None and (hint or known.done()):
+            self._decisions.move_to_end(key)
+            return await asyncio.shield(known)
+        # (an AI seat's search replaces a hint's still queued: later hints take it)
+        search = asyncio.ensure_future(self._search(row, player, hint=hint))
+        search.add_done_callback(lambda done: self._forget_failed(key, done))
+        self._decisions[key] = search
+        self._decisions.move_to_end(key)
+        while len(self._decisions) > DECISIONS_KEPT:
+            self._decisions.popitem(last=False)
+        return await asyncio.shield(search)
+
+    def _forget_failed(self, key: DecisionKey, search: asyncio.Future[ai.Decision]) -> None:
+        """A search that failed (or was cancelled) is not shared: the next asks again."""
+        failed = search.cancelled() or search.exception() is not None
+        if failed and self._decisions.get(key) is search:
+            del self._decisions[key]
+
+    async def _search(self, row: GameRow, player: str, *, hint: bool) -> ai.Decision:
         state = row.state
         assert state is not None
         seed = decision_seed(row.id, row.version, row.undo_epoch)
         loop = asyncio.get_running_loop()
+        executor = self.hint_executor if hint else self.executor
+        self.searches += 1
         try:
             decision, cpu = await loop.run_in_executor(
-                self.executor, _decide, state, player, self.policy, seed
+                executor, _decide, state, player, self.policy, seed
             )
         except concurrent.futures.BrokenExecutor:
             # the worker died (killed, out of memory): the next decision starts a new one
-            if self._own_executor and self._executor is not None:
-                self._executor.shutdown(wait=False, cancel_futures=True)
+            if hint and self._own_hint_executor and self._hint_executor is executor:
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._hint_executor = None
+            elif not hint and self._own_executor and self._executor is executor:
+                executor.shutdown(wait=False, cancel_futures=True)
                 self._executor = None
             raise
-        self.decision_cpu.append(cpu)
+        if not hint:
+            self.decision_cpu.append(cpu)
         return decision
 
     async def _decide_and_play(self, row: GameRow, player: str, note: str) -> ai.Decision:
@@ -316,6 +407,10 @@ class AiPlayers:
         row = await self.service.get(game_id)
         if row.status != ACTIVE:
             return False
+        if all_seats_ai(row):
+            await self._pause(row)
+            return False
+        self._paused.pop(game_id, None)
         game = self.service.game_of(row)
         player = awaited_ai(row, game)
         if player is None:
@@ -324,7 +419,7 @@ class AiPlayers:
         try:
             decision = await self._decide_and_play(row, player, note)
         except Refusal as refusal:
-            if refusal.message != STALE:
+            if refusal.marked is not STALE_WORDS:
                 raise
             log.info("game %s: moved meanwhile; the AI looks again", game_id)
             if note:
@@ -333,6 +428,18 @@ class AiPlayers:
         self.latencies.append(time.perf_counter() - started)
         log.info("game %s: the AI played %s for %s", game_id, decision.action, player)
         return True
+
+    async def _pause(self, row: GameRow) -> None:
+        """The AI plays every seat: say once that the game waits for a person (with
+        what the hand-over itself would have said with the AI's move)."""
+        state = (row.version, row.undo_epoch)
+        if self._paused.get(row.id) == state:
+            return
+        note = self._notes.pop(row.id, "")
+        text = paused_words(row)
+        await self.service.repost(row, note=f"{note}\n{text}" if note else text)
+        self._paused[row.id] = state
+        log.info("game %s: paused, the AI plays every seat", row.id)
 
     # ------------------------------------------------------------------ absent players
 
@@ -347,7 +454,7 @@ class AiPlayers:
         if row.absent == ABSENT_AI_SEAT:
             note = "⏰ " + t.gettext(
                 "{who} did not move within {period}, so the AI plays their seat until they "
-                "take it back with `/montana me reclaim`.",
+                "take it back with {/me reclaim}.",
                 who=name,
                 period=period_words,
             )
@@ -403,7 +510,7 @@ class AiPlayers:
                 raise Refusal(
                     translatable(
                         "You cannot vote about your own seat. To let the AI play it, ask the "
-                        "others to vote, or set `/montana game settings absent:`."
+                        "others to vote, or set {/game settings:absent} in {/game settings}."
                     )
                 )
             names = row.names
@@ -421,7 +528,7 @@ class AiPlayers:
                 return TakeoverVote(counted, needed, False, row)
             note = game_words(row).gettext(
                 "The other players voted to hand {who}'s seat to the AI until they take it "
-                "back with `/montana me reclaim`.",
+                "back with {/me reclaim}.",
                 who=names.get(player, player),
             )
             row = await self._hand_over(row, player, note)
@@ -446,6 +553,7 @@ class AiPlayers:
                 raise Refusal(CHANGED_MEANWHILE)
             self._notes.pop(row.id, None)
             log.info("game %s: %s took their seat back from the AI", row.id, user_id)
+            self.wake(row.id)  # a game paused with the AI alone goes on
             return replace(row, taken_over=tuple(seats))
 
     async def set_absent(self, row: GameRow, mode: str) -> GameRow:
@@ -462,7 +570,10 @@ class AiPlayers:
         """The AI's suggested move for the awaited player, with its reason in words."""
         row = await self.service.row_of(target)
         turn = await self.service.check_turn(row, user_id, None)
-        decision = await self.decide(turn.row, user_id)
+        over = self.hint_rate.take(user_id, await limits_of(self.service.store, row.guild_id))
+        if over is not None:
+            raise Refusal(over.message, **over.fields)
+        decision = await self.decide(turn.row, user_id, hint=True)
         text = ai.explain(decision, turn.row.names)
         return Hint(turn.row, user_id, decision, text)
 

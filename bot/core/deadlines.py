@@ -42,6 +42,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
+from babel.dates import format_timedelta
+
 from i18n import Translator, translatable
 from render.words import ENGLISH
 from rules import Game
@@ -86,13 +88,42 @@ def parse_time(stamp: str) -> datetime:
 OVER_ALREADY = translatable("This game is over already.")
 
 
-def period_text(seconds: int) -> str:
-    """48 h, 90 min, 1 h 30 min."""
+def period_text(seconds: int, t: Translator = ENGLISH) -> str:
+    """A deadline's length in `t`'s language, in hours and minutes as it was set: "48
+    hours", "1 hour 30 minutes", "48 godzin", "1 heure 30 minutes", "48時間" (CLDR's units,
+    through Babel: a unit never comes from the code)."""
     hours, rest = divmod(int(seconds), HOUR)
     minutes = rest // 60
-    if hours and minutes:
-        return f"{hours} h {minutes} min"
-    return f"{hours} h" if hours else f"{max(minutes, 1)} min"
+    if not hours:
+        minutes = max(minutes, 1)
+    parts = []
+    if hours:
+        parts.append(
+            format_timedelta(
+                timedelta(hours=hours),
+                granularity="hour",
+                threshold=UNIT_KEPT,
+                format="long",
+                locale=t.language,
+            )
+        )
+    if minutes:
+        parts.append(
+            format_timedelta(
+                timedelta(minutes=minutes),
+                granularity="minute",
+                threshold=UNIT_KEPT,
+                format="long",
+                locale=t.language,
+            )
+        )
+    if t.language == "ja":  # 48時間30分: Japanese writes a count and its unit together
+        return "".join(part.replace(" ", "").replace("\u00a0", "") for part in parts)
+    return " ".join(parts)
+
+
+UNIT_KEPT = 10**9
+"""Babel's `threshold` that keeps the unit asked for (48 hours stay hours, not 2 days)."""
 
 
 @dataclass(frozen=True)
@@ -103,8 +134,8 @@ class Deadlines:
     def describe(self, t: Translator = ENGLISH) -> str:
         return t.gettext(
             "turn deadline {turn}, city auction answers {auction}",
-            turn=period_text(self.turn_seconds),
-            auction=period_text(self.auction_seconds),
+            turn=period_text(self.turn_seconds, t),
+            auction=period_text(self.auction_seconds, t),
         )
 
     def period(self, kind: str) -> int:
@@ -581,7 +612,9 @@ class DeadlineDriver(PeriodicTask):
         if (
             step.kind != "remind"
             and self.at_deadline is not None
-            and await self.at_deadline(row, step.awaited.player, period_text(step.period))
+            and await self.at_deadline(
+                row, step.awaited.player, period_text(step.period, game_words(row))
+            )
         ):
             return
         game = self.service.game_of(row)
@@ -602,7 +635,7 @@ class DeadlineDriver(PeriodicTask):
         note = "⏰ " + game_words(row).gettext(
             "{who} did not answer the city auction within {period}, so I passed for them.",
             who=name,
-            period=period_text(step.period),
+            period=period_text(step.period, game_words(row)),
         )
         try:
             await self.service.play(
@@ -652,7 +685,7 @@ class DeadlineDriver(PeriodicTask):
                 raise Refusal(
                     translatable(
                         "You are the player the game is waiting for: make your move, or ask "
-                        "the creator to `/montana game abandon` the game."
+                        "the creator to {/game abandon} the game."
                     )
                 )
             away = await self.presence.away_of(awaited, self.clock())
@@ -672,7 +705,7 @@ class DeadlineDriver(PeriodicTask):
                     lambda t: t.gettext(
                         "A vote to end the game is possible only once the awaited player is "
                         "overdue ({period} without a move). {waiting}",
-                        period=period_text(period),
+                        period=period_text(period, t),
                         waiting=words.waiting_for(game, names, t),
                     )
                 )

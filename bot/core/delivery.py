@@ -14,10 +14,21 @@ that the game waits for them. `Delivery` hands them to the front end (`Announcer
 * a notice (`NOTICE`: a heads-up, a player away or back; `bot.core.presence`) goes to
   the front end's `NoticeSender` after the posts before it (a notice by direct message
   even when they failed), and not at all once it is void (`Notice.void_reason`);
-* a failure is retried with back-off (`Backoff`) by a task (`start`), also after a
-  restart: the outbox is in the database. Every attempt at one message carries the
-  same key (`Ticket.key`, Discord's message nonce), and a retry (`Ticket.retry`) may
-  find that an earlier attempt did reach Discord, so the front end looks first.
+* a failure is retried with back-off (`Backoff`: by the time since the message's first
+  failed attempt) by a task (`start`), also after a restart: the outbox is in the
+  database. The messages waiting behind a failing post wait as long as it does
+  (`Store.postpone_owed`), so the task sleeps until an attempt is really due. Every
+  attempt at one message carries the same key (`Ticket.key`, Discord's message nonce)
+  and identity (`Ticket.owed_id`, which the front end writes into the message so that
+  it can be told in what Discord gives back), and a retry (`Ticket.retry`) may find
+  that an earlier attempt did reach Discord, so the front end looks first;
+* while posts back off because Discord failed for now, the task asks the front end
+  every `Backoff.probe_every` seconds whether Discord answers again (`Prober`, a cheap
+  read); once it does, every game that failed so is tried at once, so a long outage
+  (the waits at their cap) ends for the players seconds after Discord is back;
+* a delivery that cannot be recorded (the database refuses the write) is owed like a
+  failed post: held in memory and tried again with the same back-off, when the front
+  end finds the message by its identity instead of posting it again.
 
 What the front end raises says what kind of failure it was: `TryAgain` (Discord or the
 network failed for now: soon again), `Blocked` (a permission is missing or the place is
@@ -29,11 +40,12 @@ Each carries words saying why, for the players.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import Protocol, cast
 
 from i18n import SOURCE_LANGUAGE, Message, Translator, translatable, translator
 from rules import Event, Game
@@ -63,6 +75,11 @@ class Ticket:
     """When the message was owed: nothing posted for it can be older."""
     retry: bool
     """An earlier attempt may have reached the players: look before posting again."""
+    owed_id: int = 0
+    """The owed message's id in the outbox: its identity, the same at every attempt and
+    unique to it (two messages with the same words never share it)."""
+    version: int = 0
+    """The game's version the message is about."""
 
 
 NOT_POSTED_YET = translatable("the message could not be posted yet; I keep trying")
@@ -168,9 +185,38 @@ class DeliveryProblem(Exception):
         self.words = english
         self._wording = wording
         self.retry_after = retry_after
+        self.stored = _stored(words, fields) or english
+        """What the outbox keeps (`last_error`): a marked sentence as its English and
+        fields (`STORED_MARK` + JSON), so that read back after a restart it is said in
+        the game's language again (`from_stored`); other words as they are."""
 
     def text(self, t: Translator) -> str:
         return self._wording(t)
+
+    @classmethod
+    def from_stored(cls, stored: str) -> DeliveryProblem:
+        """The problem the outbox kept (`stored`), to be said in any language again."""
+        if stored.startswith(STORED_MARK):
+            try:
+                kept = json.loads(stored[len(STORED_MARK) :])
+                marked = Message(kept["id"], context=kept.get("context"))
+                return cls(marked, fields=dict(kept.get("fields") or {}))
+            except (ValueError, KeyError, TypeError):
+                pass
+        return cls(stored)
+
+
+STORED_MARK = "i18n:"
+
+
+def _stored(words: object, fields: Mapping[str, object] | None) -> str | None:
+    if not isinstance(words, Message) or words.plural is not None:
+        return None
+    kept = {"id": words.id, "context": words.context, "fields": dict(fields or {})}
+    try:
+        return STORED_MARK + json.dumps(kept, ensure_ascii=False)
+    except (TypeError, ValueError):  # a field JSON cannot keep: the English words
+        return None
 
 
 class TryAgain(DeliveryProblem):
@@ -198,6 +244,15 @@ class Announcer(Protocol):
     async def announce(self, outcome: Outcome) -> int | Posted | None:
         """Show the outcome; return the id of the message now holding it (or `Posted`).
         Raise a `DeliveryProblem` to say how it failed."""
+        ...
+
+
+class Prober(Protocol):
+    """What a front end's `Announcer` may also do: say whether Discord answers again."""
+
+    async def probe(self, row: GameRow) -> bool:
+        """Whether Discord answers a cheap request about the game's place now (it may
+        still refuse a post there: the attempt then says how)."""
         ...
 
 
@@ -233,19 +288,41 @@ class NoticeSender(Protocol):
 
 @dataclass(frozen=True)
 class Backoff:
+    """How long to wait after a failed attempt, by how long the message has been failing:
+    `first`, then as long again as it has failed so far (so the waits double when the
+    attempts keep to them: 2, 4, 8 s ...), never longer than `most`. Attempts made in
+    between (each move made during an outage tries at once) do not lengthen the wait:
+    once Discord is back, the next attempt is at most one wait away, and everything
+    owed behind it goes out in the same pass."""
+
     first: float = 2.0
-    """Seconds before the first retry; each further one waits twice as long ..."""
+    """Seconds before the first retry ..."""
     most: float = 300.0
-    """... but never longer than this."""
+    """... and the longest wait."""
     blocked: float = 600.0
     """Seconds between tries while a permission is missing (an admin may grant it)."""
+    probe_every: float = 10.0
+    """Seconds between two questions to the front end whether Discord answers again,
+    while posts back off because it failed for now."""
 
-    def delay(self, attempts: int, problem: DeliveryProblem) -> float:
-        """Seconds to wait after the `attempts`-th failed attempt."""
+    def delay(self, failing_for: float, problem: DeliveryProblem) -> float:
+        """Seconds to wait after a failed attempt, `failing_for` seconds after the first
+        failed attempt at the same message (0 for the first)."""
         if isinstance(problem, Blocked):
             return self.blocked
-        wait = min(self.most, self.first * 2.0 ** max(attempts - 1, 0))
+        wait = min(self.most, self.first + max(failing_for, 0.0))
         return max(wait, problem.retry_after or 0.0)
+
+
+@dataclass(frozen=True)
+class Hold:
+    """An owed message whose delivery (or failure) could not be recorded: when it first
+    failed to be, and when to try again (kept in memory; after a restart the message is
+    simply due, and a retry finds it by its identity)."""
+
+    game_id: int
+    since: datetime
+    until: datetime
 
 
 # ------------------------------------------------------------------ delivering
@@ -320,12 +397,76 @@ class Delivery(PeriodicTask):
         self._shown: dict[int, tuple[int | None, int | None, int | None]] = {}
         """Game id -> (prompt message, its version, thread) as this process last delivered
         them: a press may have read its row just before that was recorded."""
+        self._held: dict[int, Hold] = {}
+        """Outbox id -> when to try again, for the messages whose outcome the store
+        could not record (its own `next_at` says nothing then)."""
+        self.passes = 0
+        """Passes the task ran (how busy it is while nothing can be delivered)."""
+        self._pass_tasks: set[asyncio.Task[int]] = set()
+        """The tasks delivering the games of a pass (`run_due`)."""
+        self._outage: dict[int, GameRow] = {}
+        """The games whose last post attempt failed for now (`TryAgain`), oldest first."""
+        self._next_probe: datetime | None = None
+        """When to ask the front end whether Discord answers again (`Prober`)."""
 
     # ---- the task: what is owed, now (also what a previous run left) and whenever due
 
     async def one_pass(self) -> datetime | None:
+        self.passes += 1
         await self.run_due()
-        return await self.store.next_owed_at()
+        if await self._probe():
+            await self.run_due()
+        return await self.next_due()
+
+    async def _probe(self) -> bool:
+        """When it is time, ask the front end whether Discord answers again; if it does,
+        make every game that failed for now due at once. Whether it did."""
+        prober = self.announcer if hasattr(self.announcer, "probe") else None
+        now = self.clock()
+        if not self._outage or self._next_probe is None or now < self._next_probe:
+            return False
+        self._next_probe = now + timedelta(seconds=self.backoff.probe_every)
+        if prober is None:
+            return False
+        row = next(iter(self._outage.values()))
+        try:
+            answered = await cast(Prober, prober).probe(row)
+        except Exception:
+            log.exception("asking whether Discord answers again failed")
+            answered = False
+        if not answered:
+            return False
+        games = list(self._outage)
+        log.info("Discord answers again: trying the posts of %d games now", len(games))
+        self._outage.clear()
+        self._next_probe = None
+        try:
+            await self.store.bring_owed_forward(games, now)
+        except StoreError as error:
+            log.warning("could not bring the owed messages forward: %s", error)
+            return False
+        return True
+
+    def _wake_for_retry(self) -> None:
+        """A failure outside the task's own pass (a move's delivery): the task works out
+        again when to run. Within its pass it does so anyway, afterwards: waking it
+        there would only run a pass for nothing."""
+        current = asyncio.current_task()
+        if current is None or (current is not self._task and current not in self._pass_tasks):
+            self.wake()
+
+    async def next_due(self) -> datetime | None:
+        """When the earliest owed message is really due (None: nothing owed)."""
+        held = list(self._held.values())
+        upcoming = await self.store.next_owed_at(besides=list(self._held))
+        moments = [upcoming] if upcoming is not None else []
+        if self._outage and self._next_probe is not None and hasattr(self.announcer, "probe"):
+            moments.append(self._next_probe)
+        return min([*moments, *(hold.until for hold in held)], default=None)
+
+    def _due_at(self, entry: Owed) -> datetime:
+        hold = self._held.get(entry.id)
+        return entry.next_at if hold is None else max(entry.next_at, hold.until)
 
     def after_failure(self) -> float:
         return self.backoff.first
@@ -345,7 +486,12 @@ class Delivery(PeriodicTask):
                     return 0
                 return len(report.posted) if report else 0
 
-        return sum(await asyncio.gather(*(one(game_id) for game_id in game_ids)))
+        tasks = [asyncio.create_task(one(game_id)) for game_id in game_ids]
+        self._pass_tasks.update(tasks)
+        try:
+            return sum(await asyncio.gather(*tasks))
+        finally:
+            self._pass_tasks.difference_update(tasks)
 
     # ---- one game
 
@@ -404,32 +550,47 @@ class Delivery(PeriodicTask):
     ) -> Report:
         report = Report(row)
         now = self.clock()
+        owed_ids = {entry.id for entry in owed}
+        for gone in [i for i, h in self._held.items() if h.game_id == row.id and i not in owed_ids]:
+            del self._held[gone]  # recorded meanwhile (or superseded)
         owed = await self._without_superseded(owed)
         posts = [entry for entry in owed if entry.kind == POST]
         newest = posts[-1] if posts else None
+        waiting: list[int] = []
+        """The messages waiting for a post before them that failed (or is not due)."""
+        resume_at: datetime | None = None
+        """When that post is tried again."""
         for entry in owed:
-            if not force and entry.next_at > now:
+            in_line = entry.kind == POST or (entry.kind == NOTICE and not Notice.of(entry.body).dm)
+            # another kind (`senders`: a game's summary) is a line in the thread too
+            in_line = in_line or entry.kind not in (POST, DM, NOTICE)
+            if in_line and report.problem is not None:
+                waiting.append(entry.id)
+                continue  # in order: a post (a line in the thread) waits for the posts before
+            due_at = self._due_at(entry)
+            if not force and due_at > now:
                 if entry.kind == POST:
-                    report.problem = report.problem or TryAgain(entry.last_error or "")
+                    report.problem = TryAgain.from_stored(entry.last_error or "")
+                    resume_at = due_at
                 continue
             if entry.kind == POST:
-                if report.problem is not None:
-                    continue  # in order: a post waits for the ones before it
                 prompt = (
                     entry is newest
                     and entry.version == report.row.version
                     and report.row.status in (ACTIVE, FINISHED)
                 )
-                await self._post(report, game, entry, prompt=prompt)
+                resume_at = await self._post(report, game, entry, prompt=prompt)
             elif entry.kind == DM:
                 await self._direct(report, game, entry)
             elif entry.kind == NOTICE:
-                notice = Notice.of(entry.body)
-                if report.problem is not None and not notice.dm:
-                    continue  # in order: a line in the thread waits for the posts before it
-                await self._notice(report, game, entry, notice)
-            elif report.problem is None:
+                await self._notice(report, game, entry, Notice.of(entry.body))
+            else:
                 await self._other(report, game, entry)
+        if waiting and resume_at is not None:
+            try:
+                await self.store.postpone_owed(waiting, resume_at)
+            except StoreError as error:
+                log.warning("could not postpone the messages waiting: %s", error)
         return report
 
     async def _other(self, report: Report, game: Game, entry: Owed) -> None:
@@ -472,9 +633,19 @@ class Delivery(PeriodicTask):
             and entry.created_at >= self._started_at
         )
         self._attempted.add(entry.id)
-        return Ticket(key=f"montana-{entry.id}", since=entry.created_at, retry=not fresh)
+        return Ticket(
+            key=f"montana-{entry.id}",
+            since=entry.created_at,
+            retry=not fresh,
+            owed_id=entry.id,
+            version=entry.version,
+        )
 
-    async def _post(self, report: Report, game: Game, entry: Owed, *, prompt: bool) -> None:
+    async def _post(
+        self, report: Report, game: Game, entry: Owed, *, prompt: bool
+    ) -> datetime | None:
+        """Post one owed message; when it failed (or could not be recorded), when it is
+        tried again."""
         row = report.row
         body = entry.body
         in_place = body.get("in_place")
@@ -505,12 +676,14 @@ class Delivery(PeriodicTask):
             answer = await self.announcer.announce(outcome)
         except DeliveryProblem as problem:
             report.problem = problem
-            await self._failed(entry, problem)
-            return
+            self._note_outage(row, problem)
+            return await self._failed(entry, problem)
         except Exception as error:
             report.problem = unexpected(error, f"posting version {entry.version} failed")
-            await self._failed(entry, report.problem)
-            return
+            self._note_outage(row, report.problem)
+            return await self._failed(entry, report.problem)
+        if self._outage.pop(row.id, None) is not None and not self._outage:
+            self._next_probe = None  # no game waits for Discord any more
         posted = answer if isinstance(answer, Posted) else Posted(answer)
         report.posted[entry.version] = posted
         if prompt:
@@ -526,13 +699,28 @@ class Delivery(PeriodicTask):
             "" if prompt else " in words only",
             posted.message_id,
         )
-        await self._delivered(
+        recorded = await self._delivered(
             entry,
             posted.message_id,
             prompt=prompt,
             moved_to=posted.moved_to,
             note="; ".join(posted.notes) or None,
         )
+        if recorded:
+            return None
+        # in order: the posts after it wait until it is recorded (found again by identity)
+        report.problem = TryAgain(f"message {posted.message_id} could not be recorded")
+        return self._held[entry.id].until
+
+    def _note_outage(self, row: GameRow, problem: DeliveryProblem) -> None:
+        """A post failed: when for now, the game waits for Discord to answer again."""
+        if not isinstance(problem, TryAgain):  # people must act: the back-off says when
+            if self._outage.pop(row.id, None) is not None and not self._outage:
+                self._next_probe = None
+            return
+        self._outage.setdefault(row.id, row)
+        if self._next_probe is None:
+            self._next_probe = self.clock() + timedelta(seconds=self.backoff.probe_every)
 
     async def _direct(self, report: Report, game: Game, entry: Owed) -> None:
         row = report.row
@@ -587,24 +775,42 @@ class Delivery(PeriodicTask):
         else:
             await self._delivered(entry, message_id)
 
-    async def _failed(self, entry: Owed, problem: DeliveryProblem) -> None:
+    async def _failed(self, entry: Owed, problem: DeliveryProblem) -> datetime:
+        """Record a failed attempt; when the message is tried again."""
         attempts = entry.attempts + 1
-        wait = self.backoff.delay(attempts, problem)
+        now = self.clock()
+        since = entry.failing_since or now
+        wait = self.backoff.delay((now - since).total_seconds(), problem)
         log.warning(
-            "%s of version %s not delivered (attempt %d, next in %.0f s): %s",
+            "%s of version %s not delivered (attempt %d, failing for %.0f s, next in %.0f s): %s",
             entry.kind,
             entry.version,
             attempts,
+            (now - since).total_seconds(),
             wait,
             problem.words,
         )
+        next_at = now + timedelta(seconds=wait)
         try:
-            await self.store.delivery_failed(
-                entry.id, self.clock() + timedelta(seconds=wait), problem.words
-            )
+            await self.store.delivery_failed(entry.id, next_at, problem.stored, failed_at=now)
         except StoreError as error:
             log.warning("could not record the failed delivery: %s", error)
-        self.wake()
+            next_at = self._hold(entry, problem).until
+        else:
+            self._held.pop(entry.id, None)
+        self._wake_for_retry()
+        return next_at
+
+    def _hold(self, entry: Owed, problem: DeliveryProblem) -> Hold:
+        """Try `entry` again later, its outcome not recorded: with the back-off, from the
+        first time that failed."""
+        now = self.clock()
+        earlier = self._held.get(entry.id)
+        since = earlier.since if earlier is not None else now
+        wait = self.backoff.delay((now - since).total_seconds(), problem)
+        hold = Hold(entry.game_id, since, now + timedelta(seconds=wait))
+        self._held[entry.id] = hold
+        return hold
 
     async def _delivered(
         self,
@@ -614,14 +820,28 @@ class Delivery(PeriodicTask):
         prompt: bool = False,
         moved_to: int | None = None,
         note: str | None = None,
-    ) -> None:
+    ) -> bool:
+        """Record `entry` delivered; False when the store refused (it is then held, and
+        tried again with the back-off: the next attempt finds the message by its
+        identity)."""
         try:
             await self.store.delivered(
                 entry, message_id, prompt=prompt, moved_to=moved_to, note=note
             )
         except StoreError as error:
-            # shown but not marked: a later attempt finds it (same key, or by looking)
-            log.warning("could not mark version %s delivered: %s", entry.version, error)
+            hold = self._hold(entry, TryAgain(str(error)))
+            log.warning(
+                "could not record %s of version %s delivered (message %s): %s; again at %s",
+                entry.kind,
+                entry.version,
+                message_id,
+                error,
+                hold.until.isoformat(timespec="seconds"),
+            )
+            self._wake_for_retry()
+            return False
+        self._held.pop(entry.id, None)
+        return True
 
 
 __all__ = [
@@ -631,10 +851,12 @@ __all__ = [
     "Delivery",
     "DeliveryProblem",
     "Dropped",
+    "Hold",
     "NoticeSender",
     "OtherSender",
     "Outcome",
     "Posted",
+    "Prober",
     "Report",
     "SilentAnnouncer",
     "Ticket",

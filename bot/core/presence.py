@@ -186,12 +186,12 @@ def away_refusal(days: int, hours: int, t: Translator = ENGLISH) -> str:
     length = timedelta(days=days, hours=hours)
     if days < 0 or hours < 0 or length <= timedelta(0):
         return t.gettext(
-            "Say how long you are away: `/montana me away days: hours:` (for example "
-            "`days: 3`), at most 14 days."
+            "Say how long you are away: {/me away} with {/me away:days} or {/me away:hours} "
+            "(for example {/me away:days=3}), at most 14 days."
         )
     return t.gettext(
         "You can be away for at most 14 days at a time, not {length}. Set 14 days now and "
-        "extend it later with `/montana me away` again.",
+        "extend it later with {/me away} again.",
         length=words.length_text(length, t),
     )
 

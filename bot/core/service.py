@@ -44,7 +44,7 @@ from i18n import (
 from render.words import reason_text
 from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
 
-from . import logs, passes, ratings, words
+from . import limits, logs, passes, ratings, words
 from .delivery import (
     NOT_POSTED_YET,
     Announcer,
@@ -58,6 +58,7 @@ from .delivery import (
     TurnNotifier,
 )
 from .due import period_of, steps_due
+from .limits import limits_of
 from .notify import NotifyPrefs
 from .presence import Presence, seat_notes
 from .repeats import Pings, Reposts
@@ -89,7 +90,7 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 STALE_WORDS = translatable(
     "This prompt is out of date: the game has moved on since. "
-    "Use the buttons on the newest message (or `/montana board`)."
+    "Use the buttons on the newest message (or {/board})."
 )
 STALE = STALE_WORDS.id
 NOT_SAVED = translatable(
@@ -99,21 +100,20 @@ NOT_SAVED = translatable(
 BROKEN = translatable(
     "This game's saved state cannot be read; an operator must look at it (game #{game})."
 )
-NO_GAME_HERE = translatable("There is no Montana game here. Start one with `/montana game new`.")
+NO_GAME_HERE = translatable("There is no Montana game here. Start one with {/game new}.")
 ALREADY_STARTED = translatable("This game has already started.")
 ALREADY_OVER = translatable("This game is already over.")
 TAKEN_OVER_WORDS = translatable(
-    "The AI plays your seat in this game now. Take it back with `/montana me reclaim`, "
-    "then make your move."
+    "The AI plays your seat in this game now. Take it back with {/me reclaim}, then make your move."
 )
 TAKEN_OVER = TAKEN_OVER_WORDS.id
 UNDO_TAKEN_OVER = translatable(
     "The AI plays your seat in this game now, so you cannot take its moves back. Take "
-    "your seat back with `/montana me reclaim` first."
+    "your seat back with {/me reclaim} first."
 )
 AWAY_AI_WORDS = translatable(
-    "You are away and the AI plays for you. `/montana me back` gives you all your games "
-    "again, or `/montana me reclaim` this one; then make your move."
+    "You are away and the AI plays for you. {/me back} gives you all your games "
+    "again, or {/me reclaim} this one; then make your move."
 )
 """A press refused because the AI plays for its presser while they are away."""
 FORCED_NOTE = "forced"
@@ -154,6 +154,8 @@ class Refusal(Exception):
         else:
             wording = message
         self._wording = wording
+        self.marked = message if isinstance(message, Message) else None
+        """The marked sentence refused with, if any: `refusal.marked is STALE_WORDS`."""
         english = wording(translator(SOURCE_LANGUAGE))
         super().__init__(english)
         self.message = english
@@ -175,20 +177,20 @@ def channel_busy(row: GameRow | None, t: Translator) -> str:
     """The refusal of a second game in a channel, with where the first one is."""
     if row is None:
         return t.gettext(
-            "A Montana game is open here already. Finish it, or `/montana game abandon` "
+            "A Montana game is open here already. Finish it, or {/game abandon} "
             "it, before opening another."
         )
     where = f"<#{row.play_channel_id}>"
     if row.status == LOBBY:
         return t.gettext(
             "A Montana game is waiting for players here already ({where}). Finish it, or "
-            "`/montana game abandon` it, before opening another (`/montana board` here "
+            "{/game abandon} it, before opening another ({/board} here "
             "shows it again, in a new thread if its thread is gone).",
             where=where,
         )
     return t.gettext(
         "A Montana game is under way here already ({where}). Finish it, or "
-        "`/montana game abandon` it, before opening another (`/montana board` here "
+        "{/game abandon} it, before opening another ({/board} here "
         "shows it again, in a new thread if its thread is gone).",
         where=where,
     )
@@ -355,7 +357,7 @@ class GameService:
         self._seeds = seed_source or random.SystemRandom()
         self._locks: dict[int, asyncio.Lock] = {}
         self.reposts = Reposts()
-        """What `/montana board` re-posted (at most once per state)."""
+        """What {/board} re-posted (at most once per state)."""
         self.pings = Pings()
         """The decisions whose player was pinged (once per decision, also after an undo)."""
         self.after_announce: list[Callable[[Outcome], Awaitable[None]]] = []
@@ -418,7 +420,7 @@ class GameService:
             raise Refusal(
                 translatable(
                     "The game has not started yet: players join with the Join button or "
-                    "`/montana game join`, then `/montana game start`."
+                    "{/game join}, then {/game start}."
                 )
             )
         try:
@@ -475,6 +477,7 @@ class GameService:
         language: str = SOURCE_LANGUAGE,
     ) -> GameRow:
         """A new game's lobby; `language`: that of its public messages and pictures."""
+        await self._check_limits(guild_id, creator.user_id, lobby=True)
         try:
             return await self.store.create_lobby(
                 guild_id=guild_id,
@@ -486,6 +489,19 @@ class GameService:
         except ChannelBusy as busy:
             row = await self.store.get(busy.game_id)
             raise Refusal(lambda t: channel_busy(row, t)) from None
+
+    async def _check_limits(self, guild_id: int | None, user_id: str, *, lobby: bool) -> None:
+        """The server's limits (`bot.core.limits`) on one more lobby (`lobby`) or seat."""
+        chosen = await limits_of(self.store, guild_id)
+        over = limits.check_active_games(
+            await self.store.games_under_way_of(guild_id, user_id), chosen
+        )
+        if over is None and lobby:
+            over = limits.check_open_lobbies(
+                await self.store.open_lobbies_by(guild_id, user_id), chosen
+            )
+        if over is not None:
+            raise Refusal(over.message, **over.fields)
 
     async def set_language(
         self, row: GameRow, user_id: str, language: str, *, may_manage: bool
@@ -529,7 +545,10 @@ class GameService:
                 )
             return (*row.players, user)
 
-        return await self._change_seats(game, joined)
+        row = await self.row_of(game)
+        if row.status == LOBBY and not row.has_player(user.user_id):
+            await self._check_limits(row.guild_id, user.user_id, lobby=False)
+        return await self._change_seats(row, joined)
 
     async def leave(self, game: int | GameRow, user_id: str) -> GameRow:
         """Take `user_id` out of the lobby (the last one out abandons it)."""
@@ -539,7 +558,7 @@ class GameService:
                 raise Refusal(
                     translatable(
                         "The game has started: it cannot be left, only abandoned "
-                        "(`/montana game abandon`, by its creator or a channel manager)."
+                        "({/game abandon}, by its creator or a channel manager)."
                     )
                 )
             if not row.has_player(user_id):
@@ -616,6 +635,20 @@ class GameService:
                     "and let someone join."
                 )
             )
+        chosen = await limits_of(self.store, row.guild_id)
+        for seat in row.humans:
+            under_way = await self.store.games_under_way_of(row.guild_id, seat.user_id)
+            if limits.check_active_games(under_way, chosen) is not None:
+                raise Refusal(
+                    translatable_plural(
+                        "{who} plays {n} game under way in this server already, the most "
+                        "allowed: they can leave this lobby, or finish or abandon a game first.",
+                        "{who} plays {n} games under way in this server already, the most "
+                        "allowed: they can leave this lobby, or finish or abandon a game first.",
+                    ),
+                    n=chosen.active_games,
+                    who=seat.name,
+                )
         if len(row.players) < MIN_PLAYERS:
             raise Refusal(
                 translatable_plural(
@@ -821,9 +854,27 @@ class GameService:
         row = await self.row_of(game)
         checked = self._check(row, user_id, expected_version, expected_epoch)
         if not by_ai and row.ai_plays(user_id):
-            away = await self.presence.away_of(user_id)
-            raise Refusal(AWAY_AI_WORDS if away is not None and away.ai_plays else TAKEN_OVER_WORDS)
+            if checked.awaiting == user_id and limits.all_seats_ai(row):
+                # a game paused with the AI alone: the person's move takes their seat back
+                row = await self._resume_paused(row, user_id)
+                checked = self._check(row, user_id, expected_version, expected_epoch)
+            else:
+                away = await self.presence.away_of(user_id)
+                raise Refusal(
+                    AWAY_AI_WORDS if away is not None and away.ai_plays else TAKEN_OVER_WORDS
+                )
         return Turn(row, checked, expected_version)
+
+    async def _resume_paused(self, row: GameRow, user_id: str) -> GameRow:
+        """`user_id` takes their seat back from the AI, which played every seat."""
+        seats = [p for p in row.taken_over if p != user_id]
+        if not await self.store.set_taken_over(row.id, seats, expected=row.taken_over):
+            row = await self.get(row.id)  # taken back meanwhile (this same press, twice)
+            if user_id in row.taken_over:
+                raise Refusal(STALE_WORDS)
+            return row
+        log.info("game %s: %s moves, taking their seat back from the AI", row.id, user_id)
+        return replace(row, taken_over=tuple(seats))
 
     def _current(
         self, row: GameRow, expected_version: int | None, expected_epoch: int | None
@@ -832,7 +883,7 @@ class GameService:
         if row.status == LOBBY:
             raise Refusal(
                 translatable(
-                    "The game has not started yet: `/montana game start` once everyone has joined."
+                    "The game has not started yet: {/game start} once everyone has joined."
                 )
             )
         if row.status != ACTIVE:
@@ -855,7 +906,7 @@ class GameService:
             raise Refusal(
                 lambda t: t.gettext(
                     "You are not playing in this game — only its players can press its "
-                    "buttons. {waiting} Open your own game with `/montana game new` in another "
+                    "buttons. {waiting} Open your own game with {/game new} in another "
                     "channel.",
                     waiting=words.waiting_for(game, row.names, t),
                 )
@@ -1035,8 +1086,6 @@ class GameService:
             row.version,
             game.version,
         )
-        if handover and game.awaiting is not None:
-            self.pings.note(game_id, game.version, game.awaiting)
         new_row = replace(
             row,
             state_json=state_json,
@@ -1056,7 +1105,12 @@ class GameService:
             awaited_changed=not continuing,
             in_place=in_place is not None,
         )
-        return await self._announce(outcome)
+        outcome = await self._announce(outcome)
+        # the ping counts once it reached the player: a post still owed when its move is
+        # taken back (Discord down) is dropped with its ping, so the move made again pings
+        if handover and outcome.announced and game.awaiting is not None:
+            self.pings.note(game_id, game.version, game.awaiting)
+        return outcome
 
     async def _apply_passes_in_advance(
         self, row: GameRow, game: Game, events: list[Event]
@@ -1315,10 +1369,11 @@ class GameService:
             notes=posted.notes,
         )
 
-    async def repost(self, target: int | GameRow, *, ping: bool = True) -> Outcome:
+    async def repost(self, target: int | GameRow, *, ping: bool = True, note: str = "") -> Outcome:
         """Announce the current state again (a fresh prompt; the old one goes stale),
         after whatever the game still owes. `ping`: mention the awaited player (a prompt
-        that was never shown); not when shown again on demand (`/montana board`)."""
+        that was never shown); not when shown again on demand ({/board}). `note`:
+        words said first (why)."""
         row = await self.row_of(target)
         async with self.lock(row.id):
             row = self.delivery.latest(row)
@@ -1329,6 +1384,7 @@ class GameService:
                 row.names,
                 t=game_words(row),
             )
+            text = f"{note}\n{text}" if note and text else note or text
             owed = [
                 OwedMessage(POST, row.version, {"text": text, "handover": ping, "repost": True})
             ]

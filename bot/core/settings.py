@@ -65,6 +65,9 @@ class Settings:
     """Worker processes drawing the pictures (0: a thread of the bot's process). Settings
     built in code draw in a thread; the bot started from the environment uses
     `MONTANA_PICTURE_PROCESSES`, default `DEFAULT_PICTURE_PROCESSES`."""
+    ai_processes: int = 1
+    """Worker processes deciding the AI seats' moves (`MONTANA_AI_PROCESSES`); hints
+    have one more of their own, at a lower priority."""
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
     @property
@@ -198,6 +201,18 @@ def _processes(name: str, text: str) -> int:
     return int(text)
 
 
+MAX_AI_PROCESSES = 16
+
+
+def _ai_processes(name: str, text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_AI_PROCESSES:
+        raise SettingsError(
+            f"{name} must be a whole number of worker processes for the AI seats, from 1 "
+            f"to {MAX_AI_PROCESSES}, not {text!r}"
+        )
+    return int(text)
+
+
 def _or(value: float | None, default: float) -> float:
     """The value read, or the default when the setting is not given (0 is a value)."""
     return default if value is None else value
@@ -245,6 +260,7 @@ def load_settings(
         picture_processes=int(
             _or(read("MONTANA_PICTURE_PROCESSES", _processes), DEFAULT_PICTURE_PROCESSES)
         ),
+        ai_processes=read("MONTANA_AI_PROCESSES", _ai_processes) or Settings.ai_processes,
     )
     if settings.shard_ids is not None:
         if settings.shard_count is None:

@@ -179,9 +179,7 @@ def leaderboard_footer(page: int, pages: int, t: Translator) -> str:
 def not_on_board(rating: PlayerRating | None, hidden: bool, t: Translator) -> str:
     """Why the asker has no line on the leaderboard."""
     if hidden:
-        return t.gettext(
-            "You hid your statistics (`/montana me stats`): you are not on the leaderboard."
-        )
+        return t.gettext("You hid your statistics ({/me stats}): you are not on the leaderboard.")
     games = rating.games if rating else 0
     return t.ngettext(
         "You are not on the leaderboard yet: {n} more rated game to go.",

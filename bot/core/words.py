@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
-from babel.dates import format_date
+from babel.dates import format_skeleton
 
 import render.words as render_words
 from ai import Reason as AiReason
@@ -97,6 +97,25 @@ def listed(parts: Iterable[str], t: Translator = ENGLISH) -> str:
         return t.pgettext("list", "{first} and {last}", first=items[0], last=items[1])
     # Translators: the end of a list of three or more: "a, b, and c".
     return t.pgettext("list", "{list}, and {last}", list=_head(items, t), last=items[-1])
+
+
+def one_after_another(clauses: Iterable[str], t: Translator = ENGLISH) -> str:
+    """What one player did, clause after clause, after their name: "recruited, took 2
+    workers and passed". Its own joints, apart from a list of things: Japanese ends each
+    clause in the polite past and makes it a sentence of its own (…しました。…しました)."""
+    items = [clause for clause in clauses if clause]
+    if len(items) <= 1:
+        return "".join(items)
+    if len(items) == 2:
+        # Translators: two things one player did, after their name: "recruited and took
+        # 2 workers".
+        return t.pgettext("clauses", "{first} and {last}", first=items[0], last=items[1])
+    text = items[0]
+    for item in items[1:-1]:
+        # Translators: things one player did, one after the other: "recruited, took …".
+        text = t.pgettext("clauses", "{list}, {next}", list=text, next=item)
+    # Translators: the last of three or more things one player did: "…, and passed".
+    return t.pgettext("clauses", "{list}, and {last}", list=text, last=items[-1])
 
 
 def series(parts: Iterable[str], t: Translator = ENGLISH) -> str:
@@ -466,7 +485,8 @@ def describe(
         nonlocal current, clauses
         if current is not None and clauses:
             # Translators: one player's actions in a row: "Ana recruited and took 2 workers."
-            sentences.append(t.gettext("{who} {did}.", who=name(current), did=listed(clauses, t)))
+            did = one_after_another(clauses, t)
+            sentences.append(t.gettext("{who} {did}.", who=name(current), did=did))
         current, clauses = None, []
 
     unasked: dict[str | None, tuple[str, Event]] = {}
@@ -759,7 +779,9 @@ def away_note(until: datetime, t: Translator = ENGLISH, *, ai: bool = False) -> 
     picture knows no reader's time zone; the messages give the moment itself), or "away
     until 3 Dec, AI plays" while the AI plays their seat."""
     moment = until.astimezone(UTC)
-    day = format_date(moment.date(), "d MMM", locale=t.language)
+    # the language's own order and month: 3 Dec, 3 déc., 3 gru, 12月3日 ("d MMM" gave
+    # the Japanese "3 12月")
+    day = format_skeleton("MMMd", moment.date(), locale=t.language)
     if ai:
         return t.gettext("away until {date}, AI plays", date=day)
     return t.gettext("away until {date}", date=day)
@@ -957,10 +979,10 @@ def rules_lines(t: Translator = ENGLISH) -> list[str]:
             "back your last moves until another player moves or the wheel is spun."
         ),
         t.gettext(
-            "Use the buttons under the latest picture, or type: `/montana build field:`, "
-            "`/montana recruit`, `/montana play <move>`, `/montana undo`. The game itself "
-            "(lobby, deadlines, log, history): `/montana game …`; your notifications and "
-            "holidays: `/montana me …`."
+            "Use the buttons under the latest picture, or type: {/build} ({/build:field}), "
+            "{/recruit}, {/play} ({/play:move}), {/undo}. The game itself "
+            "(lobby, deadlines, log, history): {/game …}; your notifications and "
+            "holidays: {/me …}."
         ),
     ]
 

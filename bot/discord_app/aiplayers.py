@@ -143,7 +143,7 @@ async def answer_takeover(
     if outcome.done:
         text = t.gettext(
             "{voter} votes too: the AI plays {owner}'s seat from now on, until they take it "
-            "back with `/montana me reclaim`.",
+            "back with {/me reclaim}.",
             voter=voter,
             owner=owner.removesuffix(" (AI)"),
         )
@@ -193,7 +193,7 @@ async def reclaim(interaction: discord.Interaction[Any]) -> None:
     name = row.names.get(user_id) or shown_name(interaction.user)
     await interaction.response.send_message(
         game_t(row).gettext(
-            "{who} takes their seat back from the AI. `/montana board` shows the game.",
+            "{who} takes their seat back from the AI. {/board} shows the game.",
             who=name,
         ),
         allowed_mentions=NO_PINGS,

@@ -22,13 +22,19 @@ The core keeps every message owed until this module reports it delivered
 Every attempt at one message carries the same nonce with `enforce_nonce`, and a retry
 first looks at the newest messages where the game plays, so a message Discord created
 though its answer was lost (or the bot was killed before recording it) is not posted
-twice.
+twice. It recognises the message by its identity alone (`identity_mark`: the owed
+message's id in the outbox, written invisibly at the end of its words), never by the
+words, which repeat all the time ("Ana passed."): Discord gives the nonce back only to
+the request that sent it, never to a later read, and a picture's file name or the
+buttons' ids are only on the prompt, so the words themselves carry the identity.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -39,6 +45,7 @@ from render.words import ENGLISH
 
 from ..core import prompts, words
 from ..core.delivery import Blocked, Outcome, Posted, Ticket
+from ..core.limits import all_seats_ai
 from ..core.store import GameRow
 from .components import (
     MISSING_PERMISSIONS,
@@ -56,16 +63,21 @@ from .replay import replay_view
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
-LOOK_BACK = 25
-"""Messages looked at before posting a message again that may have reached Discord."""
+LOOK_BACK = 100
+"""Messages looked at before posting a message again that may have reached Discord,
+oldest first from when it was owed (one request: Discord gives up to 100 at a time); an
+earlier attempt follows the posts owed before it, which a long outage makes many."""
+PROBE_SECONDS = 5.0
+"""How long to wait for Discord's answer when asking whether it answers again (discord.py
+retries some server errors itself, for longer)."""
 NO_PICTURE = translatable(
     "(No picture: I may not attach files in <#{channel}>. A server admin can give me "
-    "**Attach Files** there; `/montana board` shows the picture.)"
+    "**Attach Files** there; {/board} shows the picture.)"
 )
 THREAD_GONE = translatable("(The game's thread was deleted, so the game goes on here.)")
 THREAD_LOCKED = translatable(
     "the game's thread <#{thread}> is locked. A moderator can unlock it; then "
-    "`/montana board` shows the game."
+    "{/board} shows the game."
 )
 THREAD_REFUSED = translatable(
     "(I may not post in the game's thread <#{thread}> ({missing}), so the game goes on "
@@ -77,9 +89,43 @@ def mention(user_id: str) -> str:
     return f"<@{user_id}>"
 
 
-def fit(text: str) -> str:
-    """At most one message long: the end is kept (the prompt and any notes)."""
-    return text if len(text) <= MESSAGE_LIMIT else "…" + text[-(MESSAGE_LIMIT - 1) :]
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """At most `limit` characters (one message): the end is kept (the prompt and any
+    notes)."""
+    return text if len(text) <= limit else "…" + text[-(limit - 1) :]
+
+
+# ------------------------------------------------------------------ a message's identity
+
+IDENTITY_DIGITS = ("\u200b", "\u200c")
+"""Zero width space and zero width non-joiner, the binary digits 0 and 1 of an identity:
+characters no client shows, that Discord keeps as they are (neither is whitespace, so
+not trimmed), and that join nothing (a zero width joiner could glue emoji together)."""
+IDENTITY_START = "\u200c\u200b\u200b\u200c"
+"""Where an identity begins, after the last visible character of a message."""
+_IDENTITY = re.compile("\u200c\u200b\u200b\u200c([\u200b\u200c]{1,64})\\Z")
+
+
+def identity_mark(owed_id: int) -> str:
+    """The invisible end of the message delivering outbox message `owed_id`."""
+    bits = format(owed_id, "b")
+    return IDENTITY_START + "".join(IDENTITY_DIGITS[bit == "1"] for bit in bits)
+
+
+def identity_of(content: str) -> int | None:
+    """The outbox message a message's words say they deliver (None: no identity)."""
+    found = _IDENTITY.search(content)
+    if found is None:
+        return None
+    return int("".join("1" if digit == IDENTITY_DIGITS[1] else "0" for digit in found[1]), 2)
+
+
+def marked(content: str, ticket: Ticket | None) -> str:
+    """`content` (cut to fit) ending with the identity of the message it delivers."""
+    if ticket is None or not ticket.owed_id:
+        return fit(content)
+    mark = identity_mark(ticket.owed_id)
+    return fit(content.rstrip(), MESSAGE_LIMIT - len(mark)) + mark
 
 
 def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
@@ -106,7 +152,7 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
             parts.append(away_words(row, away.user_id, away, t))
         awaited = game.awaiting
         ai_turn = awaited is not None and row.ai_plays(awaited)
-        if awaited is not None and ai_turn:
+        if awaited is not None and ai_turn and not all_seats_ai(row):  # else: paused
             moves_soon = t.gettext("{who} moves in a few seconds.", who=names.get(awaited, awaited))
             parts.append(f"-# {moves_soon}")
         panel = prompts.public_panel(game, names, t, hint=not ai_turn)
@@ -117,12 +163,11 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
 
 
 async def find_posted(
-    client: discord.Client, row: GameRow, text: str, ticket: Ticket | None
+    client: discord.Client, row: GameRow, ticket: Ticket | None
 ) -> discord.Message | None:
-    """On a retry (`ticket.retry`): the bot's message starting with `text` that an
-    earlier attempt posted where the game plays, if it went out."""
-    words_posted = text.strip()[:200]
-    if ticket is None or not ticket.retry or not words_posted:
+    """On a retry (`ticket.retry`): the bot's message carrying the ticket's identity
+    (`marked`) that an earlier attempt posted where the game plays, if it went out."""
+    if ticket is None or not ticket.retry or not ticket.owed_id:
         return None
     channel = client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
     since = discord.Object(discord.utils.time_snowflake(ticket.since - timedelta(seconds=5)))
@@ -130,21 +175,38 @@ async def find_posted(
     try:
         async for message in channel.history(limit=LOOK_BACK, after=since):
             mine = me is not None and message.author.id == me.id
-            if mine and message.content.startswith(words_posted):
-                log.info("version %s was posted already (message %s)", row.version, message.id)
+            if mine and identity_of(message.content) == ticket.owed_id:
+                log.info(
+                    "%s (version %s) was posted already (message %s)",
+                    ticket.key,
+                    ticket.version,
+                    message.id,
+                )
                 return message
     except discord.HTTPException as error:
         log.info("could not look for an earlier attempt: %s", error)
     return None
 
 
-def with_notes(content: str, notes: list[str]) -> str:
-    return fit("\n".join([content, *(f"-# {note}" for note in notes)]))
+def with_notes(content: str, notes: list[str], ticket: Ticket | None = None) -> str:
+    """The message's words, its notes and its identity (when it has a ticket)."""
+    return marked("\n".join([content, *(f"-# {note}" for note in notes)]), ticket)
 
 
 class DiscordAnnouncer:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
+
+    async def probe(self, row: GameRow) -> bool:
+        """Whether Discord answers a read of the game's channel or thread again (posts
+        there failed for now): the core then tries them at once (`Prober`)."""
+        try:
+            await asyncio.wait_for(self.client.fetch_channel(row.play_channel_id), PROBE_SECONDS)
+        except (discord.DiscordServerError, discord.RateLimited, OSError, TimeoutError):
+            return False
+        except discord.HTTPException:
+            return True  # it answers, refusing: the next attempt says how
+        return True
 
     async def announce(self, outcome: Outcome) -> Posted:
         row = outcome.row
@@ -195,7 +257,7 @@ class DiscordAnnouncer:
             attachments = [picture_file(picture)] if picture else [] if notes else None
             try:
                 await message.edit(
-                    content=with_notes(content, notes),
+                    content=with_notes(content, notes, outcome.ticket),
                     attachments=discord.utils.MISSING if attachments is None else attachments,
                     view=view,
                     allowed_mentions=discord.AllowedMentions.none(),
@@ -218,7 +280,7 @@ class DiscordAnnouncer:
 
     async def _already_posted(self, outcome: Outcome) -> discord.Message | None:
         """On a retry: the message an earlier attempt did post, if it went out."""
-        return await find_posted(self.client, outcome.row, outcome.text, outcome.ticket)
+        return await find_posted(self.client, outcome.row, outcome.ticket)
 
     async def _post(
         self, outcome: Outcome, content: str, view: discord.ui.View | None
@@ -278,7 +340,7 @@ class DiscordAnnouncer:
         while True:
             try:
                 message = await channel.send(
-                    with_notes(content, notes + added),
+                    with_notes(content, notes + added, outcome.ticket),
                     file=picture_file(picture) if picture else discord.utils.MISSING,
                     allowed_mentions=discord.AllowedMentions(
                         everyone=False, roles=False, users=ping, replied_user=False
@@ -348,12 +410,12 @@ class DiscordAnnouncer:
             if len(where) == 1:
                 return t.gettext(
                     "I cannot post in {where}. A server admin can grant it; then "
-                    "`/montana board` shows the game.",
+                    "{/board} shows the game.",
                     where=where[0],
                 )
             return t.gettext(
                 "I cannot post in {thread} nor in {channel}. A server admin can grant it; "
-                "then `/montana board` shows the game.",
+                "then {/board} shows the game.",
                 thread=where[0],
                 channel=where[1],
             )
@@ -361,4 +423,12 @@ class DiscordAnnouncer:
         return said
 
 
-__all__ = ["DiscordAnnouncer", "compose", "find_posted", "mention"]
+__all__ = [
+    "DiscordAnnouncer",
+    "compose",
+    "find_posted",
+    "identity_mark",
+    "identity_of",
+    "marked",
+    "mention",
+]

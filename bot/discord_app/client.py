@@ -12,15 +12,19 @@ import gc
 import logging
 import random
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from i18n import translatable
+from i18n.commands import command_namer, name_commands_with
 
 from ..core.ai_seats import AiPlayers
+from ..core.commands import DiscordCommands, SyncedCommand
 from ..core.deadlines import DeadlineDriver
+from ..core.limits import LobbyExpiry
 from ..core.pictures import ProcessRenderer
 from ..core.ratings import SUMMARY, rate_past_games
 from ..core.repeats import PresenceLines
@@ -98,6 +102,7 @@ class MontanaBot(discord.Client):
     deadlines: DeadlineDriver
     ai: AiPlayers
     replays: Replays
+    lobby_expiry: LobbyExpiry
 
     def __init__(
         self,
@@ -123,6 +128,8 @@ class MontanaBot(discord.Client):
         self._idle.set()
         self._locales: dict[str, str] = {}
         """The Discord locale each user was last seen in (as saved in the store)."""
+        self.commands = DiscordCommands()
+        """The commands' ids, for the mentions in every message (`bot.core.commands`)."""
 
     @staticmethod
     def shard_options(settings: Settings) -> dict[str, Any]:
@@ -155,13 +162,22 @@ class MontanaBot(discord.Client):
             poll_seconds=self.settings.deadline_poll_seconds,
         )
         self.service.after_announce.append(self.deadlines.on_announced)
-        self.ai = AiPlayers(self.service, delay=self.settings.ai_delay_seconds)
+        self.ai = AiPlayers(
+            self.service,
+            delay=self.settings.ai_delay_seconds,
+            workers=self.settings.ai_processes,
+        )
         self.service.after_announce.append(self.ai.on_announced)
         self.service.presence.after_hand_over.append(self.ai.wake)
         self.deadlines.at_deadline = self.ai.at_deadline
         self.ai.absence_of = self.deadlines.absence_of
         # the end-of-game summaries the outbox owes (`bot.core.ratings`)
         self.service.delivery.senders[SUMMARY] = stats.SummarySender(self)
+        self.lobby_expiry = LobbyExpiry(
+            self.store,
+            lambda row, limits: lobby.say_lobby_closed(self, row, limits),
+            clock=lambda: datetime.now(UTC),
+        )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         # games that ended before ratings existed are rated once, in the order they
         # ended, before any new game can end
@@ -169,19 +185,13 @@ class MontanaBot(discord.Client):
         if rated:
             log.info("rated %d games that ended before ratings existed", rated)
         self.deadlines.start()
+        self.lobby_expiry.start()  # lobbies left unfilled too long close (also after a restart)
         # messages owed by moves a previous run saved but could not show (Discord
         # failed, or the process was killed) go out now, and failures are retried
         self.service.delivery.start()
         await self.tree.set_translator(CommandTranslator())
-        if self._sync_commands:
-            if self.settings.guild_id is not None:
-                guild = discord.Object(self.settings.guild_id)
-                self.tree.copy_global_to(guild=guild)
-                synced = await self.tree.sync(guild=guild)
-                log.info("synced %d commands to server %s", len(synced), guild.id)
-            else:
-                synced = await self.tree.sync()
-                log.info("synced %d commands globally (may take up to an hour)", len(synced))
+        name_commands_with(self.commands)
+        await self.learn_command_ids()
         # REST works once logged in: show moves saved but never posted before taking
         # any interaction
         await self.repost_missing_prompts()
@@ -193,6 +203,25 @@ class MontanaBot(discord.Client):
         # out of full garbage collections, each of which would otherwise stall the event
         # loop for tens of milliseconds (measured by `python -m bot.bench`).
         gc.freeze()
+
+    async def learn_command_ids(self) -> None:
+        """Sync the commands (when asked to) and keep the ids Discord answers with, or
+        fetch them: every message then names a command by a mention. Without them (a
+        fetch that fails) messages name commands in plain text; nothing else suffers."""
+        guild = None if self.settings.guild_id is None else discord.Object(self.settings.guild_id)
+        if self._sync_commands:
+            if guild is not None:
+                self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            where = "globally (may take up to an hour)" if guild is None else f"to {guild.id}"
+            log.info("synced %d commands %s", len(synced), where)
+        else:
+            try:
+                synced = await self.tree.fetch_commands(guild=guild)
+            except discord.HTTPException as error:
+                log.warning("could not fetch the commands' ids (%s); named in plain text", error)
+                return
+        self.commands.remember(SyncedCommand(command.name, command.id) for command in synced)
 
     async def remember_locale(self, interaction: discord.Interaction[Any]) -> None:
         """Save the user's Discord locale when it is new: what is sent to them later,
@@ -282,9 +311,14 @@ class MontanaBot(discord.Client):
             )
 
     async def close(self) -> None:
+        if command_namer() is self.commands:
+            name_commands_with(None)
         deadlines = getattr(self, "deadlines", None)
         if deadlines is not None:
             await deadlines.stop()  # a reminder or pass in progress finishes first
+        lobby_expiry = getattr(self, "lobby_expiry", None)
+        if lobby_expiry is not None:
+            await lobby_expiry.stop()
         ai_players = getattr(self, "ai", None)
         if ai_players is not None:
             await ai_players.stop()

@@ -55,7 +55,7 @@ log = logging.getLogger(__name__)
 PICTURE_NAME = "montana.png"
 UNKNOWN_BUTTON = translatable(
     "I do not recognise this button (it may come from an older version of the bot). "
-    "Use the newest game message or `/montana board`."
+    "Use the newest game message or {/board}."
 )
 NOT_SHOWN = translatable("Your move is saved, but it is not shown yet: {problem}")
 DATABASE_TROUBLE = translatable(

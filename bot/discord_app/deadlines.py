@@ -71,7 +71,7 @@ class DiscordDeadlinePoster:
         player = step.awaited.player
         t = game_t(row)
         line = words.prompt_line(game, lambda pid: f"<@{pid}>", t)
-        period = period_text(step.period)
+        period = period_text(step.period, t)
         view: discord.ui.View | None = None
         overdue = step.kind == "overdue"
         if not overdue:

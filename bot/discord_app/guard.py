@@ -72,14 +72,14 @@ LOBBY_OFFER = Offer(
     frozenset({Place.LOBBY}),
     translatable(
         "Join, Leave, Start and the AI buttons work only on the game's lobby message "
-        "(or use `/montana game join`, `leave` or `start`). Nothing was changed."
+        "(or use {/game join}, {/game leave} or {/game start}). Nothing was changed."
     ),
 )
 PROMPT_OFFER = Offer(
     frozenset({Place.PROMPT, Place.OWN}),
     translatable(
         "That button is not on this message: use the buttons of the game's newest "
-        "message (or `/montana board`). Nothing was changed."
+        "message (or {/board}). Nothing was changed."
     ),
     earlier=STALE_WORDS,
 )
@@ -87,15 +87,13 @@ PROMPT_OFFER = Offer(
 prompt and the presser's own panels (an earlier prompt's buttons are out of date)."""
 LOG_PAGE_OFFER = Offer(
     frozenset({Place.OWN}),
-    translatable(
-        "Log pages turn only on your own `/montana game log` answer. Nothing was changed."
-    ),
+    translatable("Log pages turn only on your own {/game log} answer. Nothing was changed."),
 )
 VOTE_OFFER = Offer(
     frozenset({Place.OTHER}),
     translatable(
-        "Vote with the button of the vote's own message, or with `/montana game vote-end` "
-        "or `/montana game takeover`. Nothing was changed."
+        "Vote with the button of the vote's own message, or with {/game vote-end} "
+        "or {/game takeover}. Nothing was changed."
     ),
 )
 """The end vote and the takeover vote: on the overdue notice and the vote messages."""

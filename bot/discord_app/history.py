@@ -172,7 +172,7 @@ async def history_command(interaction: discord.Interaction[Any]) -> None:
     if not lines:
         await reply(
             interaction,
-            t.gettext("No finished game here yet. Start one with `/montana game new`."),
+            t.gettext("No finished game here yet. Start one with {/game new}."),
         )
         return
     text = t.gettext("**Past games here** (newest first):")

@@ -17,6 +17,13 @@ from discord import app_commands
 from i18n import Translator, language_for_locale
 
 from ..core import prompts
+from ..core.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+    limits_of,
+    lobby_expired_words,
+    lobby_expiry_words,
+)
 from ..core.prompts import Panel
 from ..core.store import ABANDONED, LOBBY, GameRow
 from .components import (
@@ -65,8 +72,15 @@ def lobby_view(row: GameRow) -> discord.ui.View:
     )
 
 
-def lobby_text(row: GameRow, t: Translator | None = None) -> str:
-    """The lobby message, in the game's language (or `t`'s, for one reader)."""
+def lobby_text(
+    row: GameRow,
+    t: Translator | None = None,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    closed_unfilled: bool = False,
+) -> str:
+    """The lobby message, in the game's language (or `t`'s, for one reader);
+    `limits`: its server's (when an unfilled lobby closes)."""
     t = t or game_t(row)
     if row.status != LOBBY:
         if row.status == "active":
@@ -77,19 +91,25 @@ def lobby_text(row: GameRow, t: Translator | None = None) -> str:
         if row.status == ABANDONED and row.state_json is None and not row.humans:
             return t.gettext("**Montana** — the lobby has closed: its last player left.")
         if row.status == ABANDONED:
+            if closed_unfilled:
+                return lobby_expired_words(limits, t)
             return t.gettext("**Montana** — this game was abandoned.")
         return t.gettext("**Montana** — this game is over.")
     players = ", ".join(s.name if s.is_ai else f"<@{s.user_id}>" for s in row.players)
-    return t.gettext(
-        "**Montana** — a new game is open ({seated}/4): {players}.\n"
-        "Press **Join** to take a seat (2 to 4 players), then **Start**. "
-        "The seat order is drawn at random when the game starts. Language: {language}.\n"
-        "-# {opener} opened the game: they can add AI players (**Add AI**, 1 to 3), change "
-        "its settings or abandon it.",
-        opener=f"<@{row.creator_id}>",
-        seated=len(row.players),
-        players=players,
-        language=language_name(row.language),
+    return (
+        t.gettext(
+            "**Montana** — a new game is open ({seated}/4): {players}.\n"
+            "Press **Join** to take a seat (2 to 4 players), then **Start**. "
+            "The seat order is drawn at random when the game starts. Language: {language}.\n"
+            "-# {opener} opened the game: they can add AI players (**Add AI**, 1 to 3), change "
+            "its settings or abandon it.",
+            opener=f"<@{row.creator_id}>",
+            seated=len(row.players),
+            players=players,
+            language=language_name(row.language),
+        )
+        + "\n"
+        + lobby_expiry_words(row, limits, t)
     )
 
 
@@ -109,7 +129,8 @@ async def lobby_press(interaction: discord.Interaction[Any], game: GameRow, code
         await start_game(interaction, game)
         return
     view = lobby_view(row) if row.status == LOBBY else None
-    await interaction.response.edit_message(content=lobby_text(row), view=view)
+    limits = await limits_of(service.store, row.guild_id)
+    await interaction.response.edit_message(content=lobby_text(row, limits=limits), view=view)
 
 
 def thread_name(row: GameRow) -> str:
@@ -208,8 +229,9 @@ async def new(
         if language is not None
         else language_for_locale(interaction.guild_locale),
     )
+    limits = await limits_of(service.store, row.guild_id)
     callback = await interaction.response.send_message(
-        lobby_text(row), view=lobby_view(row), allowed_mentions=NO_PINGS
+        lobby_text(row, limits=limits), view=lobby_view(row), allowed_mentions=NO_PINGS
     )
     if callback.message_id is not None:
         await service.store.set_lobby_message(row.id, callback.message_id)
@@ -231,7 +253,7 @@ async def _lobby_change(interaction: discord.Interaction[Any], joining: bool) ->
         lobby = bot_of(interaction).get_partial_messageable(row.channel_id)
         try:
             await lobby.get_partial_message(row.lobby_message_id).edit(
-                content=lobby_text(row),
+                content=lobby_text(row, limits=await limits_of(service.store, row.guild_id)),
                 view=lobby_view(row) if row.status == LOBBY else None,
                 allowed_mentions=NO_PINGS,
             )
@@ -279,7 +301,7 @@ async def abandon(interaction: discord.Interaction[Any]) -> None:
     row = await service.abandon(row, str(interaction.user.id), may_manage=may_manage)
     await interaction.response.send_message(
         game_t(row).gettext(
-            "{who} abandoned the game of Montana. Open a new one with `/montana game new`.",
+            "{who} abandoned the game of Montana. Open a new one with {/game new}.",
             who=row.seat_names.get(str(interaction.user.id)) or shown_name(interaction.user),
         ),
         allowed_mentions=NO_PINGS,
@@ -299,7 +321,29 @@ async def abandon(interaction: discord.Interaction[Any]) -> None:
             )
 
 
+async def say_lobby_closed(bot: discord.Client, row: GameRow, limits: Limits) -> None:
+    """`limits.LobbyExpiry`'s hook: the lobby message says it closed unfilled, and why."""
+    if row.lobby_message_id is None:
+        return
+    message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.lobby_message_id)
+    try:
+        await message.edit(
+            content=lobby_text(row, limits=limits, closed_unfilled=True),
+            view=None,
+            allowed_mentions=NO_PINGS,
+        )
+    except discord.HTTPException as error:
+        log.warning("game %s: could not say that the lobby closed: %s", row.id, error)
+
+
 DYNAMIC_ITEMS: DynamicItems = ()
 """The lobby's buttons are `ChoiceButton`s (codes join/leave/start)."""
 
-__all__ = ["LOBBY_CODES", "lobby_press", "lobby_text", "lobby_view", "start_game"]
+__all__ = [
+    "LOBBY_CODES",
+    "lobby_press",
+    "lobby_text",
+    "lobby_view",
+    "say_lobby_closed",
+    "start_game",
+]

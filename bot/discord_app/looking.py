@@ -10,6 +10,7 @@ from discord import app_commands
 from i18n import Translator, translatable
 
 from ..core import words
+from ..core.limits import limits_of
 from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY, GameRow
 from .components import (
     DynamicItems,
@@ -121,7 +122,8 @@ async def status(interaction: discord.Interaction[Any]) -> None:
     service = service_of(interaction)
     row = await service.latest_here(channel_id_of(interaction))
     if row.status == LOBBY:
-        await answer(interaction, lobby_text(row, user_t(interaction)))
+        limits = await limits_of(service.store, row.guild_id)
+        await answer(interaction, lobby_text(row, user_t(interaction), limits=limits))
         return
     game = service.game_of(row)
     t = user_t(interaction)
@@ -141,7 +143,33 @@ async def status(interaction: discord.Interaction[Any]) -> None:
 @game_group.command(name="rules", description="The rules of Montana in short")
 @tracked
 async def rules(interaction: discord.Interaction[Any]) -> None:
-    await answer(interaction, words.rules_help(user_t(interaction)))
+    first, *more = message_pages(words.rules_help(user_t(interaction)))
+    await answer(interaction, first)
+    for page in more:
+        await interaction.followup.send(page, ephemeral=True)
+
+
+MESSAGE_LIMIT = 2000
+"""Discord's limit of a message's content, in characters."""
+
+
+def message_pages(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """`text` in messages Discord takes, cut between lines (the rules in French, with
+    their command mentions, are longer than one message)."""
+    pages: list[str] = []
+    page = ""
+    for line in text.split("\n"):
+        candidate = f"{page}\n{line}" if page else line
+        if len(candidate) <= limit:
+            page = candidate
+            continue
+        if page:
+            pages.append(page)
+        while len(line) > limit:
+            pages.append(line[:limit])
+            line = line[limit:]
+        page = line
+    return [*pages, page]
 
 
 @game_group.command(name="log", description="The moves so far, in notation (only you see it)")

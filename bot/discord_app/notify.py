@@ -147,7 +147,8 @@ async def notify_command(
         await reply(
             interaction,
             t.gettext(
-                "You get {mode}. {heads_up} Change it with `/montana me notify mode: heads_up:`.",
+                "You get {mode}. {heads_up} Change it with {/me notify} "
+                "({/me notify:mode}, {/me notify:heads_up}).",
                 mode=current,
                 heads_up=told,
             ),

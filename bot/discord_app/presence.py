@@ -5,8 +5,8 @@ Which notice is owed when, and what being away does to the deadlines, is decided
 `bot.core.delivery`, which hands each to `DiscordNotices`: a heads-up is a line in the
 game's thread mentioning (and pinging) only the player told, or a direct message in the
 DM mode; "away until" and "back" are lines in the thread that ping nobody. Every
-attempt at one notice carries the same nonce, and a retry first looks for an earlier
-attempt that went out (as the moves' posts do).
+attempt at one notice carries the same nonce and identity, and a retry first looks for
+an earlier attempt that went out, by its identity (as the moves' posts do).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from ..core.presence import (
 from ..core.repeats import PresenceLines
 from ..core.service import Refusal
 from ..core.store import Away, GameRow
-from .announce import find_posted, mention
+from .announce import find_posted, marked, mention
 from .components import (
     DynamicItems,
     delivery_problem,
@@ -57,7 +57,7 @@ def utcnow() -> datetime:
 
 CANNOT_POST = translatable(
     "I cannot post in {where} (deleted, or a permission is missing); the next move or "
-    "`/montana board` shows the game again."
+    "{/board} shows the game again."
 )
 """Why a message owed in a game's channel cannot go out (the operators' log, the status)."""
 
@@ -128,14 +128,14 @@ class DiscordNotices:
     async def _post(self, row: GameRow, text: str, pinged: list[str], ticket: Ticket) -> int:
         """A line where the game plays, pinging only `pinged`."""
         try:
-            earlier = await find_posted(self.client, row, text, ticket)
+            earlier = await find_posted(self.client, row, ticket)
             if earlier is not None:
                 return earlier.id
             channel = self.client.get_partial_messageable(
                 row.play_channel_id, guild_id=row.guild_id
             )
             message = await channel.send(
-                text,
+                marked(text, ticket),
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False,
                     roles=False,
@@ -194,16 +194,17 @@ def away_status(away: Away | None, t: Translator) -> str:
     """`/montana me away` asked with nothing: whether the player is away, and how."""
     if away is None:
         return t.gettext(
-            "You are not away. `/montana me away days: hours:` pauses your deadlines "
-            "in all your games for up to 14 days (`ai: True`: the AI plays for you)."
+            "You are not away. {/me away} with {/me away:days} and {/me away:hours} pauses your "
+            "deadlines in all your games for up to 14 days ({/me away:ai=True}: the AI plays "
+            "for you)."
         )
     if away.ai_plays:
         return t.gettext(
-            "You are away until {until}: the AI plays for you. `/montana me back` ends it now.",
+            "You are away until {until}: the AI plays for you. {/me back} ends it now.",
             until=until_text(away.until),
         )
     return t.gettext(
-        "You are away until {until}: your deadlines are paused. `/montana me back` ends it now.",
+        "You are away until {until}: your deadlines are paused. {/me back} ends it now.",
         until=until_text(away.until),
     )
 
@@ -216,31 +217,31 @@ def went_away_answer(change: AwayChange, away: Away, t: Translator) -> str:
         return t.ngettext(
             "You are away until {until}: the AI plays for you in your {n} game under way "
             "and in every game that starts meanwhile (their players are told). "
-            "`/montana me back` ends it earlier.",
+            "{/me back} ends it earlier.",
             "You are away until {until}: the AI plays for you in your {n} games under way "
             "and in every game that starts meanwhile (their players are told). "
-            "`/montana me back` ends it earlier.",
+            "{/me back} ends it earlier.",
             games,
             until=until,
         )
     if away.ai_plays:
         return t.gettext(
             "You are away until {until}: the AI plays for you in every game that starts "
-            "meanwhile. `/montana me back` ends it earlier.",
+            "meanwhile. {/me back} ends it earlier.",
             until=until,
         )
     if games:
         return t.ngettext(
             "You are away until {until}: your deadlines are paused in your {n} game under "
-            "way (their players are told). `/montana me back` ends it earlier.",
+            "way (their players are told). {/me back} ends it earlier.",
             "You are away until {until}: your deadlines are paused in your {n} games under "
-            "way (their players are told). `/montana me back` ends it earlier.",
+            "way (their players are told). {/me back} ends it earlier.",
             games,
             until=until,
         )
     return t.gettext(
         "You are away until {until}: your deadlines are paused in every game you play "
-        "meanwhile. `/montana me back` ends it earlier.",
+        "meanwhile. {/me back} ends it earlier.",
         until=until,
     )
 
@@ -253,8 +254,8 @@ async def back_command(interaction: discord.Interaction[Any]) -> None:
     if change is None:
         raise Refusal(
             translatable(
-                "You are not away. `/montana me away days: hours:` pauses your deadlines "
-                "while you are away."
+                "You are not away. {/me away} with {/me away:days} and {/me away:hours} pauses "
+                "your deadlines while you are away."
             )
         )
     waiting = len(change.paused)

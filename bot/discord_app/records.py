@@ -1,7 +1,7 @@
 """Game records: `/montana game export [game]` attaches a game's record
 (`montana-<game>.txt`, the format of `rules/README.md`, "Game records") for the asker
 alone: the game of this channel or thread (running, else the last one), or a past
-game of it by its number (`/montana game history` lists them)."""
+game of it by its number ({/game history} lists them)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,7 @@ from .components import DynamicItems, service_of, user_t
 from .group import answer, channel_id_of, game_group, tracked
 
 NOT_HERE = translatable(
-    "Game #{game} was not played in this channel: `/montana game history` lists the "
-    "games played here."
+    "Game #{game} was not played in this channel: {/game history} lists the games played here."
 )
 
 
@@ -47,7 +46,7 @@ async def game_to_export(interaction: discord.Interaction[Any], game: int | None
 @game_group.command(
     name="export", description="The game's record as a text file, to keep or load offline"
 )
-@app_commands.describe(game="A past game's number (see /montana game history); default: this one")
+@app_commands.describe(game="A past game's number, as the game history lists it; default: this one")
 @tracked
 async def export_command(interaction: discord.Interaction[Any], game: int | None = None) -> None:
     t = user_t(interaction)

@@ -1,10 +1,10 @@
 """`/montana game replay`: a game played again, as an animated picture or step by step.
 
 - `/montana game replay [turns: FROM-TO]` (and the **Replay** button under the end of a
-  game and on each line of `/montana game history`): the deferred answer says how far
+  game and on each line of {/game history}): the deferred answer says how far
   the drawing is ("drawing the replay… 40 %"), then becomes the GIF, for the table to
   see. A second request for the same replay while it is drawn waits for that drawing.
-- `/montana game replay step:True` (or the **Turn by turn** button beside Replay under
+- {/game replay} ({/game replay:step=True}) (or the **Turn by turn** button beside Replay under
   the end of a game): only the asker sees the picture of turn 1, with ⏮ ◀ ▶ ⏭ and a "go
   to turn" select; each press shows that turn and what happened in it in words, in the
   asker's language.
@@ -193,7 +193,7 @@ class StepsButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"rv:(?P<game>[0-9]{1,19})",
 ):
-    """Opens the step view of a game (as `/montana game replay step:True`), for the
+    """Opens the step view of a game (as {/game replay} ({/game replay:step=True})), for the
     presser alone."""
 
     def __init__(self, game_id: int, label: str = "·") -> None:
@@ -303,7 +303,8 @@ async def _pressed(
                 raise Refusal(
                     translatable(
                         "Moves were taken back since this replay was opened, so its turns "
-                        "have changed: open it again with `/montana game replay step:True`."
+                        "have changed: open it again with {/game replay} "
+                        "({/game replay:step=True})."
                     )
                 )
             await show_step(interaction, row, int(turn), edit=True)

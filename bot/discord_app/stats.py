@@ -329,7 +329,8 @@ async def stats_embed(
     for label, value in stats.stats_fields(record, place, size, t):
         embed.add_field(name=label, value=value, inline=True)
     if hidden:
-        embed.set_footer(text=t.gettext("Hidden from the others (`/montana me stats`)."))
+        # the description, not the footer: a footer shows no command mention
+        embed.description = t.gettext("Hidden from the others ({/me stats}).")
     picture = None
     if chart and record.history:
         words, dates = stats.chart_words(name, record, place, t)

@@ -151,6 +151,10 @@ def _iso_now() -> str:
     return discord.utils.utcnow().isoformat()
 
 
+COMMAND_MENTION = re.compile(r"</([^:<>]+):(\d+)>")
+"""A slash command mention in a message's content, as Discord's clients read it."""
+
+
 class FakeHTTPError(Exception):
     """A Discord error answer (status and JSON body) produced by the fake world."""
 
@@ -278,6 +282,10 @@ class FakeChannel:
         return data
 
 
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+"""Characters no Discord client shows (`FakeMessage.content` leaves them out)."""
+
+
 @dataclass
 class FakeMessage:
     """A message as Discord stores it; ``payload`` is exactly what discord.py receives.
@@ -302,6 +310,13 @@ class FakeMessage:
 
     @property
     def content(self) -> str:
+        """The content as people read it: without the characters no client shows (zero
+        width spaces and joiners: the bot's outbox writes its messages' identity in them,
+        `bot.discord_app.announce.identity_mark`). ``raw_content``: as Discord keeps it."""
+        return self.raw_content.translate(INVISIBLE)
+
+    @property
+    def raw_content(self) -> str:
         return str(self.payload.get("content") or "")
 
     @property
@@ -1931,6 +1946,34 @@ class FakeDiscordBase:
 
     def channel_by_id(self, channel_id: int) -> FakeChannel:
         return self.world.channels[channel_id]
+
+    def as_shown(self, content: str, locale: str) -> str:
+        """`content` as a Discord client in `locale` shows it: a command mention
+        (`</montana game new:ID>`) of a synced command becomes the command's path in that
+        locale's names (`/montana partie nouvelle`); one whose id or path Discord does not
+        know stays raw text, as a client leaves it."""
+        return COMMAND_MENTION.sub(lambda found: self._mention_shown(found, locale), content)
+
+    def _mention_shown(self, found: re.Match[str], locale: str) -> str:
+        world = self.world
+        synced = [*world.global_commands, *(c for cs in world.guild_commands.values() for c in cs)]
+        command = next((c for c in synced if c["id"] == found.group(2)), None)
+        names = found.group(1).split()
+        if command is None or command["name"] != names[0]:
+            return found.group(0)
+        shown, level = [command], command
+        for name in names[1:]:
+            found_sub = next(
+                (o for o in level.get("options", []) if o["type"] in (1, 2) and o["name"] == name),
+                None,
+            )
+            if found_sub is None:
+                return found.group(0)
+            shown.append(found_sub)
+            level = found_sub
+        return "/" + " ".join(
+            (part.get("name_localizations") or {}).get(locale, part["name"]) for part in shown
+        )
 
     # ---- interactions ----
     async def slash(

@@ -20,6 +20,7 @@ from bot.core import words
 from bot.core.service import AWAY_AI_WORDS
 from bot.core.store import AWAY_AI, Away, GameRow, MoveRow
 from bot.discord_app.client import MontanaBot
+from i18n import translator
 from rules import Action, Game
 from tests.bot.driver import Table, make_bot, play_until, to_main_decision
 from tests.bot.fakediscord import FakeDiscord, FakeMessage
@@ -89,7 +90,7 @@ async def test_away_with_the_ai_hands_each_seat_over_until_back(
     assert await bot.store.away_seats(away) == {game_id: False}
     # her own move is refused, and says how to play it herself
     pressed = await fake_discord.slash(table.user(away), thread, "montana", "recruit")
-    assert pressed.ephemeral and AWAY_AI_WORDS.id in pressed.content
+    assert pressed.ephemeral and translator("en").translate(AWAY_AI_WORDS) in pressed.content
     # the AI plays her decision
     await bot.ai.start()
     await bot.ai.idle()
@@ -270,8 +271,10 @@ async def test_an_ai_move_decided_before_back_is_not_saved_after_it(
     deciding = bot.ai.decide
     decided: list[Action] = []
 
-    async def decide_while_she_comes_back(row: GameRow, player: str) -> ai.Decision:
-        decision = await deciding(row, player)
+    async def decide_while_she_comes_back(
+        row: GameRow, player: str, *, hint: bool = False
+    ) -> ai.Decision:
+        decision = await deciding(row, player, hint=hint)
         assert await bot.service.presence.come_back(player) is not None
         decided.append(decision.action)
         return decision

@@ -24,6 +24,7 @@ from PIL import Image
 
 from bot.console import (
     CONSOLE_CHANNEL_ID,
+    CONSOLE_COMMANDS,
     Console,
     ConsoleAnnouncer,
     Options,
@@ -36,6 +37,8 @@ from bot.core import prompts
 from bot.core.pictures import BlankRenderer
 from bot.core.service import GameService
 from bot.core.store import FINISHED, Store
+from i18n import translator
+from i18n.commands import name_commands_with
 from rules import Game
 from rules.simulate import choose_action
 
@@ -569,3 +572,16 @@ def test_ai_seats_play_themselves_at_the_console(
     assert Game.replay(game.record()).to_dict() == game.to_dict()
     text = session.text()
     assert "Refused" not in text and "AI 1" in text and "Final ranking" in text
+
+
+def test_the_console_names_its_own_commands_and_the_others_as_slash_commands() -> None:
+    """Issue 24.1: a message naming `/montana board` says `board` in the console (a
+    command it understands); one it does not have stays the slash command, in the
+    reader's language."""
+    previous = name_commands_with(CONSOLE_COMMANDS)
+    try:
+        t = translator("fr")
+        assert t.gettext("{/board} {/game rules} {/undo}") == "`board` `rules` `undo`"
+        assert t.gettext("{/me away}") == "`/montana moi absent`"
+    finally:
+        name_commands_with(previous)

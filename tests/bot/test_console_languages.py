@@ -27,8 +27,8 @@ WORDS: dict[Language, tuple[str, str, str]] = {
     # (the seat draw, the first menu's instruction, the final ranking's title)
     "en": ("Seat order, drawn at random:", "Choose your action:", "Final ranking"),
     "fr": (
-        "Ordre des places, tiré au sort\u00a0:",
-        "Choisissez votre action\u00a0:",
+        "Ordre des places, tiré au sort\u202f:",
+        "Choisissez votre action\u202f:",
         "Classement final",
     ),
     "pl": ("Kolejność miejsc, wylosowana:", "Wybierz akcję:", "Klasyfikacja końcowa"),

@@ -14,15 +14,17 @@ while saving, while drawing, while posting). After every restart on the same fil
 and finally the game is played on to its end.
 
 To keep the game short enough, the restarted bot of the last round draws small
-pictures (same bot, `PillowRenderer` patched, see `bot_main_with_small_pictures`);
-the rounds with kills use the real renderer, so kills land while a picture is drawn.
+pictures (same bot, `PillowRenderer` patched, see `bot_main_with_small_pictures`), in a
+thread of its process: picture worker processes would import their own, unpatched
+renderer and draw full pictures (`Session.full_pictures` checks none was). The rounds
+with kills use the real renderer in its worker processes, so kills land while a
+picture is drawn.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import json
 import os
 import random
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.core.pictures import blank_png
 from rules import Action, Game
 from rules.simulate import choose_action
 from tests.bot.driver import codes_on, path_to
@@ -43,19 +46,17 @@ KILL_DELAYS = (0.0, 0.01, 0.04, 0.08, 0.15, 0.3)
 """Seconds between sending a press and SIGKILL, one per round."""
 MOVES_BETWEEN_KILLS = 4
 SMALL_PICTURES = "MONTANA_TEST_SMALL_PICTURES"
+TINY = blank_png()
 
 
 def bot_main_with_small_pictures() -> None:
-    """`python -m bot`, drawing a tiny PNG instead of the real picture (for long runs)."""
-    from PIL import Image
-
+    """`python -m bot`, drawing a tiny PNG (`blank_png`) instead of the real picture (for
+    long runs); `Session.start_bot` has it draw in a thread, where the patch holds."""
     import bot.__main__
     from bot.core.service import PillowRenderer
 
     def tiny(*args: Any, **kwargs: Any) -> bytes:
-        buffer = io.BytesIO()
-        Image.new("RGB", (8, 8), (200, 180, 120)).save(buffer, format="PNG")
-        return buffer.getvalue()
+        return blank_png()
 
     PillowRenderer.game_picture = tiny  # type: ignore[method-assign]
     PillowRenderer.board_picture = tiny  # type: ignore[method-assign]
@@ -97,11 +98,17 @@ class Session:
     process: BotProcess | None = None
     made: list[tuple[int, str, str]] = field(default_factory=list)
     """(version before, player, notation) of every move whose press was sent."""
+    small_since: int | None = None
+    """Requests recorded before the bot drawing small pictures started (None: none did)."""
 
     async def start_bot(self, *, small_pictures: bool = False) -> None:
         env = dict(self.env)
         command = [sys.executable, "-m", "bot"]
+        self.small_since = len(self.gateway.recorded) if small_pictures else None
         if small_pictures:
+            # in a thread of the bot's process, where the patched renderer is: picture
+            # worker processes would start their own, unpatched
+            env["MONTANA_PICTURE_PROCESSES"] = "0"
             command = [
                 sys.executable,
                 "-c",
@@ -134,6 +141,17 @@ class Session:
                 if parts[0] in ("mt", "ms") and parts[1] == str(self.game_id):
                     shown = max(shown, int(parts[2]))
         return shown
+
+    def full_pictures(self) -> list[int]:
+        """The sizes of the pictures other than the tiny one that the bot sent since it
+        started drawing small pictures."""
+        assert self.small_since is not None, "the bot does not draw small pictures"
+        return [
+            len(data)
+            for request in self.gateway.recorded[self.small_since :]
+            for data in request.files.values()
+            if data != TINY
+        ]
 
     def prompt(self, version: int | None = None) -> FakeMessage | None:
         """The newest message in the thread with buttons (of state `version`, if given)."""
@@ -363,11 +381,14 @@ async def test_sigkill_mid_stream_loses_no_answered_move(tmp_path: Path) -> None
         while await make_move(session, rng):
             moves += 1
             assert moves < 3000
+            if moves == 1:  # at once, not after a long game of full pictures
+                assert session.full_pictures() == [], "tiny pictures only"
         print(f"{moves} moves to the end")
         final = check_consistent(session)
         assert final.row["status"] == "finished" and final.game.is_over
         # the last move's post, before the game's summary (bot.core.ratings)
         last = [m for m in gateway.messages_in(session.thread) if "summary" not in m.content][-1]
         assert "Final ranking" in last.content
+        assert last.files and session.full_pictures() == [], "tiny pictures only"
         assert session.process is not None and await session.process.terminate() == 0
         assert not gateway.errors, gateway.errors

@@ -69,7 +69,10 @@ async def test_half_deadline_reminder_mentions_once_even_across_a_restart(
     assert await driver.run_due() == 1
     (reminder,) = new_messages(fake_discord, thread, prompt)
     assert reminder.pinged_ids == [int(awaited)]
-    assert f"<@{awaited}>, your turn" in reminder.content and "Half of the 48 h" in reminder.content
+    assert (
+        f"<@{awaited}>, your turn" in reminder.content
+        and "Half of the 48 hours" in reminder.content
+    )
     link = f"https://discord.com/channels/{fake_discord.guild_id}/{thread.id}/{row.message_id}"
     assert link in reminder.content
     due = int((await last_move_time(table.bot, game_id) + timedelta(hours=48)).timestamp())
@@ -141,7 +144,7 @@ async def test_unanswered_auction_is_passed_on_the_deadline(
     moved, game = await table.game(game_id)
     assert moved.version == row.version + 1 and game.awaiting == c
     passed = new_messages(fake_discord, thread, reminder)[0]
-    assert f"{row.names[b]} did not answer the city auction within 24 h" in passed.content
+    assert f"{row.names[b]} did not answer the city auction within 24 hours" in passed.content
     assert "passed for them" in passed.content and passed.files
     assert f"<@{c}>" in passed.content and passed.pinged_ids == [int(c)]
     assert not prompt.interactive_components(), "the old auction buttons are removed"
@@ -231,7 +234,9 @@ async def test_deadlines_set_at_new_and_changed_only_by_creator_or_manager(
     assert created.original is not None
     await fake_discord.press(ben, created.original, label="Join")
     shown = await fake_discord.slash(ben, fake_discord.channel, "montana", "game", "settings")
-    assert shown.ephemeral and "turn deadline 12 h, city auction answers 24 h" in shown.content
+    assert (
+        shown.ephemeral and "turn deadline 12 hours, city auction answers 24 hours" in shown.content
+    )
     refused = await fake_discord.slash(
         ben, fake_discord.channel, "montana", "game", "settings", options={"turn_hours": 1}
     )
@@ -242,11 +247,11 @@ async def test_deadlines_set_at_new_and_changed_only_by_creator_or_manager(
     by_mod = await fake_discord.slash(
         mod, fake_discord.channel, "montana", "game", "settings", options={"auction_hours": 6}
     )
-    assert not by_mod.ephemeral and "city auction answers 6 h" in by_mod.content
+    assert not by_mod.ephemeral and "city auction answers 6 hours" in by_mod.content
     by_creator = await fake_discord.slash(
         ana, fake_discord.channel, "montana", "game", "settings", options={"turn_hours": 72}
     )
-    assert "turn deadline 72 h, city auction answers 6 h" in by_creator.content
+    assert "turn deadline 72 hours, city auction answers 6 hours" in by_creator.content
     assert (await bot.deadlines.db.deadlines(row.id)).auction_seconds == 6 * 3600
 
 
@@ -300,7 +305,7 @@ async def test_a_new_game_takes_the_default_deadlines_of_the_settings(
     ana = fake_discord.add_user("ana")
     await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "new")
     shown = await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "settings")
-    assert "turn deadline 6 h, city auction answers 24 h" in shown.content
+    assert "turn deadline 6 hours, city auction answers 24 hours" in shown.content
 
 
 async def test_a_move_costs_the_deadline_task_one_game_whatever_the_number_of_games(

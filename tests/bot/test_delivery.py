@@ -8,10 +8,11 @@ spaced out, seldom while only people can fix it.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ import pytest
 from bot.core.delivery import Blocked, Dropped, Outcome, Posted, TryAgain
 from bot.core.service import GameService
 from bot.core.store import GameRow, Seat, Store
+from i18n import translatable, translator
 from rules import Game
 
 ANA = Seat("111", "Ana")
@@ -159,7 +161,7 @@ async def test_retries_are_spaced_out_and_seldom_while_only_people_can_fix_it(
     delivery = setup.service.delivery
     setup.discord.failing = TryAgain("Discord answered 503")
     await setup.move()  # the first attempt, right after the move
-    waits = []
+    waits: list[float] = []
     for _ in range(4):
         (entry,) = await setup.service.store.owed(setup.game_id)
         moment = entry.next_at
@@ -210,3 +212,155 @@ async def test_a_dm_goes_out_while_the_post_fails_and_only_while_it_is_their_tur
     await setup.service.delivery.run_due()
     assert setup.inboxes.refused == handed.count(BEN.user_id)
     assert len(setup.inboxes.sent) == handed.count(ANA.user_id)
+
+
+async def test_during_an_outage_the_task_sleeps_until_the_failing_post_is_due_again(
+    setup: Setup,
+) -> None:
+    """Issue 29.3: the posts queued behind a failing one wait as long as it does; the
+    task does not wake for them (an empty pass every half second, before)."""
+    delivery = setup.service.delivery
+    moment = datetime.now(UTC)
+    delivery.clock = at(moment)
+    setup.discord.failing = TryAgain("Discord answered 503")
+    for _ in range(4):
+        await setup.move()
+    head, *queued = [e for e in await setup.service.store.owed(setup.game_id) if e.kind == "post"]
+    assert len(queued) == 3 and head.attempts == 4
+    assert {entry.next_at for entry in queued} == {head.next_at} and head.next_at > moment
+    assert await delivery.next_due() == head.next_at
+    attempts = setup.discord.attempts
+    delivery.MIN_SLEEP_SECONDS = 0.001  # a task that polled would pass hundreds of times
+    delivery.start()
+    try:
+        while delivery.passes == 0:  # its first pass (a busy machine may be slow to it)
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)
+    finally:
+        await delivery.stop()
+    assert delivery.passes == 1 and setup.discord.attempts == attempts
+
+
+async def test_eight_moves_in_an_outage_do_not_lengthen_the_wait_and_all_go_out_at_once_after(
+    setup: Setup,
+) -> None:
+    """Issue 29.4: the wait grows with the time since the first failure (each move makes
+    an attempt, which used to double it); once Discord is back, the next attempt (one
+    wait away at most) posts every move's words, in order, the newest as the prompt."""
+    delivery, store = setup.service.delivery, setup.service.store
+    setup.discord.failing = TryAgain("Discord answered 503")
+    now = datetime.now(UTC)
+    start = now.replace(microsecond=now.microsecond // 1000 * 1000)  # as the outbox keeps it
+    told: list[str] = []
+    for n in range(8):  # a move every 5 s
+        delivery.clock = at(start + timedelta(seconds=5 * n))
+        told.append((await setup.move()).text)
+    last = start + timedelta(seconds=35)
+    head, *queued = [e for e in await store.owed(setup.game_id) if e.kind == "post"]
+    assert head.attempts == 8 and head.failing_since == start
+    # first wait 2 s, then as long again as it has failed: 35 s (8 attempts used to make 256 s)
+    assert head.next_at - last == timedelta(seconds=2 + 35)
+    assert all(entry.next_at == head.next_at for entry in queued)
+    # Discord stays down; the task tries when due, and the wait reaches its cap
+    waits: list[float] = []
+    while (due := await delivery.next_due()) is not None and len(waits) < 10:
+        delivery.clock = at(due)
+        await delivery.run_due()
+        (head, *_) = await store.owed(setup.game_id)
+        waits.append((head.next_at - due).total_seconds())
+    assert waits == [74, 148, 296, 300, 300, 300, 300, 300, 300, 300]
+    assert setup.discord.posts == []
+    # back now: the next attempt is at most one wait (the cap) away, and everything goes
+    setup.discord.failing = None
+    back = delivery.clock() + timedelta(seconds=1)
+    due = await delivery.next_due()
+    assert due is not None and timedelta(0) < due - back <= timedelta(seconds=delivery.backoff.most)
+    delivery.clock = at(due)
+    assert await delivery.run_due() == 8
+    assert [p.text for p in setup.discord.posts] == told
+    assert [p.prompt for p in setup.discord.posts] == [False] * 7 + [True]
+    assert await store.owed(setup.game_id) == [] and await delivery.next_due() is None
+
+
+@dataclass
+class Probed:
+    """The scripted Discord, which also says whether it answers again (`Prober`)."""
+
+    discord: Discord
+    asked: int = 0
+
+    async def announce(self, outcome: Outcome) -> Posted:
+        return await self.discord.announce(outcome)
+
+    async def probe(self, row: GameRow) -> bool:
+        self.asked += 1
+        return self.discord.failing is None
+
+
+async def test_after_a_long_outage_the_posts_go_out_seconds_after_discord_is_back(
+    setup: Setup,
+) -> None:
+    """Issue 29.4: with the waits at their cap (5 minutes), a cheap question every 10 s
+    finds Discord back, and every game that failed for now is tried at once."""
+    delivery, store = setup.service.delivery, setup.service.store
+    front = Probed(setup.discord)
+    delivery.announcer = front
+    setup.discord.failing = TryAgain("Discord answered 503")
+    start = datetime.now(UTC)
+    delivery.clock = at(start)
+    told = [(await setup.move()).text for _ in range(3)]
+    # twenty minutes down: the task runs whenever it asks to (the clock moved there)
+    moment = start
+    while moment < start + timedelta(minutes=20):
+        due = await delivery.next_due()
+        assert due is not None and due > moment
+        moment = due
+        delivery.clock = at(moment)
+        await delivery.one_pass()
+    head, *_ = await store.owed(setup.game_id)
+    # failing for 20 minutes: the next attempt is the cap (5 minutes) after the last
+    assert head.failing_since is not None and moment - head.failing_since >= timedelta(minutes=20)
+    assert timedelta(seconds=10) < head.next_at - moment <= timedelta(seconds=delivery.backoff.most)
+    # posts were tried by the back-off only (3 by the moves); the questions every 10 s
+    assert setup.discord.attempts < 3 + 12 and front.asked >= 20 * 6 - 1
+    assert setup.discord.posts == []
+    setup.discord.failing = None
+    back = moment + timedelta(seconds=1)
+    due = await delivery.next_due()
+    assert due is not None and timedelta(0) < due - back <= timedelta(seconds=10)
+    delivery.clock = at(due)
+    await delivery.one_pass()
+    assert [p.text for p in setup.discord.posts] == told
+    assert [p.prompt for p in setup.discord.posts] == [False, False, True]
+    assert await store.owed(setup.game_id) == [] and await delivery.next_due() is None
+
+
+async def test_why_a_move_is_not_shown_is_said_in_the_games_language_after_a_restart(
+    setup: Setup,
+) -> None:
+    """Issue 24.5: the outbox keeps a problem as its marked sentence and fields, so a
+    process started later, which has only the outbox, words it in the reader's language
+    (it used to give back the English words the first process logged)."""
+    locked = translatable(
+        "the game's thread <#{thread}> is locked. A moderator can unlock it; then {/board} "
+        "shows the game."
+    )
+    setup.discord.failing = Blocked(locked, fields={"thread": 77})
+    first = await setup.move()
+    assert not first.announced and first.problem.startswith("the game's thread <#77> is locked")
+
+    # a restart: a new service on the same database; its delivery, before the retry is
+    # due, reads why the message is still owed from the outbox alone
+    restarted = GameService(
+        setup.service.store, renderer=TinyRenderer(), announcer=setup.discord, notifier=Inboxes()
+    )
+    report = await restarted.delivery.deliver(setup.game_id)
+    assert report is not None and report.problem is not None
+    assert setup.discord.attempts == 1  # not due yet: only read, not tried again
+    french = report.problem.text(translator("fr"))
+    assert french.startswith("le fil de la partie <#77> est verrouillé")
+    assert "`/montana plateau`" in french
+    assert report.problem.words == first.problem
+    # words the outbox cannot key (a failure's own text) stay as they were said
+    plain = TryAgain.from_stored("posting failed (OSError())")
+    assert plain.text(translator("fr")) == "posting failed (OSError())"

@@ -7,7 +7,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.core.words import RULES_HELP
+from bot.core.words import RULES_HELP, rules_help
 from rules import Action
 from tests.bot.driver import PNG, Table, make_bot, open_game, original, to_main_decision
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeHTTPError
@@ -127,7 +127,12 @@ async def test_status_rules_log_board_and_my_board(
     status = await fake_discord.slash(ana, thread, "montana", "status")
     assert status.ephemeral and "**Ana**" in status.content and "coins" in status.content
     rules = await fake_discord.slash(ana, thread, "montana", "game", "rules")
-    assert rules.ephemeral and rules.content == RULES_HELP
+    # the whole rules, in as many messages as Discord's 2000 characters need, their
+    # commands named by mentions
+    shown = [rules.original, *rules.followups]
+    assert all(m is not None and m.ephemeral and len(m.content) <= 2000 for m in shown)
+    assert "\n".join(m.content for m in shown if m is not None) == rules_help()
+    assert rules_help() != RULES_HELP and "</montana undo:" in rules_help()
     log = await fake_discord.slash(ana, thread, "montana", "game", "log")
     assert log.ephemeral and "spin" in log.content and "page 1 of 1" in log.content
     before = table.prompt_message(row)

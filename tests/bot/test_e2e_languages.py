@@ -53,8 +53,8 @@ async def test_a_french_player_in_a_polish_game_is_answered_in_french_and_the_ta
     assert again.ephemeral
     assert again.content == "Vous avez déjà rejoint cette partie."
     shown = await fake_discord.slash(ben, fake_discord.channel, "montana", "game", "settings")
-    assert shown.ephemeral and shown.content.startswith("Délais de cette partie\u00a0: ")
-    assert "Sa langue\u00a0: Polski." in shown.content
+    assert shown.ephemeral and shown.content.startswith("Délais de cette partie\u202f: ")
+    assert "Sa langue\u202f: Polski." in shown.content
     # only the opener may change the language: Ben is told so in French, nothing changes
     refused = await fake_discord.slash(
         ben, fake_discord.channel, "montana", "game", "settings", options={"language": "ja"}
@@ -86,7 +86,7 @@ async def test_a_french_player_in_a_polish_game_is_answered_in_french_and_the_ta
     # Ben's panel, opened from that Polish message, is French; so is his receipt
     if awaited == str(ben.id):
         panel = await fake_discord.press(ben, prompt, label="Praca…")
-        assert panel.ephemeral and panel.content.startswith("Récolter où\u00a0?")
+        assert panel.ephemeral and panel.content.startswith("Récolter où\u202f?")
     else:
         wrong = await fake_discord.press(ben, prompt, label="Zatrudnianie")
         assert wrong.ephemeral and wrong.content.startswith("Ce n’est pas à vous de jouer. ")

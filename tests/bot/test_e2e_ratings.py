@@ -181,7 +181,7 @@ async def test_hidden_statistics_and_forget_me(fake_discord: FakeDiscord, databa
     )
     assert refused.ephemeral and "keeps their statistics hidden" in refused.content
     own = await fake_discord.slash(ana, fake_discord.channel, "montana", "stats")
-    assert own.embeds and "Hidden from the others" in own.embeds[0]["footer"]["text"]
+    assert own.embeds and "Hidden from the others" in own.embeds[0]["description"]
     asked = await fake_discord.slash(ana, fake_discord.channel, "montana", "me", "forget")
     assert asked.ephemeral and "cannot be undone" in asked.content
     assert set(asked.original.button_labels()) == {"Forget me", "Cancel"}  # type: ignore[union-attr]

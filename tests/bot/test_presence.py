@@ -19,6 +19,7 @@ from bot.core import words
 from bot.core.pictures import blank_png
 from bot.core.presence import away_length, heads_up_for
 from bot.discord_app.client import MontanaBot
+from i18n import translator
 from rules import Game
 from tests.bot.driver import Table, make_bot, open_game, to_main_decision
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage
@@ -272,7 +273,11 @@ def test_an_away_time_is_up_to_14_days() -> None:
 def test_the_picture_says_until_which_day_in_utc() -> None:
     late_in_tokyo = datetime(2026, 12, 3, 19, 30, tzinfo=UTC).astimezone(ZoneInfo("Asia/Tokyo"))
     assert late_in_tokyo.day == 4
-    assert words.away_note(late_in_tokyo) == "away until 3 Dec"
+    assert words.away_note(late_in_tokyo) == "away until Dec 3"
+    # each language's own way of writing the day (issue 24.3)
+    assert [
+        words.away_note(late_in_tokyo, translator(language)) for language in ("fr", "pl", "ja")
+    ] == ["absent·e jusqu’au 3 déc.", "nieobecność do 3 gru", "12月3日まで不在"]
 
 
 async def away_until(bot: MontanaBot, user: str) -> datetime:
@@ -338,7 +343,7 @@ async def test_away_pauses_the_deadlines_and_its_end_restarts_them_also_after_a_
     driver = await driver_at(table.bot, until + timedelta(hours=24, seconds=1))
     assert await driver.run_due() == 1
     reminder = fake_discord.messages_in(thread)[-1]
-    assert "Half of the 48 h" in reminder.content and reminder.pinged_ids == [int(late)]
+    assert "Half of the 48 hours" in reminder.content and reminder.pinged_ids == [int(late)]
     assert f"(due <t:{int((until + timedelta(hours=48)).timestamp())}:R>)" in reminder.content
     driver = await driver_at(table.bot, until + timedelta(hours=48, seconds=1))
     assert await driver.run_due() == 1

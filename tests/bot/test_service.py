@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.service import STALE, GameService, Outcome, Refusal
+from bot.core.service import STALE_WORDS, GameService, Outcome, Refusal
 from bot.core.store import FINISHED, Seat, Store
 from rules import Action, Game
 from rules.simulate import choose_action
@@ -173,7 +173,7 @@ async def test_simultaneous_presses_apply_once(service: GameService) -> None:
     applied = [r for r in results if isinstance(r, Outcome)]
     refused = [r for r in results if isinstance(r, Refusal)]
     assert len(applied) == 1 and len(refused) == 3
-    assert all(r.message == STALE for r in refused)
+    assert all(r.marked is STALE_WORDS for r in refused)
     assert await service.store.move_count(game_id) == applied[0].version
 
 

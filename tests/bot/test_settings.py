@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.deadlines import period_text
 from bot.core.settings import DEFAULT_DB, SettingsError, load_settings
 from bot.discord_app.client import MontanaBot
+from i18n import translator
 from tests.bot.fakediscord import FakeDiscord
 
 
@@ -56,6 +58,8 @@ def test_fractions_of_hours_are_kept() -> None:
         ("DISCORD_TOKEN", "abc def", "no spaces"),
         ("MONTANA_PICTURE_PROCESSES", "17", "from 0"),
         ("MONTANA_PICTURE_PROCESSES", "two", "from 0"),
+        ("MONTANA_AI_PROCESSES", "0", "from 1 to 16"),
+        ("MONTANA_AI_PROCESSES", "many", "from 1 to 16"),
     ],
 )
 def test_every_setting_is_checked_with_one_line_naming_it(
@@ -117,7 +121,7 @@ async def test_a_fraction_of_an_hour_becomes_the_new_games_deadline(
     row = await bot.store.open_game_in(fake_discord.channel.id)
     assert row is not None and row.turn_seconds == 18 * 60
     shown = await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "settings")
-    assert "turn deadline 18 min" in shown.content
+    assert "turn deadline 18 minutes" in shown.content
 
 
 def test_shards_are_read_as_numbers_and_ranges_and_checked_against_the_count() -> None:
@@ -151,3 +155,23 @@ def test_pictures_are_drawn_in_two_worker_processes_unless_told() -> None:
     assert load_settings({}, None).picture_processes == 2
     assert load_settings({"MONTANA_PICTURE_PROCESSES": "0"}, None).picture_processes == 0
     assert load_settings({"MONTANA_PICTURE_PROCESSES": "4"}, None).picture_processes == 4
+
+
+def test_the_ai_seats_worker_pool_size_is_a_setting() -> None:
+    assert load_settings({}, None).ai_processes == 1
+    assert load_settings({"MONTANA_AI_PROCESSES": "3"}, None).ai_processes == 3
+
+
+def test_deadline_lengths_are_worded_by_babel_in_the_readers_language() -> None:
+    """Issue 24.3: a deadline's length comes from CLDR in the reader's language, never
+    as a unit built in the code ("48 h" read "48 h以内" in Japanese)."""
+    lengths = {
+        language: [period_text(s, translator(language)) for s in (48 * 3600, 5400, 1)]
+        for language in ("en", "fr", "pl", "ja")
+    }
+    assert lengths == {
+        "en": ["48 hours", "1 hour 30 minutes", "1 minute"],
+        "fr": ["48\u00a0heures", "1\u00a0heure 30 minutes", "1 minute"],
+        "pl": ["48 godzin", "1 godzina 30 minut", "1 minuta"],
+        "ja": ["48時間", "1時間30分", "1分"],
+    }

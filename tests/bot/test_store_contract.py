@@ -518,3 +518,70 @@ async def test_the_away_lines_said_in_a_game_per_player(store: Store) -> None:
     await store.set_presence_line(game_id, ANA.user_id, 8, "2026-11-25T11:30:00")
     assert await store.presence_line(game_id, ANA.user_id) == (8, "2026-11-25T11:30:00")
     assert await store.presence_line(other, ANA.user_id) == (9, "2026-11-25T10:05:00")
+
+
+async def test_the_outbox_keeps_the_first_failure_and_postpones_what_waits(store: Store) -> None:
+    """Issue 29: the back-off runs from a message's first failed attempt; the messages
+    waiting behind a failing post wait as long (never brought forward); the next moment
+    owed can leave out the messages the delivery holds itself."""
+    game_id, game = await started(store)
+    await store.owe(
+        game_id, [OwedMessage(POST, game.version, {"n": 1}), OwedMessage(POST, game.version, {})]
+    )
+    first, second = await store.owed(game_id)
+    assert first.failing_since is None
+    failed = datetime.now(UTC).replace(microsecond=0)
+    await store.delivery_failed(first.id, failed + timedelta(seconds=2), "503", failed_at=failed)
+    later = failed + timedelta(seconds=12)
+    await store.delivery_failed(first.id, later, "503", failed_at=failed + timedelta(seconds=5))
+    first, second = await store.owed(game_id)
+    assert (first.attempts, first.failing_since, first.next_at) == (2, failed, later)
+    await store.postpone_owed([second.id], later)
+    await store.postpone_owed([second.id], failed)  # never brought forward
+    _, second = await store.owed(game_id)
+    assert (second.next_at, second.attempts, second.failing_since) == (later, 0, None)
+    assert await store.owed(due_by=failed + timedelta(seconds=11)) == []
+    assert await store.next_owed_at() == later
+    assert await store.next_owed_at(besides=[first.id, second.id]) is None
+    await store.postpone_owed([], later)  # nothing to postpone: nothing written
+    # Discord answers again: all the game owes is due now (none is put back)
+    await store.bring_owed_forward([game_id], failed)
+    assert [o.next_at for o in await store.owed(due_by=failed)] == [failed, failed]
+    await store.bring_owed_forward([game_id], later)
+    assert [o.next_at for o in await store.owed(game_id)] == [failed, failed]
+
+
+async def test_a_servers_settings_and_the_counts_its_limits_use(store: Store) -> None:
+    """Issue 21.3: each server's settings by name (a server that set none has none),
+    changed and put back to the default; the open lobbies a member opened and the games
+    under way they sit in, per server."""
+    assert await store.guild_settings(BIG_GUILD) == {}
+    await store.set_guild_settings(BIG_GUILD, {"open_lobbies": "3", "lobby_days": "2"})
+    await store.set_guild_settings(BIG_GUILD, {"open_lobbies": "4", "language": "fr"})
+    await store.set_guild_settings(7, {"open_lobbies": "1"})
+    assert await store.guild_settings(BIG_GUILD) == {
+        "open_lobbies": "4",
+        "lobby_days": "2",
+        "language": "fr",
+    }
+    await store.set_guild_settings(BIG_GUILD, {"lobby_days": None})
+    assert await store.guild_settings(BIG_GUILD) == {"open_lobbies": "4", "language": "fr"}
+    assert await store.guild_settings(7) == {"open_lobbies": "1"}
+
+    await store.create_lobby(guild_id=BIG_GUILD, channel_id=1, thread_id=None, creator=ANA)
+    await store.create_lobby(guild_id=BIG_GUILD, channel_id=2, thread_id=None, creator=ANA)
+    await store.create_lobby(guild_id=7, channel_id=3, thread_id=None, creator=ANA)
+    await store.create_lobby(guild_id=None, channel_id=4, thread_id=None, creator=BEN)
+    assert await store.open_lobbies_by(BIG_GUILD, ANA.user_id) == 2
+    assert await store.open_lobbies_by(7, ANA.user_id) == 1
+    assert await store.open_lobbies_by(BIG_GUILD, BEN.user_id) == 0
+    assert await store.open_lobbies_by(None, BEN.user_id) == 1
+    assert [row.channel_id for row in await store.open_lobbies()] == [1, 2, 3, 4]
+
+    await started(store, channel=5)
+    await started(store, channel=6)
+    assert await store.games_under_way_of(BIG_GUILD, ANA.user_id) == 2
+    assert await store.games_under_way_of(BIG_GUILD, BEN.user_id) == 2
+    assert await store.games_under_way_of(7, BEN.user_id) == 0
+    # an id inside another's is no seat
+    assert await store.games_under_way_of(BIG_GUILD, ANA.user_id[:2]) == 0

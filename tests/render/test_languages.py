@@ -219,7 +219,7 @@ def test_polish_counts_on_the_player_board(n, expected):
         ("en", "Ana built on {a} and {b}, stopped building (+1 coin)"),
         ("fr", "Ana construit en {a} et {b}, arrête de construire (+1 pièce)"),
         ("pl", "Ana buduje na {a} i {b}, kończy budowę (+1 moneta)"),
-        ("ja", "Anaは{a}と{b}に建築した、建築を終えた（+1コイン）"),
+        ("ja", "Anaは{a}と{b}に建築しました。建築を終えました（+1コイン）"),
     ],
 )
 def test_a_turn_is_told_in_the_pictures_language(language, summary):

@@ -60,7 +60,7 @@ def test_polish_counts_the_workers_a_bank_space_takes_in_its_own_form():
     ("language", "expected"),
     [
         ("en", "you do not have the workers copper + copper (you have 3 grain workers)"),
-        ("fr", "vous n'avez pas les ouvriers cuivre + cuivre (vous avez\u00a0: 3 ouvriers blé)"),
+        ("fr", "vous n’avez pas les ouvriers cuivre + cuivre (vous avez\u202f: 3 ouvriers blé)"),
         ("pl", "nie masz robotników: miedź + miedź (masz: 3 robotników zboża)"),
         ("ja", "ワーカー銅 + 銅を持っていません（所持：穀物のワーカー3個）"),
     ],
@@ -77,7 +77,7 @@ def test_worker_colours_are_worded_by_the_vocabulary(language, expected):
         ("en", "{label} costs 1 grain + 2 large copper; you lack 1 grain + 2 large copper"),
         (
             "fr",
-            "{label} coûte 1 blé + 2 grands cuivres\u00a0; il vous manque 1 blé + 2 grands cuivres",
+            "{label} coûte 1 blé + 2 grands cuivres\u202f; il vous manque 1 blé + 2 grands cuivres",
         ),
         ("pl", "{label} kosztuje: 1 zboże + 2 duże miedzie; brakuje ci: 1 zboże + 2 duże miedzie"),
         ("ja", "{label}のコストは小麦1個 + 大きい銅2個です。小麦1個 + 大きい銅2個が足りません"),
@@ -100,7 +100,7 @@ def test_goods_are_counted_with_their_names(language, expected):
     ("language", "expected"),
     [
         ("en", "it is not your move: the game is waiting for Ana"),
-        ("fr", "ce n'est pas à vous de jouer\u00a0: la partie attend Ana"),
+        ("fr", "ce n’est pas à vous de jouer\u202f: la partie attend Ana"),
         ("pl", "to nie twój ruch: gra czeka na Ana"),
         ("ja", "あなたの番ではありません：Anaの番です"),
     ],
@@ -116,9 +116,9 @@ def test_a_player_is_named_not_numbered(language, expected):
     ("language", "expected"),
     [
         ("en", "nothing to take back: Dot has moved since"),
-        ("fr", "rien à reprendre\u00a0: Dot a joué depuis"),
+        ("fr", "rien à reprendre\u202f: Dot a joué depuis"),
         ("pl", "nie ma czego cofnąć: od tego czasu ruch wykonał inny gracz: Dot"),
-        ("ja", "取り消せる手はありません：その後Dotが手を行いました"),
+        ("ja", "取り消せる手はありません：その後Dotが動きました"),
     ],
 )
 def test_a_reason_within_a_reason_is_translated_too(language, expected):
@@ -135,7 +135,7 @@ def test_notation_stays_as_it_was_typed():
         parse_action("bank 5 copper")
     reason = refused.value.reason
     assert reason_text(reason, translator("fr")) == (
-        "«\u00a0bank 5 copper\u00a0»\u00a0: la case de la banque est un nombre de 1 à 4"
+        "«\u202fbank 5 copper\u202f»\u202f: la case de la banque est un nombre de 1 à 4"
     )
     assert reason_text(reason, translator("ja")) == (
         "「bank 5 copper」：銀行のスペースは1〜4の数字で指定してください"

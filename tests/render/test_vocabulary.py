@@ -90,7 +90,7 @@ def test_the_legend_shows_each_goods_icon_with_its_name_and_explains_the_upgrade
     ("language", "workers", "players_colours"),
     [
         ("en", "Workers: C copper, S stone, G grain, P pumpkin", "B blue, Y yellow, G green"),
-        ("fr", "Ouvriers\u00a0: C cuivre, S pierre, G blé, P courge", "B bleu, Y jaune, G vert"),
+        ("fr", "Ouvriers\u202f: C cuivre, S pierre, G blé, P courge", "B bleu, Y jaune, G vert"),
         ("pl", "Robotnicy: C miedź, S kamień, G zboże, P dynia", "B niebieski, Y żółty"),
         ("ja", "ワーカー：C 銅、S 石、G 穀物、P カボチャ", "B 青、Y 黄、G 緑、R 赤"),
     ],

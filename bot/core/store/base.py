@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
 
+from .guilds import GuildTables
 from .model import (
     ABANDONED,
     ABSENT_MODES,
@@ -175,6 +176,7 @@ def _owed(row: Row) -> Owed:
         attempts=row["attempts"],
         next_at=moment_of(row["next_at"]),
         last_error=row["last_error"],
+        failing_since=moment_of(row["failing_since"]) if row["failing_since"] else None,
     )
 
 
@@ -242,7 +244,7 @@ def _guarded(
     return guarded
 
 
-class Store(RatingTables):
+class Store(GuildTables, RatingTables):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 
@@ -825,21 +827,61 @@ class Store(RatingTables):
         return [_owed(row) for row in rows]
 
     @_guarded
-    async def next_owed_at(self) -> datetime | None:
-        """When the earliest message still owed is to be tried again (None: nothing owed)."""
-        rows = await self._read(
-            "SELECT MIN(next_at) FROM outbox WHERE delivered_at IS NULL" + self._owed_shard_filter()
-        )
+    async def next_owed_at(self, besides: Sequence[int] = ()) -> datetime | None:
+        """When the earliest message still owed is to be tried again (None: nothing owed);
+        `besides`: outbox ids left out (the caller knows better when they are due)."""
+        where = "delivered_at IS NULL" + self._owed_shard_filter()
+        if besides:
+            where += f" AND id NOT IN ({', '.join('?' for _ in besides)})"
+        rows = await self._read(f"SELECT MIN(next_at) FROM outbox WHERE {where}", list(besides))
         return moment_of(rows[0][0]) if rows and rows[0][0] else None
 
-    async def delivery_failed(self, owed_id: int, next_at: datetime, error: str) -> None:
-        """Count a failed attempt; try again at `next_at`."""
+    async def delivery_failed(
+        self, owed_id: int, next_at: datetime, error: str, *, failed_at: datetime | None = None
+    ) -> None:
+        """Count a failed attempt (made at `failed_at`, default now); try again at
+        `next_at`. The first failure's moment is kept (`Owed.failing_since`)."""
+        failed = stamp_of(failed_at or datetime.now(UTC))
         await self._transaction(
             [
                 (
-                    "UPDATE outbox SET attempts = attempts + 1, next_at = ?, last_error = ? "
-                    "WHERE id = ?",
-                    (stamp_of(next_at), error[:500], owed_id),
+                    "UPDATE outbox SET attempts = attempts + 1, next_at = ?, last_error = ?, "
+                    "failing_since = COALESCE(failing_since, ?) WHERE id = ?",
+                    (stamp_of(next_at), error[:500], failed, owed_id),
+                )
+            ]
+        )
+
+    async def bring_owed_forward(self, game_ids: Sequence[int], moment: datetime) -> None:
+        """Try the messages these games owe at `moment` at the latest (Discord answers
+        again after an outage)."""
+        if not game_ids:
+            return
+        marks = ", ".join("?" for _ in game_ids)
+        stamp = stamp_of(moment)
+        await self._transaction(
+            [
+                (
+                    f"UPDATE outbox SET next_at = ? WHERE game_id IN ({marks}) AND next_at > ? "
+                    "AND delivered_at IS NULL",
+                    (stamp, *game_ids, stamp),
+                )
+            ]
+        )
+
+    async def postpone_owed(self, owed_ids: Sequence[int], next_at: datetime) -> None:
+        """Try these messages no earlier than `next_at` (they wait for an earlier one that
+        failed); no attempt is counted, and none is brought forward."""
+        if not owed_ids:
+            return
+        marks = ", ".join("?" for _ in owed_ids)
+        stamp = stamp_of(next_at)
+        await self._transaction(
+            [
+                (
+                    f"UPDATE outbox SET next_at = ? WHERE id IN ({marks}) AND next_at < ? "
+                    "AND delivered_at IS NULL",
+                    (stamp, *owed_ids, stamp),
                 )
             ]
         )

@@ -230,6 +230,8 @@ class Owed:
     """Failed attempts so far (an attempt may still have reached Discord)."""
     next_at: datetime
     last_error: str | None
+    failing_since: datetime | None = None
+    """When its first attempt failed (None: no attempt failed so far)."""
 
 
 @dataclass(frozen=True)

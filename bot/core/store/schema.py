@@ -284,6 +284,24 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         """,
     ),
     (
+        # the outbox backs off by the time since a message's first failed attempt (issue
+        # 29), not by the number of attempts (each move made during an outage forces one)
+        "ALTER TABLE outbox ADD COLUMN failing_since TEXT",
+    ),
+    (
+        # each server's settings (issue 21: its limits; the server settings of issue 26
+        # are more names here): one row per setting a server changed from the default
+        """
+        CREATE TABLE guild_settings (
+            guild_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            value TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (guild_id, name)
+        )
+        """,
+    ),
+    (
         # ratings and statistics (issue 22, `bot.core.ratings`): each server's rating of
         # each player (and of each AI level, a pseudo-player `ai-level:<level>`), one row
         # per finished game and seat written in the same transaction as the game's end,
