@@ -8,10 +8,10 @@ a `Translator`; the front end places them (an embed, a message, a picture).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from babel.dates import format_skeleton
+from babel.dates import format_skeleton, format_timedelta
 
 from i18n import Translator, translatable_in
 from render.charts import ChartWords
@@ -23,14 +23,19 @@ from .store import PlayerRating, ServerRecord
 
 
 def duration_text(seconds: int, t: Translator) -> str:
-    """A length of time in its largest unit: "3 days", "5 hours", "12 minutes", "40 seconds"."""
-    if seconds >= 86400:
-        return t.ngettext("{n} day", "{n} days", round(seconds / 86400))
-    if seconds >= 3600:
-        return t.ngettext("{n} hour", "{n} hours", round(seconds / 3600))
-    if seconds >= 60:
-        return t.ngettext("{n} minute", "{n} minutes", round(seconds / 60))
-    return t.ngettext("{n} second", "{n} seconds", int(seconds))
+    """A length of time in its largest unit, as CLDR words it in `t`'s language (through
+    Babel, like the deadlines): "3 days", "5 hours", "12 minutes", "40 seconds"."""
+    text = str(
+        format_timedelta(
+            timedelta(seconds=max(0, int(seconds))),
+            threshold=1,
+            format="long",
+            locale=t.language,
+        )
+    )
+    if t.language == "ja":  # 3日: Japanese writes a count and its unit together
+        return text.replace(" ", "").replace("\u00a0", "")
+    return text
 
 
 def change_text(before: int | None, after: int | None) -> str:
