@@ -202,6 +202,10 @@ async def measure(store: Store, args: argparse.Namespace) -> None:
         file=sys.stderr,
     )
     t = translator("en")
+    # those who finished a game (a small --games leaves some players without one)
+    played = await store.leaderboard(GUILD, min_games=1, offset=0, limit=len(players))
+    known = {r.player for r in played}
+    players = [p for p in players if p.user_id in known]
     size = await store.leaderboard_size(GUILD, min_games=ratings.PROVISIONAL_GAMES)
     pages = max(1, size // 10 + 1)
 
