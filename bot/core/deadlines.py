@@ -48,7 +48,7 @@ from i18n import Translator, translatable
 from render.words import ENGLISH
 from rules import Game
 
-from . import logs, words
+from . import logs, ratings, words
 from .due import AUCTION_ANSWER, period_of, steps_due
 from .periodic import Clock, PeriodicTask
 from .service import GameService, Outcome, Refusal, game_words
@@ -60,6 +60,7 @@ from .store import (
     DeadlineClock,
     GameRow,
     Store,
+    now,
 )
 
 log = logging.getLogger(__name__)
@@ -281,9 +282,11 @@ class DeadlineStore:
         """The voters so far to end the game in this state."""
         return await self.store.end_voters(game_id, version)
 
-    async def end_game(self, game_id: int, version: int, result: dict[str, Any]) -> bool:
-        """Active -> ended with `result` stored, if the game is still at `version`."""
-        return await self.store.end_game(game_id, version, result)
+    async def end_game(self, row: GameRow, game: Game, result: dict[str, Any]) -> bool:
+        """Active -> ended with `result` stored, if the game is still at its version;
+        rated in the same transaction, the overdue player placed last (`bot.core.ratings`)."""
+        at_end = ratings.end_hook(row, game, ended_at=now(), quitter=game.awaiting)
+        return await self.store.end_game(row.id, row.version, result, at_end=at_end)
 
 
 def watch_of(clock: DeadlineClock, restarts: Mapping[int, tuple[int, datetime]]) -> Watch:
@@ -722,10 +725,12 @@ class DeadlineDriver(PeriodicTask):
             counted = [v for v in voters if v in others]
             if len(counted) < needed:
                 return VoteOutcome(counted, needed, False, row.names.get(voter, "A player"))
-            if not await self.db.end_game(row.id, row.version, result_record(game, counted)):
+            if not await self.db.end_game(row, game, result_record(game, counted)):
                 raise Refusal(translatable("The game has moved on meanwhile; the vote is void."))
             log.info("ended by a vote of %s while %s was overdue", counted, awaited)
             await self.poster.announce_end(row, game, counted, awaited)
+            # the summary the end owes (`bot.core.ratings`) goes out after that line
+            self.service.delivery.wake()
             return VoteOutcome(counted, needed, True, row.names.get(voter, "A player"))
 
 

@@ -340,6 +340,9 @@ class Report:
     """Why the posts stopped, if they did."""
 
 
+OtherSender = Callable[[Owed, GameRow, Game, Ticket], Awaitable[int | None]]
+"""How a front end says an owed message of another kind (`Delivery.senders`): the id of
+the message posted, if any; a `DeliveryProblem` to say how it failed."""
 Render = Callable[[GameRow, Game, str | None, Mapping[str, Away]], Awaitable[bytes]]
 """The picture of a game (row, engine state, the field to highlight, the players away)."""
 AwayIn = Callable[[GameRow], Awaitable[Mapping[str, Away]]]
@@ -387,6 +390,10 @@ class Delivery(PeriodicTask):
         self.backoff = backoff or Backoff()
         self._started_at = utcnow()
         self._attempted: set[int] = set()
+        self.senders: dict[str, OtherSender] = {}
+        """The front end's senders of the outbox's other kinds (e.g. a game's summary,
+        `bot.core.ratings.SUMMARY`), after the posts before them; a kind without one is
+        marked delivered unsaid."""
         self._shown: dict[int, tuple[int | None, int | None, int | None]] = {}
         """Game id -> (prompt message, its version, thread) as this process last delivered
         them: a press may have read its row just before that was recorded."""
@@ -555,6 +562,8 @@ class Delivery(PeriodicTask):
         """When that post is tried again."""
         for entry in owed:
             in_line = entry.kind == POST or (entry.kind == NOTICE and not Notice.of(entry.body).dm)
+            # another kind (`senders`: a game's summary) is a line in the thread too
+            in_line = in_line or entry.kind not in (POST, DM, NOTICE)
             if in_line and report.problem is not None:
                 waiting.append(entry.id)
                 continue  # in order: a post (a line in the thread) waits for the posts before
@@ -575,12 +584,22 @@ class Delivery(PeriodicTask):
                 await self._direct(report, game, entry)
             elif entry.kind == NOTICE:
                 await self._notice(report, game, entry, Notice.of(entry.body))
+            else:
+                await self._other(report, game, entry)
         if waiting and resume_at is not None:
             try:
                 await self.store.postpone_owed(waiting, resume_at)
             except StoreError as error:
                 log.warning("could not postpone the messages waiting: %s", error)
         return report
+
+    async def _other(self, report: Report, game: Game, entry: Owed) -> None:
+        send = self.senders.get(entry.kind)
+        if send is None:
+            await self._delivered(entry, None, note=f"no front end for {entry.kind}")
+            return
+        row, ticket = report.row, self._ticket(entry)
+        await self._attempt(entry, f"{entry.kind} message", lambda: send(entry, row, game, ticket))
 
     async def _without_superseded(self, owed: Sequence[Owed]) -> list[Owed]:
         """`owed` without the fresh prompts asked for (`/montana board`) while an earlier
@@ -834,6 +853,7 @@ __all__ = [
     "Dropped",
     "Hold",
     "NoticeSender",
+    "OtherSender",
     "Outcome",
     "Posted",
     "Prober",

@@ -44,7 +44,7 @@ from i18n import (
 from render.words import reason_text
 from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
 
-from . import limits, logs, passes, words
+from . import limits, logs, passes, ratings, words
 from .delivery import (
     NOT_POSTED_YET,
     Announcer,
@@ -79,6 +79,7 @@ from .store import (
     StaleVersion,
     Store,
     StoreError,
+    is_ai_seat,
     moment_of,
     now,
 )
@@ -1018,6 +1019,11 @@ class GameService:
         new_moves = game.log[row.version :]
         notes = {index + 1: FORCED_NOTE for index in game.auto if index >= row.version}
         notes.update(dict.fromkeys(passed_in_advance, IN_ADVANCE_NOTE))
+        if by_ai and not is_ai_seat(user_id):
+            # the AI's moves for a person's seat (left out of their answer times)
+            for version, (player, _) in enumerate(new_moves, start=row.version + 1):
+                if player == user_id and version not in notes:
+                    notes[version] = ratings.AI_MOVE_NOTE
         new_events = events
         # While the same player goes on deciding, their prompt message is updated and
         # tells their moves so far; when someone else must act, a new message tells
@@ -1063,6 +1069,8 @@ class GameService:
                 expected_epoch=row.undo_epoch,
                 notes=notes,
                 expected_taken_over=expected_taken_over,
+                # a game's end is rated in the same transaction (`bot.core.ratings`)
+                at_end=ratings.end_hook(row, game, ended_at=stamp) if game.is_over else None,
             )
         except StaleVersion:
             raise Refusal(STALE_WORDS) from None

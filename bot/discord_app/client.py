@@ -26,6 +26,7 @@ from ..core.commands import DiscordCommands, SyncedCommand
 from ..core.deadlines import DeadlineDriver
 from ..core.limits import LobbyExpiry
 from ..core.pictures import ProcessRenderer
+from ..core.ratings import SUMMARY, rate_past_games
 from ..core.repeats import PresenceLines
 from ..core.replays import Replays
 from ..core.service import GameService, Refusal, Renderer
@@ -44,6 +45,7 @@ from . import (
     presses,
     records,
     replay,
+    stats,
 )
 from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
@@ -65,6 +67,7 @@ FEATURES = (
     aiplayers,
     records,
     replay,
+    stats,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
 NOT_ACCEPTED = translatable(
@@ -168,12 +171,19 @@ class MontanaBot(discord.Client):
         self.service.presence.after_hand_over.append(self.ai.wake)
         self.deadlines.at_deadline = self.ai.at_deadline
         self.ai.absence_of = self.deadlines.absence_of
+        # the end-of-game summaries the outbox owes (`bot.core.ratings`)
+        self.service.delivery.senders[SUMMARY] = stats.SummarySender(self)
         self.lobby_expiry = LobbyExpiry(
             self.store,
             lambda row, limits: lobby.say_lobby_closed(self, row, limits),
             clock=lambda: datetime.now(UTC),
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        # games that ended before ratings existed are rated once, in the order they
+        # ended, before any new game can end
+        rated = await rate_past_games(self.store)
+        if rated:
+            log.info("rated %d games that ended before ratings existed", rated)
         self.deadlines.start()
         self.lobby_expiry.start()  # lobbies left unfilled too long close (also after a restart)
         # messages owed by moves a previous run saved but could not show (Discord

@@ -8,8 +8,9 @@ Discord allows 25 subcommands or groups under a command and 25 subcommands in a 
 (`tests/bot/test_command_tree.py` checks the tree against every limit):
 
     /montana  play build recruit work city trade pass stop end undo board status
+              leaderboard stats records
     /montana game  new join leave start abandon settings vote-end log history rules replay
-    /montana me  notify away back
+    /montana me  notify away back stats forget
 """
 
 from __future__ import annotations

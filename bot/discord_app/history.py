@@ -19,6 +19,7 @@ import discord
 from i18n import Translator, translatable_in
 
 from ..core import words
+from ..core.ratings import AI_MOVE_NOTE
 from ..core.service import FORCED_NOTE, IN_ADVANCE_NOTE, GameService
 from ..core.store import ENDED, FINISHED, GameRow
 from .components import Components, DynamicItems, reply, service_of, user_t
@@ -38,6 +39,7 @@ NOTES = {
     "deadline": translatable_in("log note", "passed on its deadline"),
     FORCED_NOTE: translatable_in("log note", "no other choice"),
     IN_ADVANCE_NOTE: translatable_in("log note", "passed in advance"),
+    AI_MOVE_NOTE: translatable_in("log note", "played by the AI"),
 }
 """How the log marks a move made for its player (the store's `moves.note`)."""
 

@@ -113,8 +113,10 @@ async def test_a_game_with_ai_seats_runs_to_its_end(
         done = await table.tap_move(game_id, action) or await table.type_move(thread, pid, action)
         assert (await table.row(game_id)).version > row.version, done.text
         human_moves += 1
+    # the last move's post, then the game's summary (bot.core.ratings)
     messages = fake_discord.messages_in(thread)
-    final = messages[-1]
+    *_, final, summary = messages
+    assert "summary" in summary.content
     assert "Final ranking" in final.content and next(iter(final.files.values())).startswith(PNG)
     assert (await table.row(game_id)).status == "finished"
     kinds = chosen_moves_are_legal(game)

@@ -386,7 +386,8 @@ async def test_sigkill_mid_stream_loses_no_answered_move(tmp_path: Path) -> None
         print(f"{moves} moves to the end")
         final = check_consistent(session)
         assert final.row["status"] == "finished" and final.game.is_over
-        last = gateway.messages_in(session.thread)[-1]
+        # the last move's post, before the game's summary (bot.core.ratings)
+        last = [m for m in gateway.messages_in(session.thread) if "summary" not in m.content][-1]
         assert "Final ranking" in last.content
         assert last.files and session.full_pictures() == [], "tiny pictures only"
         assert session.process is not None and await session.process.terminate() == 0

@@ -94,7 +94,8 @@ async def test_complete_two_player_game(fake_discord: FakeDiscord, tmp_path: Pat
             # the few builds beyond the 25 cheapest are typed
             result = tapped or await table.type_move(thread, pid, action)
         moves += 1
-        posted = fake_discord.messages_in(thread)[-1]
+        # the move's post (the last one is followed by the game's summary)
+        posted = [m for m in fake_discord.messages_in(thread) if "summary" not in m.content][-1]
         assert next(iter(posted.files.values())).startswith(PNG)
         new_row, new_game = await table.game(game_id)
         assert new_row.version > row.version, f"{action} did not apply: {result.text}"
@@ -104,7 +105,8 @@ async def test_complete_two_player_game(fake_discord: FakeDiscord, tmp_path: Pat
             assert f"<@{awaited}>" in posted.content
             assert posted.pinged_ids == [int(awaited)]
         assert not NOTATION.search(posted.content), posted.content
-    final = fake_discord.messages_in(thread)[-1]
+    *_, final, summary = fake_discord.messages_in(thread)
+    assert "summary" in summary.content
     assert "Final ranking" in final.content
     assert "The game is over" in final.content
     assert next(iter(final.files.values())).startswith(PNG)

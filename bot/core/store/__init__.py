@@ -11,7 +11,7 @@ made by a newer bot. Nothing outside this package writes SQL.
 
 from __future__ import annotations
 
-from .base import AiTables, Row, Shards, Statement, Store, Tx, reminder_step
+from .base import AiTables, AtEnd, Row, Shards, Statement, Store, Tx, reminder_step
 from .dialect import is_postgres, masked
 from .model import (
     ABANDONED,
@@ -51,6 +51,16 @@ from .model import (
     stamp_of,
 )
 from .postgres import PostgresStore
+from .ratings import (
+    AI_LEVEL_PREFIX,
+    FORGOTTEN_NAME,
+    PlayerRating,
+    RatedGame,
+    RatingInputs,
+    RatingTx,
+    SeatResult,
+    ServerRecord,
+)
 from .schema import MIGRATIONS, SCHEMA_VERSION, Native
 from .sqlite import ProcessLock, SqliteStore
 
@@ -71,6 +81,7 @@ __all__ = [
     "ABSENT_MODES",
     "ABSENT_WAIT",
     "ACTIVE",
+    "AI_LEVEL_PREFIX",
     "AI_PREFIX",
     "AWAY_AI",
     "AWAY_PAUSE",
@@ -79,6 +90,7 @@ __all__ = [
     "DM",
     "ENDED",
     "FINISHED",
+    "FORGOTTEN_NAME",
     "LOBBY",
     "MIGRATIONS",
     "NOTICE",
@@ -88,6 +100,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "WRITE_WAIT_SECONDS",
     "AiTables",
+    "AtEnd",
     "Away",
     "ChannelBusy",
     "DeadlineClock",
@@ -96,10 +109,16 @@ __all__ = [
     "Native",
     "Owed",
     "OwedMessage",
+    "PlayerRating",
     "PostgresStore",
     "ProcessLock",
+    "RatedGame",
+    "RatingInputs",
+    "RatingTx",
     "Row",
     "Seat",
+    "SeatResult",
+    "ServerRecord",
     "Shards",
     "SqliteStore",
     "StaleVersion",

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
@@ -46,10 +46,15 @@ from .model import (
     now,
     stamp_of,
 )
+from .ratings import RatingTables
 
 Row = Any
 """A row as the driver gives it: by column name (`row["id"]`) or position (`row[0]`)."""
 Statement = tuple[str, tuple[Any, ...]]
+
+
+AtEnd = Callable[["Tx"], Awaitable[None]]
+"""What a game's end also writes in its transaction (`Store.commit_move`, `end_game`)."""
 
 
 class Tx(Protocol):
@@ -239,7 +244,7 @@ def _guarded(
     return guarded
 
 
-class Store(GuildTables):
+class Store(GuildTables, RatingTables):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 
@@ -560,6 +565,7 @@ class Store(GuildTables):
         expected_epoch: int | None = None,
         notes: Mapping[int, str] | None = None,
         expected_taken_over: Sequence[str] | None = None,
+        at_end: AtEnd | None = None,
     ) -> None:
         """Save a move in one transaction if the game is still at `expected_version`
         (and, if given, `expected_epoch`: no undo happened since it was read; and
@@ -570,7 +576,8 @@ class Store(GuildTables):
         (default: now), `notes` why some of them were made for their player (version ->
         "forced", "advance", ...); `owed` the messages the move owes the players. Raises
         `StaleVersion` (and writes nothing) when the game moved on, `StoreError` (and
-        writes nothing) when the database cannot take it.
+        writes nothing) when the database cannot take it. `at_end`: what a move that
+        ends the game also writes in its transaction (its rating, `bot.core.ratings`).
         """
         if len(moves) != new_version - expected_version:
             raise ValueError("one log line per version step")
@@ -608,13 +615,19 @@ class Store(GuildTables):
         ]
         statements += _owed_inserts(game_id, owed, stamp_of(datetime.now(UTC)))
         await self._checked(
-            statements, f"game {game_id} is no longer at version {expected_version}"
+            statements, f"game {game_id} is no longer at version {expected_version}", at_end
         )
 
-    async def _checked(self, statements: Sequence[tuple[str, tuple[Any, ...]]], why: str) -> None:
+    async def _checked(
+        self,
+        statements: Sequence[tuple[str, tuple[Any, ...]]],
+        why: str,
+        then: AtEnd | None = None,
+    ) -> None:
         """Like `transaction`, but roll back and raise `StaleVersion` if the first
-        statement (the guarded UPDATE) touched no row."""
-        await self._checked_each(statements[:1], statements[1:], why)
+        statement (the guarded UPDATE) touched no row; `then` runs last, in the same
+        transaction."""
+        await self._checked_each(statements[:1], statements[1:], why, then)
 
     @_guarded
     async def _checked_each(
@@ -622,15 +635,18 @@ class Store(GuildTables):
         guarded: Sequence[tuple[str, tuple[Any, ...]]],
         rest: Sequence[tuple[str, tuple[Any, ...]]],
         why: str,
+        then: AtEnd | None = None,
     ) -> None:
         """One transaction: every statement of `guarded` must touch a row (else roll
-        back and raise `StaleVersion`), then those of `rest`."""
+        back and raise `StaleVersion`), then those of `rest`, then `then`."""
         async with self._writing() as tx:
             for sql, params in guarded:
                 if await tx.execute(sql, params) == 0:
                     raise StaleVersion(why)
             for sql, params in rest:
                 await tx.execute(sql, params)
+            if then is not None:
+                await then(tx)
 
     async def undo_moves(
         self,
@@ -1079,6 +1095,12 @@ class Store(GuildTables):
             params.append(stamp_of(only_until))
         moment, stamp = stamp_of(at), stamp_of(datetime.now(UTC))
         guarded = [
+            # kept for the answer times of the statistics (`bot.core.ratings`)
+            (
+                "INSERT INTO away_periods (user_id, since, back_at) "
+                "SELECT user_id, since, ? FROM away WHERE user_id = ?" + guard,
+                (moment, *params),
+            ),
             ("DELETE FROM away WHERE user_id = ?" + guard, tuple(params)),
             *self._seat_changes(user_id, (), give_back),
         ]
@@ -1221,18 +1243,26 @@ class Store(GuildTables):
         )
         return [str(r["voter"]) for r in rows]
 
-    async def end_game(self, game_id: int, version: int, result: dict[str, Any]) -> bool:
-        """Active -> ended with `result` stored, if the game is still at `version`."""
-        (count,) = await self._transaction(
-            [
-                (
-                    "UPDATE games SET status = ?, result = ?, updated_at = ? "
-                    "WHERE id = ? AND version = ? AND status = ?",
-                    (ENDED, json.dumps(result), now(), game_id, version, ACTIVE),
-                )
-            ]
+    async def end_game(
+        self,
+        game_id: int,
+        version: int,
+        result: dict[str, Any],
+        *,
+        at_end: AtEnd | None = None,
+    ) -> bool:
+        """Active -> ended with `result` stored, if the game is still at `version`;
+        `at_end` writes in the same transaction (its rating, `bot.core.ratings`)."""
+        update = (
+            "UPDATE games SET status = ?, result = ?, updated_at = ? "
+            "WHERE id = ? AND version = ? AND status = ?",
+            (ENDED, json.dumps(result), now(), game_id, version, ACTIVE),
         )
-        return count > 0
+        try:
+            await self._checked([update], "the game moved on", at_end)
+        except StaleVersion:
+            return False
+        return True
 
     # ------------------------------------------------------------------ preferences, history
 

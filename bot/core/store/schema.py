@@ -301,5 +301,88 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # ratings and statistics (issue 22, `bot.core.ratings`): each server's rating of
+        # each player (and of each AI level, a pseudo-player `ai-level:<level>`), one row
+        # per finished game and seat written in the same transaction as the game's end,
+        # the games rated (or seen and left unrated) so that none is rated twice, a
+        # server's row taken first by every rating (PostgreSQL locks it: two game ends of
+        # one server rate one after the other), who hides their statistics, and the
+        # aways that ended
+        """
+        CREATE TABLE rating_servers (
+            guild_id INTEGER PRIMARY KEY,
+            games INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE ratings (
+            guild_id INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            name TEXT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            rating INTEGER NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            streak INTEGER NOT NULL,
+            best_streak INTEGER NOT NULL,
+            last_game_at TEXT NOT NULL,
+            PRIMARY KEY (guild_id, player)
+        )
+        """,
+        "CREATE INDEX ratings_board ON ratings (guild_id, rating)",
+        """
+        CREATE TABLE game_results (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            guild_id INTEGER NOT NULL,
+            seat TEXT NOT NULL,
+            player TEXT NOT NULL,
+            name TEXT NOT NULL,
+            place INTEGER NOT NULL,
+            seats INTEGER NOT NULL,
+            settlements INTEGER NOT NULL,
+            quit INTEGER NOT NULL,
+            finished INTEGER NOT NULL,
+            ai_moves INTEGER NOT NULL,
+            rated INTEGER NOT NULL,
+            rating_before INTEGER,
+            rating_after INTEGER,
+            answers TEXT NOT NULL,
+            auction_answers TEXT NOT NULL,
+            actions TEXT NOT NULL,
+            turns INTEGER NOT NULL,
+            game_seconds INTEGER NOT NULL,
+            started_at TEXT NOT NULL,
+            ended_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )
+        """,
+        "CREATE INDEX game_results_player ON game_results (guild_id, player, ended_at)",
+        """
+        CREATE TABLE rated_games (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id),
+            guild_id INTEGER,
+            rated INTEGER NOT NULL,
+            at TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE stats_prefs (
+            user_id TEXT PRIMARY KEY,
+            hidden INTEGER NOT NULL
+        )
+        """,
+        # each away once it ended (written by `end_away`): the time a player was away is
+        # left out of their answer times
+        """
+        CREATE TABLE away_periods (
+            user_id TEXT NOT NULL,
+            since TEXT NOT NULL,
+            back_at TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX away_periods_user ON away_periods (user_id, back_at)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
