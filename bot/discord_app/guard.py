@@ -34,9 +34,20 @@ from ..core import incidents
 from ..core.prompts import UnknownChoice
 from ..core.service import STALE_WORDS, Refusal
 from ..core.store import LOBBY, OPEN_STATUSES, GameRow, StoreError
-from .components import UNKNOWN_BUTTON, bot_of, database_trouble, reply, service_of, user_t
+from .components import (
+    UNKNOWN_BUTTON,
+    bot_of,
+    database_trouble,
+    reply,
+    service_of,
+    state_key,
+    user_t,
+)
 
 log = logging.getLogger(__name__)
+
+PROMPT_PREFIXES = ("mt:", "ms:")
+"""The custom ids of a prompt's buttons and selects: `mt:<game>:<state>:<code>`."""
 
 
 class Place(enum.Enum):
@@ -140,9 +151,26 @@ def place_of(interaction: discord.Interaction[Any], row: GameRow) -> Place | Non
         return Place.OWN
     if message.id == row.lobby_message_id or (row.lobby_message_id is None and row.status == LOBBY):
         return Place.LOBBY if channel == row.channel_id else None
-    if message.id == row.message_id:
+    if message.id == row.message_id or _carries_current_state(interaction, row):
         return Place.PROMPT if channel == row.play_channel_id else None
     return Place.OTHER
+
+
+def _carries_current_state(interaction: discord.Interaction[Any], row: GameRow) -> bool:
+    """Whether the pressed prompt component carries the game's current state: the prompt
+    itself, even before its delivery is recorded (a bot killed between posting a move's
+    message and saving its id finds it again only when the outbox retries; meanwhile its
+    buttons are the game's newest and must work)."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    if not isinstance(custom_id, str) or not custom_id.startswith(PROMPT_PREFIXES):
+        return False
+    parts = custom_id.split(":")
+    return (
+        len(parts) >= 3
+        and parts[1] == str(row.id)
+        and parts[2] == state_key(row.version, row.undo_epoch)
+    )
 
 
 def check_place(interaction: discord.Interaction[Any], row: GameRow, offer: Offer) -> None:
