@@ -301,5 +301,9 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # a server's games under way and open lobbies, for its moderators (issue 26)
+        "CREATE INDEX games_guild_status ON games (guild_id, status)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
