@@ -44,6 +44,7 @@ from . import (
     presses,
     records,
     replay,
+    server,
 )
 from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
@@ -65,6 +66,7 @@ FEATURES = (
     aiplayers,
     records,
     replay,
+    server,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
 NOT_ACCEPTED = translatable(
