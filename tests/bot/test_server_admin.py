@@ -25,6 +25,7 @@ from bot.core.store import ABANDONED, ABSENT_AI_MOVE, ACTIVE, LOBBY, open_store
 from bot.discord_app.client import MontanaBot
 from tests.bot.driver import game_at_main, make_bot, original
 from tests.bot.fakediscord import FakeDiscord
+from tests.bot.test_deadlines import manual_clock
 
 ADMIN = discord.Permissions(manage_guild=True)
 MODERATOR = discord.Permissions(manage_channels=True)
@@ -224,6 +225,12 @@ async def test_the_moderators_list_shows_the_servers_games_and_ends_one_once(
         listing.content
     )
     assert "**overdue**" not in listing.content
+    # past the 48 hours of the turn, the list says the game is overdue
+    await manual_clock(bot, game_id, 49)
+    late = original(await fake_discord.slash(mod, fake_discord.channel, "montana server games"))
+    assert f"waits for {row.names[awaiting]} since <t:" in late.content
+    assert "**overdue** (due <t:" in late.content
+    listing = late
     assert f"**#{lobby.id}** lobby in <#{lounge.id}>, opened by Cleo <t:" in listing.content
     assert "waits for players (1/4)" in listing.content
     assert f"https://discord.com/channels/{fake_discord.guild_id}/{thread.id}/" in (listing.content)
