@@ -45,6 +45,7 @@ from . import (
     presses,
     records,
     replay,
+    server,
     stats,
 )
 from .announce import DiscordAnnouncer
@@ -67,6 +68,7 @@ FEATURES = (
     aiplayers,
     records,
     replay,
+    server,
     stats,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""

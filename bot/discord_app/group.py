@@ -2,7 +2,8 @@
 
 The groups are defined here, on their own: each feature module (`lobby`, `moves`,
 `looking`, `deadlines`, `notify`, `presence`, `history`) adds its subcommands to them when
-imported, and `client` assembles the features. Nothing here imports a feature.
+imported, and `client` assembles the features. Nothing here imports a feature. (The
+`server` group, for a server's administrators, is defined with its commands in `server`.)
 
 Discord allows 25 subcommands or groups under a command and 25 subcommands in a group
 (`tests/bot/test_command_tree.py` checks the tree against every limit):
@@ -10,7 +11,9 @@ Discord allows 25 subcommands or groups under a command and 25 subcommands in a 
     /montana  play build recruit work city trade pass stop end undo board status
               leaderboard stats records
     /montana game  new join leave start abandon settings vote-end log history rules replay
+                    export
     /montana me  notify away back stats forget
+    /montana server  settings games
 """
 
 from __future__ import annotations

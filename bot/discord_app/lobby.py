@@ -14,7 +14,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from i18n import Translator, language_for_locale
+from i18n import Translator, language_for_locale, translatable
 
 from ..core import prompts
 from ..core.limits import (
@@ -25,7 +25,9 @@ from ..core.limits import (
     lobby_expiry_words,
 )
 from ..core.prompts import Panel
-from ..core.store import ABANDONED, LOBBY, GameRow
+from ..core.server_settings import ServerSettings, server_settings, settings_of
+from ..core.service import Refusal
+from ..core.store import ABANDONED, ABSENT_WAIT, LOBBY, GameRow
 from .components import (
     LANGUAGE_CHOICES,
     DynamicItems,
@@ -217,29 +219,55 @@ async def new(
     language: app_commands.Choice[str] | None = None,
 ) -> None:
     service = service_of(interaction)
+    bot = bot_of(interaction)
     channel_id = channel_id_of(interaction)
     in_thread = isinstance(interaction.channel, discord.Thread)
+    # the server's own defaults (`/montana server settings`); the options given win
+    hours = {"turn_hours": bot.settings.turn_hours, "auction_hours": bot.settings.auction_hours}
+    defaults = (
+        await server_settings(service.store, interaction.guild_id, **hours)
+        if interaction.guild_id is not None
+        else settings_of({}, **hours)
+    )
+    check_may_open(interaction, defaults)
     row = await service.open_lobby(
         guild_id=interaction.guild_id,
         channel_id=channel_id,
         thread_id=channel_id if in_thread else None,
         creator=seat_of(interaction.user),
-        # the server's preferred locale unless the opener chose
         language=language.value
         if language is not None
-        else language_for_locale(interaction.guild_locale),
+        else defaults.language or language_for_locale(interaction.guild_locale),
     )
+    if defaults.absent != ABSENT_WAIT:
+        row = await bot.ai.set_absent(row, defaults.absent)
     limits = await limits_of(service.store, row.guild_id)
     callback = await interaction.response.send_message(
         lobby_text(row, limits=limits), view=lobby_view(row), allowed_mentions=NO_PINGS
     )
     if callback.message_id is not None:
         await service.store.set_lobby_message(row.id, callback.message_id)
-    bot = bot_of(interaction)
     await bot.deadlines.set_hours(
-        row.id, turn_hours or bot.settings.turn_hours, auction_hours or bot.settings.auction_hours
+        row.id, turn_hours or defaults.turn_hours, auction_hours or defaults.auction_hours
     )
     log.info("game %s channel %s: lobby opened", row.id, channel_id)
+
+
+ROLE_NEEDED = translatable(
+    "In this server, only members with the role {role} can open a game; ask its "
+    "administrators for it, or join a game someone opened. Nothing was changed."
+)
+
+
+def check_may_open(interaction: discord.Interaction[Any], defaults: ServerSettings) -> None:
+    """Refuse a member without the server's role for opening games (its managers may)."""
+    role = defaults.opener_role
+    if role is None or interaction.permissions.manage_guild:
+        return
+    user = interaction.user
+    if isinstance(user, discord.Member) and user.get_role(role) is not None:
+        return
+    raise Refusal(ROLE_NEEDED, role=f"<@&{role}>")
 
 
 async def _lobby_change(interaction: discord.Interaction[Any], joining: bool) -> None:

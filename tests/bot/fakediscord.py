@@ -1631,6 +1631,12 @@ class World:
             payload["permissions"] = str(EVERYONE_PERMISSIONS.value)
             resolved.setdefault("channels", {})[str(value.id)] = payload
             return str(value.id)
+        if option_type == 8 and isinstance(value, int):  # a role, by its id
+            roles = {int(role["id"]): role for role in self.guild_payload()["roles"]}
+            if value not in roles:
+                raise ValueError(f"no role {value} in the guild (roles: {list(roles)})")
+            resolved.setdefault("roles", {})[str(value)] = roles[value]
+            return str(value)
         if option_type == 4:
             return int(value)
         if option_type == 10:
@@ -1990,7 +1996,8 @@ class FakeDiscordBase:
 
         ``path`` is the command, then subcommand group / subcommand names (or one string
         "montana build"). Option types come from the synced schema; pass FakeUser/FakeChannel
-        for user/channel options.
+        for user/channel options, a role's id (``user.role_id``, or ``guild_id`` for @everyone)
+        for a role option.
         """
         data = self.world.command_data(
             channel, path, options or {}, fallback=self._tree_commands(), user=user

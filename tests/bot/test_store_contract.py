@@ -13,12 +13,14 @@ import pytest
 
 from bot.core.errors import StartupError
 from bot.core.store import (
+    ABANDONED,
     ABSENT_AI_SEAT,
     ABSENT_WAIT,
     ACTIVE,
     AWAY_AI,
     DM,
     ENDED,
+    LOBBY,
     NOTICE,
     POST,
     SCHEMA_VERSION,
@@ -585,3 +587,22 @@ async def test_a_servers_settings_and_the_counts_its_limits_use(store: Store) ->
     assert await store.games_under_way_of(7, BEN.user_id) == 0
     # an id inside another's is no seat
     assert await store.games_under_way_of(BIG_GUILD, ANA.user_id[:2]) == 0
+
+
+async def test_a_servers_games_under_way_and_open_lobbies(store: Store) -> None:
+    """Issue 26.2: a server's moderators see its games under way and open lobbies,
+    oldest first, and none of another server's, nor its ended or abandoned games."""
+    assert await store.games_open_in_guild(BIG_GUILD) == []
+    lobby = await store.create_lobby(guild_id=BIG_GUILD, channel_id=11, thread_id=None, creator=ANA)
+    await store.create_lobby(guild_id=7, channel_id=12, thread_id=None, creator=ANA)
+    playing, _ = await started(store, channel=13)
+    ended, _ = await started(store, channel=14)
+    await store.set_status(ended, ABANDONED, only_from=(ACTIVE,))
+    found = await store.games_open_in_guild(BIG_GUILD)
+    assert [(row.id, row.status) for row in found] == [(lobby.id, LOBBY), (playing, ACTIVE)]
+    assert [row.channel_id for row in await store.games_open_in_guild(7)] == [12]
+    assert len(await store.games_open_in_guild(BIG_GUILD, limit=1)) == 1
+    # closing the lobby takes it off the list; a second close changes nothing
+    assert await store.set_status(lobby.id, ABANDONED, only_from=(LOBBY, ACTIVE))
+    assert not await store.set_status(lobby.id, ABANDONED, only_from=(LOBBY, ACTIVE))
+    assert [row.id for row in await store.games_open_in_guild(BIG_GUILD)] == [playing]

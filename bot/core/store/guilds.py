@@ -87,6 +87,15 @@ class GuildTables:
         # LIKE finds candidates; the seat list itself decides (an id inside another)
         return sum(any(seat.get("id") == user_id for seat in _seats(r["players"])) for r in rows)
 
+    async def games_open_in_guild(self, guild_id: int, limit: int = 50) -> list[GameRow]:
+        """A server's games under way and open lobbies (its moderators' list, issue 26),
+        oldest first, at most `limit` (index `games_guild_status`)."""
+        rows = await self.query(
+            "SELECT * FROM games WHERE guild_id = ? AND status IN (?, ?) ORDER BY id LIMIT ?",
+            (guild_id, ACTIVE, LOBBY, limit),
+        )
+        return await self._rows(rows)
+
     async def open_lobbies(self) -> list[GameRow]:
         """Every lobby of this process's shards, oldest first (their expiry)."""
         rows = await self.query(

@@ -384,5 +384,9 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         """,
         "CREATE INDEX away_periods_user ON away_periods (user_id, back_at)",
     ),
+    (
+        # a server's games under way and open lobbies, for its moderators (issue 26)
+        "CREATE INDEX games_guild_status ON games (guild_id, status)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
