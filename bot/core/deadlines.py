@@ -285,7 +285,8 @@ class DeadlineStore:
     async def end_game(self, row: GameRow, game: Game, result: dict[str, Any]) -> bool:
         """Active -> ended with `result` stored, if the game is still at its version;
         rated in the same transaction, the overdue player placed last (`bot.core.ratings`)."""
-        at_end = ratings.end_hook(row, game, ended_at=now(), quitter=game.awaiting)
+        counted = await ratings.statistics_enabled(self.store, row.guild_id)
+        at_end = ratings.end_hook(row, game, ended_at=now(), quitter=game.awaiting, counted=counted)
         return await self.store.end_game(row.id, row.version, result, at_end=at_end)
 
 

@@ -75,6 +75,19 @@ WORK_VERBS = frozenset({"bank", "harvest", "city"})
 """The notation's verbs of the main action Work (the bank, a harvest, the city)."""
 
 
+STATISTICS = "statistics"
+"""The server setting (`guild_settings`) that switches statistics and ratings on or off."""
+ON, OFF = "on", "off"
+
+
+async def statistics_enabled(store: Store, guild_id: int | None) -> bool:
+    """Whether a server's games count in statistics and ratings (on unless the server
+    turned them off in `/montana server settings`; a game outside any server counts)."""
+    if guild_id is None:
+        return True
+    return (await store.guild_settings(guild_id)).get(STATISTICS, ON).strip().lower() != OFF
+
+
 def ai_level_of(row: GameRow, seat: Seat) -> str:
     """The level of an AI seat. Every AI seat plays the one level today; this is the one
     place that will read a seat's level once there are several."""
@@ -229,10 +242,12 @@ def rated_game(
     *,
     ended_at: str,
     quitter: str | None = None,
+    counted: bool = True,
 ) -> RatedGame:
     """What a game's end writes: pure, from what its transaction read. A game outside
-    a server (the console's) is only marked seen: ratings and statistics are a server's."""
-    rated = row.guild_id is not None
+    a server (the console's), or of a server that switched statistics off (`counted`
+    False), is only marked seen: ratings and statistics are a server's."""
+    rated = row.guild_id is not None and counted
     if not rated:
         return RatedGame(row.id, None, False, [], [], [], game.version)
     ranking = placings(row, game, quitter)
@@ -364,25 +379,32 @@ async def rate_in(
     *,
     ended_at: str,
     quitter: str | None = None,
+    counted: bool = True,
 ) -> RatedGame | None:
     """Rate a game inside the transaction of its end: None if it was rated already."""
     players = list(dict.fromkeys(rating_player(row, seat) for seat in row.players))
     inputs = await Store.rating_inputs(tx, row.guild_id, row.id, players)
     if inputs is None:
         return None
-    rated = rated_game(row, game, inputs, ended_at=ended_at, quitter=quitter)
+    rated = rated_game(row, game, inputs, ended_at=ended_at, quitter=quitter, counted=counted)
     await Store.save_rated_game(tx, rated)
     return rated
 
 
 def end_hook(
-    row: GameRow, game: Game, *, ended_at: str, quitter: str | None = None
+    row: GameRow,
+    game: Game,
+    *,
+    ended_at: str,
+    quitter: str | None = None,
+    counted: bool = True,
 ) -> Callable[[RatingTx], Awaitable[None]]:
     """What a game's end writes in its own transaction (its rating, statistics and
-    summary): for `Store.commit_move(at_end=)` and `Store.end_game(at_end=)`."""
+    summary): for `Store.commit_move(at_end=)` and `Store.end_game(at_end=)`; `counted`:
+    the server's statistics are on (`statistics_enabled`)."""
 
     async def write(tx: RatingTx) -> None:
-        await rate_in(tx, row, game, ended_at=ended_at, quitter=quitter)
+        await rate_in(tx, row, game, ended_at=ended_at, quitter=quitter, counted=counted)
 
     return write
 
@@ -403,7 +425,10 @@ async def rate_past_games(store: Store) -> int:
         quitter = None
         if row.result_json is not None:
             quitter = json.loads(row.result_json).get("awaited")
-        await store.in_transaction(end_hook(row, game, ended_at=row.updated_at, quitter=quitter))
+        counted = await statistics_enabled(store, row.guild_id)
+        await store.in_transaction(
+            end_hook(row, game, ended_at=row.updated_at, quitter=quitter, counted=counted)
+        )
         count += 1
     return count
 
@@ -504,4 +529,5 @@ __all__ = [
     "rated_game",
     "rating_player",
     "shown",
+    "statistics_enabled",
 ]

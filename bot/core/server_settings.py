@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from i18n import LANGUAGES, translatable
 
 from .limits import LIMIT_NAMES, Limits
+from .ratings import OFF, ON, STATISTICS, statistics_enabled
 from .service import Refusal
 from .store import ABSENT_AI_MOVE, ABSENT_AI_SEAT, ABSENT_WAIT, Store
 
@@ -27,7 +28,6 @@ GAMES_CHANNEL = "games_channel"
 """Where matchmaking opens the server's games and end-of-game results are announced."""
 OPENER_ROLE = "opener_role"
 """The role a member needs to open a game (no value: everyone)."""
-STATISTICS = "statistics"
 """Whether the server's games count in statistics and ratings ("on"/"off")."""
 
 GAME_DEFAULT_NAMES = (LANGUAGE, TURN_HOURS, AUCTION_HOURS, ABSENT)
@@ -47,7 +47,6 @@ LIMIT_RANGES: Mapping[str, tuple[int, int]] = {
     "active_games": (1, 100),
     "hints_per_minute": (1, 60),
 }
-ON, OFF = "on", "off"
 
 OUT_OF_RANGE = translatable("{name} must be a whole number from {low} to {high}; not {value}.")
 NOT_ONE_OF = translatable("{name} must be one of: {allowed}; not {value}.")
@@ -154,14 +153,6 @@ async def change_server_settings(
         if name not in SETTING_NAMES:
             raise Refusal(UNKNOWN_SETTING, name=name, names=", ".join(SETTING_NAMES))
     await store.set_guild_settings(guild_id, checked)
-
-
-async def statistics_enabled(store: Store, guild_id: int | None) -> bool:
-    """Whether a server's games count in statistics and ratings (on unless the server
-    turned them off; a game outside any server counts)."""
-    if guild_id is None:
-        return True
-    return (await store.guild_settings(guild_id)).get(STATISTICS, ON).strip().lower() != OFF
 
 
 __all__ = [

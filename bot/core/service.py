@@ -1055,6 +1055,8 @@ class GameService:
             in_place=in_place,
             highlight=highlight_of(events),
         )
+        # a server that switched statistics off has its games' ends seen, not rated
+        counted = game.is_over and await ratings.statistics_enabled(self.store, row.guild_id)
         try:
             await self.store.commit_move(
                 game_id,
@@ -1070,7 +1072,9 @@ class GameService:
                 notes=notes,
                 expected_taken_over=expected_taken_over,
                 # a game's end is rated in the same transaction (`bot.core.ratings`)
-                at_end=ratings.end_hook(row, game, ended_at=stamp) if game.is_over else None,
+                at_end=ratings.end_hook(row, game, ended_at=stamp, counted=counted)
+                if game.is_over
+                else None,
             )
         except StaleVersion:
             raise Refusal(STALE_WORDS) from None

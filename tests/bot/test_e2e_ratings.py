@@ -319,3 +319,24 @@ async def test_a_game_ended_by_vote_is_rated_with_the_overdue_player_last(
     late_line = next(line for line in summary.content.splitlines() if line.startswith("3. "))
     assert "placed last" in late_line and results[late].name in late_line
     assert all(r.rated and not r.finished for r in results.values())
+
+
+async def test_a_server_with_statistics_off_sees_its_games_end_unrated(
+    fake_discord: FakeDiscord, database: str
+) -> None:
+    """Issue 26.1 with 22: `/montana server settings statistics: off` keeps a server's
+    games out of ratings and statistics (the game is marked seen, so switching back on
+    never rates it later)."""
+    bot = bot_on(database)
+    await fake_discord.start(bot)
+    await bot.store.set_guild_settings(fake_discord.guild_id, {ratings.STATISTICS: ratings.OFF})
+    table = Table(fake_discord, bot)
+    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
+    await finish(fake_discord, table, game_id, thread)
+    row, _ = await table.game(game_id)
+    assert row.status == "finished"
+    assert await bot.store.game_results(game_id) == []
+    for user_id in row.seat_names:
+        assert await bot.store.rating_of(fake_discord.guild_id, user_id) is None
+    await bot.store.set_guild_settings(fake_discord.guild_id, {ratings.STATISTICS: ratings.ON})
+    assert await ratings.rate_past_games(bot.store) == 0
