@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
 
 from .guilds import GuildTables
+from .hours import HoursTables
 from .model import (
     ABANDONED,
     ABSENT_MODES,
@@ -244,7 +245,7 @@ def _guarded(
     return guarded
 
 
-class Store(GuildTables, RatingTables):
+class Store(GuildTables, RatingTables, HoursTables):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 

@@ -388,5 +388,17 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         # a server's games under way and open lobbies, for its moderators (issue 26)
         "CREATE INDEX games_guild_status ON games (guild_id, status)",
     ),
+    (
+        # each player's quiet hours and time zone (issue 25 point 1, `bot.core.hours`)
+        """
+        CREATE TABLE quiet_hours (
+            user_id TEXT PRIMARY KEY,
+            quiet_from TEXT NOT NULL,
+            quiet_to TEXT NOT NULL,
+            zone TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
