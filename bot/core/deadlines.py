@@ -430,6 +430,12 @@ class DeadlineDriver(PeriodicTask):
         self.wake()
         return new
 
+    def rescan(self) -> None:
+        """Read every game's clock again at once: a player's quiet hours changed, which
+        moves the due times of every decision awaited from them."""
+        self._scanned_at = None
+        self.wake()
+
     async def on_announced(self, outcome: Outcome) -> None:
         """The service's hook: a move restarts the clock of the awaited decision (of
         that game only: its due time is put in the heap afresh)."""

@@ -37,6 +37,7 @@ from . import (
     components,
     deadlines,
     history,
+    hours,
     lobby,
     looking,
     moves,
@@ -65,11 +66,13 @@ FEATURES = (
     notify,
     presence,
     history,
+    hours,
     aiplayers,
     records,
     replay,
     server,
     stats,
+    hours,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
 NOT_ACCEPTED = translatable(

@@ -1,0 +1,210 @@
+"""Quiet hours through real discord.py and the fake Discord (issue 25 point 1): the
+player sets them with `/montana me hours`, and the deadlines of the decisions awaited
+from them count only their active hours. Time is moved, not waited for: the deadline
+driver's clock is set by the test, from the time of the game's last move as stored."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from tests.bot.driver import make_bot
+from tests.bot.fakediscord import FakeDiscord
+from tests.bot.test_deadlines import (
+    driver_at,
+    last_move_time,
+    new_messages,
+    two_player_game,
+)
+
+
+def minute(moment: datetime) -> datetime:
+    return moment.replace(second=0, microsecond=0)
+
+
+async def test_hours_are_set_shown_refused_when_wrong_and_cleared(
+    fake_discord: FakeDiscord,
+) -> None:
+    ana = fake_discord.add_user("ana")
+    await fake_discord.start(make_bot(Path(":memory:")))
+    channel = fake_discord.channel
+    asked = await fake_discord.slash(ana, channel, "montana", "me", "hours")
+    assert asked.ephemeral and "You have no quiet hours" in asked.content
+    wrong = await fake_discord.slash(
+        ana, channel, "montana me hours", options={"from": "25:00", "to": "8"}
+    )
+    assert wrong.ephemeral and "“25:00” is not a time of day" in wrong.content
+    half = await fake_discord.slash(ana, channel, "montana me hours", options={"from": "23"})
+    assert "the first time" in half.content
+    unknown = await fake_discord.slash(
+        ana,
+        channel,
+        "montana me hours",
+        options={"from": "23", "to": "8", "timezone": "Mars/Olympus"},
+    )
+    assert "“Mars/Olympus” is not a time zone I know" in unknown.content
+    assert (
+        "You have no quiet hours"
+        in (await fake_discord.slash(ana, channel, "montana me hours")).content
+    )
+    done = await fake_discord.slash(
+        ana,
+        channel,
+        "montana me hours",
+        options={"from": "23:00", "to": "8", "timezone": "Europe/Warsaw"},
+    )
+    assert done.ephemeral
+    assert "Your quiet hours are 11:00\u202fPM to 8:00\u202fAM (Europe/Warsaw)" in done.content
+    # one of the three alone changes it
+    later = await fake_discord.slash(ana, channel, "montana me hours", options={"to": "09:30"})
+    assert "11:00\u202fPM to 9:30\u202fAM (Europe/Warsaw)" in later.content
+    cleared = await fake_discord.slash(ana, channel, "montana me hours", options={"clear": True})
+    assert "no quiet hours any more" in cleared.content
+    assert (
+        "You have no quiet hours"
+        in (await fake_discord.slash(ana, channel, "montana me hours")).content
+    )
+
+
+async def test_time_zones_are_offered_as_typed_and_from_the_locale(
+    fake_discord: FakeDiscord,
+) -> None:
+    ana = fake_discord.add_user("ana")
+    await fake_discord.start(make_bot(Path(":memory:")))
+    ana.locale = "pl"
+    empty = await fake_discord.autocomplete(
+        ana, fake_discord.channel, "montana me hours", options={"timezone": ""}, focused="timezone"
+    )
+    assert empty.choices[0]["value"] == "Europe/Warsaw"
+    typed = await fake_discord.autocomplete(
+        ana,
+        fake_discord.channel,
+        "montana me hours",
+        options={"timezone": "new yo"},
+        focused="timezone",
+    )
+    assert [(c["name"], c["value"]) for c in typed.choices] == [
+        ("America/New York", "America/New_York")
+    ]
+    many = await fake_discord.autocomplete(
+        ana, fake_discord.channel, "montana me hours", options={"timezone": "a"}, focused="timezone"
+    )
+    assert len(many.choices) == 25
+
+
+async def test_a_deadline_spanning_the_players_night_ends_that_many_active_hours_later(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The awaited player's night (3 hours, UTC) starts 20 hours after the move: the
+    half-time reminder of the 48 h turn comes at 24 active hours (3 hours later than
+    without quiet hours), once, also across a restart; the turn is overdue after 48
+    active hours, i.e. after two nights (6 hours later)."""
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread = await two_player_game(fake_discord, db)
+    _, game = await table.game(game_id)
+    awaited = game.awaiting
+    assert awaited is not None
+    moved = await last_move_time(table.bot, game_id)
+    night = minute(moved + timedelta(hours=20))
+    morning = night + timedelta(hours=3)
+    set_hours = await fake_discord.slash(
+        table.user(awaited),
+        thread,
+        "montana me hours",
+        options={
+            "from": night.strftime("%H:%M"),
+            "to": morning.strftime("%H:%M"),
+            "timezone": "UTC",
+        },
+    )
+    assert "Your quiet hours are" in set_hours.content
+    prompt = fake_discord.messages_in(thread)[-1]
+    before_night = night - moved
+    half = morning + timedelta(hours=24) - before_night
+    assert half == moved + timedelta(hours=27)
+    # at 24 hours by the wall clock only 21 active hours have passed: nothing
+    driver = await driver_at(table.bot, moved + timedelta(hours=24))
+    assert await driver.run_due() == 0
+    assert await driver.next_due() == half
+    driver = await driver_at(table.bot, half - timedelta(seconds=1))
+    assert await driver.run_due() == 0
+    assert new_messages(fake_discord, thread, prompt) == []
+    driver = await driver_at(table.bot, half)
+    assert await driver.run_due() == 1
+    (reminder,) = new_messages(fake_discord, thread, prompt)
+    assert reminder.pinged_ids == [int(awaited)]
+    assert "Half of the 48 hours" in reminder.content
+    # the deadline it names counts their active hours: 21 between the two nights
+    deadline = moved + timedelta(hours=54)
+    assert f"<t:{int(deadline.timestamp())}:R>" in reminder.content
+    asked = await fake_discord.slash(table.user(awaited), thread, "montana", "game", "settings")
+    assert f"is due <t:{int(deadline.timestamp())}:R>" in asked.content
+    # a restart: a new bot on the same database neither repeats it nor loses the deadline
+    await fake_discord.stop(table.bot)
+    again = make_bot(db, seed=3)
+    await fake_discord.start(again)
+    driver = await driver_at(again, half + timedelta(hours=1))
+    assert await driver.run_due() == 0
+    driver = await driver_at(again, moved + timedelta(hours=48, minutes=30))
+    assert await driver.run_due() == 0  # overdue without quiet hours, not with them
+    driver = await driver_at(again, deadline - timedelta(seconds=1))
+    assert await driver.run_due() == 0
+    driver = await driver_at(again, deadline)
+    assert await driver.run_due() == 1
+    overdue = new_messages(fake_discord, thread, prompt)[-1]
+    assert "Overdue" in overdue.content and overdue.pinged_ids == [int(awaited)]
+    assert new_messages(fake_discord, thread, prompt) == [reminder, overdue]
+
+
+async def test_a_reminder_due_at_night_arrives_at_the_start_of_active_hours_once(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A 2-hour turn whose half-time reminder (1 hour after the move) falls in the
+    player's night, which begins a few seconds before it: the reminder comes when the
+    night is over, seconds after their active hours start, once, also across a restart
+    (a new bot on the same database)."""
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread = await two_player_game(fake_discord, db)
+    _, game = await table.game(game_id)
+    awaited = game.awaiting
+    assert awaited is not None
+    creator = next(user for user in table.users.values() if user.name == "ana")
+    settings = await fake_discord.slash(
+        creator, thread, "montana", "game", "settings", options={"turn_hours": 2}
+    )
+    assert "2 hours" in settings.content
+    moved = await last_move_time(table.bot, game_id)
+    night = minute(moved + timedelta(hours=1))
+    morning = night + timedelta(hours=8)
+    await fake_discord.slash(
+        table.user(awaited),
+        thread,
+        "montana me hours",
+        options={
+            "from": night.strftime("%H:%M"),
+            "to": morning.strftime("%H:%M"),
+            "timezone": "UTC",
+        },
+    )
+    prompt = fake_discord.messages_in(thread)[-1]
+    arrives = morning + (timedelta(hours=1) - (night - moved))
+    assert morning <= arrives < morning + timedelta(minutes=1)
+    for hours in (1, 2, 5, 8.5):
+        driver = await driver_at(table.bot, moved + timedelta(hours=hours))
+        assert await driver.run_due() == 0
+    assert await driver.next_due() == arrives
+    assert new_messages(fake_discord, thread, prompt) == []
+    await fake_discord.stop(table.bot)
+    again = make_bot(db, seed=3)
+    await fake_discord.start(again)
+    driver = await driver_at(again, arrives)
+    assert await driver.run_due() == 1
+    (reminder,) = new_messages(fake_discord, thread, prompt)
+    assert reminder.pinged_ids == [int(awaited)] and "Reminder" in reminder.content
+    assert await driver.run_due() == 0
+    await fake_discord.stop(again)
+    third = make_bot(db, seed=3)
+    await fake_discord.start(third)
+    driver = await driver_at(third, arrives + timedelta(minutes=5))
+    assert await driver.run_due() == 0
+    assert new_messages(fake_discord, thread, prompt) == [reminder]
