@@ -250,6 +250,10 @@ class HoursPrefs:
     async def one(self, user_id: str) -> QuietHours | None:
         return (await self.of([user_id])).get(user_id)
 
+    async def quiet_end(self, user_id: str, moment: datetime) -> datetime | None:
+        """When `user_id`'s quiet hours around `moment` end; None if they are active then."""
+        return quiet_until(await self.one(user_id), moment)
+
     async def set(self, user_id: str, hours: QuietHours, at: datetime) -> None:
         await self.store.set_quiet_hours(
             user_id,

@@ -58,6 +58,7 @@ from .delivery import (
     TurnNotifier,
 )
 from .due import period_of, steps_due
+from .hours import HoursPrefs
 from .limits import limits_of
 from .notify import NotifyPrefs
 from .presence import Presence, seat_notes
@@ -371,6 +372,7 @@ class GameService:
             notifier=notifier,
             notices=notices,
             away_in=self.presence.away_in,
+            quiet_end=HoursPrefs(store).quiet_end,
             render=self._picture,
             load_game=self.game_of,
             lock=self.lock,

@@ -28,9 +28,9 @@ from ..core.hours import (
     zone_of,
 )
 from ..core.service import Refusal
-from .components import DynamicItems, bot_of, reply, timestamp, user_t
+from .components import DynamicItems, bot_of, reply, user_t
 from .group import me_group, tracked
-from .presence import utcnow
+from .presence import utcnow  # also registers /me away and back before /me hours
 
 
 def clock_text(moment: time | datetime, t: Translator, hours: QuietHours | None = None) -> str:
@@ -40,11 +40,6 @@ def clock_text(moment: time | datetime, t: Translator, hours: QuietHours | None 
         local = moment.astimezone(hours.tz) if hours is not None else moment
         return format_time(local.time(), format="short", locale=t.language)
     return format_time(moment, format="short", locale=t.language)
-
-
-def quiet_note(until: datetime, t: Translator) -> str:
-    """ "quiet until <time>", each reader in their own time zone (a Discord timestamp)."""
-    return t.gettext("quiet until {time}", time=timestamp(until, "t"))
 
 
 def hours_refusal(error: HoursError) -> Refusal:
@@ -183,4 +178,4 @@ async def hours_command(
 DYNAMIC_ITEMS: DynamicItems = ()
 """This feature answers no component of its own."""
 
-__all__ = ["DYNAMIC_ITEMS", "clock_text", "quiet_note"]
+__all__ = ["DYNAMIC_ITEMS", "clock_text"]

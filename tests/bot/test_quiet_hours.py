@@ -5,7 +5,7 @@ driver's clock is set by the test, from the time of the game's last move as stor
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from tests.bot.driver import make_bot
@@ -208,3 +208,63 @@ async def test_a_reminder_due_at_night_arrives_at_the_start_of_active_hours_once
     driver = await driver_at(third, arrives + timedelta(minutes=5))
     assert await driver.run_due() == 0
     assert new_messages(fake_discord, thread, prompt) == [reminder]
+
+
+async def test_a_turn_handed_over_at_night_pings_at_the_start_of_active_hours_once(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The move that hands the turn to a player inside their quiet hours is posted
+    without pinging them, saying until when they are quiet; the ping is owed in the
+    outbox for the end of their quiet hours and comes then, once, also from a new bot
+    on the same database."""
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread = await two_player_game(fake_discord, db)
+    _, game = await table.game(game_id)
+    mover = game.awaiting
+    assert mover is not None
+    sleeper = next(pid for pid in table.users if pid != mover)
+    now = datetime.now(UTC)
+    night, morning = minute(now - timedelta(hours=1)), minute(now + timedelta(hours=1))
+    await fake_discord.slash(
+        table.user(sleeper),
+        thread,
+        "montana me hours",
+        options={
+            "from": night.strftime("%H:%M"),
+            "to": morning.strftime("%H:%M"),
+            "timezone": "UTC",
+        },
+    )
+    for _ in range(30):
+        _, game = await table.game(game_id)
+        if game.awaiting == sleeper:
+            break
+        assert game.awaiting is not None
+        assert await table.tap_move(game_id, game.legal_actions(game.awaiting)[0]) is not None
+    assert game.awaiting == sleeper
+    handed = fake_discord.messages_in(thread)[-1]
+    assert int(sleeper) not in handed.pinged_ids
+    assert f"is in their quiet hours (quiet until <t:{int(morning.timestamp())}:t>)" in (
+        handed.content
+    )
+    owed = [entry for entry in await table.bot.store.owed(game_id) if entry.kind == "notice"]
+    assert [entry.body["notice"] for entry in owed] == ["your_turn"]
+    delivery = table.bot.service.delivery
+    await delivery.stop()
+    delivery.clock = lambda: morning - timedelta(seconds=1)
+    await delivery.run_due()
+    assert new_messages(fake_discord, thread, handed) == []
+    await fake_discord.stop(table.bot)
+    again = make_bot(db, seed=3)
+    await fake_discord.start(again)
+    delivery = again.service.delivery
+    await delivery.stop()
+    delivery.clock = lambda: morning
+    await delivery.run_due()
+    (ping,) = new_messages(fake_discord, thread, handed)
+    assert ping.pinged_ids == [int(sleeper)]
+    assert "your quiet hours are over: this game waits for your move" in ping.content
+    await delivery.run_due()
+    delivery.clock = lambda: morning + timedelta(hours=1)
+    await delivery.run_due()
+    assert new_messages(fake_discord, thread, handed) == [ping]
