@@ -26,6 +26,10 @@ from datetime import UTC, datetime, time, timedelta
 from functools import cache
 from typing import TYPE_CHECKING
 
+from babel.dates import format_time
+
+from i18n import Translator
+
 if TYPE_CHECKING:
     from .store import Store
 
@@ -227,6 +231,15 @@ def quiet_now(table: Iterable[tuple[str, QuietHours]], moment: datetime) -> dict
     return found
 
 
+def picture_note(until: datetime, t: Translator) -> str:
+    """By a quiet player's name on the picture: "quiet until 7:00 AM UTC" (a picture
+    knows no reader's time zone; the messages give the moment itself), in the format of
+    `t`'s language (Babel)."""
+    moment = until.astimezone(UTC).time()
+    clock = format_time(moment, format="short", locale=t.language) + " UTC"
+    return t.gettext("quiet until {time}", time=clock)
+
+
 # ------------------------------------------------------------------ the store's part
 
 
@@ -278,6 +291,7 @@ __all__ = [
     "all_zones",
     "is_quiet",
     "parse_clock",
+    "picture_note",
     "quiet_hours",
     "quiet_now",
     "quiet_until",

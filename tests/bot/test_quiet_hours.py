@@ -247,6 +247,11 @@ async def test_a_turn_handed_over_at_night_pings_at_the_start_of_active_hours_on
     assert f"is in their quiet hours (quiet until <t:{int(morning.timestamp())}:t>)" in (
         handed.content
     )
+    status = await fake_discord.slash(table.user(mover), thread, "montana", "status")
+    assert (
+        f"is in their quiet hours (quiet until <t:{int(morning.timestamp())}:t>): their "
+        "deadline waits meanwhile." in status.content
+    )
     owed = [entry for entry in await table.bot.store.owed(game_id) if entry.kind == "notice"]
     assert [entry.body["notice"] for entry in owed] == ["your_turn"]
     delivery = table.bot.service.delivery
