@@ -59,7 +59,7 @@ from .delivery import (
     TurnNotifier,
 )
 from .due import period_of, steps_due
-from .hours import HoursPrefs, picture_note
+from .hours import HoursPrefs, active_seconds, picture_note
 from .limits import limits_of
 from .notify import NotifyPrefs
 from .presence import Presence, seat_notes
@@ -1338,7 +1338,9 @@ class GameService:
         if earlier.awaiting is None:
             return 0
         stamp = await self.store.move_time(row.id, earlier.version) or row.updated_at
-        elapsed = (moment_of(now()) - moment_of(stamp)).total_seconds()
+        # counted in the awaited player's active hours, as the deadlines count them
+        hours = await self.hours.one(earlier.awaiting)
+        elapsed = active_seconds(hours, moment_of(stamp), moment_of(now()))
         period = period_of(earlier.pending.kind, row.turn_seconds, row.auction_seconds)
         return steps_due(elapsed, period)
 
