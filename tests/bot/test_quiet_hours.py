@@ -216,7 +216,7 @@ async def test_a_turn_handed_over_at_night_pings_at_the_start_of_active_hours_on
     """The move that hands the turn to a player inside their quiet hours is posted
     without pinging them, saying until when they are quiet; the ping is owed in the
     outbox for the end of their quiet hours and comes then, once, also from a new bot
-    on the same database."""
+    on the same database; so does the direct message they asked for."""
     db = tmp_path / "m.sqlite3"
     table, game_id, thread = await two_player_game(fake_discord, db)
     _, game = await table.game(game_id)
@@ -234,6 +234,9 @@ async def test_a_turn_handed_over_at_night_pings_at_the_start_of_active_hours_on
             "to": morning.strftime("%H:%M"),
             "timezone": "UTC",
         },
+    )
+    await fake_discord.slash(
+        table.user(sleeper), thread, "montana", "me", "notify", options={"mode": "dm"}
     )
     for _ in range(30):
         _, game = await table.game(game_id)
@@ -259,6 +262,7 @@ async def test_a_turn_handed_over_at_night_pings_at_the_start_of_active_hours_on
     delivery.clock = lambda: morning - timedelta(seconds=1)
     await delivery.run_due()
     assert new_messages(fake_discord, thread, handed) == []
+    assert fake_discord.dms(table.user(sleeper)) == []  # their DM waits too
     await fake_discord.stop(table.bot)
     again = make_bot(db, seed=3)
     await fake_discord.start(again)
@@ -273,3 +277,5 @@ async def test_a_turn_handed_over_at_night_pings_at_the_start_of_active_hours_on
     delivery.clock = lambda: morning + timedelta(hours=1)
     await delivery.run_due()
     assert new_messages(fake_discord, thread, handed) == [ping]
+    (dm,) = fake_discord.dms(table.user(sleeper))
+    assert dm.content.startswith("Montana — ")
