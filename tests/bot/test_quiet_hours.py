@@ -16,6 +16,7 @@ from tests.bot.test_deadlines import (
     new_messages,
     two_player_game,
 )
+from tests.bot.test_presence import finish_turn, heads_ups, three_players, until_turn_of
 
 
 def minute(moment: datetime) -> datetime:
@@ -279,3 +280,56 @@ async def test_a_turn_handed_over_at_night_pings_at_the_start_of_active_hours_on
     assert new_messages(fake_discord, thread, handed) == [ping]
     (dm,) = fake_discord.dms(table.user(sleeper))
     assert dm.content.startswith("Montana — ")
+
+
+async def test_a_heads_up_inside_quiet_hours_comes_when_they_end_or_not_at_all(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Cleo asked for heads-ups and is in her quiet hours when Ben's turn starts: the
+    heads-up waits for the end of them and comes once; one whose turn is over by then
+    is dropped."""
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread, (first, second, third) = await three_players(fake_discord, db)
+    await fake_discord.slash(
+        table.user(third), thread, "montana", "me", "notify", options={"heads_up": True}
+    )
+    now = datetime.now(UTC)
+    night, morning = minute(now - timedelta(hours=1)), minute(now + timedelta(hours=1))
+    await fake_discord.slash(
+        table.user(third),
+        thread,
+        "montana me hours",
+        options={
+            "from": night.strftime("%H:%M"),
+            "to": morning.strftime("%H:%M"),
+            "timezone": "UTC",
+        },
+    )
+    await until_turn_of(table, game_id, first)
+    await finish_turn(table, game_id)
+    assert (await table.game(game_id))[1].turn_player == second
+    assert heads_ups(fake_discord, thread) == []
+    await fake_discord.stop(table.bot)
+    again = make_bot(db, seed=2)
+    await fake_discord.start(again)
+    delivery = again.service.delivery
+    await delivery.stop()
+    delivery.clock = lambda: morning
+    await delivery.run_due()
+    (line,) = heads_ups(fake_discord, thread)
+    assert line.pinged_ids == [int(third)]
+    await delivery.run_due()
+    assert heads_ups(fake_discord, thread) == [line]
+    # her night again: the next heads-up is put off, and void once Ben's turn is over
+    table.bot = again
+    delivery.clock = lambda: now
+    await until_turn_of(table, game_id, first)
+    await finish_turn(table, game_id)
+    assert (await table.game(game_id))[1].turn_player == second
+    await finish_turn(table, game_id)
+    assert (await table.game(game_id))[1].turn_player == third
+    delivery.clock = lambda: morning
+    await delivery.run_due()
+    assert heads_ups(fake_discord, thread) == [line]
+    owed = [entry for entry in await again.store.owed(game_id) if entry.kind == "notice"]
+    assert [entry.body["notice"] for entry in owed] == []
