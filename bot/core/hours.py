@@ -154,6 +154,17 @@ def zone_choices(typed: str, locale: str | None) -> list[str]:
     return names[:MAX_ZONE_CHOICES]
 
 
+def zone_named(typed: str) -> str:
+    """The IANA name meant by `typed`: itself, or the one zone whose name contains it
+    ("warsaw" -> "Europe/Warsaw"); `HoursError("zone")` if none or several do."""
+    if typed in all_zones():
+        return typed
+    found = zone_choices(typed, None) if typed.strip() else []
+    if len(found) != 1:
+        raise HoursError("zone", typed)
+    return found[0]
+
+
 def _spans(hours: QuietHours, since: datetime) -> Iterator[tuple[datetime, datetime]]:
     """The quiet spans (UTC, in order) that end after `since`, without end."""
     tz = hours.tz
@@ -296,5 +307,6 @@ __all__ = [
     "quiet_now",
     "quiet_until",
     "zone_choices",
+    "zone_named",
     "zone_of",
 ]

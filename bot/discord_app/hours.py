@@ -25,7 +25,7 @@ from ..core.hours import (
     quiet_hours,
     quiet_until,
     zone_choices,
-    zone_of,
+    zone_named,
 )
 from ..core.service import Refusal
 from .components import DynamicItems, bot_of, reply, user_t
@@ -150,7 +150,7 @@ async def hours_command(
             if given is not None:
                 parse_clock(given)
         if timezone is not None:
-            zone_of(timezone)
+            timezone = zone_named(timezone)
     except HoursError as error:
         raise hours_refusal(error) from None
     typed = (

@@ -20,6 +20,7 @@ from bot.core.hours import (
     quiet_hours,
     quiet_until,
     zone_choices,
+    zone_named,
 )
 
 WARSAW_NIGHT = QuietHours(time(23), time(8), "Europe/Warsaw")
@@ -95,6 +96,11 @@ def test_time_zones_offered_as_typed_and_from_the_locale() -> None:
     assert typed == ["America/New_York"]
     assert len(zone_choices("a", "fr")) == 25
     assert zone_choices("europe", "fr")[0] == "Europe/Paris"
+    assert zone_named("warsaw") == "Europe/Warsaw"  # typed without choosing from the list
+    assert zone_named("Asia/Tokyo") == "Asia/Tokyo"
+    for wrong in ("europe", "Mars", " "):
+        with pytest.raises(HoursError):
+            zone_named(wrong)
 
 
 def test_a_deadline_spanning_the_players_night_ends_that_many_active_hours_later() -> None:

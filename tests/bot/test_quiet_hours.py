@@ -59,6 +59,10 @@ async def test_hours_are_set_shown_refused_when_wrong_and_cleared(
     # one of the three alone changes it
     later = await fake_discord.slash(ana, channel, "montana me hours", options={"to": "09:30"})
     assert "11:00\u202fPM to 9:30\u202fAM (Europe/Warsaw)" in later.content
+    typed = await fake_discord.slash(
+        ana, channel, "montana me hours", options={"timezone": "tokyo"}
+    )  # typed without choosing from the list: the one zone of that name
+    assert "11:00\u202fPM to 9:30\u202fAM (Asia/Tokyo)" in typed.content
     cleared = await fake_discord.slash(ana, channel, "montana me hours", options={"clear": True})
     assert "no quiet hours any more" in cleared.content
     assert (
