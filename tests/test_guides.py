@@ -189,6 +189,22 @@ async def test_every_command_the_guides_name_exists() -> None:
     assert not problems, "\n".join(problems)
 
 
+def commands(node: Node, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    if node.leaf and path:
+        yield path
+    for name, child in node.children.items():
+        yield from commands(child, (*path, name))
+
+
+async def test_every_command_is_in_a_users_guide() -> None:
+    """A command nobody can read about is as good as missing: each one is named in the
+    players' or the administrators' guide (or still in the README)."""
+    tree = await trees()
+    readers = [ROOT / "README.md", ROOT / "docs" / "players.md", ROOT / "docs" / "server-admins.md"]
+    named = {mention.path for page in readers for mention in mentions(page)}
+    assert [" ".join(path) for path in commands(tree["en"]) if path not in named] == []
+
+
 @pytest.mark.parametrize(
     ("text", "bad"),
     [
