@@ -37,6 +37,7 @@ import ai
 from i18n import Translator, translatable
 from rules import Game
 
+from . import metrics
 from .service import STALE, BrokenGame, GameService, Outcome, Refusal, game_words
 from .store import (
     ABSENT_AI_MOVE,
@@ -257,6 +258,7 @@ class AiPlayers:
         assert state is not None
         seed = decision_seed(row.id, row.version, row.undo_epoch)
         loop = asyncio.get_running_loop()
+        started = metrics.clock()
         try:
             decision, cpu = await loop.run_in_executor(
                 self.executor, _decide, state, player, self.policy, seed
@@ -268,6 +270,7 @@ class AiPlayers:
                 self._executor = None
             raise
         self.decision_cpu.append(cpu)
+        metrics.ai_decided(row.guild_id, metrics.clock() - started)
         return decision
 
     async def _decide_and_play(self, row: GameRow, player: str, note: str) -> ai.Decision:

@@ -44,7 +44,7 @@ from i18n import (
 from render.words import reason_text
 from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
 
-from . import logs, passes, words
+from . import logs, metrics, passes, words
 from .delivery import (
     NOT_POSTED_YET,
     Announcer,
@@ -1004,6 +1004,7 @@ class GameService:
             row.version,
             game.version,
         )
+        metrics.move_saved(row.guild_id, by_ai=by_ai)
         new_row = replace(
             row,
             state_json=state_json,

@@ -27,6 +27,7 @@ from i18n import translatable
 from ..core.service import Refusal
 from ..core.store import StoreError
 from .components import bot_of, database_trouble, user_t
+from .monitoring import counted
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +82,7 @@ def tracked(
         try:
             async with bot_of(interaction).busy():
                 await bot_of(interaction).remember_locale(interaction)
-                await command(interaction, *args, **kwargs)
+                await counted(interaction, command(interaction, *args, **kwargs))
         except Refusal as refusal:
             await answer(interaction, refusal.text(user_t(interaction)))
         except StoreError as error:

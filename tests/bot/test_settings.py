@@ -56,6 +56,9 @@ def test_fractions_of_hours_are_kept() -> None:
         ("DISCORD_TOKEN", "abc def", "no spaces"),
         ("MONTANA_PICTURE_PROCESSES", "17", "from 0"),
         ("MONTANA_PICTURE_PROCESSES", "two", "from 0"),
+        ("MONTANA_METRICS_PORT", "0", "from 1 to 65535"),
+        ("MONTANA_METRICS_PORT", "http", "from 1 to 65535"),
+        ("MONTANA_METRICS_HOST", "every", "IP address"),
     ],
 )
 def test_every_setting_is_checked_with_one_line_naming_it(
@@ -151,3 +154,11 @@ def test_pictures_are_drawn_in_two_worker_processes_unless_told() -> None:
     assert load_settings({}, None).picture_processes == 2
     assert load_settings({"MONTANA_PICTURE_PROCESSES": "0"}, None).picture_processes == 0
     assert load_settings({"MONTANA_PICTURE_PROCESSES": "4"}, None).picture_processes == 4
+
+
+def test_metrics_are_served_only_when_a_port_is_given() -> None:
+    assert load_settings({}, None).metrics_port is None
+    served = load_settings({"MONTANA_METRICS_PORT": "9464"}, None)
+    assert (served.metrics_host, served.metrics_port) == ("127.0.0.1", 9464)
+    everywhere = {"MONTANA_METRICS_PORT": "9464", "MONTANA_METRICS_HOST": "0.0.0.0"}
+    assert load_settings(everywhere, None).metrics_host == "0.0.0.0"
