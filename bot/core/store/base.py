@@ -46,7 +46,7 @@ from .model import (
     now,
     stamp_of,
 )
-from .monitoring import MonitoringReads
+from .operators import OperatorQueries
 
 Row = Any
 """A row as the driver gives it: by column name (`row["id"]`) or position (`row[0]`)."""
@@ -240,7 +240,7 @@ def _guarded(
     return guarded
 
 
-class Store(MonitoringReads):
+class Store(OperatorQueries):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 

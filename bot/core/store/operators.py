@@ -1,20 +1,28 @@
-"""What an operator's scrape and health check read from the store (`metrics`): cheap
-aggregates of this process's shards, and a trivial query that shows the database answers.
+"""The store's part in an operator's tools: what a scrape and the health check read
+(`metrics`: cheap aggregates of this process's shards, a trivial query that shows the
+database answers), and the mark a backup leaves on its copy (`bot.backup`).
 Mixed into `Store`."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
-from datetime import datetime
-from typing import Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
-from .model import ACTIVE, moment_of
+from .model import ACTIVE, moment_of, stamp_of
+
+if TYPE_CHECKING:
+    from .base import Tx
 
 Row = Any
 
 
-class MonitoringReads:
+class OperatorQueries:
     async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        raise NotImplementedError
+
+    def _writing(self) -> contextlib.AbstractAsyncContextManager[Tx]:
         raise NotImplementedError
 
     def _shard_filter(self, column: str = "guild_id") -> str:
@@ -47,9 +55,23 @@ class MonitoringReads:
         )
         return [(_guild(row[0]), int(row[1]), moment_of(str(row[2]))) for row in rows]
 
+    async def ready_for_restoring(self) -> None:
+        """Make a backup's copy ready to be restored: by then the players' messages show
+        later moves, and what was owed when it was made has been delivered by the bot
+        that went on (the same nonces: Discord would answer with those later messages).
+        So nothing is owed in it any more, and every game under way is marked as not
+        showing its newest prompt: the bot restored on it posts each one afresh."""
+        stamp = stamp_of(datetime.now(UTC))
+        async with self._writing() as tx:
+            await tx.execute(
+                "UPDATE outbox SET delivered_at = ?, last_error = ? WHERE delivered_at IS NULL",
+                (stamp, "owed when a backup was made; its restored bot posts a fresh prompt"),
+            )
+            await tx.execute("UPDATE games SET prompt_version = NULL WHERE status = ?", (ACTIVE,))
+
 
 def _guild(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-__all__ = ["MonitoringReads"]
+__all__ = ["OperatorQueries"]
