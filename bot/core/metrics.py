@@ -34,6 +34,10 @@ INFO = Gauge(
     "1, labelled with the shards this process runs and the database it uses",
     ["shards", "database"],
 )
+HEALTHY = Gauge(
+    "montana_healthy",
+    "1 when /healthz would answer 200 (connected to Discord, the database answers), else 0",
+)
 GAMES_ACTIVE = Gauge("montana_games_active", "Games under way (started, not over)", ["shard"])
 MOVES = Counter("montana_moves", "Moves accepted and saved, by who made them", ["shard", "by"])
 INTERACTIONS = Counter(
@@ -166,6 +170,7 @@ __all__ = [
     "DISCORD_ERRORS",
     "ERROR",
     "GAMES_ACTIVE",
+    "HEALTHY",
     "INFO",
     "INTERACTIONS",
     "MOVES",

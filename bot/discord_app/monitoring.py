@@ -161,11 +161,19 @@ class MonitoringServer:
                 await asyncio.wait_for(read_from_store(store), HEALTH_TIMEOUT)
             except Exception as error:
                 log.warning("metrics: the games and outbox gauges were not read: %r", error)
+        metrics.HEALTHY.set(0 if await self.problems() else 1)
         return web.Response(
             body=generate_latest(REGISTRY), headers={"Content-Type": CONTENT_TYPE_LATEST}
         )
 
     async def serve_health(self, request: web.Request) -> web.Response:
+        problems = await self.problems()
+        if problems:
+            return web.Response(status=503, text="\n".join(problems) + "\n")
+        return web.Response(text="ok\n")
+
+    async def problems(self) -> list[str]:
+        """Why the bot is not healthy, one line each (none: healthy)."""
         problems = []
         if not gateway_connected(self.client):
             problems.append("not connected to Discord's gateway")
@@ -180,9 +188,7 @@ class MonitoringServer:
             except Exception as error:
                 reason = " ".join(str(error).split()) or type(error).__name__
                 problems.append(f"the database does not answer: {reason}")
-        if problems:
-            return web.Response(status=503, text="\n".join(problems) + "\n")
-        return web.Response(text="ok\n")
+        return problems
 
 
 def _sockets(site: web.BaseSite) -> list[Any]:

@@ -99,11 +99,16 @@ async def test_a_scrape_during_a_game_counts_its_moves_presses_and_pictures(
     # Join and Start
     assert value(before, "montana_interactions_total", shard="0", kind="press", outcome="ok") == 2
     assert value(before, "montana_info", shards="0", database="sqlite") == 1
+    assert value(before, "montana_healthy") == 1
 
     # Discord fails one post of a move with a 500 (discord.py tries again by itself)
-    fake_gateway.inject(MESSAGES, 500, channel=session.thread)
-    moves = 3
-    for _ in range(moves):
+    fault = fake_gateway.inject(MESSAGES, 500, channel=session.thread)
+    moves = 0
+    # at least three moves, and one of them posting a new message (a move that leaves the
+    # turn with its player edits the prompt instead)
+    while moves < 3 or not fault.hits:
+        assert moves < 30, "no move posted a new message"
+        moves += 1
         saved = session.saved()
         pid = saved.game.awaiting
         assert pid is not None
@@ -181,8 +186,9 @@ async def test_health_fails_when_the_database_is_gone(monitored: tuple[MontanaBo
     assert status == 503
     assert text.splitlines()[0] == "not connected to Discord's gateway"
     assert text.splitlines()[1].startswith("the database does not answer: ")
-    # the scrape still serves what it counted
-    assert "montana_moves_total" in (await fetch(port, "/metrics"))[1]
+    # the scrape still answers, and says the bot is unhealthy
+    samples = await scrape(port)
+    assert value(samples, "montana_healthy") == 0
 
 
 # ---------------------------------------------------------------- the store's reads
