@@ -25,8 +25,9 @@ import sys
 import time
 from pathlib import Path
 
+from .core.errors import StartupError
 from .core.settings import SettingsError, load_settings
-from .core.store import SqliteStore, is_postgres, masked, open_store
+from .core.store import is_postgres, masked, open_store
 
 PG_DUMP = "pg_dump --format=custom --no-owner --file={file} '{url}'"
 """What to run for a PostgreSQL database (the README's "Backups" restores it)."""
@@ -71,7 +72,7 @@ def _copy(source: Path, partial: Path) -> int:
         contextlib.closing(sqlite3.connect(partial)) as copy,
     ):
         db.backup(copy)  # every page in one step: one snapshot
-    asyncio.run(_mark_for_restoring(partial))
+    asyncio.run(make_ready_for_restoring(str(partial)))
     with contextlib.closing(sqlite3.connect(partial)) as copy:
         check = copy.execute("PRAGMA integrity_check").fetchone()[0]
         if check != "ok":
@@ -81,19 +82,55 @@ def _copy(source: Path, partial: Path) -> int:
         return int(copy.execute("PRAGMA page_count").fetchone()[0])
 
 
-async def _mark_for_restoring(copy: Path) -> None:
-    """By the time the copy is restored the players' messages show later moves: the
-    bot started on it posts every game's prompt afresh (the old ones lose their buttons),
-    with nonces the bot that went on never used."""
-    store = await open_store(str(copy))
-    assert isinstance(store, SqliteStore)
+async def make_ready_for_restoring(database: str, *, exclusive: bool = False) -> int:
+    """By the time a copy is restored the players' messages show later moves: the bot
+    started on it posts every game's prompt afresh (the old ones lose their buttons),
+    with nonces the bot that went on never used. How many games are under way in it."""
+    store = await open_store(database, exclusive=exclusive)
     try:
         await store.ready_for_restoring()
         # the messages it owes then get ids the bot that went on never used: ids from
         # this moment in milliseconds on (no bot owes 1,000 messages a second)
         await store.outbox_ids_from(int(time.time() * 1000))
+        return sum(count for _, count in await store.active_games_by_guild())
     finally:
         await store.close()
+
+
+def restored_main(argv: list[str]) -> int:
+    """`python -m bot restored`: ready a database just restored (`pg_restore`) to be
+    played on (what `backup` does to its copies)."""
+    parser = argparse.ArgumentParser(
+        prog="bash scripts/run-bot.sh restored",
+        description=(
+            "After restoring a PostgreSQL dump (pg_restore), with the bot stopped: mark every "
+            "game under way so the bot posts its prompt afresh at start, and number the next "
+            "messages past those the old database used. (A SQLite copy made by 'backup' is "
+            "ready already.)"
+        ),
+    )
+    parser.add_argument("--db", help="the database (default: MONTANA_DB)")
+    options = parser.parse_args(argv)
+    database = options.db
+    if database is None:
+        try:
+            database = load_settings().db_path
+        except SettingsError as error:
+            print(f"Setting error: {error}", file=sys.stderr)
+            return 2
+    if not is_postgres(database) and not Path(database).is_file():
+        print(f"No database file at {database}.", file=sys.stderr)
+        return 2
+    try:
+        games = asyncio.run(make_ready_for_restoring(database, exclusive=True))
+    except StartupError as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(
+        f"{masked(database)} is ready: the bot posts the prompt of its {games} game(s) "
+        "under way afresh when it starts."
+    )
+    return 0
 
 
 def main(argv: list[str]) -> int:
@@ -132,4 +169,4 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-__all__ = ["PG_DUMP", "backup", "main"]
+__all__ = ["PG_DUMP", "backup", "main", "make_ready_for_restoring", "restored_main"]

@@ -10,18 +10,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import shutil
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from bot.backup import main as backup_main
+from bot.backup import restored_main
+from bot.core.settings import Settings
+from bot.discord_app.client import MontanaBot
 from rules import Game
+from tests.bot.driver import Table, open_game
+from tests.bot.fakediscord import FakeDiscord
 from tests.bot.fakegateway import FakeGateway
 from tests.bot.test_crash import ROOT, Session, press
 from tests.bot.test_faults_process import bot_env, shown_after, start_in_process, tap
+from tests.pgserver import ThrowawayPostgres
 
 
 async def move_on(session: Session) -> int:
@@ -158,3 +166,49 @@ def test_a_backup_refuses_what_it_cannot_copy(
     assert backup_main(["--from", str(database), "--to", str(target)]) == 2
     assert "exists already" in capsys.readouterr().err and target.read_text() == "keep me"
     assert not list(tmp_path.glob(".*partial"))
+
+
+async def test_a_postgres_dump_restored_and_readied_lets_every_game_go_on(
+    fake_discord: FakeDiscord, postgres_server: ThrowawayPostgres, tmp_path: Path
+) -> None:
+    """The README's commands: pg_dump while the bot plays, pg_restore into an empty
+    database, `restored`, and the bot started on it."""
+
+    def bot_on(database: str) -> MontanaBot:
+        return MontanaBot(Settings(token=None, db_path=database), seed_source=random.Random(2))
+
+    async def next_move(table: Table, game_id: int) -> None:
+        _, game = await table.game(game_id)
+        assert game.awaiting is not None
+        assert await table.tap_move(game_id, game.legal_actions(game.awaiting)[0]) is not None
+
+    live = postgres_server.create_database()
+    table = Table(fake_discord, bot_on(live))
+    await fake_discord.start(table.bot)
+    game_id, _, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
+    await next_move(table, game_id)
+    dumped = (await table.row(game_id)).version
+    dump = tmp_path / "montana.dump"
+    pg_dump = [str(postgres_server.bin / "pg_dump"), "--format=custom", "--no-owner"]
+    subprocess.run([*pg_dump, f"--file={dump}", live], check=True, capture_output=True)
+    for _ in range(2):  # the game goes on after the dump
+        await next_move(table, game_id)
+    assert (await table.row(game_id)).version > dumped
+    await fake_discord.stop(table.bot)
+
+    restored = postgres_server.create_database()
+    pg_restore = [str(postgres_server.bin / "pg_restore"), "--no-owner"]
+    subprocess.run(
+        [*pg_restore, f"--dbname={restored}", str(dump)], check=True, capture_output=True
+    )
+    assert await asyncio.to_thread(restored_main, ["--db", restored]) == 0
+    again = Table(fake_discord, bot_on(restored), users=table.users)
+    await fake_discord.start(again.bot)
+    row = await again.row(game_id)
+    assert row.version == dumped
+    # at start the bot posted the game's prompt afresh, for the restored version
+    prompt = again.prompt_message(row)
+    versions = {custom_id.split(":")[2] for custom_id in prompt.custom_ids()}
+    assert versions == {str(dumped)}
+    await next_move(again, game_id)
+    assert (await again.row(game_id)).version > dumped

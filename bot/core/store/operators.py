@@ -55,6 +55,10 @@ class OperatorQueries:
         )
         return [(_guild(row[0]), int(row[1]), moment_of(str(row[2]))) for row in rows]
 
+    async def outbox_ids_from(self, floor: int) -> None:
+        """Number the next owed messages from `floor` on (each store its own way)."""
+        raise NotImplementedError
+
     async def ready_for_restoring(self) -> None:
         """Make a backup's copy ready to be restored: by then the players' messages show
         later moves, and what was owed when it was made has been delivered by the bot
