@@ -21,10 +21,12 @@ from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.core import metrics
+from bot.core.errors import StartupError
 from bot.core.settings import Settings
 from bot.core.store import POST, OwedMessage, Shards, Store, open_store
 from bot.discord_app.client import MontanaBot
 from bot.discord_app.monitoring import MonitoringServer
+from tests.bot.driver import Table, make_bot, original
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.fakegateway import FakeGateway
 from tests.bot.test_crash import Session, press
@@ -243,3 +245,46 @@ async def test_the_gauges_read_games_under_way_and_what_is_owed(database: str) -
     finally:
         metrics.configure(None, None, "test")
         await store.close()
+
+
+async def test_ai_decisions_and_their_moves_are_counted(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    def sample(name: str, **labels: str) -> float:
+        return REGISTRY.get_sample_value(name, {"shard": "0", **labels}) or 0.0
+
+    bot = make_bot(tmp_path / "m.sqlite3", seed=5)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    ana = fake_discord.add_user("ana")
+    table.users[str(ana.id)] = ana
+    lobby = original(await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "new"))
+    await fake_discord.press(ana, lobby, label="Add AI")
+    decisions = sample("montana_ai_decision_seconds_count")
+    ai_moves = sample("montana_moves_total", by="ai")
+    person_moves = sample("montana_moves_total", by="person")
+    await fake_discord.press(ana, lobby, label="Start")
+    row = await bot.store.open_game_in(fake_discord.channel.id)
+    assert row is not None
+    for _ in range(4):  # the person's moves, the AI answering each time it is its turn
+        await bot.ai.idle()
+        _, game = await table.game(row.id)
+        assert game.awaiting == str(ana.id)
+        await table.tap_move(row.id, game.legal_actions(game.awaiting)[0])
+    await bot.ai.idle()
+    made_by_ai = sample("montana_moves_total", by="ai") - ai_moves
+    assert made_by_ai >= 1
+    assert sample("montana_moves_total", by="person") - person_moves == 4
+    # one decision per AI move (more if a move went stale while it decided)
+    assert sample("montana_ai_decision_seconds_count") - decisions >= made_by_ai
+    assert sample("montana_ai_decision_seconds_sum") > 0
+
+
+async def test_a_metrics_port_in_use_stops_the_start_with_one_line(
+    monitored: tuple[MontanaBot, int],
+) -> None:
+    bot, taken = monitored
+    with pytest.raises(StartupError) as refused:
+        await MonitoringServer(bot, "127.0.0.1", taken).start()
+    assert f"127.0.0.1:{taken}" in str(refused.value)
+    assert "MONTANA_METRICS_PORT" in str(refused.value)
