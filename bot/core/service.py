@@ -44,7 +44,7 @@ from i18n import (
 from render.words import reason_text
 from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
 
-from . import limits, logs, passes, ratings, words
+from . import limits, logs, metrics, passes, ratings, words
 from .delivery import (
     NOT_POSTED_YET,
     Announcer,
@@ -1090,6 +1090,7 @@ class GameService:
             row.version,
             game.version,
         )
+        metrics.move_saved(row.guild_id, by_ai=by_ai)
         new_row = replace(
             row,
             state_json=state_json,

@@ -52,6 +52,7 @@ from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
 from .group import montana
 from .guard import went_wrong
+from .monitoring import discord_trace
 from .translator import CommandTranslator
 
 log = logging.getLogger(__name__)
@@ -115,7 +116,11 @@ class MontanaBot(discord.Client):
         seed_source: random.Random | None = None,
     ) -> None:
         # no privileged intent: slash commands and buttons need only the guild events
-        super().__init__(intents=discord.Intents(guilds=True), **self.shard_options(settings))
+        super().__init__(
+            intents=discord.Intents(guilds=True),
+            http_trace=discord_trace(),  # Discord's errors, for the operators' metrics
+            **self.shard_options(settings),
+        )
         self.settings = settings
         self.tree = MontanaTree(self)
         self.tree.add_command(montana)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
 
+from ..metrics import database_timed
 from .guilds import GuildTables
 from .model import (
     ABANDONED,
@@ -46,6 +47,7 @@ from .model import (
     now,
     stamp_of,
 )
+from .operators import OperatorQueries
 from .ratings import RatingTables
 
 Row = Any
@@ -228,6 +230,7 @@ def _guarded(
     `StoreError`, as each store tells them apart (`Store._failure`).
 
     Integrity errors (a constraint broken: a bug, not the weather) pass unchanged."""
+    method = database_timed(method)  # each call's time, for the operators' metrics
 
     @functools.wraps(method)
     async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
@@ -244,7 +247,7 @@ def _guarded(
     return guarded
 
 
-class Store(GuildTables, RatingTables):
+class Store(GuildTables, RatingTables, OperatorQueries):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 
@@ -550,6 +553,7 @@ class Store(GuildTables, RatingTables):
         statements += _owed_inserts(game_id, owed, stamp_of(datetime.now(UTC)))
         await self._checked(statements, f"game {game_id} is no longer in its lobby")
 
+    @database_timed  # the write of every move, timed whole
     async def commit_move(
         self,
         game_id: int,
