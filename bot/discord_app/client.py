@@ -40,6 +40,7 @@ from . import (
     looking,
     moves,
     notify,
+    picture_modes,
     presence,
     presses,
     records,
@@ -65,6 +66,7 @@ FEATURES = (
     aiplayers,
     records,
     replay,
+    picture_modes,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
 NOT_ACCEPTED = translatable(

@@ -46,6 +46,7 @@ from .model import (
     now,
     stamp_of,
 )
+from .pictures import PictureTables
 
 Row = Any
 """A row as the driver gives it: by column name (`row["id"]`) or position (`row[0]`)."""
@@ -157,6 +158,7 @@ def _row(row: Row, lines: Sequence[Row] | None = None) -> GameRow:
         absent=row["absent"],
         taken_over=tuple(json.loads(row["taken_over"])),
         language=row["language"],
+        pictures=row["pictures"],
     )
 
 
@@ -239,7 +241,7 @@ def _guarded(
     return guarded
 
 
-class Store(GuildTables):
+class Store(GuildTables, PictureTables):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 

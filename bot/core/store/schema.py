@@ -301,5 +301,9 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # a game's `pictures` setting (issue 25.3): every move, end of turn or on request
+        "ALTER TABLE games ADD COLUMN pictures TEXT NOT NULL DEFAULT 'every-move'",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
