@@ -12,9 +12,16 @@ from pathlib import Path
 from bot.core.picture_modes import ends_turn, wants_picture
 from bot.core.pictures import BlankRenderer
 from bot.core.store import PICTURES_END_OF_TURN, PICTURES_EVERY_MOVE, PICTURES_ON_REQUEST
-from rules import Game
+from rules import Action, Game
 from rules.simulate import choose_action
-from tests.bot.driver import Table, make_bot, original
+from tests.bot.driver import (
+    Table,
+    give_pumpkins,
+    make_bot,
+    open_game,
+    original,
+    to_main_decision,
+)
 from tests.bot.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -22,6 +29,7 @@ from tests.bot.fakediscord import (
     FakeUser,
     InteractionResult,
 )
+from tests.bot.test_e2e_auction import grid_button
 
 
 class CountingRenderer(BlankRenderer):
@@ -184,3 +192,34 @@ async def test_the_setting_is_changed_in_game_and_a_wrong_value_is_refused(
     assert renderer.drawn == drawn
     shown = await fake_discord.slash(ana, thread, "montana", "game", "settings")
     assert "Pictures: a picture on request" in shown.content
+
+
+async def test_on_request_keeps_the_auction_grid_and_its_board_button_survives_a_restart(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    db_path = tmp_path / "m.sqlite3"
+    renderer = CountingRenderer()
+    table = Table(fake_discord, make_bot(db_path, renderer=renderer, seed=2))
+    await fake_discord.start(table.bot)
+    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
+    opener = table.user((await table.row(game_id)).creator_id)
+    await fake_discord.slash(
+        opener, thread, "montana", "game", "settings", options={"pictures": PICTURES_ON_REQUEST}
+    )
+    await to_main_decision(table, game_id)
+    give_pumpkins(db_path, game_id, 3)
+    drawn = renderer.drawn
+    assert await table.tap_move(game_id, Action("city", ("1", "1"))) is not None
+    row, game = await table.game(game_id)
+    assert game.auction is not None and game.awaiting is not None
+    auction = table.prompt_message(row)
+    assert grid_button(auction, 1, 2) and not auction.files and renderer.drawn == drawn
+    # a new process: the old message's Board button still answers, to the presser alone
+    await fake_discord.stop(table.bot)
+    renderer = CountingRenderer()
+    table.bot = make_bot(db_path, renderer=renderer, seed=99)
+    await fake_discord.start(table.bot)
+    shown = await fake_discord.press(table.user(game.awaiting), auction, label="Board")
+    answer = original(shown)
+    assert answer.ephemeral and answer.files and renderer.drawn == 1
+    assert (await table.row(game_id)).version == row.version
