@@ -60,6 +60,7 @@ from .delivery import (
 from .due import period_of, steps_due
 from .limits import limits_of
 from .notify import NotifyPrefs
+from .picture_modes import ends_turn
 from .presence import Presence, seat_notes
 from .repeats import Pings, Reposts
 from .store import (
@@ -783,6 +784,8 @@ class GameService:
                     "handover": handover,
                     "in_place": in_place,
                     "highlight": highlight,
+                    # the `pictures` setting draws at the end of a turn (`picture_modes`)
+                    "turn_ended": ends_turn(game, turn_player_before),
                 },
             )
         ]

@@ -41,6 +41,7 @@ from . import (
     looking,
     moves,
     notify,
+    picture_modes,
     presence,
     presses,
     records,
@@ -69,6 +70,7 @@ FEATURES = (
     aiplayers,
     records,
     replay,
+    picture_modes,
     server,
     stats,
 )

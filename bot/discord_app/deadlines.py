@@ -21,6 +21,7 @@ from rules import Game
 from ..core import logs, words
 from ..core.ai_seats import absent_words
 from ..core.deadlines import DeadlineDriver, Deadlines, Step, VoteOutcome, period_text
+from ..core.picture_modes import pictures_words
 from ..core.service import Refusal
 from ..core.store import (
     ABSENT_AI_MOVE,
@@ -47,6 +48,7 @@ from .components import (
 from .group import NO_PINGS, channel_id_of, game_group, tracked
 from .guard import VOTE_OFFER, run_press
 from .notify import Notifier, message_link
+from .picture_modes import PICTURES_CHOICES, check_pictures
 
 log = logging.getLogger(__name__)
 
@@ -248,8 +250,9 @@ ABSENT_CHOICES = [
     auction_hours="Hours to answer the city auction before passing (default 24)",
     absent="What happens when a player's deadline passes (default: wait)",
     language="The language of the game's messages and pictures",
+    pictures="When the game's messages carry its picture (default: every move)",
 )
-@app_commands.choices(absent=ABSENT_CHOICES, language=LANGUAGE_CHOICES)
+@app_commands.choices(absent=ABSENT_CHOICES, language=LANGUAGE_CHOICES, pictures=PICTURES_CHOICES)
 @tracked
 async def settings_command(
     interaction: discord.Interaction[Any],
@@ -257,13 +260,15 @@ async def settings_command(
     auction_hours: app_commands.Range[int, 1, 720] | None = None,
     absent: app_commands.Choice[str] | None = None,
     language: app_commands.Choice[str] | None = None,
+    pictures: str | None = None,
 ) -> None:
     driver = driver_of(interaction)
     row = await driver.service.game_here(channel_id_of(interaction))
     logs.bind_game(row.id, row.play_channel_id)
     current = Deadlines(row.turn_seconds, row.auction_seconds)
     t = user_t(interaction)
-    if turn_hours is None and auction_hours is None and absent is None and language is None:
+    changes = (turn_hours, auction_hours, absent, language, pictures)
+    if all(change is None for change in changes):
         due = await due_text(driver, row, t) if row.status == ACTIVE else ""
         await reply(
             interaction,
@@ -274,9 +279,12 @@ async def settings_command(
                 absent=absent_words(row.absent, t),
                 language=language_name(row.language),
             )
+            + " "
+            + t.gettext("Pictures: {pictures}.", pictures=pictures_words(row.pictures, t))
             + due,
         )
         return
+    check_pictures(pictures)
     if not may_manage(interaction, row):
         raise Refusal(
             lambda t: t.gettext(
@@ -313,6 +321,16 @@ async def settings_command(
                 "{who} chose, when a deadline passes: {absent}.",
                 who=who,
                 absent=absent_words(absent.value, table),
+            )
+        )
+    if pictures is not None:
+        await driver.service.store.set_pictures(row.id, pictures)
+        log.info("pictures set by %s: %s", interaction.user.id, pictures)
+        said.append(
+            table.gettext(
+                "{who} chose for this game: {pictures}.",
+                who=who,
+                pictures=pictures_words(pictures, table),
             )
         )
     if language is not None:

@@ -41,6 +41,7 @@ from .components import (
     user_t,
 )
 from .group import NO_PINGS, answer, channel_id_of, game_group, tracked
+from .picture_modes import PICTURES_CHOICES, check_pictures
 
 log = logging.getLogger(__name__)
 
@@ -209,15 +210,18 @@ async def start_game(interaction: discord.Interaction[Any], game: int | GameRow)
     turn_hours="Hours a player has for a turn (default 48)",
     auction_hours="Hours to answer the city auction before the bot passes (default 24)",
     language="The language of the game's messages and pictures (default: the server's)",
+    pictures="When the game's messages carry its picture (default: every move)",
 )
-@app_commands.choices(language=LANGUAGE_CHOICES)
+@app_commands.choices(language=LANGUAGE_CHOICES, pictures=PICTURES_CHOICES)
 @tracked
 async def new(
     interaction: discord.Interaction[Any],
     turn_hours: app_commands.Range[int, 1, 720] | None = None,
     auction_hours: app_commands.Range[int, 1, 720] | None = None,
     language: app_commands.Choice[str] | None = None,
+    pictures: str | None = None,
 ) -> None:
+    check_pictures(pictures)
     service = service_of(interaction)
     bot = bot_of(interaction)
     channel_id = channel_id_of(interaction)
@@ -241,6 +245,8 @@ async def new(
     )
     if defaults.absent != ABSENT_WAIT:
         row = await bot.ai.set_absent(row, defaults.absent)
+    if pictures is not None:
+        await service.store.set_pictures(row.id, pictures)
     limits = await limits_of(service.store, row.guild_id)
     callback = await interaction.response.send_message(
         lobby_text(row, limits=limits), view=lobby_view(row), allowed_mentions=NO_PINGS

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -22,6 +23,9 @@ from bot.core.store import (
     ENDED,
     LOBBY,
     NOTICE,
+    PICTURES_END_OF_TURN,
+    PICTURES_EVERY_MOVE,
+    PICTURES_ON_REQUEST,
     POST,
     SCHEMA_VERSION,
     Away,
@@ -606,3 +610,19 @@ async def test_a_servers_games_under_way_and_open_lobbies(store: Store) -> None:
     assert await store.set_status(lobby.id, ABANDONED, only_from=(LOBBY, ACTIVE))
     assert not await store.set_status(lobby.id, ABANDONED, only_from=(LOBBY, ACTIVE))
     assert [row.id for row in await store.games_open_in_guild(BIG_GUILD)] == [playing]
+
+
+async def test_a_games_pictures_setting(store: Store) -> None:
+    """`pictures` (issue 25.3), on both stores: every move by default, kept per game."""
+    game_id, _ = await started(store, guild=6 << 22)
+    other, _ = await started(store, channel=12, guild=6 << 22)
+    row = await store.get(game_id)
+    assert row is not None and row.pictures == PICTURES_EVERY_MOVE
+    await store.set_pictures(game_id, PICTURES_END_OF_TURN)
+    with pytest.raises(ValueError, match="pictures must be one of"):
+        await store.set_pictures(game_id, "sometimes")
+    row, untouched = await store.get(game_id), await store.get(other)
+    assert row is not None and row.pictures == PICTURES_END_OF_TURN
+    assert untouched is not None and untouched.pictures == PICTURES_EVERY_MOVE
+    await store.set_pictures(game_id, PICTURES_ON_REQUEST)
+    assert (await store.open_game_in(row.channel_id)) == replace(row, pictures=PICTURES_ON_REQUEST)

@@ -48,6 +48,7 @@ from .model import (
     stamp_of,
 )
 from .operators import OperatorQueries
+from .pictures import PictureTables
 from .ratings import RatingTables
 
 Row = Any
@@ -164,6 +165,7 @@ def _row(row: Row, lines: Sequence[Row] | None = None) -> GameRow:
         absent=row["absent"],
         taken_over=tuple(json.loads(row["taken_over"])),
         language=row["language"],
+        pictures=row["pictures"],
     )
 
 
@@ -247,7 +249,7 @@ def _guarded(
     return guarded
 
 
-class Store(GuildTables, RatingTables, OperatorQueries):
+class Store(GuildTables, RatingTables, OperatorQueries, PictureTables):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 

@@ -388,5 +388,9 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         # a server's games under way and open lobbies, for its moderators (issue 26)
         "CREATE INDEX games_guild_status ON games (guild_id, status)",
     ),
+    (
+        # a game's `pictures` setting (issue 25.3): every move, end of turn or on request
+        "ALTER TABLE games ADD COLUMN pictures TEXT NOT NULL DEFAULT 'every-move'",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
