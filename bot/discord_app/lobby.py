@@ -27,7 +27,7 @@ from ..core.limits import (
 from ..core.prompts import Panel
 from ..core.server_settings import ServerSettings, server_settings, settings_of
 from ..core.service import Refusal
-from ..core.store import ABANDONED, ABSENT_WAIT, LOBBY, GameRow
+from ..core.store import ABANDONED, ABSENT_WAIT, LOBBY, PICTURES_EVERY_MOVE, GameRow
 from .components import (
     LANGUAGE_CHOICES,
     DynamicItems,
@@ -245,8 +245,8 @@ async def new(
     )
     if defaults.absent != ABSENT_WAIT:
         row = await bot.ai.set_absent(row, defaults.absent)
-    if pictures is not None:
-        await service.store.set_pictures(row.id, pictures)
+    if pictures is not None or defaults.pictures != PICTURES_EVERY_MOVE:
+        await service.store.set_pictures(row.id, pictures or defaults.pictures)
     limits = await limits_of(service.store, row.guild_id)
     callback = await interaction.response.send_message(
         lobby_text(row, limits=limits), view=lobby_view(row), allowed_mentions=NO_PINGS
