@@ -19,6 +19,7 @@ import discord
 from i18n import Translator, translatable_in
 
 from ..core import words
+from ..core.pace import pace_label
 from ..core.service import FORCED_NOTE, IN_ADVANCE_NOTE, GameService
 from ..core.store import ENDED, FINISHED, GameRow
 from .components import Components, DynamicItems, reply, service_of, user_t
@@ -153,7 +154,8 @@ async def history_entries(
             )
         else:
             outcome = t.gettext("abandoned")
-        lines.append((row, f"#{row.id} · {date} · {players} · {outcome}"))
+        pace = pace_label(row.turn_seconds, row.auction_seconds, t)
+        lines.append((row, f"#{row.id} · {date} · {players} · {pace} · {outcome}"))
     return lines
 
 

@@ -17,10 +17,12 @@ from discord import app_commands
 from i18n import Translator, language_for_locale
 
 from ..core import prompts
+from ..core.pace import hours_for, pace_words
 from ..core.prompts import Panel
 from ..core.store import ABANDONED, LOBBY, GameRow
 from .components import (
     LANGUAGE_CHOICES,
+    PACE_CHOICES,
     DynamicItems,
     bot_of,
     game_t,
@@ -80,16 +82,20 @@ def lobby_text(row: GameRow, t: Translator | None = None) -> str:
             return t.gettext("**Montana** — this game was abandoned.")
         return t.gettext("**Montana** — this game is over.")
     players = ", ".join(s.name if s.is_ai else f"<@{s.user_id}>" for s in row.players)
-    return t.gettext(
-        "**Montana** — a new game is open ({seated}/4): {players}.\n"
-        "Press **Join** to take a seat (2 to 4 players), then **Start**. "
-        "The seat order is drawn at random when the game starts. Language: {language}.\n"
-        "-# {opener} opened the game: they can add AI players (**Add AI**, 1 to 3), change "
-        "its settings or abandon it.",
-        opener=f"<@{row.creator_id}>",
-        seated=len(row.players),
-        players=players,
-        language=language_name(row.language),
+    return (
+        t.gettext(
+            "**Montana** — a new game is open ({seated}/4): {players}.\n"
+            "Press **Join** to take a seat (2 to 4 players), then **Start**. "
+            "The seat order is drawn at random when the game starts. Language: {language}.\n"
+            "-# {opener} opened the game: they can add AI players (**Add AI**, 1 to 3), change "
+            "its settings or abandon it.",
+            opener=f"<@{row.creator_id}>",
+            seated=len(row.players),
+            players=players,
+            language=language_name(row.language),
+        )
+        + "\n"
+        + t.gettext("Pace: {pace}.", pace=pace_words(row.turn_seconds, row.auction_seconds, t))
     )
 
 
@@ -186,14 +192,16 @@ async def start_game(interaction: discord.Interaction[Any], game: int | GameRow)
     turn_hours="Hours a player has for a turn (default 48)",
     auction_hours="Hours to answer the city auction before the bot passes (default 24)",
     language="The language of the game's messages and pictures (default: the server's)",
+    pace="Both deadlines at once (exact hours given beside it win)",
 )
-@app_commands.choices(language=LANGUAGE_CHOICES)
+@app_commands.choices(language=LANGUAGE_CHOICES, pace=PACE_CHOICES)
 @tracked
 async def new(
     interaction: discord.Interaction[Any],
     turn_hours: app_commands.Range[int, 1, 720] | None = None,
     auction_hours: app_commands.Range[int, 1, 720] | None = None,
     language: app_commands.Choice[str] | None = None,
+    pace: app_commands.Choice[str] | None = None,
 ) -> None:
     service = service_of(interaction)
     channel_id = channel_id_of(interaction)
@@ -208,15 +216,20 @@ async def new(
         if language is not None
         else language_for_locale(interaction.guild_locale),
     )
+    bot = bot_of(interaction)
+    turn, auction = hours_for(pace.value if pace else None, turn_hours, auction_hours)
+    deadlines = await bot.deadlines.set_hours(
+        row.id, turn or bot.settings.turn_hours, auction or bot.settings.auction_hours
+    )
+    # the lobby message shows the pace
+    row = replace(
+        row, turn_seconds=deadlines.turn_seconds, auction_seconds=deadlines.auction_seconds
+    )
     callback = await interaction.response.send_message(
         lobby_text(row), view=lobby_view(row), allowed_mentions=NO_PINGS
     )
     if callback.message_id is not None:
         await service.store.set_lobby_message(row.id, callback.message_id)
-    bot = bot_of(interaction)
-    await bot.deadlines.set_hours(
-        row.id, turn_hours or bot.settings.turn_hours, auction_hours or bot.settings.auction_hours
-    )
     log.info("game %s channel %s: lobby opened", row.id, channel_id)
 
 
