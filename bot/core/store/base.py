@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
 
+from .mine import SeatTables, seat_statements
 from .model import (
     ABANDONED,
     ABSENT_MODES,
@@ -237,7 +238,7 @@ def _guarded(
     return guarded
 
 
-class Store:
+class Store(SeatTables):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 
@@ -451,6 +452,8 @@ class Store:
                 ),
             )
             game_id = int(made[0][0])
+            for sql, params in seat_statements(game_id, _seats_json([creator])):
+                await tx.execute(sql, params)
         row = await self.get(game_id)
         assert row is not None
         return row
@@ -476,19 +479,17 @@ class Store:
         if expected is not None:
             guard = " AND players = ?"
             params.append(_seats_json(expected))
-        (count,) = await self._transaction(
-            [
-                (
-                    "UPDATE games SET players = ?, updated_at = ?"
-                    + opener
-                    + " WHERE id = ? AND status = ?"
-                    + guard,
-                    tuple(params),
-                )
-            ]
+        update = (
+            "UPDATE games SET players = ?, updated_at = ?"
+            + opener
+            + " WHERE id = ? AND status = ?"
+            + guard,
+            tuple(params),
         )
-        if count == 0:
-            raise StaleVersion(f"game {game_id} is no longer in its lobby with those players")
+        await self._checked(
+            [update, *seat_statements(game_id, _seats_json(players))],
+            f"game {game_id} is no longer in its lobby with those players",
+        )
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         await self._transaction(
@@ -541,6 +542,7 @@ class Store:
             for index, (player, notation) in enumerate(moves)
         ]
         statements += _owed_inserts(game_id, owed, stamp_of(datetime.now(UTC)))
+        statements += seat_statements(game_id, _seats_json(players))
         await self._checked(statements, f"game {game_id} is no longer in its lobby")
 
     async def commit_move(
