@@ -21,6 +21,7 @@ from i18n import translatable
 
 from ..core.ai_seats import AiPlayers
 from ..core.deadlines import DeadlineDriver
+from ..core.my_games import DigestTask
 from ..core.pictures import ProcessRenderer
 from ..core.repeats import PresenceLines
 from ..core.replays import Replays
@@ -34,6 +35,7 @@ from . import (
     history,
     lobby,
     looking,
+    mine,
     moves,
     notify,
     presence,
@@ -61,6 +63,7 @@ FEATURES = (
     aiplayers,
     records,
     replay,
+    mine,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
 NOT_ACCEPTED = translatable(
@@ -93,6 +96,7 @@ class MontanaBot(discord.Client):
     service: GameService
     store: Store
     deadlines: DeadlineDriver
+    digests: DigestTask
     ai: AiPlayers
     replays: Replays
 
@@ -159,6 +163,8 @@ class MontanaBot(discord.Client):
         self.ai.absence_of = self.deadlines.absence_of
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.deadlines.start()
+        self.digests = DigestTask(self.deadlines, mine.DigestSender(self, notifier))
+        self.digests.start()
         # messages owed by moves a previous run saved but could not show (Discord
         # failed, or the process was killed) go out now, and failures are retried
         self.service.delivery.start()
@@ -272,6 +278,9 @@ class MontanaBot(discord.Client):
             )
 
     async def close(self) -> None:
+        digests = getattr(self, "digests", None)
+        if digests is not None:
+            await digests.stop()
         deadlines = getattr(self, "deadlines", None)
         if deadlines is not None:
             await deadlines.stop()  # a reminder or pass in progress finishes first
