@@ -119,3 +119,20 @@ async def test_the_daily_digest_is_sent_once_a_day_when_a_game_waits(
     )
     assert "Daily digest: off" in off.content
     assert await day_at(4, 8) == 2
+
+
+async def test_a_long_list_is_cut_within_discords_limit_with_a_count(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = make_bot(tmp_path / "m.sqlite3", seed=5)
+    await fake_discord.start(bot)
+    ana = fake_discord.add_user("ana")
+    for number in range(30):
+        channel = fake_discord.add_channel(f"table-{number}")
+        await fake_discord.slash(ana, channel, "montana", "game", "new")
+    listed = await fake_discord.slash(ana, fake_discord.channel, "montana", "me", "games")
+    text = listed.content
+    assert len(text) <= 2000
+    shown = text.count("\n🪑 ")
+    assert 0 < shown < 30
+    assert text.endswith(f"\n… and {30 - shown} more.")
