@@ -17,6 +17,7 @@ from discord import app_commands
 from i18n import Translator, language_for_locale
 
 from ..core import prompts
+from ..core.deadlines import HOUR
 from ..core.pace import hours_for, pace_words
 from ..core.prompts import Panel
 from ..core.store import ABANDONED, LOBBY, GameRow
@@ -218,18 +219,15 @@ async def new(
     )
     bot = bot_of(interaction)
     turn, auction = hours_for(pace.value if pace else None, turn_hours, auction_hours)
-    deadlines = await bot.deadlines.set_hours(
-        row.id, turn or bot.settings.turn_hours, auction or bot.settings.auction_hours
-    )
-    # the lobby message shows the pace
-    row = replace(
-        row, turn_seconds=deadlines.turn_seconds, auction_seconds=deadlines.auction_seconds
-    )
+    turn, auction = turn or bot.settings.turn_hours, auction or bot.settings.auction_hours
+    # the lobby message shows the pace; the answer does not wait for its saving
+    shown = replace(row, turn_seconds=round(turn * HOUR), auction_seconds=round(auction * HOUR))
     callback = await interaction.response.send_message(
-        lobby_text(row), view=lobby_view(row), allowed_mentions=NO_PINGS
+        lobby_text(shown), view=lobby_view(row), allowed_mentions=NO_PINGS
     )
     if callback.message_id is not None:
         await service.store.set_lobby_message(row.id, callback.message_id)
+    await bot.deadlines.set_hours(row.id, turn, auction)
     log.info("game %s channel %s: lobby opened", row.id, channel_id)
 
 
