@@ -25,6 +25,7 @@ from ..core.ai_seats import AiPlayers
 from ..core.commands import DiscordCommands, SyncedCommand
 from ..core.deadlines import DeadlineDriver
 from ..core.limits import LobbyExpiry
+from ..core.my_games import DigestTask
 from ..core.pictures import ProcessRenderer
 from ..core.ratings import SUMMARY, rate_past_games
 from ..core.repeats import PresenceLines
@@ -39,6 +40,7 @@ from . import (
     history,
     lobby,
     looking,
+    mine,
     moves,
     notify,
     picture_modes,
@@ -70,6 +72,7 @@ FEATURES = (
     aiplayers,
     records,
     replay,
+    mine,
     picture_modes,
     server,
     stats,
@@ -105,6 +108,7 @@ class MontanaBot(discord.Client):
     service: GameService
     store: Store
     deadlines: DeadlineDriver
+    digests: DigestTask
     ai: AiPlayers
     replays: Replays
     lobby_expiry: LobbyExpiry
@@ -195,6 +199,8 @@ class MontanaBot(discord.Client):
             log.info("rated %d games that ended before ratings existed", rated)
         self.deadlines.start()
         self.lobby_expiry.start()  # lobbies left unfilled too long close (also after a restart)
+        self.digests = DigestTask(self.deadlines, mine.DigestSender(self, notifier))
+        self.digests.start()
         # messages owed by moves a previous run saved but could not show (Discord
         # failed, or the process was killed) go out now, and failures are retried
         self.service.delivery.start()
@@ -322,6 +328,9 @@ class MontanaBot(discord.Client):
     async def close(self) -> None:
         if command_namer() is self.commands:
             name_commands_with(None)
+        digests = getattr(self, "digests", None)
+        if digests is not None:
+            await digests.stop()
         deadlines = getattr(self, "deadlines", None)
         if deadlines is not None:
             await deadlines.stop()  # a reminder or pass in progress finishes first

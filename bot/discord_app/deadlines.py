@@ -21,6 +21,7 @@ from rules import Game
 from ..core import logs, words
 from ..core.ai_seats import absent_words
 from ..core.deadlines import DeadlineDriver, Deadlines, Step, VoteOutcome, period_text
+from ..core.pace import hours_for, pace_words
 from ..core.picture_modes import pictures_words
 from ..core.service import Refusal
 from ..core.store import (
@@ -34,6 +35,7 @@ from ..core.store import (
 from .aiplayers import TakeoverButton
 from .components import (
     LANGUAGE_CHOICES,
+    PACE_CHOICES,
     Components,
     DynamicItems,
     away_words,
@@ -251,8 +253,11 @@ ABSENT_CHOICES = [
     absent="What happens when a player's deadline passes (default: wait)",
     language="The language of the game's messages and pictures",
     pictures="When the game's messages carry its picture (default: every move)",
+    pace="Both deadlines at once (exact hours given beside it win)",
 )
-@app_commands.choices(absent=ABSENT_CHOICES, language=LANGUAGE_CHOICES, pictures=PICTURES_CHOICES)
+@app_commands.choices(
+    absent=ABSENT_CHOICES, language=LANGUAGE_CHOICES, pictures=PICTURES_CHOICES, pace=PACE_CHOICES
+)
 @tracked
 async def settings_command(
     interaction: discord.Interaction[Any],
@@ -261,21 +266,22 @@ async def settings_command(
     absent: app_commands.Choice[str] | None = None,
     language: app_commands.Choice[str] | None = None,
     pictures: str | None = None,
+    pace: app_commands.Choice[str] | None = None,
 ) -> None:
     driver = driver_of(interaction)
     row = await driver.service.game_here(channel_id_of(interaction))
     logs.bind_game(row.id, row.play_channel_id)
     current = Deadlines(row.turn_seconds, row.auction_seconds)
     t = user_t(interaction)
-    changes = (turn_hours, auction_hours, absent, language, pictures)
-    if all(change is None for change in changes):
+    turn, auction = hours_for(pace.value if pace else None, turn_hours, auction_hours)
+    if all(change is None for change in (turn, auction, absent, language, pictures)):
         due = await due_text(driver, row, t) if row.status == ACTIVE else ""
         await reply(
             interaction,
             t.gettext(
                 "This game's deadlines: {deadlines}; when a deadline passes: {absent}. "
                 "Its language: {language}.",
-                deadlines=current.describe(t),
+                deadlines=pace_words(current.turn_seconds, current.auction_seconds, t),
                 absent=absent_words(row.absent, t),
                 language=language_name(row.language),
             )
@@ -305,12 +311,14 @@ async def settings_command(
         )
         log.info("language set by %s: %s", interaction.user.id, row.language)
     table = game_t(row)
-    if turn_hours is not None or auction_hours is not None:
-        new = await driver.set_hours(row.id, turn_hours, auction_hours)
+    if turn is not None or auction is not None:
+        new = await driver.set_hours(row.id, turn, auction)
         log.info("deadlines set by %s: %s", interaction.user.id, new)
         said.append(
             table.gettext(
-                "{who} set the deadlines: {deadlines}.", who=who, deadlines=new.describe(table)
+                "{who} set the deadlines: {deadlines}.",
+                who=who,
+                deadlines=pace_words(new.turn_seconds, new.auction_seconds, table),
             )
         )
     if absent is not None:

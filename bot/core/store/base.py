@@ -25,6 +25,7 @@ from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
 
 from ..metrics import database_timed
 from .guilds import GuildTables
+from .mine import SeatTables, seat_statements
 from .model import (
     ABANDONED,
     ABSENT_MODES,
@@ -249,7 +250,7 @@ def _guarded(
     return guarded
 
 
-class Store(GuildTables, RatingTables, OperatorQueries, PictureTables):
+class Store(GuildTables, RatingTables, OperatorQueries, PictureTables, SeatTables):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 
@@ -463,6 +464,8 @@ class Store(GuildTables, RatingTables, OperatorQueries, PictureTables):
                 ),
             )
             game_id = int(made[0][0])
+            for sql, params in seat_statements(game_id, _seats_json([creator])):
+                await tx.execute(sql, params)
         row = await self.get(game_id)
         assert row is not None
         return row
@@ -488,19 +491,17 @@ class Store(GuildTables, RatingTables, OperatorQueries, PictureTables):
         if expected is not None:
             guard = " AND players = ?"
             params.append(_seats_json(expected))
-        (count,) = await self._transaction(
-            [
-                (
-                    "UPDATE games SET players = ?, updated_at = ?"
-                    + opener
-                    + " WHERE id = ? AND status = ?"
-                    + guard,
-                    tuple(params),
-                )
-            ]
+        update = (
+            "UPDATE games SET players = ?, updated_at = ?"
+            + opener
+            + " WHERE id = ? AND status = ?"
+            + guard,
+            tuple(params),
         )
-        if count == 0:
-            raise StaleVersion(f"game {game_id} is no longer in its lobby with those players")
+        await self._checked(
+            [update, *seat_statements(game_id, _seats_json(players))],
+            f"game {game_id} is no longer in its lobby with those players",
+        )
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         await self._transaction(
@@ -553,6 +554,7 @@ class Store(GuildTables, RatingTables, OperatorQueries, PictureTables):
             for index, (player, notation) in enumerate(moves)
         ]
         statements += _owed_inserts(game_id, owed, stamp_of(datetime.now(UTC)))
+        statements += seat_statements(game_id, _seats_json(players))
         await self._checked(statements, f"game {game_id} is no longer in its lobby")
 
     @database_timed  # the write of every move, timed whole
