@@ -59,15 +59,15 @@ def pace_of(turn_seconds: int, auction_seconds: int) -> Pace | None:
 
 
 def pace_label(turn_seconds: int, auction_seconds: int, t: Translator) -> str:
-    """Short, for a list: "fast", or "30 h / 5 h" (turn / auction) for other hours."""
+    """Short, for a list: "fast", or "30 hours / 5 hours" (turn / auction) for other hours."""
     pace = pace_of(turn_seconds, auction_seconds)
     if pace is not None:
         return t.translate(pace.name)
-    return f"{period_text(turn_seconds)} / {period_text(auction_seconds)}"
+    return f"{period_text(turn_seconds, t)} / {period_text(auction_seconds, t)}"
 
 
 def pace_words(turn_seconds: int, auction_seconds: int, t: Translator) -> str:
-    """In full: "fast (turn deadline 2 h, city auction answers 1 h)", or the hours alone."""
+    """In full: "fast (turn deadline 2 hours, city auction answers 1 hour)", or the hours alone."""
     pace = pace_of(turn_seconds, auction_seconds)
     hours = Deadlines(turn_seconds, auction_seconds).describe(t)
     if pace is None:

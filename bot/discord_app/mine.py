@@ -102,9 +102,7 @@ async def games_command(interaction: discord.Interaction[Any]) -> None:
     if not games:
         await answer(
             interaction,
-            t.gettext(
-                "You have no game under way or open here. Open one with `/montana game new`."
-            ),
+            t.gettext("You have no game under way or open here. Open one with {/game new}."),
         )
         return
     waiting = sum(1 for mine in games if mine.waits_for_me)
@@ -130,7 +128,7 @@ class DigestSender:
             "**Montana** — good morning! {n} games wait for you:",
             len(games),
         )
-        footer = "\n-# " + t.gettext("Stop these with `/montana me notify digest: False`.")
+        footer = "\n-# " + t.gettext("Stop these with {/me notify:digest=False}.")
         text = games_text(heading, games, user_id, t)
         if len(text) + len(footer) <= LIMIT:
             text += footer

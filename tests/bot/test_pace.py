@@ -19,7 +19,7 @@ def test_presets_and_exact_hours() -> None:
     assert pace_of(24 * HOUR, 12 * HOUR) is PACES["normal"]
     assert pace_of(24 * HOUR, 11 * HOUR) is None
     assert pace_label(72 * HOUR, 24 * HOUR, translator("fr")) == "lent"
-    assert pace_label(30 * HOUR, 5 * HOUR, translator("en")) == "30 h / 5 h"
+    assert pace_label(30 * HOUR, 5 * HOUR, translator("en")) == "30 hours / 5 hours"
 
 
 async def test_new_game_with_a_pace_sets_and_shows_it(
@@ -32,7 +32,10 @@ async def test_new_game_with_a_pace_sets_and_shows_it(
         ana, fake_discord.channel, "montana", "game", "new", options={"pace": "fast"}
     )
     assert created.original is not None
-    assert "Pace: fast (turn deadline 2 h, city auction answers 1 h)." in created.original.content
+    assert (
+        "Pace: fast (turn deadline 2 hours, city auction answers 1 hour)."
+        in created.original.content
+    )
     row = await bot.store.open_game_in(fake_discord.channel.id)
     assert row is not None
     deadlines = await bot.deadlines.db.deadlines(row.id)
@@ -41,7 +44,7 @@ async def test_new_game_with_a_pace_sets_and_shows_it(
     changed = await fake_discord.slash(
         ana, fake_discord.channel, "montana", "game", "settings", options={"pace": "slow"}
     )
-    assert "slow (turn deadline 72 h, city auction answers 24 h)" in changed.content
+    assert "slow (turn deadline 72 hours, city auction answers 24 hours)" in changed.content
     deadlines = await bot.deadlines.db.deadlines(row.id)
     assert (deadlines.turn_seconds, deadlines.auction_seconds) == (72 * HOUR, 24 * HOUR)
 
@@ -62,7 +65,7 @@ async def test_exact_hours_beside_a_pace_show_as_hours(
     )
     assert created.original is not None
     text = created.original.content
-    assert "Pace: turn deadline 48 h, city auction answers 24 h." in text
+    assert "Pace: turn deadline 48 hours, city auction answers 24 hours." in text
     assert "slow" not in text
 
 
@@ -75,7 +78,7 @@ async def test_status_and_history_show_the_pace(fake_discord: FakeDiscord, tmp_p
     await fake_discord.slash(ana, thread, "montana", "game", "settings", options={"pace": "normal"})
     status = await fake_discord.slash(ana, thread, "montana", "status")
     assert status.ephemeral
-    assert "Pace: normal (turn deadline 24 h, city auction answers 12 h)." in status.content
+    assert "Pace: normal (turn deadline 24 hours, city auction answers 12 hours)." in status.content
     ana.locale = "fr"
     in_french = await fake_discord.slash(ana, thread, "montana", "status")
     ana.locale = "en-US"
