@@ -30,7 +30,7 @@ log = logging.getLogger("bot.start")
 
 PERMISSIONS = 309237763072
 """View Channels, Send Messages, Send Messages in Threads, Create Public Threads, Attach
-Files, Embed Links, Read Message History (as listed in the guide and the README)."""
+Files, Embed Links, Read Message History (as listed in docs/server-admins.md)."""
 
 
 def how_to_get_a_token() -> str:

@@ -146,7 +146,7 @@ def main(argv: list[str]) -> int:
         print(
             "MONTANA_DB is a PostgreSQL database: back it up with pg_dump, e.g.\n    "
             + PG_DUMP.format(file=options.target, url=masked(source_setting))
-            + "\n(README, 'Backups', also says how to restore it).",
+            + "\n(docs/operators.md, 'Backups', also says how to restore it).",
             file=sys.stderr,
         )
         return 2

@@ -1,6 +1,6 @@
 """Backups (issue 26.4): `python -m bot backup --to FILE` copies the SQLite database while
 the bot runs and moves are being saved; the bot started on the copy (restored as the
-README says) has every game, each one consistent, and each goes on with its next move.
+operators' guide says) has every game, each one consistent, and each goes on with its next move.
 
 Everything runs as separate processes against the loopback fake Discord: the bot
 (`python -m bot`), the backup (`python -m bot backup`), then the restored bot.
@@ -119,7 +119,7 @@ async def test_a_backup_made_during_play_restores_and_every_game_goes_on(
     with contextlib.closing(sqlite3.connect(copy)) as connection:
         assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
-    # restore (README, "Backups"): the copy in place of the database, the bot started on it
+    # restore (docs/operators.md, "Backups"): the copy in place of the database, the bot on it
     restored = tmp_path / "restored" / "montana.sqlite3"
     restored.parent.mkdir()
     shutil.copyfile(copy, restored)
@@ -171,7 +171,7 @@ def test_a_backup_refuses_what_it_cannot_copy(
 async def test_a_postgres_dump_restored_and_readied_lets_every_game_go_on(
     fake_discord: FakeDiscord, postgres_server: ThrowawayPostgres, tmp_path: Path
 ) -> None:
-    """The README's commands: pg_dump while the bot plays, pg_restore into an empty
+    """The operators' guide's commands: pg_dump while the bot plays, pg_restore into an empty
     database, `restored`, and the bot started on it."""
 
     def bot_on(database: str) -> MontanaBot:

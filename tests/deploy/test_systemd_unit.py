@@ -1,7 +1,7 @@
 """deploy/montana-bot.service: a unit systemd accepts, restarting what a restart can mend.
 
 `systemd-analyze verify` checks it where systemd is installed (the test is skipped,
-saying so, where it is not); the settings the README promises are checked everywhere.
+saying so, where it is not); the settings the operators' guide promises are checked everywhere.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "deploy" / "montana-bot.service"
 INSTALLED_AT = "/opt/montana"
-"""Where the unit expects the repository (README: "Running it as a service")."""
+"""Where the unit expects the repository (docs/operators.md: "Running under systemd")."""
 
 
 def service_section() -> dict[str, str]:
