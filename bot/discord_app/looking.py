@@ -14,6 +14,7 @@ from rules import Game
 
 from ..core import words
 from ..core.limits import limits_of
+from ..core.pace import pace_words
 from ..core.service import GameService
 from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY, Away, GameRow
 from .components import (
@@ -161,6 +162,8 @@ async def status(interaction: discord.Interaction[Any]) -> None:
             for seat in row.players
             if seat.user_id in away
         ] + await quiet_lines(service, row, game, away, t)
+        pace = pace_words(row.turn_seconds, row.auction_seconds, t)
+        lines.insert(1, t.gettext("Pace: {pace}.", pace=pace))
     await answer(interaction, "\n".join(lines))
 
 
