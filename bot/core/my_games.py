@@ -75,8 +75,9 @@ async def my_games(driver: DeadlineDriver, user_id: str, guild_id: int | None) -
         for watch in await driver.db.watches(row.id):
             if (watch.version, watch.undo_epoch) == (row.version, row.undo_epoch):
                 since = watch.started_at
-                if game.awaiting is not None:
-                    deadline = deadline_of(watch, game.pending.kind)
+                if game.awaiting is not None:  # counted in the awaited player's active hours
+                    hours = await driver.hours.one(game.awaiting)
+                    deadline = deadline_of(watch, game.pending.kind, hours)
         found.append(MyGame(row, game, game.awaiting == user_id, since, deadline))
     return sorted(found, key=_order)
 

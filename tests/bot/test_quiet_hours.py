@@ -144,6 +144,8 @@ async def test_a_deadline_spanning_the_players_night_ends_that_many_active_hours
     assert f"<t:{int(deadline.timestamp())}:R>" in reminder.content
     asked = await fake_discord.slash(table.user(awaited), thread, "montana", "game", "settings")
     assert f"is due <t:{int(deadline.timestamp())}:R>" in asked.content
+    listed = await fake_discord.slash(table.user(awaited), thread, "montana", "me", "games")
+    assert f"due <t:{int(deadline.timestamp())}:" in listed.content
     # a restart: a new bot on the same database neither repeats it nor loses the deadline
     await fake_discord.stop(table.bot)
     again = make_bot(db, seed=3)
