@@ -8,7 +8,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from tests.bot.driver import make_bot
+from bot.core.my_games import DigestTask
+from bot.discord_app.mine import DigestSender
+from bot.discord_app.notify import Notifier
+from tests.bot.driver import Table, make_bot, open_game, play_until
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_deadlines import (
     driver_at,
@@ -339,3 +342,43 @@ async def test_a_heads_up_inside_quiet_hours_comes_when_they_end_or_not_at_all(
     assert heads_ups(fake_discord, thread) == [line]
     owed = [entry for entry in await again.store.owed(game_id) if entry.kind == "notice"]
     assert [entry.body["notice"] for entry in owed] == []
+
+
+async def test_the_daily_digest_comes_when_the_players_active_hours_start(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Ana is quiet from 22:00 to 06:00 in Tokyo (UTC+9): her digest comes at 06:00 her
+    time (21:00 UTC the day before), never inside her quiet hours, once a day of hers."""
+    bot = make_bot(tmp_path / "m.sqlite3", seed=5)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    game_id, _, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
+    ana = next(user for user in table.users.values() if user.name == "ana")
+    ana_id = str(ana.id)
+    await fake_discord.slash(
+        ana, fake_discord.channel, "montana", "me", "notify", options={"digest": True}
+    )
+    await fake_discord.slash(
+        ana,
+        fake_discord.channel,
+        "montana me hours",
+        options={"from": "22", "to": "6", "timezone": "Asia/Tokyo"},
+    )
+    await play_until(table, game_id, lambda game: game.awaiting == ana_id)
+    await bot.digests.stop()
+    send = DigestSender(bot, Notifier(bot, bot.store))
+
+    async def at(day: int, hour: int) -> tuple[int, datetime | None]:
+        """A digest pass at that moment (UTC), as after a restart: the DMs Ana has then,
+        and when the task wants to run next."""
+        task = DigestTask(
+            bot.deadlines, send, clock=lambda: datetime(2030, 1, day, hour, tzinfo=UTC)
+        )
+        next_at = await task.one_pass()
+        return len(fake_discord.dms(ana)), next_at
+
+    assert await at(1, 20) == (0, datetime(2030, 1, 1, 21, tzinfo=UTC))  # 05:00 in Tokyo
+    assert (await at(1, 21))[0] == 1  # 06:00 on 2 January in Tokyo: her day starts
+    assert (await at(2, 8))[0] == 1  # 17:00 the same day of hers
+    assert await at(2, 20) == (1, datetime(2030, 1, 2, 21, tzinfo=UTC))  # quiet again
+    assert (await at(2, 21))[0] == 2  # 3 January in Tokyo
