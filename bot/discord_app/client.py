@@ -39,6 +39,7 @@ from . import (
     history,
     lobby,
     looking,
+    matchmaking,
     moves,
     notify,
     presence,
@@ -70,6 +71,7 @@ FEATURES = (
     replay,
     server,
     stats,
+    matchmaking,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
 NOT_ACCEPTED = translatable(

@@ -46,6 +46,7 @@ from .model import (
     now,
     stamp_of,
 )
+from .queue import QueueTables
 from .ratings import RatingTables
 
 Row = Any
@@ -244,7 +245,7 @@ def _guarded(
     return guarded
 
 
-class Store(GuildTables, RatingTables):
+class Store(GuildTables, RatingTables, QueueTables):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 

@@ -388,5 +388,21 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         # a server's games under way and open lobbies, for its moderators (issue 26)
         "CREATE INDEX games_guild_status ON games (guild_id, status)",
     ),
+    (
+        # the matchmaking queue (issue 25 point 5): once per server and player
+        """
+        CREATE TABLE match_queue (
+            guild_id INTEGER NOT NULL,
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            counts TEXT NOT NULL,
+            pace TEXT NOT NULL,
+            language TEXT NOT NULL,
+            channel_id INTEGER NOT NULL,
+            queued_at TEXT NOT NULL,
+            PRIMARY KEY (guild_id, user_id)
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
