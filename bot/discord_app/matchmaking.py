@@ -13,11 +13,13 @@ announced once, mentioning them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import weakref
+from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -39,7 +41,16 @@ from ..core.matchmaking import (
 from ..core.pace import NORMAL, PACES
 from ..core.server_settings import server_settings
 from ..core.service import Refusal, game_words
-from ..core.store import ABANDONED, ABSENT_WAIT, LOBBY, ChannelBusy, QueuedPlayer, Seat, stamp_of
+from ..core.store import (
+    ABANDONED,
+    ABSENT_WAIT,
+    LOBBY,
+    ChannelBusy,
+    GameRow,
+    QueuedPlayer,
+    Seat,
+    stamp_of,
+)
 from .components import (
     LANGUAGE_CHOICES,
     Components,
@@ -50,6 +61,9 @@ from .components import (
     user_t,
 )
 from .group import answer, game_group, tracked
+
+if TYPE_CHECKING:
+    from .client import MontanaBot
 
 log = logging.getLogger(__name__)
 
@@ -169,11 +183,19 @@ async def find(
         await answer(interaction, text, view=button)
         return
     await answer(interaction, entry_words(entry, t), view=button)
-    await match_queue(bot_of(interaction), guild_id)
+    for row in await match_queue(bot_of(interaction), guild_id):
+        if row.has_player(user_id):  # the asker completed a table: say where it plays
+            text = t.gettext(
+                "A table was found at once: your game has started in {where}.",
+                where=f"<#{row.play_channel_id}>",
+            )
+            await interaction.edit_original_response(content=text, view=None)
 
 
-async def match_queue(bot: Any, guild_id: int) -> None:
-    """Open every table the server's queue makes now (`bot`: the `MontanaBot`)."""
+async def match_queue(bot: MontanaBot, guild_id: int) -> list[GameRow]:
+    """Open every table the server's queue makes now (`bot`: the `MontanaBot`); the
+    games started."""
+    opened: list[GameRow] = []
     async with _lock(bot, guild_id):
         while True:
             store = bot.store
@@ -186,19 +208,28 @@ async def match_queue(bot: Any, guild_id: int) -> None:
                 if limits.check_active_games(under_way, chosen) is not None:
                     at_limit.add(entry.user_id)
             table = find_table(queue, at=moment, at_limit=at_limit)
-            if table is None or not await open_table(bot, guild_id, table, moment):
-                return
+            if table is None:
+                return opened
+            row = await open_table(bot, guild_id, table, moment)
+            if row is None:
+                return opened
+            opened.append(row)
 
 
-async def open_table(bot: Any, guild_id: int, table: Table, moment: datetime) -> bool:
-    """Seat and start `table`'s game; False if it could not be opened (its players
-    stay queued)."""
+async def open_table(
+    bot: MontanaBot, guild_id: int, table: Table, moment: datetime
+) -> GameRow | None:
+    """Seat and start `table`'s game: the game's row after it (abandoned if the start
+    was refused: its players left the queue with it), or None if it could not be
+    opened (its players stay queued)."""
     service = bot.service
     hours = {"turn_hours": bot.settings.turn_hours, "auction_hours": bot.settings.auction_hours}
     defaults = await server_settings(service.store, guild_id, **hours)
     channel_id = defaults.games_channel or table.last_queued.channel_id
     seats = tuple(Seat(p.user_id, p.name) for p in table.players)
     thread = await _new_thread(bot, channel_id, seats)
+    if thread is not None and thread.parent_id is not None:
+        channel_id = thread.parent_id  # asked in a thread: the game's own beside it
     turn, auction = PACES[table.pace]
     try:
         row = await service.store.seat_from_queue(
@@ -213,10 +244,13 @@ async def open_table(bot: Any, guild_id: int, table: Table, moment: datetime) ->
         )
     except ChannelBusy as busy:
         log.warning("queue of %s: channel %s has game %s", guild_id, channel_id, busy.game_id)
-        return False
+        row = None
     if row is None:
-        log.info("queue of %s: a player of the table left meanwhile", guild_id)
-        return False
+        log.info("queue of %s: the table was not seated; its players stay queued", guild_id)
+        if thread is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await thread.delete()
+        return None
     log.info("game %s: opened from the queue of %s", row.id, guild_id)
     try:
         if defaults.absent != ABSENT_WAIT:
@@ -226,23 +260,25 @@ async def open_table(bot: Any, guild_id: int, table: Table, moment: datetime) ->
     except Refusal as refusal:
         log.warning("game %s: the queue's table did not start: %s", row.id, refusal)
         await service.store.set_status(row.id, ABANDONED, only_from=(LOBBY,))
-        return True  # its players left the queue with it; the others may match
+        return replace(row, status=ABANDONED)  # its players left the queue with it
     where = f"<#{outcome.row.play_channel_id}>"
     text = table_found_words(table, where, game_words(outcome.row))
     try:
         await bot.get_partial_messageable(channel_id).send(text, allowed_mentions=MENTION_PLAYERS)
     except discord.HTTPException as error:
         log.warning("game %s: could not announce the queue's table: %s", row.id, error)
-    return True
+    return outcome.row
 
 
 async def _new_thread(
     bot: discord.Client, channel_id: int, seats: tuple[Seat, ...]
 ) -> discord.Thread | None:
-    """A public thread for the game in `channel_id`; None: the game plays in the channel
-    itself (a thread already, or Discord refused)."""
+    """A public thread for the game in `channel_id` (in its parent, for a thread); None:
+    the game plays in the channel itself (not a text channel, or Discord refused)."""
     try:
         channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+        if isinstance(channel, discord.Thread):
+            channel = channel.parent
         if not isinstance(channel, discord.TextChannel):
             return None
         return await channel.create_thread(

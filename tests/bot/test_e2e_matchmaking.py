@@ -38,17 +38,21 @@ async def test_three_compatible_players_start_one_game_and_leave_the_queue(
     general = fake_discord.channel
     other = fake_discord.add_channel("other")
     slow = await find(fake_discord, dan, general, players="3", pace="slow")
-    french = await find(fake_discord, eve, general, players="3", language="fr")
+    eve.locale = "fr"  # her own words in French, and the game's language by default
+    french = await find(fake_discord, eve, general, players="3")
+    assert "Votre place dans la file d’attente de ce serveur" in french.text
+    assert "une partie de 3 joueurs, rythme normal (tour 24 h, enchère 12 h)" in french.text
     first = await find(fake_discord, ana, general, players="3")
     assert first.ephemeral
     assert "a game of 3 players, pace normal (turn 24 h, auction 12 h), in English" in first.text
     assert slow.ephemeral and "pace slow (turn 72 h, auction 24 h)" in slow.text
-    assert "in Français" in french.text
+    assert "en Français" in french.text
     await find(fake_discord, ben, general, players="2-3")
     assert await bot.store.open_game_in(other.id) is None
     # the third compatible player completes the table, in the channel where they asked
     last = await find(fake_discord, cleo, other)
     assert last.ephemeral
+    assert "A table was found at once: your game has started in <#" in original(last).content
     row = await bot.store.open_game_in(other.id)
     assert row is None  # the game plays in a thread of that channel, leaving it free
     threads = [t for t in fake_discord.threads if t.parent_id == other.id]
