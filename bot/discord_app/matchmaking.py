@@ -277,11 +277,10 @@ async def _new_thread(
     the game plays in the channel itself (not a text channel, or Discord refused)."""
     try:
         channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
-        if isinstance(channel, discord.Thread):
-            channel = channel.parent
-        if not isinstance(channel, discord.TextChannel):
+        parent = channel.parent if isinstance(channel, discord.Thread) else channel
+        if not isinstance(parent, discord.TextChannel):
             return None
-        return await channel.create_thread(
+        return await parent.create_thread(
             name=("Montana — " + ", ".join(s.name for s in seats))[:100],
             auto_archive_duration=10080,
             type=discord.ChannelType.public_thread,

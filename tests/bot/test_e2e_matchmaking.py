@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bot.core.matchmaking import expiry_cut
 from bot.core.store import ACTIVE, stamp_of
-from tests.bot.driver import make_bot, original
+from tests.bot.driver import game_at_main, make_bot, original
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.bot.test_server_admin import ADMIN
 
@@ -148,3 +148,21 @@ async def test_an_entry_expires_after_seven_days(fake_discord: FakeDiscord, tmp_
     renewed = await find(fake_discord, ana, fake_discord.channel, players="2")
     assert "You are in this server's queue already" not in renewed.text
     assert len(fake_discord.threads) == 1
+
+
+async def test_a_table_completed_from_a_games_thread_opens_beside_it(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    table, _, played = await game_at_main(fake_discord, tmp_path / "m.sqlite3", "ana", "ben")
+    bot = table.bot
+    cleo, dan = fake_discord.add_user("cleo"), fake_discord.add_user("dan")
+    await find(fake_discord, cleo, fake_discord.channel, players="2")
+    await find(fake_discord, dan, played, players="2")  # asked inside Ana and Ben's game
+    new = [t for t in fake_discord.threads if t.id != played.id]
+    assert len(new) == 1 and new[0].parent_id == fake_discord.channel.id
+    game = await bot.store.open_game_in(new[0].id)
+    assert game is not None and {s.user_id for s in game.players} == {str(cleo.id), str(dan.id)}
+    announced = [
+        m for m in fake_discord.messages_in(fake_discord.channel) if "found a table" in m.content
+    ]
+    assert len(announced) == 1 and set(announced[0].pinged_ids) == {cleo.id, dan.id}
