@@ -135,10 +135,10 @@ def language_name(code: str) -> str:
 def entry_words(entry: QueuedPlayer, t: Translator) -> str:
     """The asker's own entry, as shown to them alone."""
     return t.gettext(
-        "**Your place in this server's queue**: a game of {counts}, pace {pace}, in "
-        "{language}. Queued <t:{since}:R>; it expires <t:{until}:R> unless a table is "
-        "found before. When enough players like you are waiting, I open the game, seat "
-        "you and mention you.",
+        "**Your place in this server's queue**: a game of {counts}, pace {pace}, "
+        "language: {language}. Queued <t:{since}:R>; it expires <t:{until}:R> unless a "
+        "table is found before. When enough players like you are waiting, I open the "
+        "game, seat you and mention you.",
         counts=counts_words(entry.counts, t),
         pace=pace_words(entry.pace, t),
         language=language_name(entry.language),
@@ -150,8 +150,8 @@ def entry_words(entry: QueuedPlayer, t: Translator) -> str:
 def table_found_words(table: Table, where: str, t: Translator) -> str:
     """The public line announcing the table, mentioning its players once."""
     return t.gettext(
-        "**Montana** — the queue found a table: {players}. A game of {n} players, pace "
-        "{pace}, in {language}: it has started in {where}. Good game!",
+        "**Montana** — the queue found a table: {players}. Your game ({n} players, pace "
+        "{pace}, language: {language}) has started in {where}. Good game!",
         players=", ".join(f"<@{p.user_id}>" for p in table.players),
         n=len(table.players),
         pace=pace_words(table.pace, t),

@@ -44,9 +44,12 @@ async def test_three_compatible_players_start_one_game_and_leave_the_queue(
     assert "une partie de 3 joueurs, rythme normal (tour 24 h, enchère 12 h)" in french.text
     first = await find(fake_discord, ana, general, players="3")
     assert first.ephemeral
-    assert "a game of 3 players, pace normal (turn 24 h, auction 12 h), in English" in first.text
+    assert (
+        "a game of 3 players, pace normal (turn 24 h, auction 12 h), language: English"
+        in first.text
+    )
     assert slow.ephemeral and "pace slow (turn 72 h, auction 24 h)" in slow.text
-    assert "en Français" in french.text
+    assert "Français. Inscription" in french.text
     await find(fake_discord, ben, general, players="2-3")
     assert await bot.store.open_game_in(other.id) is None
     # the third compatible player completes the table, in the channel where they asked
