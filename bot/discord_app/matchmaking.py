@@ -159,6 +159,8 @@ async def find(
     if queued is not None:
         text = t.translate(ALREADY_QUEUED) + "\n" + entry_words(queued, t)
         await answer(interaction, text, view=button)
+        # a player queued before may have finished a game since (the limit of games)
+        await _match_and_tell(interaction, guild_id)
         return
     chosen = await limits.limits_of(store, guild_id)
     over = limits.check_active_games(await store.games_under_way_of(guild_id, user_id), chosen)
@@ -183,9 +185,15 @@ async def find(
         await answer(interaction, text, view=button)
         return
     await answer(interaction, entry_words(entry, t), view=button)
+    await _match_and_tell(interaction, guild_id)
+
+
+async def _match_and_tell(interaction: discord.Interaction[Any], guild_id: int) -> None:
+    """Match the server's queue; an asker seated by it is told where their game plays
+    (instead of reading that they wait)."""
     for row in await match_queue(bot_of(interaction), guild_id):
-        if row.has_player(user_id):  # the asker completed a table: say where it plays
-            text = t.gettext(
+        if row.has_player(str(interaction.user.id)) and row.status != ABANDONED:
+            text = user_t(interaction).gettext(
                 "A table was found at once: your game has started in {where}.",
                 where=f"<#{row.play_channel_id}>",
             )

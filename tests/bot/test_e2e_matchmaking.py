@@ -96,14 +96,23 @@ async def test_the_servers_games_channel_is_used_and_the_players_limit_respected
     game = await bot.store.open_game_in(threads[0].id)
     assert game is not None and game.status == ACTIVE
     assert (game.turn_seconds, game.auction_seconds) == (2 * 3600, 3600)
-    # Ana is now at the server's limit of one game: she is not matched again
+    # a member at the server's limit of games under way is refused a place
     await bot.store.set_guild_settings(fake_discord.guild_id, {"active_games": "1"})
     refused = await find(fake_discord, ana, fake_discord.channel, players="2", pace="fast")
     assert refused.ephemeral and "You play 1 game under way in this server" in refused.text
     assert await queued_ids(fake_discord, bot) == []
-    await find(fake_discord, cleo, fake_discord.channel, players="2", pace="fast")
+    # and one who reaches it while queued is not matched
     await bot.store.set_guild_settings(fake_discord.guild_id, {"active_games": "2"})
     await find(fake_discord, ana, fake_discord.channel, players="2", pace="fast")
+    await bot.store.set_guild_settings(fake_discord.guild_id, {"active_games": "1"})
+    waiting = await find(fake_discord, cleo, fake_discord.channel, players="2", pace="fast")
+    assert "Your place in this server's queue" in original(waiting).content
+    assert await queued_ids(fake_discord, bot) == [str(ana.id), str(cleo.id)]
+    assert len([t for t in fake_discord.threads if t.parent_id == games.id]) == 1
+    # under the limit again, the next look at the queue matches them
+    await bot.store.set_guild_settings(fake_discord.guild_id, {"active_games": "2"})
+    again = await find(fake_discord, cleo, fake_discord.channel)
+    assert "A table was found at once" in original(again).content
     assert await queued_ids(fake_discord, bot) == []
     assert len([t for t in fake_discord.threads if t.parent_id == games.id]) == 2
 
