@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from i18n import language_for_locale
+from i18n import language_for_locale, translatable
 
 from ..core import limits
 from ..core.matchmaking import (
@@ -149,7 +149,7 @@ async def find(
     t = user_t(interaction)
     guild_id = interaction.guild_id
     if guild_id is None or interaction.channel_id is None:
-        raise Refusal(t.gettext("Use this command in a server channel."))
+        raise Refusal(translatable("Use this command in a server channel."))
     store = service_of(interaction).store
     user_id = str(interaction.user.id)
     moment = datetime.now(UTC)
