@@ -3,6 +3,8 @@ Discord bot.
 
     python -m bot [--debug]          the bot (--debug: tracebacks and debug lines on stderr)
     python -m bot console ...        the offline console (`python -m bot console --help`)
+    python -m bot backup --to FILE   a consistent copy of the SQLite database, while it runs
+    python -m bot restored           ready a database restored with pg_restore (bot stopped)
 
 Reads DISCORD_TOKEN (and the other settings in `.env.example`) from the environment
 or the `.env` of the folder it is started in. Without a token it explains how to get
@@ -28,7 +30,7 @@ log = logging.getLogger("bot.start")
 
 PERMISSIONS = 309237763072
 """View Channels, Send Messages, Send Messages in Threads, Create Public Threads, Attach
-Files, Embed Links, Read Message History (as listed in the guide and the README)."""
+Files, Embed Links, Read Message History (as listed in docs/server-admins.md)."""
 
 
 def how_to_get_a_token() -> str:
@@ -213,6 +215,14 @@ def main(argv: list[str] | None = None) -> int:
         return console_main(args[1:])
     if args[:1] == ["migrate"]:
         return migrate_main(args[1:])
+    if args[:1] == ["backup"]:
+        from .backup import main as backup_main
+
+        return backup_main(args[1:])
+    if args[:1] == ["restored"]:
+        from .backup import restored_main
+
+        return restored_main(args[1:])
     options = parse_args(args)
     configure_logging(debug=options.debug)
     try:

@@ -5,7 +5,9 @@
 # those tests never skip in CI (under CI=true a missing PostgreSQL fails them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -x .venv/bin/pytest ] || bash scripts/setup-dev.sh
+# (again when a dependency is missing: one added since the .venv was made)
+[ -x .venv/bin/pytest ] && .venv/bin/python -c "import prometheus_client" 2>/dev/null \
+    || bash scripts/setup-dev.sh
 if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "installing PostgreSQL for the store's tests (apt-get install postgresql)" >&2

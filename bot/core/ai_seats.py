@@ -48,6 +48,7 @@ import ai
 from i18n import Translator, translatable
 from rules import Game
 
+from . import metrics
 from .deadlines import Absence
 from .limits import HintRate, all_seats_ai, limits_of
 from .service import STALE_WORDS, BrokenGame, GameService, Outcome, Refusal, game_words
@@ -365,6 +366,7 @@ class AiPlayers:
         loop = asyncio.get_running_loop()
         executor = self.hint_executor if hint else self.executor
         self.searches += 1
+        started = metrics.clock()
         try:
             decision, cpu = await loop.run_in_executor(
                 executor, _decide, state, player, self.policy, seed
@@ -380,6 +382,7 @@ class AiPlayers:
             raise
         if not hint:
             self.decision_cpu.append(cpu)
+            metrics.ai_decided(row.guild_id, metrics.clock() - started)
         return decision
 
     async def _decide_and_play(self, row: GameRow, player: str, note: str) -> ai.Decision:

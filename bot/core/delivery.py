@@ -52,6 +52,7 @@ from rules import Event, Game
 
 from . import incidents, logs
 from .periodic import Clock, PeriodicTask
+from .picture_modes import wants_picture
 from .presence import Notice
 from .store import ACTIVE, DM, FINISHED, NOTICE, POST, Away, GameRow, Owed, Store, StoreError
 
@@ -654,8 +655,11 @@ class Delivery(PeriodicTask):
         if prompt:
             if self.away_in is not None:
                 away = await self.away_in(row)
+            # a post owed before the setting existed, or asked for again, ends a turn
+            drawn = wants_picture(row.pictures, turn_ended=bool(body.get("turn_ended", True)))
             try:
-                picture = await self.render(row, game, body.get("highlight"), away)
+                if drawn:
+                    picture = await self.render(row, game, body.get("highlight"), away)
             except Exception:
                 log.exception("drawing version %s failed; posting its words alone", entry.version)
         outcome = Outcome(

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from i18n import LANGUAGE_NAMES, Translator, is_language, translatable
 
-from .pace import PACES
+from .pace import PACES, pace_words
 from .store import QueuedPlayer, moment_of, stamp_of
 
 QUEUE_DAYS = 7
@@ -112,20 +112,9 @@ def counts_words(counts: Sequence[int], t: Translator) -> str:
     return t.gettext("{low} to {high} players", low=min(counts), high=max(counts))
 
 
-def pace_words(pace: str, t: Translator) -> str:
-    """A pace with its deadlines: "normal (turn 24 h, auction 12 h)"."""
-    names = {
-        "fast": t.pgettext("pace", "fast"),
-        "normal": t.pgettext("pace", "normal"),
-        "slow": t.pgettext("pace", "slow"),
-    }
-    turn, auction = PACES[pace]
-    return t.gettext(
-        "{pace} (turn {turn} h, auction {auction} h)",
-        pace=names.get(pace, pace),
-        turn=turn,
-        auction=auction,
-    )
+def pace_in_words(pace: str, t: Translator) -> str:
+    """A preset with its deadlines: "normal (turn deadline 24 hours, …)"."""
+    return pace_words(*PACES[pace].seconds, t)
 
 
 def language_name(code: str) -> str:
@@ -140,7 +129,7 @@ def entry_words(entry: QueuedPlayer, t: Translator) -> str:
         "table is found before. When enough players like you are waiting, I open the "
         "game, seat you and mention you.",
         counts=counts_words(entry.counts, t),
-        pace=pace_words(entry.pace, t),
+        pace=pace_in_words(entry.pace, t),
         language=language_name(entry.language),
         since=int(moment_of(entry.queued_at).timestamp()),
         until=int(expires_at(entry).timestamp()),
@@ -154,7 +143,7 @@ def table_found_words(table: Table, where: str, t: Translator) -> str:
         "{pace}, language: {language}) has started in {where}. Good game!",
         players=", ".join(f"<@{p.user_id}>" for p in table.players),
         n=len(table.players),
-        pace=pace_words(table.pace, t),
+        pace=pace_in_words(table.pace, t),
         language=language_name(table.language),
         where=where,
     )
@@ -174,6 +163,6 @@ __all__ = [
     "expiry_cut",
     "find_table",
     "language_name",
-    "pace_words",
+    "pace_in_words",
     "table_found_words",
 ]

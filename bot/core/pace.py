@@ -1,21 +1,75 @@
-"""A game's pace (issue 25 point 4-5): named presets of its deadlines, shared by
-`/montana game new pace:` and the matchmaking queue (`bot.core.matchmaking`).
+"""A game's pace: named presets of its two deadlines (issue 25.4).
 
-Each preset is (hours for a turn, hours to answer a city auction).
+`/montana game new pace:` and `/montana game settings pace:` take a preset instead of
+(or besides: exact hours win) the turn and auction hours. Nothing stores the pace
+itself: a game whose deadlines match a preset is shown by the preset's name, any
+other by its hours, so changing the hours by hand can never leave a stale name.
 """
 
 from __future__ import annotations
 
-FAST, NORMAL, SLOW = "fast", "normal", "slow"
-PACES: dict[str, tuple[int, int]] = {FAST: (2, 1), NORMAL: (24, 12), SLOW: (72, 24)}
+from dataclasses import dataclass
+
+from i18n import Message, Translator, translatable_in
+
+from .deadlines import HOUR, Deadlines, period_text
 
 
-def pace_of(turn_hours: float, auction_hours: float) -> str | None:
-    """The preset these deadlines are, or None (hours of the player's own choosing)."""
-    for name, (turn, auction) in PACES.items():
-        if turn_hours == turn and auction_hours == auction:
-            return name
+@dataclass(frozen=True)
+class Pace:
+    key: str
+    name: Message
+    turn_hours: float
+    auction_hours: float
+
+    @property
+    def seconds(self) -> tuple[int, int]:
+        return round(self.turn_hours * HOUR), round(self.auction_hours * HOUR)
+
+
+PACES: dict[str, Pace] = {
+    pace.key: pace
+    for pace in (
+        Pace("fast", translatable_in("pace", "fast"), 2, 1),
+        Pace("normal", translatable_in("pace", "normal"), 24, 12),
+        Pace("slow", translatable_in("pace", "slow"), 72, 24),
+    )
+}
+"""The presets, fastest first (the order of the command's choices)."""
+
+
+def hours_for(
+    pace: str | None, turn_hours: float | None, auction_hours: float | None
+) -> tuple[float | None, float | None]:
+    """The deadlines asked for: the preset's, each replaced by exact hours when given
+    (None: not asked for, the current or default value stays)."""
+    preset = PACES.get(pace) if pace is not None else None
+    return (
+        turn_hours if turn_hours is not None else preset.turn_hours if preset else None,
+        auction_hours if auction_hours is not None else preset.auction_hours if preset else None,
+    )
+
+
+def pace_of(turn_seconds: int, auction_seconds: int) -> Pace | None:
+    """The preset these deadlines are, or None."""
+    for pace in PACES.values():
+        if pace.seconds == (turn_seconds, auction_seconds):
+            return pace
     return None
 
 
-__all__ = ["FAST", "NORMAL", "PACES", "SLOW", "pace_of"]
+def pace_label(turn_seconds: int, auction_seconds: int, t: Translator) -> str:
+    """Short, for a list: "fast", or "30 hours / 5 hours" (turn / auction) for other hours."""
+    pace = pace_of(turn_seconds, auction_seconds)
+    if pace is not None:
+        return t.translate(pace.name)
+    return f"{period_text(turn_seconds, t)} / {period_text(auction_seconds, t)}"
+
+
+def pace_words(turn_seconds: int, auction_seconds: int, t: Translator) -> str:
+    """In full: "fast (turn deadline 2 hours, city auction answers 1 hour)", or the hours alone."""
+    pace = pace_of(turn_seconds, auction_seconds)
+    hours = Deadlines(turn_seconds, auction_seconds).describe(t)
+    if pace is None:
+        return hours
+    return t.gettext("{pace} ({hours})", pace=t.translate(pace.name), hours=hours)

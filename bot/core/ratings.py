@@ -4,7 +4,7 @@ Each server (guild) rates its players with OpenSkill's Plackett–Luce model (th
 `openskill` library), from a game's final ranking (the rulebook's tie-breaks; a complete
 tie shares the place). The rating is written in the same transaction as the game's end
 (`end_hook`, given to `Store.commit_move` / `Store.end_game`): a crash never rates a game
-twice or not at all. The policy (README "Ratings and statistics"):
+twice or not at all. The policy (docs/players.md, "Ratings, leaderboard and statistics"):
 
 * a game that reaches its end: rated from its ranking;
 * a game ended by the vote to end: rated from the standings of that moment, the overdue

@@ -18,7 +18,14 @@ from i18n import LANGUAGES, translatable
 from .limits import LIMIT_NAMES, Limits
 from .ratings import OFF, ON, STATISTICS, statistics_enabled
 from .service import Refusal
-from .store import ABSENT_AI_MOVE, ABSENT_AI_SEAT, ABSENT_WAIT, Store
+from .store import (
+    ABSENT_AI_MOVE,
+    ABSENT_AI_SEAT,
+    ABSENT_WAIT,
+    PICTURE_MODES,
+    PICTURES_EVERY_MOVE,
+    Store,
+)
 
 LANGUAGE = "language"
 TURN_HOURS = "turn_hours"
@@ -28,9 +35,12 @@ GAMES_CHANNEL = "games_channel"
 """Where matchmaking opens the server's games and end-of-game results are announced."""
 OPENER_ROLE = "opener_role"
 """The role a member needs to open a game (no value: everyone)."""
-"""Whether the server's games count in statistics and ratings ("on"/"off")."""
+PICTURES = "pictures"
+"""When new games' messages carry the picture (`bot.core.picture_modes`)."""
+# STATISTICS ("on"/"off": whether the server's games count in statistics and ratings) is
+# `bot.core.ratings`', which reads it at each game's end
 
-GAME_DEFAULT_NAMES = (LANGUAGE, TURN_HOURS, AUCTION_HOURS, ABSENT)
+GAME_DEFAULT_NAMES = (LANGUAGE, TURN_HOURS, AUCTION_HOURS, ABSENT, PICTURES)
 SETTING_NAMES = (
     *GAME_DEFAULT_NAMES,
     GAMES_CHANNEL,
@@ -63,6 +73,8 @@ def validated(name: str, value: str) -> str:
         return _one_of(name, text.lower(), tuple(LANGUAGES))
     if name == ABSENT:
         return _one_of(name, text.lower(), ABSENT_MODES)
+    if name == PICTURES:
+        return _one_of(name, text.lower(), tuple(PICTURE_MODES))
     if name == STATISTICS:
         return _one_of(name, text.lower(), (ON, OFF))
     if name in (GAMES_CHANNEL, OPENER_ROLE):
@@ -91,6 +103,7 @@ class ServerSettings:
     turn_hours: float
     auction_hours: float
     absent: str
+    pictures: str
     games_channel: int | None
     opener_role: int | None
     """None: everyone may open a game."""
@@ -124,6 +137,7 @@ def settings_of(
         turn_hours=float(kept[TURN_HOURS]) if TURN_HOURS in kept else turn_hours,
         auction_hours=float(kept[AUCTION_HOURS]) if AUCTION_HOURS in kept else auction_hours,
         absent=kept.get(ABSENT, ABSENT_WAIT),
+        pictures=kept.get(PICTURES, PICTURES_EVERY_MOVE),
         games_channel=int(kept[GAMES_CHANNEL]) if GAMES_CHANNEL in kept else None,
         opener_role=int(kept[OPENER_ROLE]) if OPENER_ROLE in kept else None,
         statistics=kept.get(STATISTICS, ON) == ON,
@@ -165,6 +179,7 @@ __all__ = [
     "OFF",
     "ON",
     "OPENER_ROLE",
+    "PICTURES",
     "SETTING_NAMES",
     "STATISTICS",
     "TURN_HOURS",

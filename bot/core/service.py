@@ -44,7 +44,7 @@ from i18n import (
 from render.words import reason_text
 from rules import Action, Event, Game, IllegalAction, NotYourTurn, parse_action
 
-from . import limits, logs, passes, ratings, words
+from . import limits, logs, metrics, passes, ratings, words
 from .delivery import (
     NOT_POSTED_YET,
     Announcer,
@@ -60,6 +60,7 @@ from .delivery import (
 from .due import period_of, steps_due
 from .limits import limits_of
 from .notify import NotifyPrefs
+from .picture_modes import ends_turn
 from .presence import Presence, seat_notes
 from .repeats import Pings, Reposts
 from .store import (
@@ -783,6 +784,8 @@ class GameService:
                     "handover": handover,
                     "in_place": in_place,
                     "highlight": highlight,
+                    # the `pictures` setting draws at the end of a turn (`picture_modes`)
+                    "turn_ended": ends_turn(game, turn_player_before),
                 },
             )
         ]
@@ -1090,6 +1093,7 @@ class GameService:
             row.version,
             game.version,
         )
+        metrics.move_saved(row.guild_id, by_ai=by_ai)
         new_row = replace(
             row,
             state_json=state_json,

@@ -10,6 +10,7 @@ out of `repr` so it never reaches a log line.
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import math
 import os
 from collections.abc import Callable, Mapping
@@ -68,6 +69,11 @@ class Settings:
     ai_processes: int = 1
     """Worker processes deciding the AI seats' moves (`MONTANA_AI_PROCESSES`); hints
     have one more of their own, at a lower priority."""
+    metrics_port: int | None = None
+    """Serve Prometheus metrics (`/metrics`) and a health check (`/healthz`) on this TCP
+    port (None: not served)."""
+    metrics_host: str = "127.0.0.1"
+    """The address the metrics port listens on (0.0.0.0: every interface)."""
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
     @property
@@ -213,6 +219,26 @@ def _ai_processes(name: str, text: str) -> int:
     return int(text)
 
 
+def _port(name: str, text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise SettingsError(
+            f"{name} must be a TCP port number from 1 to 65535 (e.g. 9464), not {text!r}"
+        )
+    return int(text)
+
+
+def _address(name: str, text: str) -> str:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        if text != "localhost":
+            raise SettingsError(
+                f"{name} must be an IP address to listen on (127.0.0.1: this machine only; "
+                f"0.0.0.0: every interface), not {text!r}"
+            ) from None
+    return text
+
+
 def _or(value: float | None, default: float) -> float:
     """The value read, or the default when the setting is not given (0 is a value)."""
     return default if value is None else value
@@ -261,6 +287,8 @@ def load_settings(
             _or(read("MONTANA_PICTURE_PROCESSES", _processes), DEFAULT_PICTURE_PROCESSES)
         ),
         ai_processes=read("MONTANA_AI_PROCESSES", _ai_processes) or Settings.ai_processes,
+        metrics_port=read("MONTANA_METRICS_PORT", _port),
+        metrics_host=read("MONTANA_METRICS_HOST", _address) or Settings.metrics_host,
     )
     if settings.shard_ids is not None:
         if settings.shard_count is None:

@@ -58,6 +58,7 @@ from .components import (
     row_view,
 )
 from .lobby import thread_name
+from .picture_modes import with_board_button
 from .replay import replay_view
 
 log = logging.getLogger(__name__)
@@ -139,7 +140,7 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
         pass  # an older move's words: the prompt is on the newest message
     elif game.is_over or outcome.row.status != "active":
         parts.append(words.results(game, names, t))
-        view = replay_view(outcome.row.id, t)
+        view = with_board_button(replay_view(outcome.row.id, t), outcome.row, t)
     else:
         row = outcome.row
         parts.append(
@@ -158,7 +159,7 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
         panel = prompts.public_panel(game, names, t, hint=not ai_turn)
         if panel.hint:
             parts.append(f"-# {panel.hint}")
-        view = row_view(outcome.row, panel)
+        view = with_board_button(row_view(outcome.row, panel), row, t)
     return fit("\n".join(parts) or "…"), view
 
 

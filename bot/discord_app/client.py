@@ -25,6 +25,7 @@ from ..core.ai_seats import AiPlayers
 from ..core.commands import DiscordCommands, SyncedCommand
 from ..core.deadlines import DeadlineDriver
 from ..core.limits import LobbyExpiry
+from ..core.my_games import DigestTask
 from ..core.pictures import ProcessRenderer
 from ..core.ratings import SUMMARY, rate_past_games
 from ..core.repeats import PresenceLines
@@ -40,8 +41,10 @@ from . import (
     lobby,
     looking,
     matchmaking,
+    mine,
     moves,
     notify,
+    picture_modes,
     presence,
     presses,
     records,
@@ -53,6 +56,7 @@ from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
 from .group import montana
 from .guard import went_wrong
+from .monitoring import discord_trace
 from .translator import CommandTranslator
 
 log = logging.getLogger(__name__)
@@ -69,6 +73,8 @@ FEATURES = (
     aiplayers,
     records,
     replay,
+    mine,
+    picture_modes,
     server,
     stats,
     matchmaking,
@@ -104,6 +110,7 @@ class MontanaBot(discord.Client):
     service: GameService
     store: Store
     deadlines: DeadlineDriver
+    digests: DigestTask
     ai: AiPlayers
     replays: Replays
     lobby_expiry: LobbyExpiry
@@ -117,7 +124,11 @@ class MontanaBot(discord.Client):
         seed_source: random.Random | None = None,
     ) -> None:
         # no privileged intent: slash commands and buttons need only the guild events
-        super().__init__(intents=discord.Intents(guilds=True), **self.shard_options(settings))
+        super().__init__(
+            intents=discord.Intents(guilds=True),
+            http_trace=discord_trace(),  # Discord's errors, for the operators' metrics
+            **self.shard_options(settings),
+        )
         self.settings = settings
         self.tree = MontanaTree(self)
         self.tree.add_command(montana)
@@ -190,6 +201,8 @@ class MontanaBot(discord.Client):
             log.info("rated %d games that ended before ratings existed", rated)
         self.deadlines.start()
         self.lobby_expiry.start()  # lobbies left unfilled too long close (also after a restart)
+        self.digests = DigestTask(self.deadlines, mine.DigestSender(self, notifier))
+        self.digests.start()
         # messages owed by moves a previous run saved but could not show (Discord
         # failed, or the process was killed) go out now, and failures are retried
         self.service.delivery.start()
@@ -317,6 +330,9 @@ class MontanaBot(discord.Client):
     async def close(self) -> None:
         if command_namer() is self.commands:
             name_commands_with(None)
+        digests = getattr(self, "digests", None)
+        if digests is not None:
+            await digests.stop()
         deadlines = getattr(self, "deadlines", None)
         if deadlines is not None:
             await deadlines.stop()  # a reminder or pass in progress finishes first

@@ -95,6 +95,13 @@ LANGUAGE_CHOICES = [
 ]
 """A `language:` option's choices, each language in its own name ("Polski", "日本語")."""
 
+PACE_CHOICES = [
+    app_commands.Choice(name="fast: turns 2 h, city auction 1 h", value="fast"),
+    app_commands.Choice(name="normal: turns 24 h, city auction 12 h", value="normal"),
+    app_commands.Choice(name="slow: turns 72 h, city auction 24 h", value="slow"),
+]
+"""A `pace:` option's choices (`bot.core.pace.PACES`; exact hours given beside win)."""
+
 
 def language_name(code: str) -> str:
     return LANGUAGE_NAMES[code] if is_language(code) else code
@@ -383,6 +390,7 @@ __all__ = [
     "MISSING_ACCESS",
     "MISSING_PERMISSIONS",
     "NOT_SHOWN",
+    "PACE_CHOICES",
     "PICTURE_NAME",
     "THREAD_ARCHIVED",
     "UNKNOWN_BUTTON",

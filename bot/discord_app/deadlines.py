@@ -21,6 +21,8 @@ from rules import Game
 from ..core import logs, words
 from ..core.ai_seats import absent_words
 from ..core.deadlines import DeadlineDriver, Deadlines, Step, VoteOutcome, period_text
+from ..core.pace import hours_for, pace_words
+from ..core.picture_modes import pictures_words
 from ..core.service import Refusal
 from ..core.store import (
     ABSENT_AI_MOVE,
@@ -33,6 +35,7 @@ from ..core.store import (
 from .aiplayers import TakeoverButton
 from .components import (
     LANGUAGE_CHOICES,
+    PACE_CHOICES,
     Components,
     DynamicItems,
     away_words,
@@ -47,6 +50,7 @@ from .components import (
 from .group import NO_PINGS, channel_id_of, game_group, tracked
 from .guard import VOTE_OFFER, run_press
 from .notify import Notifier, message_link
+from .picture_modes import PICTURES_CHOICES, check_pictures
 
 log = logging.getLogger(__name__)
 
@@ -248,8 +252,12 @@ ABSENT_CHOICES = [
     auction_hours="Hours to answer the city auction before passing (default 24)",
     absent="What happens when a player's deadline passes (default: wait)",
     language="The language of the game's messages and pictures",
+    pictures="When the game's messages carry its picture (default: every move)",
+    pace="Both deadlines at once (exact hours given beside it win)",
 )
-@app_commands.choices(absent=ABSENT_CHOICES, language=LANGUAGE_CHOICES)
+@app_commands.choices(
+    absent=ABSENT_CHOICES, language=LANGUAGE_CHOICES, pictures=PICTURES_CHOICES, pace=PACE_CHOICES
+)
 @tracked
 async def settings_command(
     interaction: discord.Interaction[Any],
@@ -257,26 +265,32 @@ async def settings_command(
     auction_hours: app_commands.Range[int, 1, 720] | None = None,
     absent: app_commands.Choice[str] | None = None,
     language: app_commands.Choice[str] | None = None,
+    pictures: str | None = None,
+    pace: app_commands.Choice[str] | None = None,
 ) -> None:
     driver = driver_of(interaction)
     row = await driver.service.game_here(channel_id_of(interaction))
     logs.bind_game(row.id, row.play_channel_id)
     current = Deadlines(row.turn_seconds, row.auction_seconds)
     t = user_t(interaction)
-    if turn_hours is None and auction_hours is None and absent is None and language is None:
+    turn, auction = hours_for(pace.value if pace else None, turn_hours, auction_hours)
+    if all(change is None for change in (turn, auction, absent, language, pictures)):
         due = await due_text(driver, row, t) if row.status == ACTIVE else ""
         await reply(
             interaction,
             t.gettext(
                 "This game's deadlines: {deadlines}; when a deadline passes: {absent}. "
                 "Its language: {language}.",
-                deadlines=current.describe(t),
+                deadlines=pace_words(current.turn_seconds, current.auction_seconds, t),
                 absent=absent_words(row.absent, t),
                 language=language_name(row.language),
             )
+            + " "
+            + t.gettext("Pictures: {pictures}.", pictures=pictures_words(row.pictures, t))
             + due,
         )
         return
+    check_pictures(pictures)
     if not may_manage(interaction, row):
         raise Refusal(
             lambda t: t.gettext(
@@ -297,12 +311,14 @@ async def settings_command(
         )
         log.info("language set by %s: %s", interaction.user.id, row.language)
     table = game_t(row)
-    if turn_hours is not None or auction_hours is not None:
-        new = await driver.set_hours(row.id, turn_hours, auction_hours)
+    if turn is not None or auction is not None:
+        new = await driver.set_hours(row.id, turn, auction)
         log.info("deadlines set by %s: %s", interaction.user.id, new)
         said.append(
             table.gettext(
-                "{who} set the deadlines: {deadlines}.", who=who, deadlines=new.describe(table)
+                "{who} set the deadlines: {deadlines}.",
+                who=who,
+                deadlines=pace_words(new.turn_seconds, new.auction_seconds, table),
             )
         )
     if absent is not None:
@@ -313,6 +329,16 @@ async def settings_command(
                 "{who} chose, when a deadline passes: {absent}.",
                 who=who,
                 absent=absent_words(absent.value, table),
+            )
+        )
+    if pictures is not None:
+        await driver.service.store.set_pictures(row.id, pictures)
+        log.info("pictures set by %s: %s", interaction.user.id, pictures)
+        said.append(
+            table.gettext(
+                "{who} chose for this game: {pictures}.",
+                who=who,
+                pictures=pictures_words(pictures, table),
             )
         )
     if language is not None:

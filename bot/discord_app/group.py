@@ -32,6 +32,7 @@ from ..core.service import Refusal
 from ..core.store import StoreError
 from .components import bot_of, database_trouble, user_t
 from .guard import went_wrong
+from .monitoring import counted
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +88,7 @@ def tracked(
         try:
             async with bot_of(interaction).busy():
                 await bot_of(interaction).remember_locale(interaction)
-                await command(interaction, *args, **kwargs)
+                await counted(interaction, command(interaction, *args, **kwargs))
         except Refusal as refusal:
             await answer(interaction, refusal.text(user_t(interaction)))
         except StoreError as error:

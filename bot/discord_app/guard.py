@@ -43,6 +43,7 @@ from .components import (
     state_key,
     user_t,
 )
+from .monitoring import counted
 
 log = logging.getLogger(__name__)
 
@@ -198,9 +199,13 @@ async def run_press(
         async with bot_of(interaction).busy():
             await bot_of(interaction).remember_locale(interaction)
             service = service_of(interaction)
-            row = service.delivery.latest(await service.get(game_id))
-            check_place(interaction, row, offer)
-            await act(row)
+
+            async def answering() -> None:
+                row = service.delivery.latest(await service.get(game_id))
+                check_place(interaction, row, offer)
+                await act(row)
+
+            await counted(interaction, answering())
     except Refusal as refusal:
         await reply(interaction, refusal.text(user_t(interaction)))
     except UnknownChoice:

@@ -19,6 +19,7 @@ import discord
 from i18n import Translator, translatable_in
 
 from ..core import words
+from ..core.pace import pace_label
 from ..core.ratings import AI_MOVE_NOTE
 from ..core.service import FORCED_NOTE, IN_ADVANCE_NOTE, GameService
 from ..core.store import ENDED, FINISHED, GameRow
@@ -155,7 +156,8 @@ async def history_entries(
             )
         else:
             outcome = t.gettext("abandoned")
-        lines.append((row, f"#{row.id} · {date} · {players} · {outcome}"))
+        pace = pace_label(row.turn_seconds, row.auction_seconds, t)
+        lines.append((row, f"#{row.id} · {date} · {players} · {pace} · {outcome}"))
     return lines
 
 

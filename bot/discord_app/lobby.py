@@ -17,6 +17,7 @@ from discord import app_commands
 from i18n import Translator, language_for_locale, translatable
 
 from ..core import prompts
+from ..core.deadlines import HOUR
 from ..core.limits import (
     DEFAULT_LIMITS,
     Limits,
@@ -24,12 +25,14 @@ from ..core.limits import (
     lobby_expired_words,
     lobby_expiry_words,
 )
+from ..core.pace import hours_for, pace_words
 from ..core.prompts import Panel
 from ..core.server_settings import ServerSettings, server_settings, settings_of
 from ..core.service import Refusal
-from ..core.store import ABANDONED, ABSENT_WAIT, LOBBY, GameRow
+from ..core.store import ABANDONED, ABSENT_WAIT, LOBBY, PICTURES_EVERY_MOVE, GameRow
 from .components import (
     LANGUAGE_CHOICES,
+    PACE_CHOICES,
     DynamicItems,
     bot_of,
     game_t,
@@ -41,6 +44,7 @@ from .components import (
     user_t,
 )
 from .group import NO_PINGS, answer, channel_id_of, game_group, tracked
+from .picture_modes import PICTURES_CHOICES, check_pictures
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +114,8 @@ def lobby_text(
             players=players,
             language=language_name(row.language),
         )
+        + "\n"
+        + t.gettext("Pace: {pace}.", pace=pace_words(row.turn_seconds, row.auction_seconds, t))
         + "\n"
         + lobby_expiry_words(row, limits, t)
     )
@@ -209,15 +215,20 @@ async def start_game(interaction: discord.Interaction[Any], game: int | GameRow)
     turn_hours="Hours a player has for a turn (default 48)",
     auction_hours="Hours to answer the city auction before the bot passes (default 24)",
     language="The language of the game's messages and pictures (default: the server's)",
+    pictures="When the game's messages carry its picture (default: every move)",
+    pace="Both deadlines at once (exact hours given beside it win)",
 )
-@app_commands.choices(language=LANGUAGE_CHOICES)
+@app_commands.choices(language=LANGUAGE_CHOICES, pictures=PICTURES_CHOICES, pace=PACE_CHOICES)
 @tracked
 async def new(
     interaction: discord.Interaction[Any],
     turn_hours: app_commands.Range[int, 1, 720] | None = None,
     auction_hours: app_commands.Range[int, 1, 720] | None = None,
     language: app_commands.Choice[str] | None = None,
+    pictures: str | None = None,
+    pace: app_commands.Choice[str] | None = None,
 ) -> None:
+    check_pictures(pictures)
     service = service_of(interaction)
     bot = bot_of(interaction)
     channel_id = channel_id_of(interaction)
@@ -241,15 +252,19 @@ async def new(
     )
     if defaults.absent != ABSENT_WAIT:
         row = await bot.ai.set_absent(row, defaults.absent)
+    if pictures is not None or defaults.pictures != PICTURES_EVERY_MOVE:
+        await service.store.set_pictures(row.id, pictures or defaults.pictures)
     limits = await limits_of(service.store, row.guild_id)
+    turn, auction = hours_for(pace.value if pace else None, turn_hours, auction_hours)
+    turn, auction = turn or defaults.turn_hours, auction or defaults.auction_hours
+    # the lobby message shows the pace; the answer does not wait for its saving
+    shown = replace(row, turn_seconds=round(turn * HOUR), auction_seconds=round(auction * HOUR))
     callback = await interaction.response.send_message(
-        lobby_text(row, limits=limits), view=lobby_view(row), allowed_mentions=NO_PINGS
+        lobby_text(shown, limits=limits), view=lobby_view(row), allowed_mentions=NO_PINGS
     )
     if callback.message_id is not None:
         await service.store.set_lobby_message(row.id, callback.message_id)
-    await bot.deadlines.set_hours(
-        row.id, turn_hours or defaults.turn_hours, auction_hours or defaults.auction_hours
-    )
+    await bot.deadlines.set_hours(row.id, turn, auction)
     log.info("game %s channel %s: lobby opened", row.id, channel_id)
 
 

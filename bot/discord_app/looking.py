@@ -11,6 +11,7 @@ from i18n import Translator, translatable
 
 from ..core import words
 from ..core.limits import limits_of
+from ..core.pace import pace_words
 from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY, GameRow
 from .components import (
     DynamicItems,
@@ -137,6 +138,8 @@ async def status(interaction: discord.Interaction[Any]) -> None:
             for seat in row.players
             if seat.user_id in away
         ]
+        pace = pace_words(row.turn_seconds, row.auction_seconds, t)
+        lines.insert(1, t.gettext("Pace: {pace}.", pace=pace))
     await answer(interaction, "\n".join(lines))
 
 

@@ -38,7 +38,7 @@ from ..core.matchmaking import (
     find_table,
     table_found_words,
 )
-from ..core.pace import NORMAL, PACES
+from ..core.pace import PACES
 from ..core.server_settings import server_settings
 from ..core.service import Refusal, game_words
 from ..core.store import (
@@ -53,6 +53,7 @@ from ..core.store import (
 )
 from .components import (
     LANGUAGE_CHOICES,
+    PACE_CHOICES,
     Components,
     DynamicItems,
     bot_of,
@@ -67,12 +68,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-HOUR = 3600
+NORMAL_PACE = "normal"
 PLAYERS_CHOICES = [app_commands.Choice(name=value, value=value) for value in PLAYER_CHOICES]
-PACE_CHOICES = [
-    app_commands.Choice(name=f"{pace} ({turn} h / {auction} h)", value=pace)
-    for pace, (turn, auction) in PACES.items()
-]
 MENTION_PLAYERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 _locks: weakref.WeakKeyDictionary[discord.Client, dict[int, asyncio.Lock]] = (
@@ -172,7 +169,7 @@ async def find(
         user_id=user_id,
         name=seat.name,
         counts=PLAYER_CHOICES[players.value if players is not None else ANY],
-        pace=pace.value if pace is not None else NORMAL,
+        pace=pace.value if pace is not None else NORMAL_PACE,
         language=language.value
         if language is not None
         else language_for_locale(interaction.locale),
@@ -238,7 +235,7 @@ async def open_table(
     thread = await _new_thread(bot, channel_id, seats)
     if thread is not None and thread.parent_id is not None:
         channel_id = thread.parent_id  # asked in a thread: the game's own beside it
-    turn, auction = PACES[table.pace]
+    turn_seconds, auction_seconds = PACES[table.pace].seconds
     try:
         row = await service.store.seat_from_queue(
             guild_id,
@@ -247,8 +244,8 @@ async def open_table(
             channel_id=thread.id if thread is not None else channel_id,
             thread_id=thread.id if thread is not None else None,
             language=table.language,
-            turn_seconds=turn * HOUR,
-            auction_seconds=auction * HOUR,
+            turn_seconds=turn_seconds,
+            auction_seconds=auction_seconds,
         )
     except ChannelBusy as busy:
         log.warning("queue of %s: channel %s has game %s", guild_id, channel_id, busy.game_id)

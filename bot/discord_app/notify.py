@@ -119,10 +119,20 @@ def heads_up_text(wanted: bool, dm: bool, t: Translator) -> str:
     )
 
 
+def digest_text(wanted: bool, t: Translator) -> str:
+    if not wanted:
+        return t.gettext("Daily digest: off.")
+    return t.gettext(
+        "Daily digest: on — each day at 08:00 UTC when a game waits for you, one direct "
+        "message lists them."
+    )
+
+
 @me_group.command(name="notify", description="Choose how you hear that a game waits for you")
 @app_commands.describe(
     mode="Channel mentions only, or also a direct message",
     heads_up="Also tell me when the player before me starts their turn",
+    digest="A direct message each morning (08:00 UTC) listing the games waiting for me",
 )
 @app_commands.choices(
     mode=[app_commands.Choice(name=label, value=value) for value, label in MODES.items()]
@@ -132,6 +142,7 @@ async def notify_command(
     interaction: discord.Interaction[Any],
     mode: app_commands.Choice[str] | None = None,
     heads_up: bool | None = None,
+    digest: bool | None = None,
 ) -> None:
     prefs = NotifyPrefs(bot_of(interaction).store)
     user_id = str(interaction.user.id)
@@ -139,11 +150,14 @@ async def notify_command(
         await prefs.set_dm(user_id, mode.value == ALSO_DM)
     if heads_up is not None:
         await prefs.set_heads_up(user_id, heads_up)
+    if digest is not None:
+        await prefs.set_digest(user_id, digest)
     dm = await prefs.wants_dm(user_id)
     t = user_t(interaction)
     current = t.pgettext("option choice", MODES[ALSO_DM if dm else CHANNEL_ONLY])
     told = heads_up_text(await prefs.wants_heads_up(user_id), dm, t)
-    if mode is None and heads_up is None:
+    told += " " + digest_text(await prefs.wants_digest(user_id), t)
+    if mode is None and heads_up is None and digest is None:
         await reply(
             interaction,
             t.gettext(

@@ -16,7 +16,7 @@ import discord
 
 from i18n import Translator
 
-from ..core import prompts, words
+from ..core import metrics, prompts, words
 from ..core.prompts import Panel, UnknownChoice
 from ..core.service import NO_BOARD, Outcome, Refusal
 from ..core.store import GameRow
@@ -64,9 +64,12 @@ async def _handle_choice(
         await open_panel(interaction, row, version, code, epoch)
         return
     if code.startswith("a:"):
+        pressed_at = metrics.clock()
         turn = await service.check_turn(row, user_id, version, epoch)
         await interaction.response.defer()
         outcome = await service.play(turn, user_id, code[2:], expected_version=version)
+        if outcome.announced:
+            metrics.picture_posted(row.guild_id, pressed_at)
         await after_press(interaction, outcome, user_id)
         return
     if code == prompts.UNDO:

@@ -12,7 +12,8 @@ import discord.http
 import yarl
 
 from ..core.settings import Settings
-from .client import make_bot
+from .client import MontanaBot, make_bot
+from .monitoring import MonitoringServer
 
 
 def apply_discord_overrides(settings: Settings) -> None:
@@ -26,6 +27,18 @@ def apply_discord_overrides(settings: Settings) -> None:
 async def run(settings: Settings) -> None:
     apply_discord_overrides(settings)
     bot = make_bot(settings)
+    monitoring = None
+    if settings.metrics_port is not None:
+        monitoring = MonitoringServer(bot, settings.metrics_host, settings.metrics_port)
+        await monitoring.start()
+    try:
+        await _run(bot, settings)
+    finally:
+        if monitoring is not None:
+            await monitoring.close()
+
+
+async def _run(bot: MontanaBot, settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
 

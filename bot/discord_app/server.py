@@ -32,6 +32,7 @@ from i18n import Message, Translator, language_for_locale, translatable
 
 from ..core import server_settings as names
 from ..core.ai_seats import absent_words
+from ..core.picture_modes import pictures_words
 from ..core.server_settings import (
     SETTING_NAMES,
     ServerSettings,
@@ -58,6 +59,7 @@ from .group import NO_PINGS, answer, montana, tracked
 from .guard import went_wrong
 from .lobby import lobby_text
 from .notify import message_link
+from .picture_modes import PICTURES_CHOICES
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +82,7 @@ SETTING_LABELS: dict[str, Message] = {
     names.TURN_HOURS: translatable("Hours for a turn"),
     names.AUCTION_HOURS: translatable("Hours to answer the city auction"),
     names.ABSENT: translatable("When a deadline passes"),
+    names.PICTURES: translatable("Pictures of new games"),
     names.GAMES_CHANNEL: translatable("Channel for new games and results"),
     names.OPENER_ROLE: translatable("Role allowed to open games"),
     "open_lobbies": translatable("Open lobbies per member"),
@@ -149,6 +152,8 @@ def value_words(name: str, chosen: ServerSettings, t: Translator, guild_locale: 
         return t.ngettext("{n} hour", "{n} hours", hours)
     if name == names.ABSENT:
         return absent_words(chosen.absent, t)
+    if name == names.PICTURES:
+        return pictures_words(chosen.pictures, t)
     if name == names.GAMES_CHANNEL:
         if chosen.games_channel is None:
             return t.gettext("none: each game stays in its own channel")
@@ -196,6 +201,7 @@ def settings_words(chosen: ServerSettings, t: Translator, guild_locale: str | No
     turn_hours="Hours a player has for a turn in new games",
     auction_hours="Hours to answer the city auction in new games",
     absent="What happens in new games when a player's deadline passes",
+    pictures="When new games' messages carry the picture",
     games_channel="Where matchmaking opens games and results are announced",
     opener_role="The role a member needs to open a game (default: everyone)",
     open_lobbies="Lobbies one member may have open at once",
@@ -205,7 +211,12 @@ def settings_words(chosen: ServerSettings, t: Translator, guild_locale: str | No
     statistics="Whether this server's games count in statistics and ratings",
     reset="Put a setting back to the bot's default",
 )
-@app_commands.choices(language=LANGUAGE_CHOICES, absent=ABSENT_CHOICES, reset=RESET_CHOICES)
+@app_commands.choices(
+    language=LANGUAGE_CHOICES,
+    absent=ABSENT_CHOICES,
+    pictures=PICTURES_CHOICES,
+    reset=RESET_CHOICES,
+)
 @tracked
 async def settings_command(
     interaction: discord.Interaction[Any],
@@ -213,6 +224,7 @@ async def settings_command(
     turn_hours: app_commands.Range[int, 1, 720] | None = None,
     auction_hours: app_commands.Range[int, 1, 720] | None = None,
     absent: app_commands.Choice[str] | None = None,
+    pictures: app_commands.Choice[str] | None = None,
     games_channel: discord.TextChannel | None = None,
     opener_role: discord.Role | None = None,
     open_lobbies: app_commands.Range[int, 1, 25] | None = None,
@@ -234,6 +246,7 @@ async def settings_command(
         names.TURN_HOURS: turn_hours,
         names.AUCTION_HOURS: auction_hours,
         names.ABSENT: absent.value if absent else None,
+        names.PICTURES: pictures.value if pictures else None,
         names.GAMES_CHANNEL: games_channel.id if games_channel else None,
         # the @everyone role is everyone: no role needed
         names.OPENER_ROLE: (

@@ -41,14 +41,14 @@ async def test_three_compatible_players_start_one_game_and_leave_the_queue(
     eve.locale = "fr"  # her own words in French, and the game's language by default
     french = await find(fake_discord, eve, general, players="3")
     assert "Votre place dans la file d’attente de ce serveur" in french.text
-    assert "une partie de 3 joueurs, rythme normal (tour 24 h, enchère 12 h)" in french.text
+    assert "une partie de 3 joueurs, rythme normal (délai de tour 24\xa0heures" in french.text
     first = await find(fake_discord, ana, general, players="3")
     assert first.ephemeral
     assert (
-        "a game of 3 players, pace normal (turn 24 h, auction 12 h), language: English"
-        in first.text
+        "a game of 3 players, pace normal (turn deadline 24 hours, city auction answers "
+        "12 hours), language: English" in first.text
     )
-    assert slow.ephemeral and "pace slow (turn 72 h, auction 24 h)" in slow.text
+    assert slow.ephemeral and "pace slow (turn deadline 72 hours" in slow.text
     assert "Français. Inscription" in french.text
     await find(fake_discord, ben, general, players="2-3")
     assert await bot.store.open_game_in(other.id) is None

@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.core.matchmaking import QUEUE_DAYS, find_table
-from bot.core.pace import PACES, pace_of
 from bot.core.store import QueuedPlayer, stamp_of
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -92,9 +91,3 @@ def test_expired_entries_and_players_at_their_limit_are_not_matched() -> None:
     assert players_of(queue) == ["b", "c"]
     assert players_of(queue, at_limit={"b"}) is None
     assert players_of([queued("a", week - 1), queued("b", 1)]) == ["a", "b"]
-
-
-def test_the_pace_presets() -> None:
-    assert PACES == {"fast": (2, 1), "normal": (24, 12), "slow": (72, 24)}
-    assert pace_of(24, 12) == "normal" and pace_of(2.0, 1.0) == "fast"
-    assert pace_of(24, 24) is None

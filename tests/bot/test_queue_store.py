@@ -96,6 +96,10 @@ async def test_a_table_leaves_the_queue_in_the_transaction_that_seats_it(store) 
     assert (row.play_channel_id, row.language) == (77, "fr")
     assert (row.turn_seconds, row.auction_seconds) == (7200, 3600)
     assert [p.user_id for p in await store.queued_in(GUILD, since=CUT)] == ["4"]
+    # each player's games (`/montana me games`) know it from the same transaction
+    for seat in seats:
+        assert [g.id for g in await store.seated_games(seat.user_id, GUILD)] == [row.id]
+    assert await store.seated_games("4", GUILD) == []
 
 
 async def test_a_table_with_a_player_gone_changes_nothing(store) -> None:
@@ -114,6 +118,7 @@ async def test_a_table_with_a_player_gone_changes_nothing(store) -> None:
         auction_seconds=3600,
     )
     assert made is None
+    assert await store.seated_games("1") == []
     assert [p.user_id for p in await store.queued_in(GUILD, since=CUT)] == ["1", "3"]
     assert await store.open_game_in(77) is None
 

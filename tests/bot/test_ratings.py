@@ -1,6 +1,6 @@
 """Ratings and statistics written at a game's end (issue 22), on SQLite and PostgreSQL:
-the library's own amounts, a shared place, once only, the policy of the README
-("Ratings and statistics") and the rating of past games."""
+the library's own amounts, a shared place, once only, the policy of docs/players.md
+("Ratings, leaderboard and statistics") and the rating of past games."""
 
 from __future__ import annotations
 

@@ -21,7 +21,15 @@ from bot.core.server_settings import (
 )
 from bot.core.service import GameService, Refusal
 from bot.core.settings import Settings
-from bot.core.store import ABANDONED, ABSENT_AI_MOVE, ACTIVE, LOBBY, open_store
+from bot.core.store import (
+    ABANDONED,
+    ABSENT_AI_MOVE,
+    ACTIVE,
+    LOBBY,
+    PICTURES_EVERY_MOVE,
+    PICTURES_ON_REQUEST,
+    open_store,
+)
 from bot.discord_app.client import MontanaBot
 from tests.bot.driver import game_at_main, make_bot, original
 from tests.bot.fakediscord import FakeDiscord
@@ -305,3 +313,33 @@ async def test_a_refused_value_changes_none_of_the_others(tmp_path: Path) -> Non
         assert await statistics_enabled(store, None)
     finally:
         await store.close()
+
+
+async def test_a_servers_pictures_default_reaches_its_new_games(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 26.1 with 25.3: `pictures` is one of a server's game defaults; an option
+    given to `/montana game new` still wins."""
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    admin = fake_discord.add_user("ada", permissions=ADMIN)
+    changed = await fake_discord.slash(
+        admin,
+        fake_discord.channel,
+        "montana server settings",
+        options={"pictures": PICTURES_ON_REQUEST},
+    )
+    assert "Pictures of new games: a picture on request" in changed.text
+    assert "(set by this server)" in changed.text
+    ana = fake_discord.add_user("ana")
+    await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "new")
+    row = await bot.store.open_game_in(fake_discord.channel.id)
+    assert row is not None and row.pictures == PICTURES_ON_REQUEST
+    other = fake_discord.add_channel("other")
+    await fake_discord.slash(
+        ana, other, "montana", "game", "new", options={"pictures": PICTURES_EVERY_MOVE}
+    )
+    row = await bot.store.open_game_in(other.id)
+    assert row is not None and row.pictures == PICTURES_EVERY_MOVE
+    with pytest.raises(Refusal, match="pictures must be one of"):
+        validated("pictures", "sometimes")

@@ -60,6 +60,9 @@ def test_fractions_of_hours_are_kept() -> None:
         ("MONTANA_PICTURE_PROCESSES", "two", "from 0"),
         ("MONTANA_AI_PROCESSES", "0", "from 1 to 16"),
         ("MONTANA_AI_PROCESSES", "many", "from 1 to 16"),
+        ("MONTANA_METRICS_PORT", "0", "from 1 to 65535"),
+        ("MONTANA_METRICS_PORT", "http", "from 1 to 65535"),
+        ("MONTANA_METRICS_HOST", "every", "IP address"),
     ],
 )
 def test_every_setting_is_checked_with_one_line_naming_it(
@@ -175,3 +178,11 @@ def test_deadline_lengths_are_worded_by_babel_in_the_readers_language() -> None:
         "pl": ["48 godzin", "1 godzina 30 minut", "1 minuta"],
         "ja": ["48時間", "1時間30分", "1分"],
     }
+
+
+def test_metrics_are_served_only_when_a_port_is_given() -> None:
+    assert load_settings({}, None).metrics_port is None
+    served = load_settings({"MONTANA_METRICS_PORT": "9464"}, None)
+    assert (served.metrics_host, served.metrics_port) == ("127.0.0.1", 9464)
+    everywhere = {"MONTANA_METRICS_PORT": "9464", "MONTANA_METRICS_HOST": "0.0.0.0"}
+    assert load_settings(everywhere, None).metrics_host == "0.0.0.0"

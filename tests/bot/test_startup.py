@@ -139,5 +139,7 @@ def asks_for_the_permissions_named(text: str) -> bool:
     )
 
 
-def test_the_readme_invite_link_asks_for_the_permissions_the_guide_names() -> None:
-    assert asks_for_the_permissions_named((ROOT / "README.md").read_text(encoding="utf-8"))
+def test_the_admins_guide_invite_link_asks_for_the_permissions_it_names() -> None:
+    assert asks_for_the_permissions_named(
+        (ROOT / "docs" / "server-admins.md").read_text(encoding="utf-8")
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -21,15 +22,22 @@ from bot.core.store import (
     DM,
     ENDED,
     LOBBY,
+    MIGRATIONS,
     NOTICE,
+    PICTURES_END_OF_TURN,
+    PICTURES_EVERY_MOVE,
+    PICTURES_ON_REQUEST,
     POST,
     SCHEMA_VERSION,
     Away,
+    GameRow,
+    Native,
     OwedMessage,
     Seat,
     Shards,
     StaleVersion,
     Store,
+    is_postgres,
     open_store,
 )
 from rules import Game
@@ -606,3 +614,78 @@ async def test_a_servers_games_under_way_and_open_lobbies(store: Store) -> None:
     assert await store.set_status(lobby.id, ABANDONED, only_from=(LOBBY, ACTIVE))
     assert not await store.set_status(lobby.id, ABANDONED, only_from=(LOBBY, ACTIVE))
     assert [row.id for row in await store.games_open_in_guild(BIG_GUILD)] == [playing]
+
+
+async def test_a_games_pictures_setting(store: Store) -> None:
+    """`pictures` (issue 25.3), on both stores: every move by default, kept per game."""
+    game_id, _ = await started(store, guild=6 << 22)
+    other, _ = await started(store, channel=12, guild=6 << 22)
+    row = await store.get(game_id)
+    assert row is not None and row.pictures == PICTURES_EVERY_MOVE
+    await store.set_pictures(game_id, PICTURES_END_OF_TURN)
+    with pytest.raises(ValueError, match="pictures must be one of"):
+        await store.set_pictures(game_id, "sometimes")
+    row, untouched = await store.get(game_id), await store.get(other)
+    assert row is not None and row.pictures == PICTURES_END_OF_TURN
+    assert untouched is not None and untouched.pictures == PICTURES_EVERY_MOVE
+    await store.set_pictures(game_id, PICTURES_ON_REQUEST)
+    assert (await store.open_game_in(row.channel_id)) == replace(row, pictures=PICTURES_ON_REQUEST)
+
+
+async def test_the_games_a_player_is_seated_in_by_server_or_all(store: Store) -> None:
+    """Issue 25.2: `game_seats` follows `players` in the same transaction."""
+    other_guild = BIG_GUILD + 1
+    here, _ = await started(store, channel=10)
+    lobby = await store.create_lobby(
+        guild_id=other_guild, channel_id=20, thread_id=None, creator=BEN
+    )
+    await store.set_players(lobby.id, [BEN, ANA], expected=[BEN])
+    over = await store.create_lobby(guild_id=BIG_GUILD, channel_id=30, thread_id=None, creator=ANA)
+    assert await store.set_status(over.id, ABANDONED, only_from=[LOBBY])
+    shorter = Seat("11", "Eleven")  # a prefix of Ana's id: never taken for hers
+    await store.create_lobby(guild_id=BIG_GUILD, channel_id=40, thread_id=None, creator=shorter)
+
+    def ids(rows: Sequence[GameRow]) -> list[int]:
+        return [row.id for row in rows]
+
+    assert ids(await store.seated_games(ANA.user_id, BIG_GUILD)) == [here]
+    assert ids(await store.seated_games(ANA.user_id)) == [here, lobby.id]
+    assert ids(await store.seated_games(ANA.user_id, statuses=[ABANDONED])) == [over.id]
+    # a stale seat change changes no seat; a real one does
+    with pytest.raises(StaleVersion):
+        await store.set_players(lobby.id, [BEN], expected=[BEN])
+    assert ids(await store.seated_games(ANA.user_id)) == [here, lobby.id]
+    await store.set_players(lobby.id, [BEN], expected=[BEN, ANA])
+    assert ids(await store.seated_games(ANA.user_id)) == [here]
+    assert ids(await store.seated_games(BEN.user_id)) == [here, lobby.id]
+
+
+async def test_the_seats_of_games_made_before_them_are_filled(database: str) -> None:
+    """The migration that adds `game_seats` fills it from the games already there."""
+    store = await open_store(database)
+    try:
+        game_id, _ = await started(store)
+        await store.transaction([("DELETE FROM game_seats", ())])
+        assert await store.seated_games(BEN.user_id) == []
+        step = next(s for s in MIGRATIONS if any("CREATE TABLE game_seats" in str(e) for e in s))
+        fill = next(entry for entry in step if isinstance(entry, Native))
+        kind = "postgres" if is_postgres(database) else "sqlite"
+        await store.transaction([(sql, ()) for sql in getattr(fill, kind)])
+        assert [row.id for row in await store.seated_games(BEN.user_id)] == [game_id]
+    finally:
+        await store.close()
+
+
+async def test_the_daily_digest_is_claimed_once_a_day(store: Store) -> None:
+    assert not await store.digest_wanted(ANA.user_id)
+    await store.set_digest(ANA.user_id, True, "2026-11-25T08:00:00+00:00")
+    await store.set_digest(BEN.user_id, False, "2026-11-25T08:00:00+00:00")
+    assert await store.digest_wanted(ANA.user_id)
+    assert await store.digest_due([], "2026-11-25") == [ANA.user_id]
+    assert await store.claim_digest(ANA.user_id, "2026-11-25")
+    assert not await store.claim_digest(ANA.user_id, "2026-11-25")
+    assert await store.digest_due([ANA.user_id], "2026-11-25") == []
+    assert await store.digest_due([ANA.user_id], "2026-11-26") == [ANA.user_id]
+    assert await store.claim_digest(ANA.user_id, "2026-11-26")
+    await store.set_digest(ANA.user_id, False, "2026-11-26T09:00:00+00:00")
+    assert await store.digest_due([], "2026-11-27") == []

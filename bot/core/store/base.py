@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
 
+from ..metrics import database_timed
 from .guilds import GuildTables
+from .mine import SeatTables, seat_statements
 from .model import (
     ABANDONED,
     ABSENT_MODES,
@@ -46,6 +48,8 @@ from .model import (
     now,
     stamp_of,
 )
+from .operators import OperatorQueries
+from .pictures import PictureTables
 from .queue import QueueTables
 from .ratings import RatingTables
 
@@ -163,6 +167,7 @@ def _row(row: Row, lines: Sequence[Row] | None = None) -> GameRow:
         absent=row["absent"],
         taken_over=tuple(json.loads(row["taken_over"])),
         language=row["language"],
+        pictures=row["pictures"],
     )
 
 
@@ -229,6 +234,7 @@ def _guarded(
     `StoreError`, as each store tells them apart (`Store._failure`).
 
     Integrity errors (a constraint broken: a bug, not the weather) pass unchanged."""
+    method = database_timed(method)  # each call's time, for the operators' metrics
 
     @functools.wraps(method)
     async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
@@ -245,7 +251,7 @@ def _guarded(
     return guarded
 
 
-class Store(GuildTables, RatingTables, QueueTables):
+class Store(GuildTables, RatingTables, OperatorQueries, PictureTables, SeatTables, QueueTables):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 
@@ -459,6 +465,8 @@ class Store(GuildTables, RatingTables, QueueTables):
                 ),
             )
             game_id = int(made[0][0])
+            for sql, params in seat_statements(game_id, _seats_json([creator])):
+                await tx.execute(sql, params)
         row = await self.get(game_id)
         assert row is not None
         return row
@@ -484,19 +492,17 @@ class Store(GuildTables, RatingTables, QueueTables):
         if expected is not None:
             guard = " AND players = ?"
             params.append(_seats_json(expected))
-        (count,) = await self._transaction(
-            [
-                (
-                    "UPDATE games SET players = ?, updated_at = ?"
-                    + opener
-                    + " WHERE id = ? AND status = ?"
-                    + guard,
-                    tuple(params),
-                )
-            ]
+        update = (
+            "UPDATE games SET players = ?, updated_at = ?"
+            + opener
+            + " WHERE id = ? AND status = ?"
+            + guard,
+            tuple(params),
         )
-        if count == 0:
-            raise StaleVersion(f"game {game_id} is no longer in its lobby with those players")
+        await self._checked(
+            [update, *seat_statements(game_id, _seats_json(players))],
+            f"game {game_id} is no longer in its lobby with those players",
+        )
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         await self._transaction(
@@ -549,8 +555,10 @@ class Store(GuildTables, RatingTables, QueueTables):
             for index, (player, notation) in enumerate(moves)
         ]
         statements += _owed_inserts(game_id, owed, stamp_of(datetime.now(UTC)))
+        statements += seat_statements(game_id, _seats_json(players))
         await self._checked(statements, f"game {game_id} is no longer in its lobby")
 
+    @database_timed  # the write of every move, timed whole
     async def commit_move(
         self,
         game_id: int,

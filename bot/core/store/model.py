@@ -45,6 +45,14 @@ ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT = "wait", "ai-move", "ai-seat"
 ABSENT_MODES = (ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT)
 """A game's `absent` setting: what happens when a player's deadline passes (nothing
 more than the reminders; the AI plays that one decision; the AI takes the seat)."""
+PICTURES_EVERY_MOVE, PICTURES_END_OF_TURN, PICTURES_ON_REQUEST = (
+    "every-move",
+    "end-of-turn",
+    "on-request",
+)
+PICTURE_MODES = (PICTURES_EVERY_MOVE, PICTURES_END_OF_TURN, PICTURES_ON_REQUEST)
+"""A game's `pictures` setting: when its messages carry the game's picture
+(`bot.core.picture_modes`)."""
 
 
 def is_ai_seat(player_id: str) -> bool:
@@ -125,6 +133,8 @@ class GameRow:
     """The human seats the AI plays for now (handed over by a vote or a deadline)."""
     language: str = "en"
     """The language of the game's public messages and pictures (`i18n.LANGUAGES`)."""
+    pictures: str = PICTURES_EVERY_MOVE
+    """When the game's messages carry its picture (`PICTURE_MODES`)."""
 
     @property
     def state(self) -> dict[str, Any] | None:

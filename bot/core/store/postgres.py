@@ -228,3 +228,12 @@ class PostgresStore(Store):
                 for statement in statements_for(MIGRATIONS[version], "postgres"):
                     await connection.execute(statement)
                 await connection.execute("UPDATE schema_version SET version = $1", version + 1)
+
+    async def outbox_ids_from(self, floor: int) -> None:
+        """Number the next owed messages from `floor` on (see `SqliteStore`'s)."""
+        async with self._writing() as tx:
+            await tx.fetch(
+                "SELECT setval(pg_get_serial_sequence('outbox', 'id'), "
+                "GREATEST(CAST(? AS BIGINT), (SELECT COALESCE(MAX(id), 0) FROM outbox)))",
+                (floor,),
+            )

@@ -18,6 +18,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+from .mine import seat_statements
 from .model import LOBBY, ChannelBusy, GameRow, Seat, StoreError, now
 
 if TYPE_CHECKING:
@@ -193,6 +194,7 @@ class QueueTables:
                 if busy:
                     raise ChannelBusy(int(busy[0][0]))
                 stamp = now()
+                players_json = json.dumps([{"id": s.user_id, "name": s.name} for s in players])
                 made = await tx.fetch(
                     "INSERT INTO games (guild_id, channel_id, thread_id, creator_id, status, "
                     "players, version, created_at, updated_at, language, turn_seconds, "
@@ -203,7 +205,7 @@ class QueueTables:
                         thread_id,
                         ids[0],
                         LOBBY,
-                        json.dumps([{"id": s.user_id, "name": s.name} for s in players]),
+                        players_json,
                         stamp,
                         stamp,
                         language,
@@ -212,6 +214,8 @@ class QueueTables:
                     ),
                 )
                 game_id = int(made[0][0])
+                for sql, params in seat_statements(game_id, players_json):
+                    await tx.execute(sql, params)  # each player's games (`mine.py`)
         except _QueueChanged:
             return None
         return await self.get(game_id)

@@ -389,6 +389,43 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         "CREATE INDEX games_guild_status ON games (guild_id, status)",
     ),
     (
+        # a game's `pictures` setting (issue 25.3): every move, end of turn or on request
+        "ALTER TABLE games ADD COLUMN pictures TEXT NOT NULL DEFAULT 'every-move'",
+    ),
+    (
+        # each player's games (issue 25.2, `store.mine`): one row per seat, kept with
+        # `games.players` in the same transaction, keyed by the user so that "my games"
+        # reads that user's rows only; filled here for the games already there. And the
+        # daily digest: who wants it, and the day it was last sent to them
+        """
+        CREATE TABLE game_seats (
+            user_id TEXT NOT NULL,
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            PRIMARY KEY (user_id, game_id)
+        )
+        """,
+        "CREATE INDEX game_seats_game ON game_seats (game_id)",
+        Native(
+            sqlite=(
+                "INSERT INTO game_seats (user_id, game_id) "
+                "SELECT DISTINCT json_extract(p.value, '$.id'), g.id "
+                "FROM games g, json_each(g.players) p",
+            ),
+            postgres=(
+                "INSERT INTO game_seats (user_id, game_id) "
+                "SELECT DISTINCT p ->> 'id', g.id "
+                "FROM games g, jsonb_array_elements(g.players::jsonb) p",
+            ),
+        ),
+        "ALTER TABLE notify_prefs ADD COLUMN digest INTEGER NOT NULL DEFAULT 0",
+        """
+        CREATE TABLE digests (
+            user_id TEXT PRIMARY KEY,
+            day TEXT NOT NULL
+        )
+        """,
+    ),
+    (
         # the matchmaking queue (issue 25 point 5): once per server and player
         """
         CREATE TABLE match_queue (

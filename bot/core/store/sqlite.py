@@ -287,3 +287,16 @@ class SqliteStore(Store):
                 raise
         finally:
             self._write.release()
+
+    async def outbox_ids_from(self, floor: int) -> None:
+        """Number the next owed messages from `floor` on (if the ids are not past it
+        already). A backup's copy (`bot.backup`): an owed message's id is its nonce on
+        Discord, which refuses a nonce seen in the past minutes, and the bot that went on
+        after the copy used the ids that follow it."""
+        async with self._writing() as tx:
+            if not await tx.execute(
+                "UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'outbox'", (floor,)
+            ):
+                await tx.execute(
+                    "INSERT INTO sqlite_sequence (name, seq) VALUES ('outbox', ?)", (floor,)
+                )
