@@ -40,6 +40,7 @@ from . import (
     history,
     lobby,
     looking,
+    matchmaking,
     mine,
     moves,
     notify,
@@ -76,6 +77,7 @@ FEATURES = (
     picture_modes,
     server,
     stats,
+    matchmaking,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
 NOT_ACCEPTED = translatable(

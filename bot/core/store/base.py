@@ -50,6 +50,7 @@ from .model import (
 )
 from .operators import OperatorQueries
 from .pictures import PictureTables
+from .queue import QueueTables
 from .ratings import RatingTables
 
 Row = Any
@@ -250,7 +251,7 @@ def _guarded(
     return guarded
 
 
-class Store(GuildTables, RatingTables, OperatorQueries, PictureTables, SeatTables):
+class Store(GuildTables, RatingTables, OperatorQueries, PictureTables, SeatTables, QueueTables):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 
