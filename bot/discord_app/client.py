@@ -41,6 +41,7 @@ from . import (
     hours,
     lobby,
     looking,
+    matchmaking,
     mine,
     moves,
     notify,
@@ -79,6 +80,7 @@ FEATURES = (
     server,
     stats,
     hours,
+    matchmaking,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
 NOT_ACCEPTED = translatable(

@@ -55,6 +55,7 @@ from .model import (
     stamp_of,
 )
 from .postgres import PostgresStore
+from .queue import QueuedPlayer
 from .ratings import (
     AI_LEVEL_PREFIX,
     FORGOTTEN_NAME,
@@ -120,6 +121,7 @@ __all__ = [
     "PlayerRating",
     "PostgresStore",
     "ProcessLock",
+    "QueuedPlayer",
     "RatedGame",
     "RatingInputs",
     "RatingTx",

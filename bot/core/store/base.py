@@ -51,6 +51,7 @@ from .model import (
 )
 from .operators import OperatorQueries
 from .pictures import PictureTables
+from .queue import QueueTables
 from .ratings import RatingTables
 
 Row = Any
@@ -251,7 +252,9 @@ def _guarded(
     return guarded
 
 
-class Store(GuildTables, RatingTables, OperatorQueries, PictureTables, SeatTables, HoursTables):
+class Store(
+    GuildTables, RatingTables, OperatorQueries, PictureTables, SeatTables, QueueTables, HoursTables
+):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 

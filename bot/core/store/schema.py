@@ -426,6 +426,22 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         """,
     ),
     (
+        # the matchmaking queue (issue 25 point 5): once per server and player
+        """
+        CREATE TABLE match_queue (
+            guild_id INTEGER NOT NULL,
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            counts TEXT NOT NULL,
+            pace TEXT NOT NULL,
+            language TEXT NOT NULL,
+            channel_id INTEGER NOT NULL,
+            queued_at TEXT NOT NULL,
+            PRIMARY KEY (guild_id, user_id)
+        )
+        """,
+    ),
+    (
         # each player's quiet hours and time zone (issue 25 point 1, `bot.core.hours`)
         """
         CREATE TABLE quiet_hours (
