@@ -382,3 +382,36 @@ async def test_the_daily_digest_comes_when_the_players_active_hours_start(
     assert (await at(2, 8))[0] == 1  # 17:00 the same day of hers
     assert await at(2, 20) == (1, datetime(2030, 1, 2, 21, tzinfo=UTC))  # quiet again
     assert (await at(2, 21))[0] == 2  # 3 January in Tokyo
+
+
+async def test_a_table_found_by_the_queue_does_not_ping_a_player_in_quiet_hours(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The queue's announcement names the three players but pings only those outside
+    their quiet hours."""
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    ana, ben = fake_discord.add_user("ana"), fake_discord.add_user("ben")
+    cleo = fake_discord.add_user("cleo")
+    now = datetime.now(UTC)
+    await fake_discord.slash(
+        ben,
+        fake_discord.channel,
+        "montana me hours",
+        options={
+            "from": minute(now - timedelta(hours=1)).strftime("%H:%M"),
+            "to": minute(now + timedelta(hours=1)).strftime("%H:%M"),
+            "timezone": "UTC",
+        },
+    )
+    for user in (ana, ben, cleo):
+        await fake_discord.slash(
+            user, fake_discord.channel, "montana game find", options={"players": "3"}
+        )
+    (announced,) = [
+        m
+        for m in fake_discord.messages_in(fake_discord.channel)
+        if "the queue found a table" in m.content
+    ]
+    assert f"<@{ben.id}>" in announced.content
+    assert set(announced.pinged_ids) == {ana.id, cleo.id}
