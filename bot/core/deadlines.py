@@ -38,7 +38,7 @@ import contextlib
 import heapq
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
@@ -50,6 +50,7 @@ from rules import Game
 
 from . import logs, ratings, words
 from .due import AUCTION_ANSWER, period_of, steps_due
+from .hours import HoursPrefs, QuietHours, active_seconds, after_active
 from .periodic import Clock, PeriodicTask
 from .service import GameService, Outcome, Refusal, game_words
 from .store import (
@@ -170,6 +171,8 @@ class Watch:
 class Awaited:
     player: str
     kind: str
+    hours: QuietHours | None = None
+    """The player's quiet hours: their clock counts only their active hours."""
 
 
 @dataclass(frozen=True)
@@ -184,15 +187,18 @@ class Absence:
     """The moment it was found (by the deadline driver's clock)."""
 
 
-def deadline_of(watch: Watch, kind: str) -> datetime:
-    return watch.started_at + timedelta(seconds=watch.deadlines.period(kind))
+def deadline_of(watch: Watch, kind: str, hours: QuietHours | None = None) -> datetime:
+    """When the decision's deadline passes: its period counted in the awaited player's
+    active hours (all hours without quiet ones, `bot.core.hours`)."""
+    return after_active(hours, watch.started_at, watch.deadlines.period(kind))
 
 
-def due_at(watch: Watch, kind: str) -> datetime:
-    """When the next step for this decision is due."""
+def due_at(watch: Watch, kind: str, hours: QuietHours | None = None) -> datetime:
+    """When the next step for this decision is due (inside the active hours of the
+    awaited player, whose quiet hours are `hours`)."""
     period = watch.deadlines.period(kind)
     offset = period / 2 if watch.sent == 0 else period * watch.sent
-    return watch.started_at + timedelta(seconds=offset)
+    return after_active(hours, watch.started_at, offset)
 
 
 StepKind = Literal["remind", "overdue", "pass"]
@@ -215,19 +221,20 @@ class Step:
 
     @property
     def deadline(self) -> datetime:
-        return deadline_of(self.watch, self.awaited.kind)
+        return deadline_of(self.watch, self.awaited.kind, self.awaited.hours)
 
 
 def step_for(watch: Watch, awaited: Awaited | None, now: datetime) -> Step | None:
-    """The step due for a game at `now`, or None (nobody awaited, or nothing due yet)."""
-    if awaited is None or now < due_at(watch, awaited.kind):
+    """The step due for a game at `now`, or None (nobody awaited, or nothing due yet).
+    Only the awaited player's active hours count (`Awaited.hours`)."""
+    if awaited is None or now < due_at(watch, awaited.kind, awaited.hours):
         return None
     period = watch.deadlines.period(awaited.kind)
-    elapsed = (now - watch.started_at).total_seconds()
+    elapsed = active_seconds(awaited.hours, watch.started_at, now)
     # after a long outage, catch up without sending every missed reminder
     sent = max(steps_due(elapsed, period), watch.sent + 1)
     kind: StepKind = "remind"
-    if elapsed >= period:
+    if now >= deadline_of(watch, awaited.kind, awaited.hours):
         kind = "pass" if awaited.kind == AUCTION_ANSWER else "overdue"
     return Step(watch, awaited, kind, sent)
 
@@ -235,7 +242,11 @@ def step_for(watch: Watch, awaited: Awaited | None, now: datetime) -> Step | Non
 def next_due(games: Iterable[tuple[Watch, Awaited | None]]) -> datetime | None:
     """The earliest time something becomes due among `games`."""
     return min(
-        (due_at(watch, awaited.kind) for watch, awaited in games if awaited is not None),
+        (
+            due_at(watch, awaited.kind, awaited.hours)
+            for watch, awaited in games
+            if awaited is not None
+        ),
         default=None,
     )
 
@@ -371,6 +382,7 @@ class DeadlineDriver(PeriodicTask):
         self.poster = poster
         self.db = DeadlineStore(service.store)
         self.presence = service.presence
+        self.hours = HoursPrefs(service.store)
         self._awaited: dict[int, tuple[tuple[int, int], Awaited | None]] = {}
         self._pass = asyncio.Lock()
         # the due times, so that a move costs the same whatever the number of games:
@@ -418,6 +430,12 @@ class DeadlineDriver(PeriodicTask):
         self.wake()
         return new
 
+    def rescan(self) -> None:
+        """Read every game's clock again at once: a player's quiet hours changed, which
+        moves the due times of every decision awaited from them."""
+        self._scanned_at = None
+        self.wake()
+
     async def on_announced(self, outcome: Outcome) -> None:
         """The service's hook: a move restarts the clock of the awaited decision (of
         that game only: its due time is put in the heap afresh)."""
@@ -445,7 +463,12 @@ class DeadlineDriver(PeriodicTask):
         if awaited is None:
             self._entry.pop(watch.game_id, None)
             return
-        entry = (due_at(watch, awaited.kind), watch.game_id, watch.version, watch.undo_epoch)
+        entry = (
+            due_at(watch, awaited.kind, awaited.hours),
+            watch.game_id,
+            watch.version,
+            watch.undo_epoch,
+        )
         if self._entry.get(watch.game_id) != entry:
             self._entry[watch.game_id] = entry
             heapq.heappush(self._heap, entry)
@@ -534,8 +557,14 @@ class DeadlineDriver(PeriodicTask):
         ]
         players = {awaited.player for _, awaited in games if awaited is not None}
         away = await self.presence.away_among(sorted(players), self.clock())
+        quiet = await self.hours.of(players - set(away))
         return [
-            (watch, None if awaited is None or awaited.player in away else awaited)
+            (
+                watch,
+                None
+                if awaited is None or awaited.player in away
+                else replace(awaited, hours=quiet.get(awaited.player)),
+            )
             for watch, awaited in games
         ]
 
@@ -545,7 +574,8 @@ class DeadlineDriver(PeriodicTask):
         awaited = game.awaiting
         for watch in await self.db.watches(row.id):
             if awaited is not None and watch.version == row.version:
-                return awaited, deadline_of(watch, game.pending.kind)
+                hours = await self.hours.one(awaited)
+                return awaited, deadline_of(watch, game.pending.kind, hours)
         return None
 
     async def absence_of(self, row: GameRow, player: str) -> Absence | None:
@@ -560,7 +590,8 @@ class DeadlineDriver(PeriodicTask):
             return None
         for watch in await self.db.watches(row.id):
             if (watch.version, watch.undo_epoch) == (row.version, row.undo_epoch):
-                deadline = deadline_of(watch, game.pending.kind)
+                hours = await self.hours.one(player)
+                deadline = deadline_of(watch, game.pending.kind, hours)
                 return Absence(False, deadline, moment) if moment >= deadline else None
         return None
 
@@ -700,7 +731,8 @@ class DeadlineDriver(PeriodicTask):
                 )
             watches = await self.db.watches(row.id)
             period = (await self.db.deadlines(row.id)).period(game.pending.kind)
-            if not watches or self.clock() < deadline_of(watches[0], game.pending.kind):
+            hours = await self.hours.one(awaited)
+            if not watches or self.clock() < deadline_of(watches[0], game.pending.kind, hours):
                 names = row.names
                 raise Refusal(
                     lambda t: t.gettext(

@@ -53,8 +53,20 @@ from rules import Event, Game
 from . import incidents, logs
 from .periodic import Clock, PeriodicTask
 from .picture_modes import wants_picture
-from .presence import Notice
-from .store import ACTIVE, DM, FINISHED, NOTICE, POST, Away, GameRow, Owed, Store, StoreError
+from .presence import HEADS_UP, YOUR_TURN, Notice
+from .store import (
+    ACTIVE,
+    DM,
+    FINISHED,
+    NOTICE,
+    POST,
+    Away,
+    GameRow,
+    Owed,
+    OwedMessage,
+    Store,
+    StoreError,
+)
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +131,9 @@ class Outcome:
     """What the message had to leave out, or where it had to go instead, in words."""
     away: Mapping[str, Away] = field(default_factory=dict)
     """The game's players away now (the prompt says so for the awaited one)."""
+    quiet: Mapping[str, datetime] = field(default_factory=dict)
+    """The awaited player, when inside their quiet hours now, and when those end: the
+    prompt says so and does not ping them (a `YOUR_TURN` notice is owed for then)."""
     problem: str = ""
     """Why the move is not shown yet (when `announced` is False), in English words."""
     problem_words: DeliveryProblem | None = field(default=None, compare=False)
@@ -348,6 +363,8 @@ Render = Callable[[GameRow, Game, str | None, Mapping[str, Away]], Awaitable[byt
 """The picture of a game (row, engine state, the field to highlight, the players away)."""
 AwayIn = Callable[[GameRow], Awaitable[Mapping[str, Away]]]
 """The players of a game away now."""
+QuietEnd = Callable[[str, datetime], Awaitable[datetime | None]]
+"""When a player's quiet hours around a moment end (None: they are active then)."""
 LoadGame = Callable[[GameRow], Game]
 GameLock = Callable[[int], asyncio.Lock]
 
@@ -375,6 +392,7 @@ class Delivery(PeriodicTask):
         notifier: TurnNotifier | None = None,
         notices: NoticeSender | None = None,
         away_in: AwayIn | None = None,
+        quiet_end: QuietEnd | None = None,
         clock: Clock = utcnow,
         backoff: Backoff | None = None,
         poll_seconds: float = DEFAULT_POLL_SECONDS,
@@ -385,6 +403,7 @@ class Delivery(PeriodicTask):
         self.notifier = notifier
         self.notices = notices
         self.away_in = away_in
+        self.quiet_end = quiet_end
         self.render = render
         self.load_game = load_game
         self.lock = lock
@@ -662,6 +681,7 @@ class Delivery(PeriodicTask):
                     picture = await self.render(row, game, body.get("highlight"), away)
             except Exception:
                 log.exception("drawing version %s failed; posting its words alone", entry.version)
+        quiet = await self._quiet_awaited(row, game, body) if prompt else {}
         outcome = Outcome(
             row=row,
             game=game,
@@ -675,6 +695,7 @@ class Delivery(PeriodicTask):
             in_place=in_place is not None and in_place == row.message_id,
             ticket=self._ticket(entry),
             away=away,
+            quiet=quiet,
         )
         try:
             answer = await self.announcer.announce(outcome)
@@ -690,6 +711,8 @@ class Delivery(PeriodicTask):
             self._next_probe = None  # no game waits for Discord any more
         posted = answer if isinstance(answer, Posted) else Posted(answer)
         report.posted[entry.version] = posted
+        for user in quiet:  # before the post is recorded: a crash here posts it again
+            await self._owe_turn(row, entry.version, user)
         if prompt:
             row = replace(row, message_id=posted.message_id, prompt_version=entry.version)
         if posted.moved_to is not None:
@@ -716,6 +739,50 @@ class Delivery(PeriodicTask):
         report.problem = TryAgain(f"message {posted.message_id} could not be recorded")
         return self._held[entry.id].until
 
+    async def _quiet_awaited(
+        self, row: GameRow, game: Game, body: Mapping[str, object]
+    ) -> dict[str, datetime]:
+        """The awaited player and the end of their quiet hours, when the prompt would
+        ping them now and they are inside them (else nobody)."""
+        awaited = game.awaiting
+        if (
+            self.quiet_end is None
+            or awaited is None
+            or not body.get("handover", True)
+            or row.status != ACTIVE
+            or row.ai_plays(awaited)
+        ):
+            return {}
+        until = await self.quiet_end(awaited, self.clock())
+        return {awaited: until} if until is not None else {}
+
+    async def _owe_turn(self, row: GameRow, version: int, user: str) -> None:
+        """The ping a post left out inside `user`'s quiet hours, owed as a notice: it
+        waits for the start of their active hours (`_quiet_now`), void if the game
+        moved on by then."""
+        notice = Notice(YOUR_TURN, user, turn=version)
+        try:
+            await self.store.owe(row.id, [OwedMessage(NOTICE, version, notice.body())])
+        except StoreError as error:
+            log.warning("could not owe the ping left out in quiet hours: %s", error)
+
+    async def _quiet_now(self, entry: Owed, user: str) -> bool:
+        """Whether `user` is inside their quiet hours now; if so, `entry` (a mention or
+        direct message for them) is put off to the start of their active hours, when
+        it is delivered (or dropped, if void by then), once."""
+        if self.quiet_end is None:
+            return False
+        until = await self.quiet_end(user, self.clock())
+        if until is None:
+            return False
+        try:
+            await self.store.postpone_owed([entry.id], until)
+        except StoreError as error:
+            log.warning("could not put off a message in quiet hours: %s", error)
+            return True
+        log.info("%s for %s put off to the end of their quiet hours", entry.kind, user)
+        return True
+
     def _note_outage(self, row: GameRow, problem: DeliveryProblem) -> None:
         """A post failed: when for now, the game waits for Discord to answer again."""
         if not isinstance(problem, TryAgain):  # people must act: the back-off says when
@@ -741,6 +808,8 @@ class Delivery(PeriodicTask):
         message_id = posted.message_id if posted is not None else None
         if message_id is None and row.prompt_version == row.version:
             message_id = row.message_id
+        if await self._quiet_now(entry, user):
+            return
         notifier = self.notifier
         await self._attempt(
             entry,
@@ -754,6 +823,8 @@ class Delivery(PeriodicTask):
         void = void or notice.void_reason(row, game)
         if self.notices is None or void is not None:
             await self._delivered(entry, None, note=void)
+            return
+        if notice.kind in (HEADS_UP, YOUR_TURN) and await self._quiet_now(entry, notice.user):
             return
         notices = self.notices
         await self._attempt(

@@ -4,7 +4,8 @@
 A decision's clock starts at the time of the move that led to it. With T its deadline
 (the auction answer's or the turn's), step 1 (the half-time reminder) is due at T/2,
 step 2 (the deadline: an auction answer is passed, a turn is overdue) at T, and step
-k + 1 at k·T.
+k + 1 at k·T. Time counts only the awaited player's active hours (outside their quiet
+hours, `bot.core.hours`): `elapsed` is their `active_seconds` since the clock started.
 """
 
 from __future__ import annotations

@@ -10,9 +10,10 @@ driver's clock of that game, as stored).
 `DigestTask` sends each player who asked for it (`/montana me notify digest:`) one
 direct message a day listing the games that wait for them, on the days when at least
 one does. The day is claimed in the store before anything is sent (`claim_digest`), so
-neither a restart nor a second process sends a second digest that day. No time zone of
-a player is known yet (quiet hours, issue 25.1, are not built): the digest goes at
-`DIGEST_HOUR` UTC, or at the bot's first pass after it on a day it was down then.
+neither a restart nor a second process sends a second digest that day. A player with
+quiet hours (issue 25.1, `bot.core.hours`) gets it when their active hours start, on
+their own calendar day; the others at `DIGEST_HOUR` UTC; or at the bot's first pass
+after that on a day it was down then (never inside the player's quiet hours).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from datetime import UTC, datetime, time, timedelta
 from rules import Game
 
 from .deadlines import DeadlineDriver, deadline_of, parse_time
+from .hours import QuietHours, is_quiet
 from .periodic import PeriodicTask
 from .service import GameService, Refusal
 from .store import ACTIVE, GameRow
@@ -75,8 +77,9 @@ async def my_games(driver: DeadlineDriver, user_id: str, guild_id: int | None) -
         for watch in await driver.db.watches(row.id):
             if (watch.version, watch.undo_epoch) == (row.version, row.undo_epoch):
                 since = watch.started_at
-                if game.awaiting is not None:
-                    deadline = deadline_of(watch, game.pending.kind)
+                if game.awaiting is not None:  # counted in the awaited player's active hours
+                    hours = await driver.hours.one(game.awaiting)
+                    deadline = deadline_of(watch, game.pending.kind, hours)
         found.append(MyGame(row, game, game.awaiting == user_id, since, deadline))
     return sorted(found, key=_order)
 
@@ -86,7 +89,7 @@ DigestSender = Callable[[str, Sequence[MyGame]], Awaitable[None]]
 
 
 class DigestTask(PeriodicTask):
-    """One pass a day at `DIGEST_HOUR` UTC (and at start, for a day not done yet)."""
+    """A pass when a player's digest is due (and at start, for a day not done yet)."""
 
     TASK_NAME = "digest"
 
@@ -103,24 +106,46 @@ class DigestTask(PeriodicTask):
         self.send = send
 
     async def one_pass(self) -> datetime | None:
-        """Send the digests due today; returns when the next day's are due."""
+        """Send the digests due now; returns when the next one is due. A player with quiet
+        hours (`bot.core.hours`) gets theirs when their active hours start on their own
+        day (never inside their quiet hours); the others at `DIGEST_HOUR` UTC."""
         moment = self.clock()
-        today = datetime.combine(moment.date(), time(DIGEST_HOUR), UTC)
-        if moment < today:
-            return today
-        day = moment.date().isoformat()
         store = self.driver.service.store
-        for user_id in await store.digest_due([], day):
-            if not await store.claim_digest(user_id, day):
-                continue  # another process took it
-            waiting = [g for g in await my_games(self.driver, user_id, None) if g.waits_for_me]
-            if not waiting:
-                continue  # nothing waits: no digest today
-            try:
-                await self.send(user_id, waiting)
-            except Exception as error:  # closed DMs, Discord failing: not again today
-                log.info("the digest to %s was not sent: %s", user_id, error)
-        return today + timedelta(days=1)
+        wanting = await store.digest_due([], (moment.date() + timedelta(days=2)).isoformat())
+        quiet = await self.driver.hours.of(wanting)
+        next_at = datetime.combine(moment.date(), time(DIGEST_HOUR), UTC) + timedelta(days=1)
+        due: dict[str, list[str]] = {}
+        for user_id in wanting:
+            day, start = digest_day(quiet.get(user_id), moment)
+            if moment < start:
+                next_at = min(next_at, start)
+                continue
+            next_at = min(next_at, digest_day(quiet.get(user_id), start + timedelta(days=1))[1])
+            if is_quiet(quiet.get(user_id), moment):
+                continue  # their day's active hours are over: the next day's digest
+            due.setdefault(day, []).append(user_id)
+        for day, users in sorted(due.items()):
+            for user_id in await store.digest_due(users, day):
+                if not await store.claim_digest(user_id, day):
+                    continue  # another process took it
+                waiting = [g for g in await my_games(self.driver, user_id, None) if g.waits_for_me]
+                if not waiting:
+                    continue  # nothing waits: no digest today
+                try:
+                    await self.send(user_id, waiting)
+                except Exception as error:  # closed DMs, Discord failing: not again today
+                    log.info("the digest to %s was not sent: %s", user_id, error)
+        return next_at
 
 
-__all__ = ["DIGEST_HOUR", "DigestSender", "DigestTask", "MyGame", "my_games"]
+def digest_day(hours: QuietHours | None, moment: datetime) -> tuple[str, datetime]:
+    """The day (YYYY-MM-DD) a digest at `moment` counts for, and when that day's digest
+    is due: on the player's own calendar when their active hours start (the end of their
+    quiet hours), else the UTC day at `DIGEST_HOUR`."""
+    if hours is None:
+        return moment.date().isoformat(), datetime.combine(moment.date(), time(DIGEST_HOUR), UTC)
+    local = moment.astimezone(hours.tz).date()
+    return local.isoformat(), datetime.combine(local, hours.end, hours.tz).astimezone(UTC)
+
+
+__all__ = ["DIGEST_HOUR", "DigestSender", "DigestTask", "MyGame", "digest_day", "my_games"]

@@ -85,6 +85,9 @@ WENT_AWAY = "away"
 """A notice: a player is away until a moment (or has changed that moment)."""
 CAME_BACK = "back"
 """A notice: a player is back."""
+YOUR_TURN = "your_turn"
+"""A notice: the move's post did not ping the awaited player, inside their quiet hours
+(`bot.core.hours`); it is owed for the start of their active hours instead."""
 
 
 def utcnow() -> datetime:
@@ -102,7 +105,7 @@ class Notice:
     turn_player: str | None = None
     """Heads-up: whose turn has started."""
     turn: int | None = None
-    """Heads-up: that turn's number (`Game.turn_number`)."""
+    """Heads-up: that turn's number (`Game.turn_number`). Your turn: the game's version."""
     until: datetime | None = None
     """Away: when the away time ends."""
     dm: bool = False
@@ -139,6 +142,11 @@ class Notice:
         """Why this notice, still owed, is not to be delivered any more (None: it is)."""
         if row.status != ACTIVE:
             return "the game is over"
+        if self.kind == YOUR_TURN:
+            if row.version != self.turn or game.awaiting != self.user:
+                return "the game has moved on"
+            if row.ai_plays(self.user):
+                return "the AI plays their seat"
         if self.kind == HEADS_UP:
             if game.turn_number != self.turn or game.turn_player != self.turn_player:
                 return "that turn is over"
@@ -152,7 +160,7 @@ class Notice:
     def replaces_earlier(self) -> tuple[str, str, int | None] | None:
         """What an earlier notice must share for this one to make it void (a heads-up for
         the same player and turn, owed twice after a move was taken back and made again)."""
-        return (self.kind, self.user, self.turn) if self.kind == HEADS_UP else None
+        return (self.kind, self.user, self.turn) if self.kind in (HEADS_UP, YOUR_TURN) else None
 
 
 def heads_up_for(game: Game, turn_player_before: str | None) -> tuple[str, str] | None:
@@ -480,6 +488,7 @@ __all__ = [
     "HEADS_UP",
     "MAX_AWAY",
     "WENT_AWAY",
+    "YOUR_TURN",
     "AwayChange",
     "Notice",
     "Presence",

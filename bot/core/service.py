@@ -29,6 +29,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from i18n import (
@@ -58,6 +59,7 @@ from .delivery import (
     TurnNotifier,
 )
 from .due import period_of, steps_due
+from .hours import HoursPrefs, active_seconds, picture_note
 from .limits import limits_of
 from .notify import NotifyPrefs
 from .picture_modes import ends_turn
@@ -364,6 +366,8 @@ class GameService:
         self.after_announce: list[Callable[[Outcome], Awaitable[None]]] = []
         """Called after each saved move or start (the deadline clock); a hook that fails
         is logged and skipped, never failing the move."""
+        self.hours = HoursPrefs(store)
+        """The players' quiet hours (`bot.core.hours`)."""
         self.presence = Presence(store, load_game=self.game_of)
         """Heads-ups owed by moves; players away and back (`bot.core.presence`)."""
         self.delivery = Delivery(
@@ -372,6 +376,7 @@ class GameService:
             notifier=notifier,
             notices=notices,
             away_in=self.presence.away_in,
+            quiet_end=self.hours.quiet_end,
             render=self._picture,
             load_game=self.game_of,
             lock=self.lock,
@@ -451,11 +456,23 @@ class GameService:
             highlight=highlight,
             names=row.seat_names,
             seat_notes={
+                **await self._quiet_notes(row, game, away),
                 **dict.fromkeys(row.taken_over, game_words(row).translate(AI_PLAYS)),
                 **seat_notes(away, row, game_words(row)),
             },
             language=row.language,
         )
+
+    async def _quiet_notes(
+        self, row: GameRow, game: Game, away: Mapping[str, Away]
+    ) -> dict[str, str]:
+        """ "quiet until 7:00 AM UTC" by the awaited player's name while they are inside
+        their quiet hours (where it matters: their deadline waits; `bot.core.hours`)."""
+        awaited = game.awaiting
+        if awaited is None or awaited in away or row.ai_plays(awaited) or game.is_over:
+            return {}
+        until = await self.hours.quiet_end(awaited, datetime.now(UTC))
+        return {} if until is None else {awaited: picture_note(until, game_words(row))}
 
     async def board_picture(self, row: GameRow, user_id: str, language: str = "en") -> bytes:
         """`user_id`'s own board, in their language (only they see it)."""
@@ -1325,7 +1342,9 @@ class GameService:
         if earlier.awaiting is None:
             return 0
         stamp = await self.store.move_time(row.id, earlier.version) or row.updated_at
-        elapsed = (moment_of(now()) - moment_of(stamp)).total_seconds()
+        # counted in the awaited player's active hours, as the deadlines count them
+        hours = await self.hours.one(earlier.awaiting)
+        elapsed = active_seconds(hours, moment_of(stamp), moment_of(now()))
         period = period_of(earlier.pending.kind, row.turn_seconds, row.auction_seconds)
         return steps_due(elapsed, period)
 

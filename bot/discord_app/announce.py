@@ -55,6 +55,7 @@ from .components import (
     delivery_problem,
     game_t,
     picture_file,
+    quiet_note,
     row_view,
 )
 from .lobby import thread_name
@@ -151,6 +152,16 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
         away = outcome.away.get(game.awaiting or "")
         if away is not None:
             parts.append(away_words(row, away.user_id, away, t))
+        quiet = outcome.quiet.get(game.awaiting or "")
+        if quiet is not None:
+            parts.append(
+                "-# "
+                + t.gettext(
+                    "{who} is in their quiet hours ({quiet}): I will mention them then.",
+                    who=names.get(game.awaiting or "", ""),
+                    quiet=quiet_note(quiet, t),
+                )
+            )
         awaited = game.awaiting
         ai_turn = awaited is not None and row.ai_plays(awaited)
         if awaited is not None and ai_turn and not all_seats_ai(row):  # else: paused
@@ -332,7 +343,11 @@ class DiscordAnnouncer:
         awaited = outcome.awaited
         ping = (
             [discord.Object(int(awaited))]
-            if awaited and outcome.awaited_changed and outcome.prompt and not row.ai_plays(awaited)
+            if awaited
+            and outcome.awaited_changed
+            and outcome.prompt
+            and not row.ai_plays(awaited)
+            and awaited not in outcome.quiet  # their quiet hours: a notice is owed for later
             else []
         )
         nonce = outcome.ticket.key if outcome.ticket is not None else discord.utils.MISSING

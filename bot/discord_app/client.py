@@ -38,6 +38,7 @@ from . import (
     components,
     deadlines,
     history,
+    hours,
     lobby,
     looking,
     matchmaking,
@@ -70,6 +71,7 @@ FEATURES = (
     notify,
     presence,
     history,
+    hours,
     aiplayers,
     records,
     replay,
@@ -77,6 +79,7 @@ FEATURES = (
     picture_modes,
     server,
     stats,
+    hours,
     matchmaking,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""

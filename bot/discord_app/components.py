@@ -138,6 +138,12 @@ def away_words(row: GameRow, player: str, away: Away, t: Translator) -> str:
     )
 
 
+def quiet_note(until: datetime, t: Translator) -> str:
+    """ "quiet until <time>" (the end of a player's quiet hours), each reader in their
+    own time zone and time format (a Discord timestamp)."""
+    return t.gettext("quiet until {time}", time=timestamp(until, "t"))
+
+
 STATE = r"(?P<version>[0-9]{1,9})(?:\.(?P<epoch>[0-9]{1,9}))?"
 """A game's state in a custom_id: its version, and its undo epoch if not 0."""
 

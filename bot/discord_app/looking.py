@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from i18n import Translator, translatable
+from rules import Game
 
 from ..core import words
 from ..core.limits import limits_of
 from ..core.pace import pace_words
-from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY, GameRow
+from ..core.service import GameService
+from ..core.store import ABANDONED, ACTIVE, ENDED, LOBBY, Away, GameRow
 from .components import (
     DynamicItems,
     away_words,
@@ -20,6 +24,7 @@ from .components import (
     delivery_problem,
     game_t,
     picture_file,
+    quiet_note,
     service_of,
     user_t,
 )
@@ -117,6 +122,25 @@ def not_yours(row: GameRow, t: Translator) -> str:
     )
 
 
+async def quiet_lines(
+    service: GameService, row: GameRow, game: Game, away: Mapping[str, Away], t: Translator
+) -> list[str]:
+    """The status's line on the awaited player while they are in their quiet hours."""
+    awaited = game.awaiting
+    if awaited is None or awaited in away or row.ai_plays(awaited):
+        return []
+    until = await service.hours.quiet_end(awaited, datetime.now(UTC))
+    if until is None:
+        return []
+    return [
+        t.gettext(
+            "{who} is in their quiet hours ({quiet}): their deadline waits meanwhile.",
+            who=row.names.get(awaited, awaited),
+            quiet=quiet_note(until, t),
+        )
+    ]
+
+
 @montana.command(name="status", description="A text summary of the game (only you see it)")
 @tracked
 async def status(interaction: discord.Interaction[Any]) -> None:
@@ -137,7 +161,7 @@ async def status(interaction: discord.Interaction[Any]) -> None:
             away_words(row, seat.user_id, away[seat.user_id], t)
             for seat in row.players
             if seat.user_id in away
-        ]
+        ] + await quiet_lines(service, row, game, away, t)
         pace = pace_words(row.turn_seconds, row.auction_seconds, t)
         lines.insert(1, t.gettext("Pace: {pace}.", pace=pace))
     await answer(interaction, "\n".join(lines))

@@ -70,7 +70,6 @@ log = logging.getLogger(__name__)
 
 NORMAL_PACE = "normal"
 PLAYERS_CHOICES = [app_commands.Choice(name=value, value=value) for value in PLAYER_CHOICES]
-MENTION_PLAYERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 _locks: weakref.WeakKeyDictionary[discord.Client, dict[int, asyncio.Lock]] = (
     weakref.WeakKeyDictionary()
@@ -268,8 +267,16 @@ async def open_table(
         return replace(row, status=ABANDONED)  # its players left the queue with it
     where = f"<#{outcome.row.play_channel_id}>"
     text = table_found_words(table, where, game_words(outcome.row))
+    # a player inside their quiet hours is named but not pinged (`bot.core.hours`); the
+    # game's first prompt owes the one it awaits a ping for the end of them
+    awake = [
+        discord.Object(int(seat.user_id))
+        for seat in seats
+        if await service.hours.quiet_end(seat.user_id, moment) is None
+    ]
+    mentions = discord.AllowedMentions(everyone=False, roles=False, users=awake)
     try:
-        await bot.get_partial_messageable(channel_id).send(text, allowed_mentions=MENTION_PLAYERS)
+        await bot.get_partial_messageable(channel_id).send(text, allowed_mentions=mentions)
     except discord.HTTPException as error:
         log.warning("game %s: could not announce the queue's table: %s", row.id, error)
     return outcome.row

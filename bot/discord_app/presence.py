@@ -27,6 +27,7 @@ from ..core.presence import (
     CAME_BACK,
     HEADS_UP,
     WENT_AWAY,
+    YOUR_TURN,
     AwayChange,
     Notice,
     away_length,
@@ -46,7 +47,7 @@ from .components import (
     user_t,
 )
 from .group import NO_PINGS, me_group, tracked
-from .notify import Notifier
+from .notify import Notifier, message_link
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,16 @@ class DiscordNotices:
                 await self.notifier.send_owed(notice.user, row, text, row.message_id, ticket.key)
                 return None
             text = words.heads_up_line(mention(notice.user), starting, t)
+            pinged = [notice.user]
+        elif notice.kind == YOUR_TURN:
+            # the ping the move's post left out inside their quiet hours
+            text = t.gettext(
+                "{who}, your quiet hours are over: this game waits for your move {link}",
+                who=mention(notice.user),
+                link=message_link(row.guild_id, row.play_channel_id, row.message_id)
+                if row.message_id
+                else "",
+            ).rstrip()
             pinged = [notice.user]
         elif notice.kind == WENT_AWAY and notice.until is not None:
             text = words.went_away_line(name, timestamp(notice.until, "f"), t, ai=notice.ai)

@@ -104,7 +104,7 @@ def test_every_command_a_message_names_exists_with_its_options() -> None:
                 commands[f"{name} …"] = set()
                 walk(command, name)
             else:
-                commands[name] = {parameter.name for parameter in command.parameters}
+                commands[name] = {parameter.display_name for parameter in command.parameters}
 
     walk(montana, "")
     named = {

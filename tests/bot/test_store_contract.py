@@ -512,6 +512,25 @@ async def test_a_games_language_and_each_users_locale(store: Store) -> None:
     assert await store.locales([]) == {}
 
 
+async def test_each_players_quiet_hours_set_changed_and_cleared(store: Store) -> None:
+    """Issue 25.1: a player's quiet hours and time zone, read for several players at
+    once (the deadlines' one read), replaced by the next, cleared; on both stores."""
+    assert await store.quiet_hours_of([ANA.user_id]) == {}
+    assert await store.quiet_hours_of([]) == {}
+    await store.set_quiet_hours(ANA.user_id, "23:00", "08:00", "Europe/Warsaw", "2026-11-25")
+    await store.set_quiet_hours(BEN.user_id, "01:00", "09:30", "Asia/Tokyo", "2026-11-25")
+    await store.set_quiet_hours(ANA.user_id, "22:30", "07:00", "Europe/Paris", "2026-11-26")
+    assert await store.quiet_hours_of([ANA.user_id, BEN.user_id, "999"]) == {
+        ANA.user_id: ("22:30", "07:00", "Europe/Paris"),
+        BEN.user_id: ("01:00", "09:30", "Asia/Tokyo"),
+    }
+    assert await store.clear_quiet_hours(ANA.user_id)
+    assert not await store.clear_quiet_hours(ANA.user_id)
+    assert await store.quiet_hours_of([ANA.user_id]) == {}
+    await store.forget_player(BEN.user_id)
+    assert await store.quiet_hours_of([BEN.user_id]) == {}
+
+
 async def test_the_away_lines_said_in_a_game_per_player(store: Store) -> None:
     """Issue 21.2: the last away/back line about a player in a game (its message and
     when it was posted), replaced by the next one posted; on both stores."""

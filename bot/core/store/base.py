@@ -25,6 +25,7 @@ from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
 
 from ..metrics import database_timed
 from .guilds import GuildTables
+from .hours import HoursTables
 from .mine import SeatTables, seat_statements
 from .model import (
     ABANDONED,
@@ -251,7 +252,9 @@ def _guarded(
     return guarded
 
 
-class Store(GuildTables, RatingTables, OperatorQueries, PictureTables, SeatTables, QueueTables):
+class Store(
+    GuildTables, RatingTables, OperatorQueries, PictureTables, SeatTables, QueueTables, HoursTables
+):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 

@@ -490,7 +490,13 @@ class RatingTables:
         records were changed. Their seat keeps its id: the move log needs it."""
         pattern = f'%"{user_id}"%'
         async with self._writing() as tx:
-            for table in ("notify_prefs", "user_locales", "stats_prefs", "away_periods"):
+            for table in (
+                "notify_prefs",
+                "user_locales",
+                "stats_prefs",
+                "away_periods",
+                "quiet_hours",
+            ):
                 await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
             await tx.execute("DELETE FROM ratings WHERE player = ?", (user_id,))
             await tx.execute("DELETE FROM game_results WHERE player = ?", (user_id,))

@@ -441,5 +441,17 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # each player's quiet hours and time zone (issue 25 point 1, `bot.core.hours`)
+        """
+        CREATE TABLE quiet_hours (
+            user_id TEXT PRIMARY KEY,
+            quiet_from TEXT NOT NULL,
+            quiet_to TEXT NOT NULL,
+            zone TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
