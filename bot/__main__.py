@@ -3,6 +3,7 @@ Discord bot.
 
     python -m bot [--debug]          the bot (--debug: tracebacks and debug lines on stderr)
     python -m bot console ...        the offline console (`python -m bot console --help`)
+    python -m bot web [--port N]     the games' web pages (MONTANA_WEB_HOST, MONTANA_WEB_PORT)
 
 Reads DISCORD_TOKEN (and the other settings in `.env.example`) from the environment
 or the `.env` of the folder it is started in. Without a token it explains how to get
@@ -213,6 +214,10 @@ def main(argv: list[str] | None = None) -> int:
         return console_main(args[1:])
     if args[:1] == ["migrate"]:
         return migrate_main(args[1:])
+    if args[:1] == ["web"]:
+        from .web.serve import main as web_main
+
+        return web_main(args[1:])
     options = parse_args(args)
     configure_logging(debug=options.debug)
     try:

@@ -28,7 +28,8 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "bot.core": ("render", "rules", "ai", "i18n"),
     "bot.discord_app": ("bot.core", "render", "rules", "ai", "i18n"),
     "bot.console": ("bot.core", "render", "rules", "ai", "i18n"),
-    "bot.__main__": ("bot.core", "bot.discord_app", "bot.console"),
+    "bot.web": ("bot.core", "render", "rules", "i18n"),
+    "bot.__main__": ("bot.core", "bot.discord_app", "bot.console", "bot.web"),
     "bot.bench": ("bot.core", "bot.discord_app", "bot.__main__", "rules", "tests"),
     "bot.aibench": ("bot.core", "rules"),
     "bot.replaybench": ("bot.core", "bot.discord_app", "rules", "tests"),
@@ -40,6 +41,7 @@ FORBIDDEN_LIBRARIES: dict[str, tuple[str, ...]] = {
     "ai": ("discord", "PIL", "aiosqlite", "asyncpg"),
     "bot.core": ("discord",),
     "bot.console": ("discord",),
+    "bot.web": ("discord",),
 }
 
 

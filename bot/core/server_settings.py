@@ -29,6 +29,8 @@ GAMES_CHANNEL = "games_channel"
 OPENER_ROLE = "opener_role"
 """The role a member needs to open a game (no value: everyone)."""
 """Whether the server's games count in statistics and ratings ("on"/"off")."""
+WEB = "web"
+"""Whether the server's games have web pages (issue 28; "on"/"off"): off, they answer 404."""
 
 GAME_DEFAULT_NAMES = (LANGUAGE, TURN_HOURS, AUCTION_HOURS, ABSENT)
 SETTING_NAMES = (
@@ -37,6 +39,7 @@ SETTING_NAMES = (
     OPENER_ROLE,
     *LIMIT_NAMES,
     STATISTICS,
+    WEB,
 )
 ABSENT_MODES = (ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT)
 HOURS_RANGE = (1, 720)
@@ -63,7 +66,7 @@ def validated(name: str, value: str) -> str:
         return _one_of(name, text.lower(), tuple(LANGUAGES))
     if name == ABSENT:
         return _one_of(name, text.lower(), ABSENT_MODES)
-    if name == STATISTICS:
+    if name in (STATISTICS, WEB):
         return _one_of(name, text.lower(), (ON, OFF))
     if name in (GAMES_CHANNEL, OPENER_ROLE):
         if not text.isdigit() or not 0 < int(text) < 2**63:
@@ -96,6 +99,8 @@ class ServerSettings:
     """None: everyone may open a game."""
     statistics: bool
     limits: Limits
+    web: bool
+    """Whether the server's games have web pages."""
     chosen: frozenset[str]
 
     def value_of(self, name: str) -> object:
@@ -128,6 +133,7 @@ def settings_of(
         opener_role=int(kept[OPENER_ROLE]) if OPENER_ROLE in kept else None,
         statistics=kept.get(STATISTICS, ON) == ON,
         limits=Limits.of(kept),
+        web=kept.get(WEB, ON) == ON,
         chosen=frozenset(kept),
     )
 
@@ -168,6 +174,7 @@ __all__ = [
     "SETTING_NAMES",
     "STATISTICS",
     "TURN_HOURS",
+    "WEB",
     "ServerSettings",
     "change_server_settings",
     "server_settings",

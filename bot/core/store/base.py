@@ -47,6 +47,7 @@ from .model import (
     stamp_of,
 )
 from .ratings import RatingTables
+from .web import WebTables
 
 Row = Any
 """A row as the driver gives it: by column name (`row["id"]`) or position (`row[0]`)."""
@@ -244,7 +245,7 @@ def _guarded(
     return guarded
 
 
-class Store(GuildTables, RatingTables):
+class Store(GuildTables, RatingTables, WebTables):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
 

@@ -388,5 +388,15 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         # a server's games under way and open lobbies, for its moderators (issue 26)
         "CREATE INDEX games_guild_status ON games (guild_id, status)",
     ),
+    (
+        # the web pages (issue 28): each game's page lives at a random token, made
+        # the first time the bot links the page (never the game id, which is guessable)
+        """
+        CREATE TABLE web_tokens (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id),
+            token TEXT NOT NULL UNIQUE
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
