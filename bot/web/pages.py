@@ -141,7 +141,7 @@ def game_page(row: GameRow, said: GameWords, token: str, language: Language) -> 
 <img id="step" src="{base}/turn/{said.turns}.png?lang={language}&amp;v={escape(said.mark)}"
  alt="{escape(step_alt)}">
 <h2>{heading}</h2>
-<ol id="standings">{standings}</ol>
+<ul id="standings">{standings}</ul>
 <h2>{escape(moves_heading)}</h2>
 <ol id="log">{log_items}</ol>
 </section>

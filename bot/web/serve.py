@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import sys
 
 from aiohttp import web
@@ -18,17 +17,7 @@ from .app import make_app
 
 log = logging.getLogger("bot.web")
 
-DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
-
-
-def web_port(text: str | None, default: int | None = DEFAULT_PORT) -> int | None:
-    """MONTANA_WEB_PORT read: a port from 1 to 65535 (None or empty: `default`)."""
-    if text is None or not text.strip():
-        return default
-    if not text.strip().isdigit() or not 0 < int(text) < 65536:
-        raise SettingsError(f"MONTANA_WEB_PORT must be a port from 1 to 65535, not {text!r}")
-    return int(text)
 
 
 async def start_site(app: web.Application, host: str, port: int) -> web.AppRunner:
@@ -62,19 +51,19 @@ def main(argv: list[str]) -> int:
         prog="bash scripts/run-bot.sh web",
         description="Serve the games' web pages from the bot's database (MONTANA_DB).",
     )
-    parser.add_argument("--host", default=os.environ.get("MONTANA_WEB_HOST") or DEFAULT_HOST)
-    parser.add_argument("--port", default=os.environ.get("MONTANA_WEB_PORT"))
+    parser.add_argument("--host", help="default: MONTANA_WEB_HOST, else 127.0.0.1")
+    parser.add_argument("--port", type=int, help=f"default: MONTANA_WEB_PORT, else {DEFAULT_PORT}")
     options = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
         settings = load_settings()
-        port = web_port(options.port)
     except SettingsError as error:
         print(f"Setting error: {error}", file=sys.stderr)
         return 2
-    assert port is not None
+    host = options.host or settings.web_host
+    port = options.port or settings.web_port or DEFAULT_PORT
     try:
-        asyncio.run(serve(settings.db_path, options.host, port))
+        asyncio.run(serve(settings.db_path, host, port))
     except StartupError as error:
         print(error, file=sys.stderr)
         return 1

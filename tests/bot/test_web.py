@@ -5,6 +5,7 @@ languages, its safety headers, and the 404s that keep the pages private."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from html import escape
@@ -16,11 +17,13 @@ from aiohttp.test_utils import TestServer
 
 from bot.core.pictures import BlankRenderer
 from bot.core.server_settings import WEB, change_server_settings
+from bot.core.settings import Settings
+from bot.discord_app.client import MontanaBot
 from bot.web.app import make_app
 from bot.web.pages import game_page, game_words, language_of
 from i18n import translator
-from tests.bot.driver import Table, make_bot, open_game
-from tests.bot.fakediscord import FakeChannel, FakeDiscord
+from tests.bot.driver import Table, make_bot, open_game, original
+from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -139,3 +142,38 @@ async def test_a_saved_move_is_told_to_an_open_event_stream(site: Site) -> None:
 async def test_a_token_is_made_once_per_game(site: Site) -> None:
     again = await site.table.bot.store.web_token(site.game_id)
     assert again == site.token and len(site.token) >= 24
+
+
+def _link_buttons(message: FakeMessage) -> list[dict[str, object]]:
+    return [c for c in message.walk_components() if c.get("type") == 2 and "url" in c]
+
+
+async def test_with_a_web_address_board_answers_carry_the_live_board_link(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = MontanaBot(
+        Settings(token=None, db_path=str(tmp_path / "m.sqlite3"), web_url="https://mt.example/"),
+        renderer=BlankRenderer(),
+        seed_source=random.Random(4),
+    )
+    table = Table(fake_discord, bot)
+    await fake_discord.start(bot)
+    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
+    ana = next(u for u in table.users.values() if u.name == "ana")
+    asked = await fake_discord.slash(ana, thread, "montana", "board")
+    buttons = _link_buttons(original(asked))
+    token = await bot.store.web_token(game_id)
+    assert [(b["label"], b["url"], b.get("custom_id")) for b in buttons] == [
+        ("Open the live board", f"https://mt.example/g/{token}", None)
+    ]
+    row = await bot.store.get(game_id)
+    assert row is not None and row.guild_id is not None
+    await change_server_settings(bot.store, row.guild_id, {WEB: "off"})
+    again = await fake_discord.slash(ana, thread, "montana", "board")
+    assert _link_buttons(original(again)) == [], "no link to a page switched off"
+
+
+async def test_without_a_web_address_board_answers_carry_no_link(site: Site) -> None:
+    ana = next(u for u in site.table.users.values() if u.name == "ana")
+    asked = await site.table.fake.slash(ana, site.thread, "montana", "board")
+    assert _link_buttons(original(asked)) == []
