@@ -26,7 +26,7 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "render": ("rules", "i18n"),
     "ai": ("rules",),
     "bot.core": ("render", "rules", "ai", "i18n"),
-    "bot.discord_app": ("bot.core", "render", "rules", "ai", "i18n"),
+    "bot.discord_app": ("bot.core", "bot.web", "render", "rules", "ai", "i18n"),
     "bot.console": ("bot.core", "render", "rules", "ai", "i18n"),
     "bot.web": ("bot.core", "render", "rules", "i18n"),
     "bot.__main__": ("bot.core", "bot.discord_app", "bot.console", "bot.web"),

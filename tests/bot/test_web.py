@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from html import escape
@@ -177,3 +178,23 @@ async def test_without_a_web_address_board_answers_carry_no_link(site: Site) -> 
     ana = next(u for u in site.table.users.values() if u.name == "ana")
     asked = await site.table.fake.slash(ana, site.thread, "montana", "board")
     assert _link_buttons(original(asked)) == []
+
+
+async def test_with_a_web_port_the_bot_serves_the_pages_itself(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    bot = MontanaBot(
+        Settings(token=None, db_path=str(tmp_path / "m.sqlite3"), web_port=port),
+        renderer=BlankRenderer(),
+        seed_source=random.Random(4),
+    )
+    table = Table(fake_discord, bot)
+    await fake_discord.start(bot)
+    game_id, _, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
+    token = await bot.store.web_token(game_id)
+    async with ClientSession() as http, http.get(f"http://127.0.0.1:{port}/g/{token}") as page:
+        assert page.status == 200
+        assert "The game is waiting for " in await page.text()
