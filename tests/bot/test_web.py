@@ -149,7 +149,7 @@ def _link_buttons(message: FakeMessage) -> list[dict[str, object]]:
     return [c for c in message.walk_components() if c.get("type") == 2 and "url" in c]
 
 
-async def test_with_a_web_address_board_answers_carry_the_live_board_link(
+async def test_with_a_web_address_prompts_and_board_answers_carry_the_live_board_link(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     bot = MontanaBot(
@@ -169,15 +169,27 @@ async def test_with_a_web_address_board_answers_carry_the_live_board_link(
     ]
     row = await bot.store.get(game_id)
     assert row is not None and row.guild_id is not None
+    prompt = table.prompt_message(row)
+    assert [b["url"] for b in _link_buttons(prompt)] == [f"https://mt.example/g/{token}"]
+    assert prompt.interactive_components(), "the buttons to play are still there"
     await change_server_settings(bot.store, row.guild_id, {WEB: "off"})
     again = await fake_discord.slash(ana, thread, "montana", "board")
     assert _link_buttons(original(again)) == [], "no link to a page switched off"
+    _, game = await table.game(game_id)
+    pid = game.awaiting
+    assert pid is not None
+    await table.tap_move(game_id, game.legal_actions(pid)[0])
+    moved, _ = await table.game(game_id)
+    assert moved.version > row.version
+    assert _link_buttons(table.prompt_message(moved)) == [], "nor on the next prompt"
 
 
-async def test_without_a_web_address_board_answers_carry_no_link(site: Site) -> None:
+async def test_without_a_web_address_prompts_and_board_answers_carry_no_link(site: Site) -> None:
     ana = next(u for u in site.table.users.values() if u.name == "ana")
     asked = await site.table.fake.slash(ana, site.thread, "montana", "board")
     assert _link_buttons(original(asked)) == []
+    row, _ = await site.table.game(site.game_id)
+    assert _link_buttons(site.table.prompt_message(row)) == []
 
 
 async def test_with_a_web_port_the_bot_serves_the_pages_itself(
