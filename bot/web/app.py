@@ -201,6 +201,15 @@ async def events(request: web.Request) -> web.StreamResponse:
     await response.prepare(request)
     watcher = request.app[WATCHER]
     mark = (row.version, row.undo_epoch)
+    with contextlib.suppress(ConnectionResetError):  # the reader closed the page
+        await _follow(response, watcher, row, mark)
+    return response
+
+
+async def _follow(
+    response: web.StreamResponse, watcher: Watcher, row: GameRow, mark: tuple[int, int]
+) -> None:
+    """Write the game's mark now, then at each change (a comment line when idle)."""
     async with watcher.watching(row.id, mark) as changed:
         shown = mark
         await response.write(f"data: {mark_of(row)}\n\n".encode())
