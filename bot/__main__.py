@@ -5,6 +5,7 @@ Discord bot.
     python -m bot console ...        the offline console (`python -m bot console --help`)
     python -m bot backup --to FILE   a consistent copy of the SQLite database, while it runs
     python -m bot restored           ready a database restored with pg_restore (bot stopped)
+    python -m bot web [--port N]     the games' web pages (MONTANA_WEB_HOST, MONTANA_WEB_PORT)
 
 Reads DISCORD_TOKEN (and the other settings in `.env.example`) from the environment
 or the `.env` of the folder it is started in. Without a token it explains how to get
@@ -223,6 +224,10 @@ def main(argv: list[str] | None = None) -> int:
         from .backup import restored_main
 
         return restored_main(args[1:])
+    if args[:1] == ["web"]:
+        from .web.serve import main as web_main
+
+        return web_main(args[1:])
     options = parse_args(args)
     configure_logging(debug=options.debug)
     try:

@@ -19,4 +19,16 @@ if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb 
         echo "Install Debian's postgresql package (or put initdb and pg_ctl on PATH)." >&2
     fi
 fi
+# the web pages' tests drive Debian's headless Chromium through its chromedriver
+if ! command -v chromedriver >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "installing Chromium for the web pages' tests (apt-get install chromium)" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq >/dev/null
+        apt-get install -y -qq chromium chromium-driver >/dev/null
+    else
+        echo "Chromium is not installed: the browser tests will skip (CI=true: fail)." >&2
+        echo "Install Debian's chromium and chromium-driver packages." >&2
+    fi
+fi
 exec .venv/bin/python -m pytest "$@"

@@ -26,11 +26,13 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "render": ("rules", "i18n"),
     "ai": ("rules",),
     "bot.core": ("render", "rules", "ai", "i18n"),
-    "bot.discord_app": ("bot.core", "render", "rules", "ai", "i18n"),
+    "bot.discord_app": ("bot.core", "bot.web", "render", "rules", "ai", "i18n"),
     "bot.console": ("bot.core", "render", "rules", "ai", "i18n"),
-    "bot.__main__": ("bot.core", "bot.discord_app", "bot.console"),
+    "bot.web": ("bot.core", "render", "rules", "i18n"),
+    "bot.__main__": ("bot.core", "bot.discord_app", "bot.console", "bot.web"),
     "bot.bench": ("bot.core", "bot.discord_app", "bot.__main__", "rules", "tests"),
     "bot.aibench": ("bot.core", "rules"),
+    "bot.webbench": ("bot.core", "bot.web", "rules"),
     "bot.replaybench": ("bot.core", "bot.discord_app", "rules", "tests"),
 }
 FORBIDDEN_LIBRARIES: dict[str, tuple[str, ...]] = {
@@ -40,6 +42,7 @@ FORBIDDEN_LIBRARIES: dict[str, tuple[str, ...]] = {
     "ai": ("discord", "PIL", "aiosqlite", "asyncpg"),
     "bot.core": ("discord",),
     "bot.console": ("discord",),
+    "bot.web": ("discord",),
 }
 
 

@@ -39,6 +39,8 @@ PICTURES = "pictures"
 """When new games' messages carry the picture (`bot.core.picture_modes`)."""
 # STATISTICS ("on"/"off": whether the server's games count in statistics and ratings) is
 # `bot.core.ratings`', which reads it at each game's end
+WEB = "web"
+"""Whether the server's games have web pages (issue 28; "on"/"off"): off, they answer 404."""
 
 GAME_DEFAULT_NAMES = (LANGUAGE, TURN_HOURS, AUCTION_HOURS, ABSENT, PICTURES)
 SETTING_NAMES = (
@@ -47,6 +49,7 @@ SETTING_NAMES = (
     OPENER_ROLE,
     *LIMIT_NAMES,
     STATISTICS,
+    WEB,
 )
 ABSENT_MODES = (ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT)
 HOURS_RANGE = (1, 720)
@@ -75,7 +78,7 @@ def validated(name: str, value: str) -> str:
         return _one_of(name, text.lower(), ABSENT_MODES)
     if name == PICTURES:
         return _one_of(name, text.lower(), tuple(PICTURE_MODES))
-    if name == STATISTICS:
+    if name in (STATISTICS, WEB):
         return _one_of(name, text.lower(), (ON, OFF))
     if name in (GAMES_CHANNEL, OPENER_ROLE):
         if not text.isdigit() or not 0 < int(text) < 2**63:
@@ -109,6 +112,8 @@ class ServerSettings:
     """None: everyone may open a game."""
     statistics: bool
     limits: Limits
+    web: bool
+    """Whether the server's games have web pages."""
     chosen: frozenset[str]
 
     def value_of(self, name: str) -> object:
@@ -142,6 +147,7 @@ def settings_of(
         opener_role=int(kept[OPENER_ROLE]) if OPENER_ROLE in kept else None,
         statistics=kept.get(STATISTICS, ON) == ON,
         limits=Limits.of(kept),
+        web=kept.get(WEB, ON) == ON,
         chosen=frozenset(kept),
     )
 
@@ -183,6 +189,7 @@ __all__ = [
     "SETTING_NAMES",
     "STATISTICS",
     "TURN_HOURS",
+    "WEB",
     "ServerSettings",
     "change_server_settings",
     "server_settings",

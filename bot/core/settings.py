@@ -53,6 +53,13 @@ class Settings:
     """Tests only: where discord.py sends REST requests (a fake Discord)."""
     gateway: str | None = None
     """Tests only: the gateway URL discord.py connects to (a fake Discord)."""
+    web_host: str = "127.0.0.1"
+    """Where `bash scripts/run-bot.sh web` listens (`MONTANA_WEB_HOST`)."""
+    web_port: int | None = None
+    """Its port (`MONTANA_WEB_PORT`; None: 8080)."""
+    web_url: str | None = None
+    """Where the games' web pages are served (`MONTANA_WEB_URL`, issue 28): set, game
+    links carry an "Open the live board" button; None, nothing in Discord changes."""
     turn_hours: float = 48.0
     """Default turn deadline of a new game, in hours, fractions allowed (0.5 = 30 min);
     `/montana game new` or `/montana game settings` change it per game."""
@@ -275,6 +282,9 @@ def load_settings(
         guild_id=read("MONTANA_GUILD_ID", _discord_id),
         api_base=read("MONTANA_DISCORD_API_BASE", _url("http", "https")),
         gateway=read("MONTANA_DISCORD_GATEWAY", _url("ws", "wss")),
+        web_host=read("MONTANA_WEB_HOST", _text) or Settings.web_host,
+        web_port=read("MONTANA_WEB_PORT", _port),
+        web_url=read("MONTANA_WEB_URL", _url("http", "https")),
         turn_hours=read("MONTANA_TURN_HOURS", _hours) or Settings.turn_hours,
         auction_hours=read("MONTANA_AUCTION_HOURS", _hours) or Settings.auction_hours,
         deadline_poll_seconds=(

@@ -61,6 +61,7 @@ from .components import (
 from .lobby import thread_name
 from .picture_modes import with_board_button
 from .replay import replay_view
+from .weblinks import OPEN_LIVE_BOARD, live_link, with_link
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +210,20 @@ class DiscordAnnouncer:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
 
+    async def _with_live_link(
+        self, row: GameRow, view: discord.ui.View | None
+    ) -> discord.ui.View | None:
+        """The prompt's view with "Open the live board" when `MONTANA_WEB_URL` is set."""
+        settings = getattr(self.client, "settings", None)
+        store = getattr(self.client, "store", None)
+        web_url = getattr(settings, "web_url", None)
+        if web_url is None or store is None:
+            return view
+        url = await live_link(store, web_url, row)
+        if url is None:
+            return view
+        return with_link(view, game_t(row).translate(OPEN_LIVE_BOARD), url)
+
     async def probe(self, row: GameRow) -> bool:
         """Whether Discord answers a read of the game's channel or thread again (posts
         there failed for now): the core then tries them at once (`Prober`)."""
@@ -230,6 +245,8 @@ class DiscordAnnouncer:
     async def _announce(self, outcome: Outcome) -> Posted:
         row = outcome.row
         content, view = compose(outcome)
+        if outcome.prompt:
+            view = await self._with_live_link(row, view)
         if outcome.in_place and outcome.previous_message_id is not None:
             edited = await self._edit_prompt(outcome, content, view)
             if edited is not None:

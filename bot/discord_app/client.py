@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import discord
+from aiohttp import web
 from discord import app_commands
 
 from i18n import translatable
@@ -33,6 +34,8 @@ from ..core.replays import Replays
 from ..core.service import GameService, Refusal, Renderer
 from ..core.settings import Settings
 from ..core.store import Store, StoreError
+from ..web.app import make_app
+from ..web.serve import start_site
 from . import (
     aiplayers,
     components,
@@ -137,6 +140,8 @@ class MontanaBot(discord.Client):
         self.tree.add_command(montana)
         self._renderer = renderer
         self._pictures: ProcessRenderer | None = None
+        self._web: web.AppRunner | None = None
+        """The games' web pages served inside the bot (`MONTANA_WEB_PORT`), if asked."""
         """The worker processes drawing pictures, when the settings ask for them."""
         self._sync_commands = sync_commands
         self._seed_source = seed_source
@@ -189,6 +194,11 @@ class MontanaBot(discord.Client):
         self.service.presence.after_hand_over.append(self.ai.wake)
         self.deadlines.at_deadline = self.ai.at_deadline
         self.ai.absence_of = self.deadlines.absence_of
+        if self.settings.web_port is not None:
+            # the one-process default: the web pages on the bot's own store
+            self._web = await start_site(
+                make_app(self.store), self.settings.web_host, self.settings.web_port
+            )
         # the end-of-game summaries the outbox owes (`bot.core.ratings`)
         self.service.delivery.senders[SUMMARY] = stats.SummarySender(self)
         self.lobby_expiry = LobbyExpiry(
@@ -354,6 +364,9 @@ class MontanaBot(discord.Client):
         if self._pictures is not None:
             await asyncio.to_thread(self._pictures.close)
             self._pictures = None
+        if self._web is not None:
+            await self._web.cleanup()
+            self._web = None
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

@@ -32,6 +32,7 @@ from .group import NO_PINGS, answer, channel_id_of, game_group, montana, tracked
 from .history import log_page_text, log_view
 from .lobby import lobby_text
 from .notify import message_link
+from .weblinks import live_board_view
 
 STOPPED_EARLY = {
     ENDED: translatable(
@@ -55,6 +56,9 @@ async def board(interaction: discord.Interaction[Any]) -> None:
     if not row.has_player(str(interaction.user.id)):
         await answer(interaction, not_yours(row, t))
         return
+    bot = bot_of(interaction)
+    live_link = await live_board_view(bot.store, bot.settings.web_url, row, t)
+    linked: dict[str, Any] = {} if live_link is None else {"view": live_link}
     reposted = service.reposts.newest(row, prompt=row.status == ACTIVE)
     if reposted is not None:
         link = message_link(row.guild_id, row.play_channel_id, reposted)
@@ -64,6 +68,7 @@ async def board(interaction: discord.Interaction[Any]) -> None:
                 "The board was posted again already since the last move; it is here: {link}",
                 link=link,
             ),
+            **linked,
         )
         return
     if row.status == ACTIVE:
@@ -81,7 +86,7 @@ async def board(interaction: discord.Interaction[Any]) -> None:
         posted = t.gettext(
             "The board is posted in {where}.", where=f"<#{outcome.row.play_channel_id}>"
         )
-        await answer(interaction, posted + notes)
+        await answer(interaction, posted + notes, **linked)
         return
     picture = await service.game_picture(row, game)
     channel = bot_of(interaction).get_partial_messageable(row.play_channel_id)
@@ -90,6 +95,7 @@ async def board(interaction: discord.Interaction[Any]) -> None:
             words.results(game, row.names, game_t(row)),
             file=picture_file(picture),
             allowed_mentions=NO_PINGS,
+            **linked,
         )
     except discord.HTTPException as error:
         refused = t.gettext(
@@ -104,7 +110,9 @@ async def board(interaction: discord.Interaction[Any]) -> None:
         return
     service.reposts.note(row, message.id)
     await answer(
-        interaction, t.gettext("The board is posted in {where}.", where=f"<#{row.play_channel_id}>")
+        interaction,
+        t.gettext("The board is posted in {where}.", where=f"<#{row.play_channel_id}>"),
+        **linked,
     )
 
 

@@ -90,6 +90,7 @@ SETTING_LABELS: dict[str, Message] = {
     "active_games": translatable("Games under way per member"),
     "hints_per_minute": translatable("Hints per member and minute"),
     names.STATISTICS: translatable("Statistics and ratings"),
+    names.WEB: translatable("Web pages of the games"),
 }
 """What each server setting is, in the settings' list."""
 NOT_ADMIN = translatable(
@@ -162,8 +163,9 @@ def value_words(name: str, chosen: ServerSettings, t: Translator, guild_locale: 
         if chosen.opener_role is None:
             return t.gettext("everyone")
         return f"<@&{chosen.opener_role}>"
-    if name == names.STATISTICS:
-        return t.pgettext("setting", "on") if chosen.statistics else t.pgettext("setting", "off")
+    if name in (names.STATISTICS, names.WEB):
+        switched_on = chosen.statistics if name == names.STATISTICS else chosen.web
+        return t.pgettext("setting", "on") if switched_on else t.pgettext("setting", "off")
     return str(chosen.value_of(name))
 
 
@@ -209,6 +211,7 @@ def settings_words(chosen: ServerSettings, t: Translator, guild_locale: str | No
     active_games="Games under way one member may play at once",
     hints_per_minute="Hints one member may ask for in a minute",
     statistics="Whether this server's games count in statistics and ratings",
+    web="Whether this server's games have web pages (off: their pages answer 404)",
     reset="Put a setting back to the bot's default",
 )
 @app_commands.choices(
@@ -232,6 +235,7 @@ async def settings_command(
     active_games: app_commands.Range[int, 1, 100] | None = None,
     hints_per_minute: app_commands.Range[int, 1, 60] | None = None,
     statistics: bool | None = None,
+    web: bool | None = None,
     reset: app_commands.Choice[str] | None = None,
 ) -> None:
     guild_id = guild_of(interaction)
@@ -264,6 +268,8 @@ async def settings_command(
         values[names.OPENER_ROLE] = None
     if statistics is not None:
         values[names.STATISTICS] = names.ON if statistics else names.OFF
+    if web is not None:
+        values[names.WEB] = names.ON if web else names.OFF
     t = user_t(interaction)
     said = ""
     if values:

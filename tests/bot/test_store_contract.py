@@ -708,3 +708,22 @@ async def test_the_daily_digest_is_claimed_once_a_day(store: Store) -> None:
     assert await store.claim_digest(ANA.user_id, "2026-11-26")
     await store.set_digest(ANA.user_id, False, "2026-11-26T09:00:00+00:00")
     assert await store.digest_due([], "2026-11-27") == []
+
+
+async def test_a_games_web_token_is_random_kept_and_finds_only_its_game(store: Store) -> None:
+    first, _ = await started(store, channel=10)
+    second, game = await started(store, channel=11)
+    token = await store.web_token(first)
+    assert await store.web_token(first) == token, "made once, then kept"
+    other = await store.web_token(second)
+    assert other != token and len(token) >= 24 and str(first) not in (token, other)
+    found = await store.game_by_web_token(token)
+    assert found is not None and found.id == first and found.players == (ANA, BEN)
+    assert await store.game_by_web_token(str(first)) is None
+    assert await store.game_by_web_token("") is None
+    await play_one(store, second, game)
+    assert await store.game_versions([first, second, 999]) == {
+        first: (len(Game.new([ANA.user_id, BEN.user_id], seed=4).log), 0),
+        second: (game.version, 0),
+    }
+    assert await store.game_versions([]) == {}

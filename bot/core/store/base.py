@@ -53,6 +53,7 @@ from .operators import OperatorQueries
 from .pictures import PictureTables
 from .queue import QueueTables
 from .ratings import RatingTables
+from .web import WebTables
 
 Row = Any
 """A row as the driver gives it: by column name (`row["id"]`) or position (`row[0]`)."""
@@ -253,7 +254,14 @@ def _guarded(
 
 
 class Store(
-    GuildTables, RatingTables, OperatorQueries, PictureTables, SeatTables, QueueTables, HoursTables
+    GuildTables,
+    RatingTables,
+    OperatorQueries,
+    PictureTables,
+    SeatTables,
+    QueueTables,
+    HoursTables,
+    WebTables,
 ):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""

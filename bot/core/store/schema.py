@@ -453,5 +453,15 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # the web pages (issue 28): each game's page lives at a random token, made
+        # the first time the bot links the page (never the game id, which is guessable)
+        """
+        CREATE TABLE web_tokens (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id),
+            token TEXT NOT NULL UNIQUE
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

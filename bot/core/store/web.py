@@ -1,0 +1,66 @@
+"""The store's statements for the web pages (issue 28), mixed into `base.Store`: each
+game's page token, and the one small read that tells the open pages a game moved."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .model import GameRow
+
+if TYPE_CHECKING:
+    from .base import Row
+
+TOKEN_BYTES = 18
+"""A page token's randomness (24 URL-safe characters): never guessed, never the id."""
+
+
+class WebTables:
+    """Mixed into `Store`: these use its `query` and `transaction` (both guarded)."""
+
+    if TYPE_CHECKING:
+
+        async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+        async def transaction(
+            self, statements: Sequence[tuple[str, tuple[Any, ...]]]
+        ) -> list[int]: ...
+
+        async def _rows(self, rows: Sequence[Row]) -> list[GameRow]: ...
+
+    async def web_token(self, game_id: int) -> str:
+        """The game's page token, made (at random) the first time it is asked for."""
+        await self.transaction(
+            [
+                (
+                    "INSERT INTO web_tokens (game_id, token) VALUES (?, ?) "
+                    "ON CONFLICT (game_id) DO NOTHING",
+                    (game_id, secrets.token_urlsafe(TOKEN_BYTES)),
+                )
+            ]
+        )
+        rows = await self.query("SELECT token FROM web_tokens WHERE game_id = ?", (game_id,))
+        return str(rows[0]["token"])
+
+    async def game_by_web_token(self, token: str) -> GameRow | None:
+        """The game whose page token is `token` (None: no such page)."""
+        rows = await self.query(
+            "SELECT g.* FROM games g JOIN web_tokens w ON w.game_id = g.id WHERE w.token = ?",
+            (token,),
+        )
+        found = await self._rows(rows)
+        return found[0] if found else None
+
+    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+        """Each game's (version, undo epoch): one small read for every open page."""
+        if not game_ids:
+            return {}
+        marks = ", ".join("?" for _ in game_ids)
+        rows = await self.query(
+            f"SELECT id, version, undo_epoch FROM games WHERE id IN ({marks})", tuple(game_ids)
+        )
+        return {int(r["id"]): (int(r["version"]), int(r["undo_epoch"])) for r in rows}
+
+
+__all__ = ["TOKEN_BYTES", "WebTables"]

@@ -1,0 +1,262 @@
+"""The aiohttp application: a game's page, its pictures, its live updates.
+
+    /g/<token>                     the page (?lang= en|fr|pl|ja, else Accept-Language)
+    /g/<token>/state.json          the page's words now (what an open page fetches)
+    /g/<token>/events              server-sent events: the game's mark when it moves
+    /g/<token>/picture/<mark>.png  the picture of the game at that mark (cached for good)
+    /g/<token>/turn/<n>.png        the game at the end of turn n (the replay slider)
+    /static/...                    the page's script and style (nothing inline)
+
+A token nobody was given, a game of a server that switched its web pages off
+(`bot.core.server_settings.WEB`) or a game not started answer 404 alike. Pictures are
+drawn in a thread by the same renderer as Discord's, each mark and language once while
+it is kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from i18n import Language, translator
+from render import render_game
+from rules import Game
+
+from ..core.replays import draw_step
+from ..core.server_settings import server_settings
+from ..core.store import GameRow, Store
+from .live import Watcher
+from .pages import GameWords, game_page, game_words, language_of, mark_of, not_found_page
+
+log = logging.getLogger("bot.web")
+
+STATIC = Path(__file__).parent / "static"
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+KEPT = 256
+"""Pictures and page words kept drawn (a few open games' marks, languages and turns)."""
+HEARTBEAT_SECONDS = 15.0
+"""A comment line on an idle event stream, so that proxies keep it open."""
+
+
+class Kept:
+    """What was drawn or worded last, by key; one drawing per key at a time."""
+
+    def __init__(self, size: int = KEPT) -> None:
+        self._size = size
+        self._done: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._drawing: dict[tuple[Any, ...], asyncio.Task[Any]] = {}
+
+    async def get(self, key: tuple[Any, ...], make: Callable[[], Awaitable[Any]]) -> Any:
+        if key in self._done:
+            self._done.move_to_end(key)
+            return self._done[key]
+        task = self._drawing.get(key)
+        if task is None:
+            task = asyncio.ensure_future(make())
+            self._drawing[key] = task
+            try:
+                value = await task
+            finally:
+                del self._drawing[key]
+            self._done[key] = value
+            while len(self._done) > self._size:
+                self._done.popitem(last=False)
+            return value
+        return await asyncio.shield(task)
+
+
+STORE: web.AppKey[Store] = web.AppKey("store", Store)
+WATCHER: web.AppKey[Watcher] = web.AppKey("watcher", Watcher)
+KEPT_DRAWN: web.AppKey[Kept] = web.AppKey("kept", Kept)
+
+
+@web.middleware
+async def safety_headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    try:
+        response = await handler(request)
+    except web.HTTPNotFound:
+        response = _not_found(request)
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _language(request: web.Request) -> Language:
+    return language_of(request.query.get("lang"), request.headers.get("Accept-Language"))
+
+
+def _not_found(request: web.Request) -> web.Response:
+    return web.Response(
+        status=404,
+        text=not_found_page(_language(request)),
+        content_type="text/html",
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+async def _game(request: web.Request) -> tuple[GameRow, Game]:
+    """The game of the address's token, or 404 (no such token, web pages off, not started)."""
+    store = request.app[STORE]
+    row = await store.game_by_web_token(request.match_info["token"])
+    if row is None or row.state_json is None:
+        raise web.HTTPNotFound()
+    if row.guild_id is not None and not (await server_settings(store, row.guild_id)).web:
+        raise web.HTTPNotFound()
+    return row, Game.from_dict(json.loads(row.state_json))
+
+
+async def _words(request: web.Request, row: GameRow, game: Game) -> GameWords:
+    language = _language(request)
+    key = ("words", row.id, mark_of(row), language)
+
+    async def make() -> GameWords:
+        return await asyncio.to_thread(game_words, row, game, translator(language))
+
+    words: GameWords = await request.app[KEPT_DRAWN].get(key, make)
+    return words
+
+
+async def page(request: web.Request) -> web.Response:
+    row, game = await _game(request)
+    said = await _words(request, row, game)
+    return web.Response(
+        text=game_page(row, said, request.match_info["token"], _language(request)),
+        content_type="text/html",
+        headers={"Cache-Control": "no-store", "Vary": "Accept-Language"},
+    )
+
+
+async def state(request: web.Request) -> web.Response:
+    row, game = await _game(request)
+    said = await _words(request, row, game)
+    return web.Response(
+        text=said.to_json(),
+        content_type="application/json",
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def _png(data: bytes, *, for_good: bool) -> web.Response:
+    cache = "public, max-age=31536000, immutable" if for_good else "no-cache"
+    return web.Response(body=data, content_type="image/png", headers={"Cache-Control": cache})
+
+
+async def picture(request: web.Request) -> web.StreamResponse:
+    row, game = await _game(request)
+    language = _language(request)
+    if request.match_info["mark"] != mark_of(row):
+        # an old mark: the picture now, at its own address (which may be kept for good)
+        raise web.HTTPFound(
+            f"/g/{request.match_info['token']}/picture/{mark_of(row)}.png?lang={language}"
+        )
+    key = ("picture", row.id, mark_of(row), language)
+
+    async def make() -> bytes:
+        return await asyncio.to_thread(render_game, game, names=row.names, language=language)
+
+    return _png(await request.app[KEPT_DRAWN].get(key, make), for_good=True)
+
+
+async def turn_picture(request: web.Request) -> web.StreamResponse:
+    row, game = await _game(request)
+    language = _language(request)
+    try:
+        turn = int(request.match_info["turn"])
+    except ValueError:
+        raise web.HTTPNotFound() from None
+    key = ("turn", row.id, mark_of(row), language, turn)
+
+    async def make() -> bytes:
+        step = await asyncio.to_thread(draw_step, game, turn, row.names, language)
+        return step.png
+
+    # the address names the mark it was made for: at that mark, a turn never changes
+    for_good = request.query.get("v") == mark_of(row)
+    return _png(await request.app[KEPT_DRAWN].get(key, make), for_good=for_good)
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    row, _ = await _game(request)
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no",
+        }
+    )
+    await response.prepare(request)
+    watcher = request.app[WATCHER]
+    mark = (row.version, row.undo_epoch)
+    with contextlib.suppress(ConnectionResetError):  # the reader closed the page
+        await _follow(response, watcher, row, mark)
+    return response
+
+
+async def _follow(
+    response: web.StreamResponse, watcher: Watcher, row: GameRow, mark: tuple[int, int]
+) -> None:
+    """Write the game's mark now, then at each change (a comment line when idle)."""
+    async with watcher.watching(row.id, mark) as changed:
+        shown = mark
+        await response.write(f"data: {mark_of(row)}\n\n".encode())
+        while True:
+            async with changed:
+                now = watcher.mark(row.id)
+                if now == shown:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(changed.wait(), HEARTBEAT_SECONDS)
+                    now = watcher.mark(row.id)
+            if now is not None and now != shown:
+                shown = now
+                await response.write(f"data: {now[0]}-{now[1]}\n\n".encode())
+            else:
+                await response.write(b": still here\n\n")
+
+
+async def static(request: web.Request) -> web.StreamResponse:
+    name = request.match_info["name"]
+    types = {"web.js": "text/javascript", "web.css": "text/css"}
+    if name not in types:
+        raise web.HTTPNotFound()
+    return web.Response(
+        body=(STATIC / name).read_bytes(),
+        content_type=types[name],
+        charset="utf-8",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
+
+
+def make_app(store: Store, *, poll_seconds: float | None = None) -> web.Application:
+    """The web pages on `store` (the caller opens and closes the store)."""
+    app = web.Application(middlewares=[safety_headers])
+    app[STORE] = store
+    app[WATCHER] = (
+        Watcher(store) if poll_seconds is None else Watcher(store, poll_seconds=poll_seconds)
+    )
+    app[KEPT_DRAWN] = Kept()
+
+    async def stop_watching(app: web.Application) -> None:
+        await app[WATCHER].close()
+
+    app.on_cleanup.append(stop_watching)
+    app.router.add_get("/g/{token}", page)
+    app.router.add_get("/g/{token}/state.json", state)
+    app.router.add_get("/g/{token}/events", events)
+    app.router.add_get("/g/{token}/picture/{mark}.png", picture)
+    app.router.add_get("/g/{token}/turn/{turn}.png", turn_picture)
+    app.router.add_get("/static/{name}", static)
+    return app

@@ -1,0 +1,168 @@
+"""What a game's page says, in the reader's language: the words (`GameWords`, also sent
+as JSON to an open page when the game moves) and the page's HTML, every name escaped."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from html import escape
+
+from i18n import LANGUAGE_NAMES, LANGUAGES, Language, Translator, is_language, translator
+from render.replay import turn_states
+from rules import Game
+
+from ..core import words
+from ..core.store import GameRow
+
+FALLBACK: Language = "en"
+
+
+def language_of(query: str | None, accept_language: str | None) -> Language:
+    """The page's language: `?lang=` if it names one, else the best of `Accept-Language`
+    (by its q-values), else English."""
+    if query and is_language(query):
+        return query
+    best: tuple[float, int, Language] | None = None
+    for index, part in enumerate((accept_language or "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        code = tag.strip().lower().split("-")[0]
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                continue
+        if is_language(code) and quality > 0:
+            candidate = (-quality, index, code)
+            if best is None or candidate < best:
+                best = candidate
+    return best[2] if best is not None else FALLBACK
+
+
+@dataclass(frozen=True)
+class GameWords:
+    """The page's text for one mark of a game (the picture is fetched by its address)."""
+
+    mark: str
+    """ "<version>-<epoch>": the addresses of this state's pictures carry it."""
+    waiting: str
+    """Whose turn it is and what they must do (or that the game is over)."""
+    standings: list[str]
+    log: list[str]
+    """One line per turn, oldest first: the turn in words."""
+    turns: int
+    """The last turn (the replay slider's end)."""
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+
+def mark_of(row: GameRow) -> str:
+    return f"{row.version}-{row.undo_epoch}"
+
+
+def game_words(row: GameRow, game: Game, t: Translator) -> GameWords:
+    names = row.names
+    log: list[str] = []
+    last = 0
+    for state in turn_states(game):
+        said = words.describe(state.events, names, t=t)
+        last = state.frame.turn
+        if not said:
+            continue
+        if state.frame.turn == 0:
+            log.append(t.gettext("Setup: {said}", said=said))
+        else:
+            log.append(t.gettext("Turn {n}: {said}", n=state.frame.turn, said=said))
+    standings = [line.replace("**", "") for line in words.results(game, names, t).splitlines()]
+    return GameWords(
+        mark=mark_of(row),
+        waiting=words.waiting_for(game, names, t).replace("**", ""),
+        standings=standings,
+        log=log,
+        turns=last,
+    )
+
+
+def _language_links(path: str, current: Language) -> str:
+    links = []
+    for code in LANGUAGES:
+        name = escape(LANGUAGE_NAMES[code])
+        if code == current:
+            links.append(f'<a aria-current="true" lang="{code}">{name}</a>')
+        else:
+            links.append(f'<a href="{escape(path)}?lang={code}" lang="{code}">{name}</a>')
+    return " ".join(links)
+
+
+def game_page(row: GameRow, said: GameWords, token: str, language: Language) -> str:
+    """The whole page: the picture now, whose turn, the replay slider and the log."""
+    t = translator(language)
+    base = f"/g/{escape(token)}"
+    players = ", ".join(escape(name) for name in row.names.values())
+    title = t.gettext("Montana: game {id}", id=row.id)
+    picture_alt = t.gettext("The board of the game now: {waiting}", waiting=said.waiting)
+    step_alt = t.gettext("The board at the end of the chosen turn")
+    language_label = t.gettext("Language")
+    zoom_hint = t.gettext("Open the picture to zoom in.")
+    replay_heading = t.gettext("Replay")
+    turn_label = t.gettext("Turn")
+    moves_heading = t.gettext("Moves")
+    log_items = "".join(f"<li>{escape(line)}</li>" for line in said.log)
+    standings = "".join(f"<li>{escape(line)}</li>" for line in said.standings[1:])
+    heading = escape(said.standings[0]) if said.standings else ""
+    return f"""<!DOCTYPE html>
+<html lang="{language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title>
+<link rel="stylesheet" href="/static/web.css">
+<script src="/static/web.js" defer></script>
+</head>
+<body data-base="{base}" data-lang="{language}" data-mark="{escape(said.mark)}">
+<header>
+<h1>{escape(title)}</h1>
+<p class="players">{players}</p>
+<nav aria-label="{escape(language_label)}">{_language_links(base, language)}</nav>
+</header>
+<main>
+<section class="now">
+<p id="waiting" role="status" aria-live="polite">{escape(said.waiting)}</p>
+<a id="picture-link" href="{base}/picture/{escape(said.mark)}.png?lang={language}">
+<img id="picture" src="{base}/picture/{escape(said.mark)}.png?lang={language}"
+ alt="{escape(picture_alt)}"></a>
+<p class="hint">{escape(zoom_hint)}</p>
+</section>
+<section class="side">
+<h2>{escape(replay_heading)}</h2>
+<label for="turn">{escape(turn_label)} <output id="turn-shown">{said.turns}</output></label>
+<input id="turn" type="range" min="0" max="{said.turns}" value="{said.turns}" step="1">
+<img id="step" src="{base}/turn/{said.turns}.png?lang={language}&amp;v={escape(said.mark)}"
+ alt="{escape(step_alt)}">
+<h2>{heading}</h2>
+<ul id="standings">{standings}</ul>
+<h2>{escape(moves_heading)}</h2>
+<ol id="log">{log_items}</ol>
+</section>
+</main>
+</body>
+</html>
+"""
+
+
+def not_found_page(language: Language) -> str:
+    t = translator(language)
+    text = escape(
+        t.gettext(
+            "There is no page here: the address may be mistyped, or the page "
+            "was switched off by the server's administrators."
+        )
+    )
+    return f"""<!DOCTYPE html>
+<html lang="{language}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>404</title><link rel="stylesheet" href="/static/web.css"></head>
+<body><main><p>{text}</p></main></body>
+</html>
+"""
