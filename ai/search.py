@@ -51,6 +51,12 @@ class SearchPolicy:
     """Candidates of stage 1 played on to the end of the turn."""
     samples: int = 4
     """Spins tried for `recruit`."""
+    playouts: int = 1
+    """Play-outs averaged for every candidate of stage 2 (each with its own spins of
+    the wheel): more than one weighs the wheel's chance outcomes (the `hard` level)."""
+    noise: float = 0.0
+    """Standard deviation, in points, of the noise added to every candidate's value
+    (the `easy` level); with noise, a build is always preferred when one is legal."""
     weights: Weights = field(default=DEFAULT_WEIGHTS)
 
     def decide(self, game: Game, player_id: str, rng: random.Random) -> Decision:
@@ -128,8 +134,9 @@ class _Search:
         line.game = end
         total = self.value(end, self.seat)
         count = 1
-        if line.action.verb == "recruit":
-            for _ in range(self.policy.samples - 1):
+        extra = self.policy.samples if line.action.verb == "recruit" else self.policy.playouts
+        if extra > 1:
+            for _ in range(extra - 1):
                 if not self.budget_left():
                     break
                 sample = self.child(self.game, self.player_id, line.action)[0]
@@ -151,8 +158,10 @@ class _Search:
         evaluator = Evaluator(game, policy.weights)
         own = [a for a in legal if a.verb != "trade"]
         lines = self.stage_one(own, evaluator)
+        if policy.noise > 0:
+            lines = self.noisy(lines)
         lines.sort(key=lambda line: (-line.value, line.order))
-        deep = lines[: policy.top] + [
+        deep = lines[: max(1, policy.top)] + [
             line for line in lines[policy.top :] if line.action.verb == "recruit"
         ]
         for line in deep:
@@ -161,10 +170,23 @@ class _Search:
             line.value = self.deep_value(line)
         deep.sort(key=lambda line: (-line.value, line.order))
         chosen = deep[0]
+        if policy.noise > 0:
+            return Decision(chosen.action, self.reasons(evaluator, chosen), self.nodes)
         trade = self.best_trade(legal, chosen.value + TRADE_MARGIN)
         if trade is not None:
             chosen = trade
         return Decision(chosen.action, self.reasons(evaluator, chosen), self.nodes)
+
+    def noisy(self, lines: list[_Line]) -> list[_Line]:
+        """The lines with noise on their values; only the builds when there are any.
+
+        A learner's opponent misjudges what it is worth, but never forgets to build.
+        """
+        builds = [line for line in lines if line.action.verb == "build"]
+        kept = builds or lines
+        for line in kept:
+            line.value += self.rng.gauss(0.0, self.policy.noise)
+        return kept
 
     def best_trade(self, legal: list[Action], to_beat: float) -> _Line | None:
         """A cow trade followed by something it made possible, if that beats `to_beat`."""
