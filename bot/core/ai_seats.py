@@ -71,13 +71,15 @@ SWEEP_SECONDS = 60.0
 """How often the games with a seat taken over are woken (see the module's docstring)."""
 RETRY_SECONDS = 30.0
 """After a failure (the database busy, a broken state), when the game is tried again."""
-POLICY = "ai"
+HINT_LEVEL = "hard"
+"""`/montana hint` asks the strongest level (an AI seat plays its own level,
+`GameRow.ai_level`)."""
 HINT_NICENESS = 19
 """How much lower the hint worker's priority is than the AI seats' (`os.nice`)."""
 DECISIONS_KEPT = 512
 """Decisions remembered for the hints and AI seats asking again for the same state."""
-DecisionKey = tuple[int, int, int, str]
-"""(game, version, undo epoch, player): a state and whose decision."""
+DecisionKey = tuple[int, int, int, str, str]
+"""(game, version, undo epoch, player, policy): a state, whose decision, at what level."""
 
 ABSENT_MESSAGES = {
     ABSENT_WAIT: translatable("wait (reminders only)"),
@@ -184,7 +186,7 @@ class AiPlayers:
         service: GameService,
         *,
         delay: float = DEFAULT_DELAY_SECONDS,
-        policy: str = POLICY,
+        policy: str | None = None,
         executor: concurrent.futures.Executor | None = None,
         hint_executor: concurrent.futures.Executor | None = None,
         workers: int = 1,
@@ -194,6 +196,7 @@ class AiPlayers:
         self.tables = AiTables(service.store)
         self.delay = delay
         self.policy = policy
+        """One policy for every seat and hint (the bench, tests); None: the levels."""
         self.workers = workers
         self._executor = executor
         self._own_executor = executor is None
@@ -338,13 +341,14 @@ class AiPlayers:
         Searched once per state: a hint waits for the search of that state under way
         (or done); an AI seat takes a finished one, but never waits behind the hints'
         queue: it searches in its own pool (the same seed: the same decision)."""
-        key: DecisionKey = (row.id, row.version, row.undo_epoch, player)
+        policy = self.policy_for(row, player, hint=hint)
+        key: DecisionKey = (row.id, row.version, row.undo_epoch, player, policy)
         known = self._decisions.get(key)
         if known is not None and (hint or known.done()):
             self._decisions.move_to_end(key)
             return await asyncio.shield(known)
         # (an AI seat's search replaces a hint's still queued: later hints take it)
-        search = asyncio.ensure_future(self._search(row, player, hint=hint))
+        search = asyncio.ensure_future(self._search(row, player, policy, hint=hint))
         search.add_done_callback(lambda done: self._forget_failed(key, done))
         self._decisions[key] = search
         self._decisions.move_to_end(key)
@@ -358,7 +362,13 @@ class AiPlayers:
         if failed and self._decisions.get(key) is search:
             del self._decisions[key]
 
-    async def _search(self, row: GameRow, player: str, *, hint: bool) -> ai.Decision:
+    def policy_for(self, row: GameRow, player: str, *, hint: bool) -> str:
+        """The policy deciding for `player`: the hints' level, or the seat's."""
+        if self.policy is not None:
+            return self.policy
+        return HINT_LEVEL if hint else row.ai_level(player)
+
+    async def _search(self, row: GameRow, player: str, policy: str, *, hint: bool) -> ai.Decision:
         state = row.state
         assert state is not None
         seed = decision_seed(row.id, row.version, row.undo_epoch)
@@ -367,7 +377,7 @@ class AiPlayers:
         self.searches += 1
         try:
             decision, cpu = await loop.run_in_executor(
-                executor, _decide, state, player, self.policy, seed
+                executor, _decide, state, player, policy, seed
             )
         except concurrent.futures.BrokenExecutor:
             # the worker died (killed, out of memory): the next decision starts a new one
