@@ -129,12 +129,12 @@ LEVELS: dict[str, SearchPolicy] = {
     # the evaluation right after the action, with noise; only the best played on
     "easy": SearchPolicy(name="easy", nodes=80, top=1, samples=1, noise=40.0),
     "normal": SearchPolicy(name="normal"),
-    # four times the budget, more candidates played on, each over three wheels
-    "hard": SearchPolicy(name="hard", nodes=1600, top=8, samples=6, playouts=3),
+    # plays on through the next player's turn too: their answer to each candidate
+    "hard": SearchPolicy(name="hard", nodes=2400, top=6, samples=4, turns=2),
 }
 """The AI's levels, weakest first (ai/README.md "The levels"); "ai" is "normal"."""
 LEVEL_NAMES = tuple(LEVELS)
-SEARCH_OPTIONS = ("nodes", "top", "samples", "playouts")
+SEARCH_OPTIONS = ("nodes", "top", "samples", "turns")
 
 
 def get(spec: str) -> Policy:
@@ -157,7 +157,7 @@ def get(spec: str) -> Policy:
             nodes=settings.get("nodes", level.nodes),
             top=settings.get("top", level.top),
             samples=settings.get("samples", level.samples),
-            playouts=settings.get("playouts", level.playouts),
+            turns=settings.get("turns", level.turns),
         )
     if settings:
         raise ValueError(f"policy '{name}' takes no options")

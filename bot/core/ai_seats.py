@@ -20,10 +20,12 @@ this one. So every `SWEEP_SECONDS` the games of this process's shards with a sea
 over are woken too (a wake that finds no AI awaited does nothing).
 
 `hint` asks the same question for the awaited human and words the answer (`ai.explain`).
+Levels (issue 27): an AI seat plays its own level (`ai:<n>:<level>`), a seat taken over
+the level the opener chose for the AI seats (`GameRow.ai_level`), a hint `HINT_LEVEL`.
 
 AI work is bounded and fair (issue 21 point 4): a decision is searched once per state
-(game, version, undo epoch, player) and shared by every hint asked for it, and by the
-AI seat deciding that state (`decide`); hints are limited per member
+and level (game, version, undo epoch, player, policy) and shared by every hint asked
+for it, and by the AI seat deciding that state (`decide`); hints are limited per member
 (`limits.HintRate`, the server's `hints_per_minute`); they run in a worker process of
 their own at a lower priority, so the AI seats (their pool: `workers` processes, the
 `MONTANA_AI_PROCESSES` setting) never wait behind them. And a game whose every seat the

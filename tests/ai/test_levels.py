@@ -68,7 +68,7 @@ def test_ai_is_the_normal_level_and_the_levels_are_ordered_by_work() -> None:
     easy, hard = ai.get("easy"), ai.get("hard")
     assert isinstance(easy, SearchPolicy) and isinstance(hard, SearchPolicy)
     assert easy.nodes < normal.nodes < hard.nodes
-    assert hard.playouts > normal.playouts == 1
+    assert hard.turns > normal.turns == 1
     assert easy.noise > 0 == normal.noise == hard.noise
 
 
@@ -97,7 +97,7 @@ def test_the_easy_level_builds_whenever_it_can_whatever_its_noise() -> None:
 
 def test_the_levels_take_options_and_refuse_unknown_ones() -> None:
     hard = ai.get("hard:nodes=300")
-    assert isinstance(hard, SearchPolicy) and hard.nodes == 300 and hard.playouts == 3
+    assert isinstance(hard, SearchPolicy) and hard.nodes == 300 and hard.turns == 2
     with pytest.raises(ValueError, match="unknown easy option"):
         ai.get("easy:depth=3")
     with pytest.raises(ValueError, match="choose easy, normal, hard"):
