@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import ai
 from bot.core.ratings import rating_player
-from bot.core.store import GameRow
+from bot.core.stats import level_text
+from bot.core.store import AI_LEVELS, GameRow
 from bot.discord_app.client import MontanaBot
+from i18n.translator import translator
 from tests.bot.driver import make_bot, original
 from tests.bot.fakediscord import FakeDiscord
 
@@ -67,3 +70,17 @@ async def test_the_plain_add_ai_seats_the_normal_level(
     assert [(s.user_id, s.name) for s in row.players if s.is_ai] == [("ai:1", "AI 1")]
     assert bot.ai.policy_for(row, "ai:1", hint=False) == "normal"
     assert bot.ai.policy_for(row, row.humans[0].user_id, hint=False) == "normal"
+
+
+def test_each_level_is_named_as_a_rated_player_in_every_language() -> None:
+    """`/montana stats` names a level's pseudo-player "AI (hard)", in the reader's words."""
+    assert AI_LEVELS == ai.LEVEL_NAMES  # the bot offers exactly the levels ai/ has
+    assert [level_text(level, translator("en")) for level in AI_LEVELS] == [
+        "AI (easy)",
+        "AI (normal)",
+        "AI (hard)",
+    ]
+    assert level_text("hard", translator("fr")) == "IA (difficile)"
+    for language in ("fr", "pl", "ja"):
+        names = {level_text(level, translator(language)) for level in AI_LEVELS}
+        assert len(names) == 3 and not names & {"AI (easy)", "AI (hard)"}, names
