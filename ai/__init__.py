@@ -4,9 +4,10 @@ Imports only `rules` and the standard library. See ai/README.md.
 """
 
 from .decision import Decision, Reason, explain, explain_reason
-from .policies import NAMES, Policy, decide_from_state, get
+from .policies import LEVEL_NAMES, NAMES, Policy, decide_from_state, get
 
 __all__ = [
+    "LEVEL_NAMES",
     "NAMES",
     "Decision",
     "Policy",

@@ -2,6 +2,11 @@
 
     python -m ai.arena --players 2 --games 200 --seed 1 ai greedy
     python -m ai.arena --players 4 --games 200 --seed 1 --jobs 2 ai random random random
+    python -m ai.arena --ladder --players 2 --games 200 --seed 1 --jobs 2
+
+With --ladder no policy is named: each level plays the one below it (hard against
+normal, normal against easy, easy against random) and easy also plays greedy, with
+one line printed per pair. With 3 or 4 players the level below fills every other seat.
 
 The first policy named is the one measured ("the subject"); the others fill the
 other seats in the order given (repeated if fewer are named). Game k uses the game
@@ -100,27 +105,61 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
+LADDER = (("hard", "normal"), ("normal", "easy"), ("easy", "random"), ("easy", "greedy"))
+"""The adjacent pairs of the ladder, the stronger (measured) one first."""
+
+
+def play_all(
+    specs: Sequence[str], players: int, games: int, seed: int, jobs: int
+) -> list[GameOutcome]:
+    work = [(tuple(specs), players, seed, k) for k in range(games)]
+    if jobs > 1:
+        with Pool(jobs) as pool:
+            return pool.map(_play, work, chunksize=1)
+    return [_play(job) for job in work]
+
+
+def ladder_line(subject: str, opponent: str, outcomes: list[GameOutcome]) -> str:
+    rate = sum(o.score for o in outcomes) / len(outcomes)
+    cpu_ms = [ms for o in outcomes for ms in o.decision_cpu_ms]
+    return (
+        f"{subject} vs {opponent}: win rate of {subject} {rate:.2f}, decision ms of "
+        f"{subject}: median {percentile(cpu_ms, 50):.0f}, p99 {percentile(cpu_ms, 99):.0f}"
+    )
+
+
+def ladder(players: int, games: int, seed: int, jobs: int) -> None:
+    print(f"ladder: {games} games of {players} players per pair, game seeds from {seed}")
+    for subject, opponent in LADDER:
+        wall_started = time.perf_counter()
+        outcomes = play_all((subject, opponent), players, games, seed, jobs)
+        wall = time.perf_counter() - wall_started
+        print(f"{ladder_line(subject, opponent, outcomes)} (wall {wall:.0f} s)", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ai.arena", description=__doc__)
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
-    parser.add_argument("policies", nargs="+", help="the subject first, then its opponents")
+    parser.add_argument(
+        "--ladder", action="store_true", help="play each level against the one below"
+    )
+    parser.add_argument("policies", nargs="*", help="the subject first, then its opponents")
     args = parser.parse_args(argv)
+    if args.ladder:
+        if args.policies:
+            parser.error("--ladder plays the levels: name no policy")
+        ladder(args.players, args.games, args.seed, args.jobs)
+        return 0
     if len(args.policies) < 2:
         parser.error("name at least two policies: the subject and its opponent(s)")
     for spec in args.policies:
         get(spec)  # an unknown name fails here, not in a worker
 
     wall_started, cpu_started = time.perf_counter(), time.process_time()
-    jobs = [(tuple(args.policies), args.players, args.seed, k) for k in range(args.games)]
-    outcomes: list[GameOutcome] = []
-    if args.jobs > 1:
-        with Pool(args.jobs) as pool:
-            outcomes = pool.map(_play, jobs, chunksize=1)
-    else:
-        outcomes = [_play(job) for job in jobs]
+    outcomes = play_all(args.policies, args.players, args.games, args.seed, args.jobs)
     wall = time.perf_counter() - wall_started
     cpu = time.process_time() - cpu_started
     if args.jobs > 1:

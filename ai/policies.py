@@ -1,4 +1,5 @@
-"""The policies by name: "ai" (search), "greedy" (best immediate gain), "random".
+"""The policies by name: the AI's levels "easy", "normal" (alias "ai") and "hard"
+(search), "greedy" (best immediate gain), "random".
 
     policy = ai.policies.get("ai")               # or "greedy", "random", "ai:nodes=100"
     decision = policy.decide(game, player_id, random.Random(seed))
@@ -11,7 +12,7 @@ saved state (`game.to_dict()`), for a process pool: its inputs and result pickle
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from rules import Action, Game, data
@@ -124,24 +125,39 @@ class GreedyPolicy:
         return Decision(action, (*reasons, gain), tried)
 
 
+LEVELS: dict[str, SearchPolicy] = {
+    # the evaluation right after the action, with noise; only the best played on
+    "easy": SearchPolicy(name="easy", nodes=80, top=1, samples=1, noise=40.0),
+    "normal": SearchPolicy(name="normal"),
+    # plays on through the next player's turn too: their answer to each candidate
+    "hard": SearchPolicy(name="hard", nodes=2400, top=6, samples=4, turns=2),
+}
+"""The AI's levels, weakest first (ai/README.md "The levels"); "ai" is "normal"."""
+LEVEL_NAMES = tuple(LEVELS)
+SEARCH_OPTIONS = ("nodes", "top", "samples", "turns")
+
+
 def get(spec: str) -> Policy:
-    """The policy named `spec`: "ai", "greedy" or "random"; "ai:nodes=100,top=4" sets
-    the search's budget (integers only)."""
+    """The policy named `spec`: a level ("easy", "normal", "hard"; "ai" is "normal"),
+    "greedy" or "random"; "ai:nodes=100,top=4" (or "hard:nodes=800") changes the
+    search's budget (integers only)."""
     name, _, options = spec.partition(":")
     settings: dict[str, int] = {}
     for item in filter(None, options.split(",")):
         key, _, number = item.partition("=")
         settings[key.strip()] = int(number)
-    if name == "ai":
-        unknown = set(settings) - {"nodes", "top", "samples"}
+    if name == "ai" or name in LEVELS:
+        unknown = set(settings) - set(SEARCH_OPTIONS)
         if unknown:
-            raise ValueError(f"unknown ai option(s): {', '.join(sorted(unknown))}")
-        default = SearchPolicy()
-        return SearchPolicy(
+            raise ValueError(f"unknown {name} option(s): {', '.join(sorted(unknown))}")
+        level = LEVELS["normal" if name == "ai" else name]
+        return replace(
+            level,
             name=spec,
-            nodes=settings.get("nodes", default.nodes),
-            top=settings.get("top", default.top),
-            samples=settings.get("samples", default.samples),
+            nodes=settings.get("nodes", level.nodes),
+            top=settings.get("top", level.top),
+            samples=settings.get("samples", level.samples),
+            turns=settings.get("turns", level.turns),
         )
     if settings:
         raise ValueError(f"policy '{name}' takes no options")
@@ -149,10 +165,10 @@ def get(spec: str) -> Policy:
         return GreedyPolicy()
     if name == "random":
         return RandomPolicy()
-    raise ValueError(f"unknown policy '{spec}': choose ai, greedy or random")
+    raise ValueError(f"unknown policy '{spec}': choose easy, normal, hard, ai, greedy or random")
 
 
-NAMES = ("ai", "greedy", "random")
+NAMES = ("ai", *LEVEL_NAMES, "greedy", "random")
 
 
 def decide_from_state(state: dict[str, object], player_id: str, policy: str, seed: int) -> Decision:

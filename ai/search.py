@@ -13,6 +13,10 @@ For a decision of player P:
    before (a build, a harvest, a city column, an upgrade ...) beats the best of 3.
 Everything is bounded by `nodes`, the number of positions the search may create,
 never by the clock, so a decision is the same for the same seed on any machine.
+
+The levels (`policies.LEVELS`) are settings of this search: `easy` adds noise to the
+values of stage 1 (and always builds when it can), `hard` plays on through the next
+player's turn as well (`turns` 2) with a larger budget.
 """
 
 from __future__ import annotations
@@ -51,6 +55,12 @@ class SearchPolicy:
     """Candidates of stage 1 played on to the end of the turn."""
     samples: int = 4
     """Spins tried for `recruit`."""
+    turns: int = 1
+    """Turns played out after the candidate: 1 ends at the next player's main action;
+    2 also plays that player's turn (their answer to the candidate, the `hard` level)."""
+    noise: float = 0.0
+    """Standard deviation, in points, of the noise added to every candidate's value
+    (the `easy` level); with noise, a build is always preferred when one is legal."""
     weights: Weights = field(default=DEFAULT_WEIGHTS)
 
     def decide(self, game: Game, player_id: str, rng: random.Random) -> Decision:
@@ -115,17 +125,26 @@ class _Search:
         assert best is not None
         return best[1]
 
-    def finish_turn(self, game: Game) -> Game:
-        for _ in range(MAX_QUICK_STEPS):
+    def finish_turn(self, game: Game, turns: int = 1) -> Game:
+        """`game` played on by the quick policy until `turns` turns have ended (the
+        game waits for a main action, the canteen question or is over)."""
+        ends = 0
+        for _ in range(MAX_QUICK_STEPS * turns):
             if game.pending.kind in TURN_OVER:
-                break
+                ends += 1
+                if ends >= turns or game.pending.kind != "main":
+                    break
             game = self.quick_choice(game)
         return game
 
     def deep_value(self, line: _Line) -> float:
-        """The line's value once the turn is played out (averaged over spins)."""
-        end = self.finish_turn(line.game)
-        line.game = end
+        """The line's value once the turn is played out, and with `turns` 2 the next
+        player's turn too (averaged over spins); the line keeps the end of its own turn
+        (what the reasons tell)."""
+        turns = self.policy.turns
+        own_end = self.finish_turn(line.game)
+        line.game = own_end
+        end = self.finish_turn(own_end, turns) if turns > 1 else own_end
         total = self.value(end, self.seat)
         count = 1
         if line.action.verb == "recruit":
@@ -133,7 +152,7 @@ class _Search:
                 if not self.budget_left():
                     break
                 sample = self.child(self.game, self.player_id, line.action)[0]
-                total += self.value(self.finish_turn(sample), self.seat)
+                total += self.value(self.finish_turn(sample, turns), self.seat)
                 count += 1
         return total / count
 
@@ -151,8 +170,10 @@ class _Search:
         evaluator = Evaluator(game, policy.weights)
         own = [a for a in legal if a.verb != "trade"]
         lines = self.stage_one(own, evaluator)
+        if policy.noise > 0:
+            lines = self.noisy(lines)
         lines.sort(key=lambda line: (-line.value, line.order))
-        deep = lines[: policy.top] + [
+        deep = lines[: max(1, policy.top)] + [
             line for line in lines[policy.top :] if line.action.verb == "recruit"
         ]
         for line in deep:
@@ -161,10 +182,23 @@ class _Search:
             line.value = self.deep_value(line)
         deep.sort(key=lambda line: (-line.value, line.order))
         chosen = deep[0]
+        if policy.noise > 0:
+            return Decision(chosen.action, self.reasons(evaluator, chosen), self.nodes)
         trade = self.best_trade(legal, chosen.value + TRADE_MARGIN)
         if trade is not None:
             chosen = trade
         return Decision(chosen.action, self.reasons(evaluator, chosen), self.nodes)
+
+    def noisy(self, lines: list[_Line]) -> list[_Line]:
+        """The lines with noise on their values; only the builds when there are any.
+
+        A learner's opponent misjudges what it is worth, but never forgets to build.
+        """
+        builds = [line for line in lines if line.action.verb == "build"]
+        kept = builds or lines
+        for line in kept:
+            line.value += self.rng.gauss(0.0, self.policy.noise)
+        return kept
 
     def best_trade(self, legal: list[Action], to_beat: float) -> _Line | None:
         """A cow trade followed by something it made possible, if that beats `to_beat`."""

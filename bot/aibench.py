@@ -1,7 +1,7 @@
 """Benchmark: games with AI seats played at once through the game service, to measure
 what the AI costs the event loop.
 
-    python -m bot.aibench [--games 4] [--players 3] [--seed 1] [--policy ai]
+    python -m bot.aibench [--games 4] [--players 3] [--seed 1] [--level hard] [--policy ai]
                           [--executor process|thread] [--real-pictures]
                           [--hints 60] [--hint-pool own|shared]
 
@@ -46,7 +46,7 @@ from rules.simulate import choose_action
 from .core.ai_seats import AiPlayers
 from .core.pictures import BlankRenderer
 from .core.service import GameService, PillowRenderer, Renderer
-from .core.store import GameRow, Seat, Store
+from .core.store import AI_LEVELS, DEFAULT_AI_LEVEL, GameRow, Seat, Store
 from .core.workers import worker_pool
 
 TICK = 0.010
@@ -74,13 +74,15 @@ class Ticker:
             self._task.cancel()
 
 
-async def start_game(service: GameService, number: int, players: int, seed: int) -> int:
+async def start_game(
+    service: GameService, number: int, players: int, seed: int, level: str = DEFAULT_AI_LEVEL
+) -> int:
     human = Seat(f"human-{number}", f"P{number}")
     row = await service.open_lobby(
         guild_id=None, channel_id=1000 + number, thread_id=None, creator=human
     )
     for _ in range(players - 1):
-        await service.add_ai(row.id, human.user_id)
+        await service.add_ai(row.id, human.user_id, level)
     await service.start(row.id, human.user_id, seed=seed)
     return row.id
 
@@ -190,7 +192,7 @@ async def run(options: argparse.Namespace) -> int:
             # the workers are started (and the AI package loaded in them) before measuring
             await players.warm_up()
             ids = [
-                await start_game(service, n, options.players, options.seed + n)
+                await start_game(service, n, options.players, options.seed + n, options.level)
                 for n in range(options.games)
             ]
             if options.hints:
@@ -220,7 +222,8 @@ async def run(options: argparse.Namespace) -> int:
     decisions = [s * 1000 for s in players.decision_cpu]
     print(
         f"{options.games} games of {options.players} ({options.players - 1} AI seats each), "
-        f"policy {options.policy}, AI in a {options.executor}"
+        f"{f'policy {options.policy}' if options.policy else f'level {options.level}'}, "
+        f"AI in a {options.executor}"
     )
     print(f"AI moves: {len(latencies)}, human moves: {sum(humans)}")
     if flood is not None:
@@ -252,7 +255,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--players", type=int, default=3, choices=(2, 3, 4), help="seats per game, 1 human"
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--policy", default="ai", help="the AI seats' policy (default ai)")
+    parser.add_argument(
+        "--level", choices=AI_LEVELS, default=DEFAULT_AI_LEVEL, help="the AI seats' level"
+    )
+    parser.add_argument(
+        "--policy", default=None, help="one policy for every seat and hint instead of levels"
+    )
     parser.add_argument("--executor", choices=("process", "thread"), default="process")
     parser.add_argument("--real-pictures", action="store_true", help="draw every picture")
     parser.add_argument(

@@ -58,7 +58,18 @@ from .core.ai_seats import AiPlayers
 from .core.commands import ConsoleCommands
 from .core.names import clean_name
 from .core.service import GameService, Outcome, Refusal, Renderer, game_words
-from .core.store import ACTIVE, FINISHED, LOBBY, GameRow, Seat, Store
+from .core.store import (
+    ACTIVE,
+    AI_LEVELS,
+    DEFAULT_AI_LEVEL,
+    FINISHED,
+    LOBBY,
+    GameRow,
+    Seat,
+    Store,
+    ai_seat_level,
+    is_ai_seat,
+)
 
 CONSOLE_CHANNEL_ID = 0
 """The 'channel' of console games in the store (Discord ids are never 0), so a database
@@ -192,11 +203,26 @@ class Options:
 
 
 AI_NAME = "ai"
-"""A player named `ai` in `--players` is an AI seat (`--players ana,ai,ai`)."""
+"""A player named `ai` in `--players` is an AI seat (`--players ana,ai,ai`), playing
+the normal level; `ai:easy`, `ai:hard` name the level (`--players ana,ai:hard,ai:easy`)."""
+
+
+def ai_name_level(name: str) -> str | None:
+    """The level of the AI seat `name` stands for in `--players`, None for a person."""
+    text = name.casefold()
+    if text == AI_NAME:
+        return DEFAULT_AI_LEVEL
+    prefix, colon, level = text.partition(":")
+    return level if prefix == AI_NAME and colon and level in AI_LEVELS else None
+
+
+def ai_name(level: str) -> str:
+    """How `--players` names an AI seat of `level` (`ai`, `ai:hard`)."""
+    return AI_NAME if level == DEFAULT_AI_LEVEL else f"{AI_NAME}:{level}"
 
 
 def is_ai_name(name: str) -> bool:
-    return name.casefold() == AI_NAME
+    return ai_name_level(name) is not None
 
 
 def parse_players(text: str) -> list[str]:
@@ -206,6 +232,13 @@ def parse_players(text: str) -> list[str]:
             f"Montana is for 2 to 4 players; give 2 to 4 names separated by commas, "
             f"not {len(names)}"
         )
+    for name in names:
+        prefix, colon, asked = name.casefold().partition(":")
+        if prefix == AI_NAME and colon and asked not in AI_LEVELS:
+            raise argparse.ArgumentTypeError(
+                f"unknown AI level '{asked}' in '{name}': choose "
+                + ", ".join(ai_name(known) for known in AI_LEVELS)
+            )
     humans = [n for n in names if not is_ai_name(n)]
     if not humans:
         raise argparse.ArgumentTypeError(
@@ -213,7 +246,8 @@ def parse_players(text: str) -> list[str]:
         )
     if len({n.casefold() for n in humans}) != len(humans):
         raise argparse.ArgumentTypeError("the players' names must differ")
-    return [AI_NAME if is_ai_name(n) else n for n in names]
+    levels = [ai_name_level(n) for n in names]
+    return [n if level is None else ai_name(level) for n, level in zip(names, levels, strict=True)]
 
 
 def parse_args(argv: Sequence[str]) -> Options:
@@ -230,7 +264,8 @@ def parse_args(argv: Sequence[str]) -> Options:
         type=parse_players,
         help=(
             "2 to 4 names separated by commas, e.g. ana,ben (the seat order is drawn); "
-            "'ai' is an AI seat that plays itself (ana,ai,ai)"
+            "'ai' is an AI seat that plays itself (ana,ai,ai), 'ai:easy' and 'ai:hard' "
+            "one of that level (ana,ai:hard,ai:easy)"
         ),
     )
     parser.add_argument("--seed", type=int, help="deal and draw from this seed (repeatable games)")
@@ -683,8 +718,10 @@ async def start_new(
     )
     for seat in seats[1:]:
         await service.join(row.id, seat)
-    for _ in range(len(names) - len(humans)):
-        row = await service.add_ai(row.id, seats[0].user_id)
+    for name in names:
+        level = ai_name_level(name)
+        if level is not None:
+            row = await service.add_ai(row.id, seats[0].user_id, level)
     if dealt is not None:
         people = iter(seat.user_id for seat in seats)
         ais = iter(seat.user_id for seat in row.players if seat.is_ai)
@@ -724,8 +761,8 @@ def load_record(path: Path, turn: int | None) -> Loaded:
         raise BadRecord(f"{path}: {error}") from error
     names: list[str] = []
     for seat, player_id in enumerate(game.player_ids, start=1):
-        if player_id.startswith("ai:"):
-            names.append(AI_NAME)
+        if is_ai_seat(player_id):
+            names.append(ai_name(ai_seat_level(player_id)))
             continue
         name = clean_name(record.tags.get(f"Seat{seat}", player_id))
         taken = {n.casefold() for n in names}

@@ -20,10 +20,12 @@ this one. So every `SWEEP_SECONDS` the games of this process's shards with a sea
 over are woken too (a wake that finds no AI awaited does nothing).
 
 `hint` asks the same question for the awaited human and words the answer (`ai.explain`).
+Levels (issue 27): an AI seat plays its own level (`ai:<n>:<level>`), a seat taken over
+the level the opener chose for the AI seats (`GameRow.ai_level`), a hint `HINT_LEVEL`.
 
 AI work is bounded and fair (issue 21 point 4): a decision is searched once per state
-(game, version, undo epoch, player) and shared by every hint asked for it, and by the
-AI seat deciding that state (`decide`); hints are limited per member
+and level (game, version, undo epoch, player, policy) and shared by every hint asked
+for it, and by the AI seat deciding that state (`decide`); hints are limited per member
 (`limits.HintRate`, the server's `hints_per_minute`); they run in a worker process of
 their own at a lower priority, so the AI seats (their pool: `workers` processes, the
 `MONTANA_AI_PROCESSES` setting) never wait behind them. And a game whose every seat the
@@ -72,13 +74,15 @@ SWEEP_SECONDS = 60.0
 """How often the games with a seat taken over are woken (see the module's docstring)."""
 RETRY_SECONDS = 30.0
 """After a failure (the database busy, a broken state), when the game is tried again."""
-POLICY = "ai"
+HINT_LEVEL = "hard"
+"""`/montana hint` asks the strongest level (an AI seat plays its own level,
+`GameRow.ai_level`)."""
 HINT_NICENESS = 19
 """How much lower the hint worker's priority is than the AI seats' (`os.nice`)."""
 DECISIONS_KEPT = 512
 """Decisions remembered for the hints and AI seats asking again for the same state."""
-DecisionKey = tuple[int, int, int, str]
-"""(game, version, undo epoch, player): a state and whose decision."""
+DecisionKey = tuple[int, int, int, str, str]
+"""(game, version, undo epoch, player, policy): a state, whose decision, at what level."""
 
 ABSENT_MESSAGES = {
     ABSENT_WAIT: translatable("wait (reminders only)"),
@@ -185,7 +189,7 @@ class AiPlayers:
         service: GameService,
         *,
         delay: float = DEFAULT_DELAY_SECONDS,
-        policy: str = POLICY,
+        policy: str | None = None,
         executor: concurrent.futures.Executor | None = None,
         hint_executor: concurrent.futures.Executor | None = None,
         workers: int = 1,
@@ -195,6 +199,7 @@ class AiPlayers:
         self.tables = AiTables(service.store)
         self.delay = delay
         self.policy = policy
+        """One policy for every seat and hint (the bench, tests); None: the levels."""
         self.workers = workers
         self._executor = executor
         self._own_executor = executor is None
@@ -339,13 +344,14 @@ class AiPlayers:
         Searched once per state: a hint waits for the search of that state under way
         (or done); an AI seat takes a finished one, but never waits behind the hints'
         queue: it searches in its own pool (the same seed: the same decision)."""
-        key: DecisionKey = (row.id, row.version, row.undo_epoch, player)
+        policy = self.policy_for(row, player, hint=hint)
+        key: DecisionKey = (row.id, row.version, row.undo_epoch, player, policy)
         known = self._decisions.get(key)
         if known is not None and (hint or known.done()):
             self._decisions.move_to_end(key)
             return await asyncio.shield(known)
         # (an AI seat's search replaces a hint's still queued: later hints take it)
-        search = asyncio.ensure_future(self._search(row, player, hint=hint))
+        search = asyncio.ensure_future(self._search(row, player, policy, hint=hint))
         search.add_done_callback(lambda done: self._forget_failed(key, done))
         self._decisions[key] = search
         self._decisions.move_to_end(key)
@@ -359,7 +365,13 @@ class AiPlayers:
         if failed and self._decisions.get(key) is search:
             del self._decisions[key]
 
-    async def _search(self, row: GameRow, player: str, *, hint: bool) -> ai.Decision:
+    def policy_for(self, row: GameRow, player: str, *, hint: bool) -> str:
+        """The policy deciding for `player`: the hints' level, or the seat's."""
+        if self.policy is not None:
+            return self.policy
+        return HINT_LEVEL if hint else row.ai_level(player)
+
+    async def _search(self, row: GameRow, player: str, policy: str, *, hint: bool) -> ai.Decision:
         state = row.state
         assert state is not None
         seed = decision_seed(row.id, row.version, row.undo_epoch)
@@ -369,7 +381,7 @@ class AiPlayers:
         started = metrics.clock()
         try:
             decision, cpu = await loop.run_in_executor(
-                executor, _decide, state, player, self.policy, seed
+                executor, _decide, state, player, policy, seed
             )
         except concurrent.futures.BrokenExecutor:
             # the worker died (killed, out of memory): the next decision starts a new one

@@ -43,7 +43,7 @@ from openskill.models import PlackettLuce
 
 from rules import Game, Result
 
-from .store import GameRow, Seat, Store, is_ai_seat, moment_of
+from .store import GameRow, Seat, Store, ai_seat_level, is_ai_seat, moment_of
 from .store.model import OwedMessage
 from .store.ratings import (
     AI_LEVEL_PREFIX,
@@ -60,7 +60,6 @@ BASE = 1000
 SCALE = 20
 PROVISIONAL_GAMES = 5
 """A rating is marked provisional until its player has finished this many rated games."""
-DEFAULT_LEVEL = "normal"
 SUMMARY = "summary"
 """The outbox kind of a game's end-of-game summary (`body["where"]`: "thread" or
 "channel", the short line in the parent channel)."""
@@ -89,9 +88,9 @@ async def statistics_enabled(store: Store, guild_id: int | None) -> bool:
 
 
 def ai_level_of(row: GameRow, seat: Seat) -> str:
-    """The level of an AI seat. Every AI seat plays the one level today; this is the one
-    place that will read a seat's level once there are several."""
-    return DEFAULT_LEVEL
+    """The level of an AI seat (`ai:<n>:<level>`; `ai:<n>` plays normal): each level is
+    a pseudo-player of its own."""
+    return ai_seat_level(seat.user_id)
 
 
 def rating_player(row: GameRow, seat: Seat) -> str:

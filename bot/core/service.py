@@ -68,7 +68,7 @@ from .repeats import Pings, Reposts
 from .store import (
     ABANDONED,
     ACTIVE,
-    AI_PREFIX,
+    DEFAULT_AI_LEVEL,
     DM,
     FINISHED,
     LOBBY,
@@ -82,6 +82,8 @@ from .store import (
     StaleVersion,
     Store,
     StoreError,
+    ai_seat_id,
+    ai_seat_number,
     is_ai_seat,
     moment_of,
     now,
@@ -241,12 +243,14 @@ ADD_AI_ONLY = translatable("Only the player who opened the game can add AI playe
 REMOVE_AI_ONLY = translatable("Only the player who opened the game can remove AI players.")
 
 
-def ai_seat(number: int) -> Seat:
-    """The `number`-th AI seat of a game: id `ai:<n>`, named "AI <n>"."""
-    return Seat(f"{AI_PREFIX}{number}", f"AI {number}")
+def ai_seat(number: int, level: str = DEFAULT_AI_LEVEL) -> Seat:
+    """The `number`-th AI seat of a game playing `level`: id `ai:<n>`, named "AI <n>",
+    at the normal level; else id `ai:<n>:<level>`, named "AI <n> (<level>)"."""
+    name = f"AI {number}" if level == DEFAULT_AI_LEVEL else f"AI {number} ({level})"
+    return Seat(ai_seat_id(number, level), name)
 
 
-def with_ai_seat(row: GameRow) -> tuple[Seat, ...]:
+def with_ai_seat(row: GameRow, level: str = DEFAULT_AI_LEVEL) -> tuple[Seat, ...]:
     """The lobby's seats with one more AI seat (numbered after the highest)."""
     ais = [s for s in row.players if s.is_ai]
     if len(ais) >= MAX_AI_SEATS:
@@ -255,9 +259,9 @@ def with_ai_seat(row: GameRow) -> tuple[Seat, ...]:
         raise Refusal(
             translatable("The game is full: Montana is for {n} players at most."), n=MAX_PLAYERS
         )
-    taken = {s.user_id for s in ais}
-    number = next(n for n in range(1, 5) if ai_seat(n).user_id not in taken)
-    return (*row.players, ai_seat(number))
+    taken = {ai_seat_number(s.user_id) for s in ais}
+    number = next(n for n in range(1, 5) if n not in taken)
+    return (*row.players, ai_seat(number, level))
 
 
 def without_ai_seat(row: GameRow) -> tuple[Seat, ...]:
@@ -587,12 +591,15 @@ class GameService:
 
         return await self._change_seats(game, left)
 
-    async def add_ai(self, game: int | GameRow, user_id: str) -> GameRow:
-        """One more AI seat in the lobby (its opener only; 1-3 AI seats, 4 seats in all)."""
+    async def add_ai(
+        self, game: int | GameRow, user_id: str, level: str = DEFAULT_AI_LEVEL
+    ) -> GameRow:
+        """One more AI seat playing `level` in the lobby (its opener only; 1-3 AI seats,
+        4 seats in all)."""
 
         def added(row: GameRow) -> tuple[Seat, ...]:
             self._check_lobby_opener(row, user_id, ADD_AI_ONLY)
-            return with_ai_seat(row)
+            return with_ai_seat(row, level)
 
         return await self._change_seats(game, added)
 

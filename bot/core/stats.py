@@ -46,7 +46,11 @@ def change_text(before: int | None, after: int | None) -> str:
     return f"+{delta}" if delta > 0 else (f"−{-delta}" if delta < 0 else "±0")
 
 
-AI_LEVELS = {"normal": translatable_in("ai level", "normal")}
+AI_LEVELS = {
+    "easy": translatable_in("ai level", "easy"),
+    "normal": translatable_in("ai level", "normal"),
+    "hard": translatable_in("ai level", "hard"),
+}
 """The AI's levels as the summary names them (`ratings.ai_level_of`)."""
 
 

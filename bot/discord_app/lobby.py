@@ -50,7 +50,10 @@ log = logging.getLogger(__name__)
 
 JOIN, LEAVE, START = "join", "leave", "start"
 ADD_AI, REMOVE_AI = "addai", "rmai"
-LOBBY_CODES = (JOIN, LEAVE, START, ADD_AI, REMOVE_AI)
+ADD_AI_LEVEL = {"easy": "addai-easy", "normal": ADD_AI, "hard": "addai-hard"}
+"""The code of each level's Add AI button (a lobby posted before the levels: normal)."""
+LEVEL_OF_CODE = {code: level for level, code in ADD_AI_LEVEL.items()}
+LOBBY_CODES = (JOIN, LEAVE, START, *ADD_AI_LEVEL.values(), REMOVE_AI)
 LOBBY_VERSION = 0
 
 
@@ -68,7 +71,14 @@ def lobby_view(row: GameRow) -> discord.ui.View:
                     prompts.Choice(JOIN, t.pgettext("button", "Join"), "success"),
                     prompts.Choice(LEAVE, t.pgettext("button", "Leave"), "secondary"),
                     prompts.Choice(START, t.pgettext("button", "Start"), "primary"),
-                    prompts.Choice(ADD_AI, t.pgettext("button", "Add AI"), "secondary", row=1),
+                    prompts.Choice(
+                        ADD_AI_LEVEL["easy"], t.pgettext("button", "Add AI (easy)"), row=1
+                    ),
+                    # the plain Add AI plays normal, like the takeovers
+                    prompts.Choice(ADD_AI_LEVEL["normal"], t.pgettext("button", "Add AI"), row=1),
+                    prompts.Choice(
+                        ADD_AI_LEVEL["hard"], t.pgettext("button", "Add AI (hard)"), row=1
+                    ),
                     prompts.Choice(
                         REMOVE_AI, t.pgettext("button", "Remove AI"), "secondary", row=1
                     ),
@@ -129,8 +139,8 @@ async def lobby_press(interaction: discord.Interaction[Any], game: GameRow, code
         row = await service.join(game, user)
     elif code == LEAVE:
         row = await service.leave(game, user.user_id)
-    elif code == ADD_AI:
-        row = await service.add_ai(game, user.user_id)
+    elif code in LEVEL_OF_CODE:
+        row = await service.add_ai(game, user.user_id, LEVEL_OF_CODE[code])
     elif code == REMOVE_AI:
         row = await service.remove_ai(game, user.user_id)
     else:

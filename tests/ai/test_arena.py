@@ -35,3 +35,34 @@ def test_the_subject_takes_every_seat_in_turn() -> None:
 def test_the_arena_refuses_an_unknown_policy() -> None:
     with pytest.raises(ValueError, match="unknown policy"):
         main(["--games", "1", "ai", "clever"])
+
+
+def test_the_ladder_prints_one_line_per_adjacent_pair(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ai.arena
+
+    assert [pair for pair in ai.arena.LADDER] == [
+        ("hard", "normal"),
+        ("normal", "easy"),
+        ("easy", "random"),
+        ("easy", "greedy"),
+    ]
+    # the real levels take minutes per game pair; small budgets show the report's form
+    monkeypatch.setattr(ai.arena, "LADDER", ((TINY_AI, "random"), ("easy:nodes=20", "greedy")))
+    assert main(["--ladder", "--games", "2", "--seed", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()[1:]
+    pattern = (
+        r"(?P<a>\S+) vs (?P<b>\S+): win rate of (?P=a) [01]\.\d\d, "
+        r"decision ms of (?P=a): median \d+, p99 \d+ \(wall \d+ s\)"
+    )
+    matches = [re.fullmatch(pattern, line) for line in lines]
+    assert [(m["a"], m["b"]) for m in matches if m] == [
+        (TINY_AI, "random"),
+        ("easy:nodes=20", "greedy"),
+    ]
+
+
+def test_the_ladder_names_no_policy() -> None:
+    with pytest.raises(SystemExit):
+        main(["--ladder", "ai", "random"])

@@ -12,6 +12,7 @@ import pytest
 from ai import decide_from_state, get
 from ai.decision import Decision
 from ai.lookahead import try_action
+from ai.policies import Policy
 from rules import Action, Game
 from rules.simulate import choose_action
 
@@ -32,8 +33,8 @@ class SometimesRandomMain:
 
     name = "ai-mixed"
 
-    def __init__(self) -> None:
-        self.ai = small_ai()
+    def __init__(self, policy: Policy | None = None) -> None:
+        self.ai = policy or small_ai()
         self.mains = 0
         self.forced: set[int] = set()
 

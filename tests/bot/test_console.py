@@ -35,6 +35,7 @@ from bot.console import (
 )
 from bot.core import prompts
 from bot.core.pictures import BlankRenderer
+from bot.core.ratings import rating_player
 from bot.core.service import GameService
 from bot.core.store import FINISHED, Store
 from i18n import translator
@@ -585,3 +586,30 @@ def test_the_console_names_its_own_commands_and_the_others_as_slash_commands() -
         assert t.gettext("{/me away}") == "`/montana moi absent`"
     finally:
         name_commands_with(previous)
+
+
+def test_the_console_seats_ai_players_of_the_levels_named(
+    new_session: Callable[[list[str], int], Session],
+) -> None:
+    """`console --players ana,ai:hard,ai:easy` (issue 27.3): each AI seat plays its level
+    and is rated as that level's pseudo-player; an unknown level is refused by name."""
+    assert parse_args(["--players", "ana,AI:Hard,ai:easy,ai"]).players == [
+        "ana",
+        "ai:hard",
+        "ai:easy",
+        "ai",
+    ]
+    with pytest.raises(SystemExit):
+        parse_args(["--players", "ana,ai:expert"])
+    session = new_session(["ana", "ai:hard", "ai:easy"], 4)
+    row, _ = session.console.current()
+    ais = [seat for seat in row.players if seat.is_ai]
+    assert sorted((s.user_id, s.name) for s in ais) == [
+        ("ai:1:hard", "AI 1 (hard)"),
+        ("ai:2:easy", "AI 2 (easy)"),
+    ]
+    assert {s.user_id: session.console.ai.policy_for(row, s.user_id, hint=False) for s in ais} == {
+        "ai:1:hard": "hard",
+        "ai:2:easy": "easy",
+    }
+    assert sorted(rating_player(row, s) for s in ais) == ["ai-level:easy", "ai-level:hard"]

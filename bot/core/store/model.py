@@ -40,7 +40,11 @@ AWAY_AI = "ai"
 """An away player's mode: the AI plays their seats (`GameRow.taken_over`, recorded in
 `away_seats`) and their deadlines are paused."""
 AI_PREFIX = "ai:"
-"""The engine's player id of an AI seat is `ai:<n>`: never a Discord id (digits only)."""
+"""The engine's player id of an AI seat is `ai:<n>` (the normal level) or
+`ai:<n>:<level>`: never a Discord id (digits only)."""
+AI_LEVELS = ("easy", "normal", "hard")
+"""The AI's levels (`ai.LEVEL_NAMES`), weakest first."""
+DEFAULT_AI_LEVEL = "normal"
 ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT = "wait", "ai-move", "ai-seat"
 ABSENT_MODES = (ABSENT_WAIT, ABSENT_AI_MOVE, ABSENT_AI_SEAT)
 """A game's `absent` setting: what happens when a player's deadline passes (nothing
@@ -58,6 +62,24 @@ PICTURE_MODES = (PICTURES_EVERY_MOVE, PICTURES_END_OF_TURN, PICTURES_ON_REQUEST)
 def is_ai_seat(player_id: str) -> bool:
     """Whether the engine's player id is an AI seat (never a Discord user)."""
     return player_id.startswith(AI_PREFIX)
+
+
+def ai_seat_id(number: int, level: str = DEFAULT_AI_LEVEL) -> str:
+    """The player id of the `number`-th AI seat playing `level`."""
+    if level not in AI_LEVELS:
+        raise ValueError(f"unknown AI level {level!r}: choose {', '.join(AI_LEVELS)}")
+    return f"{AI_PREFIX}{number}" if level == DEFAULT_AI_LEVEL else f"{AI_PREFIX}{number}:{level}"
+
+
+def ai_seat_number(player_id: str) -> int:
+    """The number of an AI seat (`ai:2:hard` -> 2)."""
+    return int(player_id.removeprefix(AI_PREFIX).partition(":")[0])
+
+
+def ai_seat_level(player_id: str) -> str:
+    """The level an AI seat plays (`ai:2:hard` -> hard; `ai:2` -> normal)."""
+    level = player_id.removeprefix(AI_PREFIX).partition(":")[2]
+    return level if level in AI_LEVELS else DEFAULT_AI_LEVEL
 
 
 class StoreError(Exception):
@@ -162,6 +184,15 @@ class GameRow:
     def seat_names(self) -> dict[str, str]:
         """Each seat's name alone (the picture marks a seat taken over by a note)."""
         return {seat.user_id: seat.name for seat in self.players}
+
+    def ai_level(self, player_id: str) -> str:
+        """The level the AI plays for this seat: an AI seat's own; for a seat taken over
+        (the `absent` setting, a vote) the level the opener gave every AI seat of the
+        game, normal when they chose none or several."""
+        if is_ai_seat(player_id):
+            return ai_seat_level(player_id)
+        levels = {ai_seat_level(seat.user_id) for seat in self.players if seat.is_ai}
+        return levels.pop() if len(levels) == 1 else DEFAULT_AI_LEVEL
 
     def ai_plays(self, player_id: str) -> bool:
         """Whether the AI answers for this seat: an AI seat, or a seat taken over."""
