@@ -117,7 +117,9 @@ async def test_the_opener_chooses_the_language_and_changes_it_for_the_table(
         "Rejoindre",
         "Quitter",
         "Commencer",
+        "Ajouter une IA (facile)",
         "Ajouter une IA",
+        "Ajouter une IA (difficile)",
         "Retirer une IA",
     ]
     changed = await fake_discord.slash(
