@@ -107,13 +107,14 @@ async def human_plays(service: GameService, game_id: int, rng: random.Random) ->
 HINT_GAME_CHANNEL = 999
 
 
-async def hint_state(service: GameService, seed: int) -> tuple[GameRow, str]:
-    """A game of two humans waiting for one of them to choose a main action: the state
-    the hints are asked in."""
-    ana, ben = Seat("hint-ana", "Ana"), Seat("hint-ben", "Ben")
-    row = await service.open_lobby(
-        guild_id=None, channel_id=HINT_GAME_CHANNEL, thread_id=None, creator=ana
-    )
+async def hint_state(
+    service: GameService, seed: int, *, channel: int = HINT_GAME_CHANNEL, main_actions: int = 0
+) -> tuple[GameRow, str]:
+    """A game of two humans waiting for one of them to choose a main action (after
+    `main_actions` random ones): the state the hints are asked in."""
+    # players of their own per game: the limit of games under way is per member
+    ana, ben = Seat(f"hint-ana-{channel}", "Ana"), Seat(f"hint-ben-{channel}", "Ben")
+    row = await service.open_lobby(guild_id=None, channel_id=channel, thread_id=None, creator=ana)
     await service.join(row.id, ben)
     await service.start(row.id, ana.user_id, seed=seed)
     rng = random.Random(seed)
@@ -123,9 +124,27 @@ async def hint_state(service: GameService, seed: int) -> tuple[GameRow, str]:
         awaited = game.awaiting
         assert awaited is not None
         if game.pending.kind == "main":
-            return row, awaited
+            if main_actions <= 0:
+                return row, awaited
+            main_actions -= 1
         _, action = choose_action(game, rng)
         await service.play(row.id, awaited, action)
+
+
+async def hint_answers(
+    service: GameService, players: AiPlayers, seed: int, count: int
+) -> list[float]:
+    """Seconds to answer `count` hints asked one at a time, each for a main action of a
+    game of its own, from its start to its middle (what a player pressing Hint waits)."""
+    answered: list[float] = []
+    for n in range(count):
+        row, awaited = await hint_state(
+            service, seed + n, channel=HINT_GAME_CHANNEL + 1 + n, main_actions=n % 30
+        )
+        started = time.perf_counter()
+        await players.decide(row, awaited, hint=True)
+        answered.append(time.perf_counter() - started)
+    return answered
 
 
 class HintFlood:
@@ -176,6 +195,8 @@ async def run(options: argparse.Namespace) -> int:
         executor = worker_pool(1)
     hint_executor = executor if options.hint_pool == "shared" else None
     flood: HintFlood | None = None
+    flood_answered = 0
+    answers: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(str(Path(folder) / "bench.sqlite3"))
         service = GameService(store, renderer=renderer)
@@ -211,6 +232,10 @@ async def run(options: argparse.Namespace) -> int:
             await players.idle()
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
             ticker.stop()
+            if flood is not None:
+                await flood.stop()
+                flood_answered, flood = len(flood.answered), None
+            answers = await hint_answers(service, players, options.seed, options.hint_answers)
         finally:
             if flood is not None:
                 await flood.stop()
@@ -226,10 +251,16 @@ async def run(options: argparse.Namespace) -> int:
         f"AI in a {options.executor}"
     )
     print(f"AI moves: {len(latencies)}, human moves: {sum(humans)}")
-    if flood is not None:
+    if options.hints:
         print(
             f"hint flood: {options.hints} hints queued at all times ({options.hint_pool} "
-            f"pool), {len(flood.answered)} answered meanwhile"
+            f"pool), {flood_answered} answered meanwhile"
+        )
+    if answers:
+        hints = [s * 1000 for s in answers]
+        print(
+            f"hint answer ms (one at a time, {len(hints)} hints): median "
+            f"{statistics.median(hints):.0f}, p99 {percentile(hints, 0.99):.0f}"
         )
     if latencies:
         print(
@@ -263,6 +294,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument("--executor", choices=("process", "thread"), default="process")
     parser.add_argument("--real-pictures", action="store_true", help="draw every picture")
+    parser.add_argument(
+        "--hint-answers",
+        type=int,
+        default=0,
+        help="then hints asked one at a time: their answer time (default 0)",
+    )
     parser.add_argument(
         "--hints", type=int, default=0, help="hints kept queued meanwhile (default 0)"
     )
