@@ -111,6 +111,18 @@ def check_active_games(under_way: int, limits: Limits) -> Over | None:
     )
 
 
+async def over_limit(
+    store: Store, guild_id: int | None, user_id: str, *, lobby: bool = False
+) -> Over | None:
+    """The server's limit one more seat of `user_id` (or, `lobby`, one more lobby opened
+    by them) would pass, if any: read from the store, decided above."""
+    chosen = await limits_of(store, guild_id)
+    over = check_active_games(await store.games_under_way_of(guild_id, user_id), chosen)
+    if over is None and lobby:
+        over = check_open_lobbies(await store.open_lobbies_by(guild_id, user_id), chosen)
+    return over
+
+
 def lobby_closes_at(created_at: datetime, limits: Limits) -> datetime:
     return created_at + timedelta(days=limits.lobby_days)
 
@@ -244,4 +256,5 @@ __all__ = [
     "lobby_closes_at",
     "lobby_expired_words",
     "lobby_expiry_words",
+    "over_limit",
 ]

@@ -514,14 +514,7 @@ class GameService:
 
     async def _check_limits(self, guild_id: int | None, user_id: str, *, lobby: bool) -> None:
         """The server's limits (`bot.core.limits`) on one more lobby (`lobby`) or seat."""
-        chosen = await limits_of(self.store, guild_id)
-        over = limits.check_active_games(
-            await self.store.games_under_way_of(guild_id, user_id), chosen
-        )
-        if over is None and lobby:
-            over = limits.check_open_lobbies(
-                await self.store.open_lobbies_by(guild_id, user_id), chosen
-            )
+        over = await limits.over_limit(self.store, guild_id, user_id, lobby=lobby)
         if over is not None:
             raise Refusal(over.message, **over.fields)
 

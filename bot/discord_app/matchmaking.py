@@ -158,8 +158,7 @@ async def find(
         # a player queued before may have finished a game since (the limit of games)
         await _match_and_tell(interaction, guild_id)
         return
-    chosen = await limits.limits_of(store, guild_id)
-    over = limits.check_active_games(await store.games_under_way_of(guild_id, user_id), chosen)
+    over = await limits.over_limit(store, guild_id, user_id)
     if over is not None:
         raise Refusal(over.message, **over.fields)
     seat = seat_of(interaction.user)
