@@ -21,6 +21,7 @@ from bot.core.store import (
     AWAY_AI,
     DM,
     ENDED,
+    FINISHED,
     LOBBY,
     MIGRATIONS,
     NOTICE,
@@ -727,3 +728,31 @@ async def test_a_games_web_token_is_random_kept_and_finds_only_its_game(store: S
         second: (game.version, 0),
     }
     assert await store.game_versions([]) == {}
+
+
+async def test_a_servers_web_token_is_random_kept_and_finds_only_its_server(store: Store) -> None:
+    token = await store.server_web_token(BIG_GUILD)
+    assert await store.server_web_token(BIG_GUILD) == token, "made once, then kept"
+    other = await store.server_web_token(7)
+    assert other != token and len(token) >= 24 and str(BIG_GUILD) not in token
+    assert await store.guild_by_web_token(token) == BIG_GUILD
+    assert await store.guild_by_web_token(other) == 7
+    assert await store.guild_by_web_token(str(BIG_GUILD)) is None
+    assert await store.guild_by_web_token("") is None
+
+
+async def test_a_servers_games_over_latest_first_with_the_tokens_made(store: Store) -> None:
+    first, first_game = await started(store, channel=10)
+    second, _ = await started(store, channel=11)
+    under_way, _ = await started(store, channel=12)
+    elsewhere, elsewhere_game = await started(store, channel=13, guild=7)
+    assert await store.games_over_in_guild(BIG_GUILD, 10) == []
+    assert await store.end_game(first, first_game.version, {"ranking": []})
+    assert await store.set_status(second, FINISHED, only_from=[ACTIVE])
+    assert await store.end_game(elsewhere, elsewhere_game.version, {"ranking": []})
+    over = await store.games_over_in_guild(BIG_GUILD, 10)
+    assert [(r.id, r.status) for r in over] == [(second, FINISHED), (first, ENDED)]
+    assert [r.id for r in await store.games_over_in_guild(BIG_GUILD, 1)] == [second]
+    token = await store.web_token(first)
+    assert await store.web_tokens_of([first, second, under_way]) == {first: token}
+    assert await store.web_tokens_of([]) == {}

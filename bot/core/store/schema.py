@@ -463,5 +463,15 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # the web pages (issue 28): each server's page (its leaderboard, games and
+        # results) lives at a random token too, made when the bot first links it
+        """
+        CREATE TABLE web_server_tokens (
+            guild_id INTEGER PRIMARY KEY,
+            token TEXT NOT NULL UNIQUE
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,5 +1,6 @@
 """The store's statements for the web pages (issue 28), mixed into `base.Store`: each
-game's page token, and the one small read that tells the open pages a game moved."""
+game's and each server's page token, the one small read that tells the open pages a
+game moved, and a server's recent results (its page)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .model import GameRow
+from .model import ENDED, FINISHED, GameRow
 
 if TYPE_CHECKING:
     from .base import Row
@@ -61,6 +62,49 @@ class WebTables:
             f"SELECT id, version, undo_epoch FROM games WHERE id IN ({marks})", tuple(game_ids)
         )
         return {int(r["id"]): (int(r["version"]), int(r["undo_epoch"])) for r in rows}
+
+    async def server_web_token(self, guild_id: int) -> str:
+        """The server's page token, made (at random) the first time it is asked for."""
+        await self.transaction(
+            [
+                (
+                    "INSERT INTO web_server_tokens (guild_id, token) VALUES (?, ?) "
+                    "ON CONFLICT (guild_id) DO NOTHING",
+                    (guild_id, secrets.token_urlsafe(TOKEN_BYTES)),
+                )
+            ]
+        )
+        rows = await self.query(
+            "SELECT token FROM web_server_tokens WHERE guild_id = ?", (guild_id,)
+        )
+        return str(rows[0]["token"])
+
+    async def guild_by_web_token(self, token: str) -> int | None:
+        """The server whose page token is `token` (None: no such page)."""
+        rows = await self.query("SELECT guild_id FROM web_server_tokens WHERE token = ?", (token,))
+        return int(rows[0]["guild_id"]) if rows else None
+
+    async def web_tokens_of(self, game_ids: Sequence[int]) -> dict[int, str]:
+        """The page tokens these games have (a game never linked yet has none: only the
+        bot makes them, the web pages only read)."""
+        if not game_ids:
+            return {}
+        marks = ", ".join("?" for _ in game_ids)
+        rows = await self.query(
+            f"SELECT game_id, token FROM web_tokens WHERE game_id IN ({marks})",
+            tuple(game_ids),
+        )
+        return {int(r["game_id"]): str(r["token"]) for r in rows}
+
+    async def games_over_in_guild(self, guild_id: int, limit: int) -> list[GameRow]:
+        """A server's games that ended (played to the end, or ended by a vote), the
+        latest first, at most `limit` (index `games_guild_status`)."""
+        rows = await self.query(
+            "SELECT * FROM games WHERE guild_id = ? AND status IN (?, ?) "
+            "ORDER BY updated_at DESC, id DESC LIMIT ?",
+            (guild_id, FINISHED, ENDED, limit),
+        )
+        return await self._rows(rows)
 
 
 __all__ = ["TOKEN_BYTES", "WebTables"]
