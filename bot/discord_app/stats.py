@@ -12,10 +12,8 @@ Every answer is for the asker only unless they choose `post: True`.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
-import math
 import re
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
@@ -25,10 +23,9 @@ import discord
 from discord import app_commands
 
 from i18n import Translator, translatable
-from render.charts import rating_chart
 from rules import Game
 
-from ..core import ratings, stats
+from ..core import community, stats
 from ..core.delivery import Ticket
 from ..core.ratings import PROVISIONAL_GAMES
 from ..core.service import Refusal
@@ -137,22 +134,14 @@ async def leaderboard_embed(
 ) -> tuple[discord.Embed, int, int]:
     """One page of the server's leaderboard for `user_id` (their own line shown even
     off the page); the embed, the page shown and the page count."""
-    size = await store.leaderboard_size(guild_id, min_games=PROVISIONAL_GAMES)
-    pages = max(1, math.ceil(size / PAGE_SIZE))
-    page = min(max(page, 1), pages)
-    offset = (page - 1) * PAGE_SIZE
-    board = await store.leaderboard(
-        guild_id, min_games=PROVISIONAL_GAMES, offset=offset, limit=PAGE_SIZE
-    )
+    read = await community.leaderboard_page(store, guild_id, page, PAGE_SIZE, besides=[user_id])
+    page, pages, offset, board = read.page, read.pages, read.offset, read.board
     mine = await store.rating_of(guild_id, user_id)
     hidden = await store.stats_hidden(user_id)
-    month = await store.ratings_since(
-        guild_id, [r.player for r in board] + [user_id], ratings.month_ago()
-    )
     lines = [stats.leaderboard_header(t)]
     lines += [
         stats.leaderboard_line(
-            offset + index + 1, r, month.get(r.player, r.rating), you=r.player == user_id
+            offset + index + 1, r, read.month.get(r.player, r.rating), you=r.player == user_id
         )
         for index, r in enumerate(board)
     ]
@@ -172,7 +161,7 @@ async def leaderboard_embed(
             place, _ = await store.leaderboard_place(guild_id, mine, PROVISIONAL_GAMES)
             lines += [
                 "  …",
-                stats.leaderboard_line(place, mine, month.get(user_id, mine.rating), you=True),
+                stats.leaderboard_line(place, mine, read.month.get(user_id, mine.rating), you=True),
             ]
         else:
             embed.add_field(
@@ -309,34 +298,24 @@ async def stats_embed(
     """A player's record on the server as an embed, and the chart of their rating (drawn
     in a thread; None without rated games or when `chart` is False). `Refusal` when the
     player hides their statistics from others, or has no finished game here."""
-    hidden = await store.stats_hidden(user_id)
-    if hidden and not own:
+    record = await community.player_record(store, guild_id, user_id)
+    if record.hidden and not own:
         raise Refusal(translatable("{name} keeps their statistics hidden."), name=display_name)
-    results = await store.results_of(guild_id, user_id)
-    rating = await store.rating_of(guild_id, user_id)
-    name = rating.name if rating is not None else display_name
-    if not results:
+    name = record.name or display_name
+    if record.stats is None:
         raise Refusal(translatable("{name} has no finished game on this server yet."), name=name)
-    record = ratings.player_stats(rating, results)
-    place: int | None = None
-    size = 0
-    if rating is not None and not ratings.provisional(rating) and not hidden:
-        place, size = await store.leaderboard_place(guild_id, rating, PROVISIONAL_GAMES)
+    hidden, place, size = record.hidden, record.place, record.board_size
     embed = discord.Embed(
         title=t.gettext("📈 {name} on this server", name=name),
         colour=discord.Colour.from_rgb(40, 100, 215),
     )
-    for label, value in stats.stats_fields(record, place, size, t):
+    for label, value in stats.stats_fields(record.stats, place, size, t):
         embed.add_field(name=label, value=value, inline=True)
     if hidden:
         # the description, not the footer: a footer shows no command mention
         embed.description = t.gettext("Hidden from the others ({/me stats}).")
-    picture = None
-    if chart and record.history:
-        words, dates = stats.chart_words(name, record, place, t)
-        picture = await asyncio.to_thread(
-            rating_chart, [shown for _, shown in record.history], dates, words
-        )
+    picture = await community.rating_chart_of(name, record.stats, place, t) if chart else None
+    if picture is not None:
         embed.set_image(url=f"attachment://{CHART_NAME}")
     return embed, picture
 

@@ -731,14 +731,14 @@ async def test_a_games_web_token_is_random_kept_and_finds_only_its_game(store: S
 
 
 async def test_a_servers_web_token_is_random_kept_and_finds_only_its_server(store: Store) -> None:
-    token = await store.server_web_token(BIG_GUILD)
-    assert await store.server_web_token(BIG_GUILD) == token, "made once, then kept"
-    other = await store.server_web_token(7)
+    token = await store.server_web_token(BIG_GUILD, "Ranch")
+    assert await store.server_web_token(BIG_GUILD, "Big Ranch") == token, "made once, then kept"
+    other = await store.server_web_token(7, "Saloon")
     assert other != token and len(token) >= 24 and str(BIG_GUILD) not in token
-    assert await store.guild_by_web_token(token) == BIG_GUILD
-    assert await store.guild_by_web_token(other) == 7
-    assert await store.guild_by_web_token(str(BIG_GUILD)) is None
-    assert await store.guild_by_web_token("") is None
+    assert await store.server_by_web_token(token) == (BIG_GUILD, "Big Ranch"), "the newest name"
+    assert await store.server_by_web_token(other) == (7, "Saloon")
+    assert await store.server_by_web_token(str(BIG_GUILD)) is None
+    assert await store.server_by_web_token("") is None
 
 
 async def test_a_servers_games_over_latest_first_with_the_tokens_made(store: Store) -> None:

@@ -465,11 +465,13 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
     ),
     (
         # the web pages (issue 28): each server's page (its leaderboard, games and
-        # results) lives at a random token too, made when the bot first links it
+        # results) lives at a random token too, made when the bot first links it; the
+        # server's name as the bot last saw it heads the page (the web knows no Discord)
         """
         CREATE TABLE web_server_tokens (
             guild_id INTEGER PRIMARY KEY,
-            token TEXT NOT NULL UNIQUE
+            token TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL DEFAULT ''
         )
         """,
     ),

@@ -63,14 +63,15 @@ class WebTables:
         )
         return {int(r["id"]): (int(r["version"]), int(r["undo_epoch"])) for r in rows}
 
-    async def server_web_token(self, guild_id: int) -> str:
-        """The server's page token, made (at random) the first time it is asked for."""
+    async def server_web_token(self, guild_id: int, name: str) -> str:
+        """The server's page token, made (at random) the first time it is asked for;
+        `name` (the server's, as Discord says it now) is kept to head the page."""
         await self.transaction(
             [
                 (
-                    "INSERT INTO web_server_tokens (guild_id, token) VALUES (?, ?) "
-                    "ON CONFLICT (guild_id) DO NOTHING",
-                    (guild_id, secrets.token_urlsafe(TOKEN_BYTES)),
+                    "INSERT INTO web_server_tokens (guild_id, token, name) VALUES (?, ?, ?) "
+                    "ON CONFLICT (guild_id) DO UPDATE SET name = excluded.name",
+                    (guild_id, secrets.token_urlsafe(TOKEN_BYTES), name),
                 )
             ]
         )
@@ -79,10 +80,12 @@ class WebTables:
         )
         return str(rows[0]["token"])
 
-    async def guild_by_web_token(self, token: str) -> int | None:
-        """The server whose page token is `token` (None: no such page)."""
-        rows = await self.query("SELECT guild_id FROM web_server_tokens WHERE token = ?", (token,))
-        return int(rows[0]["guild_id"]) if rows else None
+    async def server_by_web_token(self, token: str) -> tuple[int, str] | None:
+        """The server (its id and name) whose page token is `token` (None: no such page)."""
+        rows = await self.query(
+            "SELECT guild_id, name FROM web_server_tokens WHERE token = ?", (token,)
+        )
+        return (int(rows[0]["guild_id"]), str(rows[0]["name"])) if rows else None
 
     async def web_tokens_of(self, game_ids: Sequence[int]) -> dict[int, str]:
         """The page tokens these games have (a game never linked yet has none: only the
