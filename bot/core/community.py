@@ -28,6 +28,8 @@ class LeaderboardPage:
     """How many players rank above the page's first line."""
     board: list[PlayerRating]
     """The page's lines, best first."""
+    players: int
+    """How many are on the whole leaderboard."""
     month: dict[str, int]
     """Each player's rating 30 days ago (those of the page and the ones asked about;
     absent: no rated game in that time)."""
@@ -53,7 +55,7 @@ async def leaderboard_page(
     month = await store.ratings_since(
         guild_id, [r.player for r in board] + list(besides), ratings.month_ago()
     )
-    return LeaderboardPage(page, pages, offset, board, month)
+    return LeaderboardPage(page, pages, offset, board, count, month)
 
 
 @dataclass(frozen=True)

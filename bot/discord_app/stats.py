@@ -42,6 +42,7 @@ from .components import (
 )
 from .group import NO_PINGS, me_group, montana, tracked
 from .guard import went_wrong
+from .weblinks import OPEN_PLAYER_PAGE, OPEN_SERVER_PAGE, player_link, server_link, with_link
 
 log = logging.getLogger(__name__)
 
@@ -173,6 +174,18 @@ async def leaderboard_embed(
     return embed, page, pages
 
 
+async def linked_leaderboard_view(
+    interaction: discord.Interaction[Any], guild_id: int, page: int, pages: int, t: Translator
+) -> discord.ui.View | None:
+    """The leaderboard's page buttons, and the link to the server's web page when it has
+    one (`weblinks.server_link`)."""
+    view = leaderboard_view(page, pages, t)
+    bot = bot_of(interaction)
+    guild_name = interaction.guild.name if interaction.guild else ""
+    url = await server_link(bot.store, bot.settings.web_url, guild_id, guild_name)
+    return view if url is None else with_link(view, t.translate(OPEN_SERVER_PAGE), url)
+
+
 def leaderboard_view(page: int, pages: int, t: Translator) -> discord.ui.View | None:
     if pages <= 1:
         return None
@@ -224,7 +237,7 @@ class LeaderboardButton(
                 self.page,
                 t,
             )
-            view = leaderboard_view(page, pages, t)
+            view = await linked_leaderboard_view(interaction, guild_id, page, pages, t)
             await interaction.response.edit_message(embed=embed, view=view)
 
         await answer_press(interaction, turn_page)
@@ -244,7 +257,7 @@ async def leaderboard_command(
     embed, page, pages = await leaderboard_embed(
         bot_of(interaction).store, guild_id, guild_name, str(interaction.user.id), page, t
     )
-    view = leaderboard_view(page, pages, t)
+    view = await linked_leaderboard_view(interaction, guild_id, page, pages, t)
     await interaction.response.send_message(
         embed=embed,
         ephemeral=not post,
@@ -280,6 +293,11 @@ async def stats_command(
     kwargs: dict[str, Any] = {}
     if picture is not None:
         kwargs["file"] = discord.File(io.BytesIO(picture), filename=CHART_NAME)
+    bot = bot_of(interaction)
+    guild_name = interaction.guild.name if interaction.guild else ""
+    url = await player_link(bot.store, bot.settings.web_url, guild_id, guild_name, str(target.id))
+    if url is not None:
+        kwargs["view"] = with_link(None, t.translate(OPEN_PLAYER_PAGE), url)
     await interaction.response.send_message(
         embed=embed, ephemeral=not post, allowed_mentions=NO_PINGS, **kwargs
     )

@@ -1,5 +1,6 @@
-"""The link to a game's live web page (issue 28): a URL button "Open the live board",
-only when `MONTANA_WEB_URL` is set and the game's server has its web pages on."""
+"""The links to the web pages (issue 28): a game's live page (a URL button "Open the
+live board"), a server's page and a player's page, only when `MONTANA_WEB_URL` is set
+and the server has its web pages on."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import discord
 
 from i18n import Translator, translatable
 
+from ..core.ratings import statistics_enabled
 from ..core.server_settings import server_settings
 from ..core.store import GameRow, Store
 from .components import Components
@@ -48,3 +50,32 @@ async def live_board_view(
     if url is None:
         return None
     return with_link(None, t.translate(OPEN_LIVE_BOARD), url)
+
+
+OPEN_SERVER_PAGE = translatable("Open this server's page")
+OPEN_PLAYER_PAGE = translatable("Open the player's page")
+
+
+async def server_link(
+    store: Store, web_url: str | None, guild_id: int, guild_name: str
+) -> str | None:
+    """The server's page address (its leaderboard, games and results), or None (no web
+    address set, or the server switched its web pages off)."""
+    if web_url is None or not (await server_settings(store, guild_id)).web:
+        return None
+    token = await store.server_web_token(guild_id, guild_name)
+    return f"{web_url.rstrip('/')}/s/{token}"
+
+
+async def player_link(
+    store: Store, web_url: str | None, guild_id: int, guild_name: str, user_id: str
+) -> str | None:
+    """A player's page address on their server, or None: besides `server_link`'s
+    reasons, a player who hides their statistics, or a server whose statistics are off,
+    has no page."""
+    if web_url is None or await store.stats_hidden(user_id):
+        return None
+    if not await statistics_enabled(store, guild_id):
+        return None
+    server = await server_link(store, web_url, guild_id, guild_name)
+    return None if server is None else f"{server}/p/{user_id}"

@@ -1,0 +1,148 @@
+"""A server's page and its players' pages (issue 28):
+
+    /s/<token>                      the leaderboard, the games under way, recent results
+    /s/<token>/p/<user id>          a player's record, as `/montana stats` shows it
+    /s/<token>/p/<user id>/rating.png   the chart of their rating
+
+A token nobody was given, a server that switched its web pages off, a player who hides
+their statistics (`/montana me stats hidden:`), an AI level, a player with no finished
+game there, or any player's page of a server whose statistics are off answer 404 alike
+(the application's middleware words it). Read-only: the bot makes the tokens when it
+links the pages (`Store.server_web_token`, `Store.web_token`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+
+from aiohttp import web
+
+from i18n import Language, translator
+
+from ..core import community
+from ..core.ratings import statistics_enabled
+from ..core.server_settings import server_settings
+from ..core.store import ACTIVE, Store
+from .community_pages import (
+    board_lines,
+    player_page,
+    result_lines,
+    server_page,
+    under_way_lines,
+)
+from .pages import language_of
+
+BOARD_SHOWN = 100
+"""The leaderboard's lines on the server's page (Discord pages through the rest)."""
+GAMES_SHOWN = 50
+"""The games under way listed (the oldest first, as the moderators' list)."""
+RESULTS_SHOWN = 10
+CHARTS_KEPT = 64
+
+
+class CommunityPages:
+    """The handlers, on the application's store; the charts drawn are kept by what
+    they show (a new rated game draws a new one)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._charts: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+
+    async def _server(self, request: web.Request) -> tuple[int, str]:
+        """The server of the address's token, or 404 (no such token, web pages off)."""
+        found = await self.store.server_by_web_token(request.match_info["token"])
+        if found is None or not (await server_settings(self.store, found[0])).web:
+            raise web.HTTPNotFound()
+        return found
+
+    async def _player(self, request: web.Request) -> tuple[str, str, community.PlayerRecord]:
+        """The server's name, the player's id and record, or 404 (see the module)."""
+        guild_id, server_name = await self._server(request)
+        user_id = request.match_info["user"]
+        if not user_id.isdigit() or not await statistics_enabled(self.store, guild_id):
+            raise web.HTTPNotFound()  # an AI level's pseudo-player is never a person
+        record = await community.player_record(self.store, guild_id, user_id)
+        if record.hidden or record.stats is None:
+            raise web.HTTPNotFound()
+        return server_name, user_id, record
+
+    async def server(self, request: web.Request) -> web.Response:
+        guild_id, server_name = await self._server(request)
+        language = _language(request)
+        t = translator(language)
+        board = None
+        more = 0
+        if await statistics_enabled(self.store, guild_id):
+            read = await community.leaderboard_page(self.store, guild_id, 1, BOARD_SHOWN)
+            board = board_lines(read)
+            more = read.players - len(board)
+        rows = await self.store.games_open_in_guild(guild_id, GAMES_SHOWN)
+        under_way = [row for row in rows if row.status == ACTIVE]
+        over = await self.store.games_over_in_guild(guild_id, RESULTS_SHOWN)
+        tokens = await self.store.web_tokens_of([row.id for row in under_way + over])
+        # each game's state is read and worded off the event loop
+        playing = await asyncio.to_thread(under_way_lines, under_way, tokens, t)
+        ended = await asyncio.to_thread(result_lines, over, tokens, t)
+        page = server_page(
+            request.match_info["token"], server_name, board, more, playing, ended, language
+        )
+        return _html(page)
+
+    async def player(self, request: web.Request) -> web.Response:
+        server_name, user_id, record = await self._player(request)
+        language = _language(request)
+        return _html(
+            player_page(request.match_info["token"], server_name, user_id, record, language)
+        )
+
+    async def chart(self, request: web.Request) -> web.Response:
+        _, user_id, record = await self._player(request)
+        assert record.stats is not None and record.name is not None
+        language = _language(request)
+        key = (
+            request.match_info["token"],
+            user_id,
+            record.name,
+            tuple(record.stats.history),
+            record.place,
+            language,
+        )
+        png = self._charts.get(key)
+        if png is None:
+            png = await community.rating_chart_of(
+                record.name, record.stats, record.place, translator(language)
+            )
+            if png is None:
+                raise web.HTTPNotFound()
+            self._charts[key] = png
+            while len(self._charts) > CHARTS_KEPT:
+                self._charts.popitem(last=False)
+        else:
+            self._charts.move_to_end(key)
+        return web.Response(
+            body=png, content_type="image/png", headers={"Cache-Control": "no-cache"}
+        )
+
+
+def _language(request: web.Request) -> Language:
+    return language_of(request.query.get("lang"), request.headers.get("Accept-Language"))
+
+
+def _html(text: str) -> web.Response:
+    return web.Response(
+        text=text,
+        content_type="text/html",
+        headers={"Cache-Control": "no-store", "Vary": "Accept-Language"},
+    )
+
+
+def add_community_routes(app: web.Application, store: Store) -> None:
+    """Serve the servers' and players' pages from `store` in `app`."""
+    pages = CommunityPages(store)
+    app.router.add_get("/s/{token}", pages.server)
+    app.router.add_get("/s/{token}/p/{user}", pages.player)
+    app.router.add_get("/s/{token}/p/{user}/rating.png", pages.chart)
+
+
+__all__ = ["CommunityPages", "add_community_routes"]
