@@ -252,7 +252,7 @@ def player_page(
     t = translator(language)
     assert record.stats is not None and record.name is not None
     base = f"/s/{escape(token)}/p/{escape(user_id)}"
-    title = t.gettext("📈 {name} on this server", name=record.name)
+    title = t.gettext("{name} on this server", name=record.name)
     fields = "".join(
         f"<dt>{escape(label)}</dt><dd>{escape(value)}</dd>"
         for label, value in stats.stats_fields(record.stats, record.place, record.board_size, t)
@@ -279,7 +279,7 @@ def player_page(
 <h1>{escape(title)}</h1>
 <nav aria-label="{escape(language_label)}">{_language_links(base, language)}</nav>
 </header>
-<main>
+<main class="player">
 <section class="record">
 <dl id="record">{fields}</dl>
 </section>
