@@ -312,6 +312,18 @@ async def test_without_a_web_address_the_leaderboard_carries_no_link(
     assert asked.embeds and _links(original(asked)) == []
 
 
+async def test_a_hostile_name_is_escaped_on_the_server_and_player_pages(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    names = ("ana", "<img src=x onerror=alert(1)>&co", "cy", "dan")
+    async for server in server_with_games(fake_discord, tmp_path, names):
+        ben = server.users["ben"]
+        rating = await server.table.bot.store.rating_of(server.guild, str(ben.id))
+        assert rating is not None and rating.name.startswith("<Img"), "a name may keep a <"
+        for page in (await server.page(), await server.page(f"/p/{ben.id}")):
+            assert "<Img" not in page and escape(rating.name) in page
+
+
 def test_names_are_escaped_on_the_server_page() -> None:
     hostile = "Zoé <img src=x onerror=alert(1)> & 'q'"
     line = BoardLine(1, "111", hostile, 1040, 6, 3, "+12")

@@ -70,7 +70,8 @@ class WebTables:
             [
                 (
                     "INSERT INTO web_server_tokens (guild_id, token, name) VALUES (?, ?, ?) "
-                    "ON CONFLICT (guild_id) DO UPDATE SET name = excluded.name",
+                    "ON CONFLICT (guild_id) DO UPDATE SET name = excluded.name "
+                    "WHERE web_server_tokens.name <> excluded.name",
                     (guild_id, secrets.token_urlsafe(TOKEN_BYTES), name),
                 )
             ]
