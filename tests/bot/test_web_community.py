@@ -21,13 +21,14 @@ from bot.core import community, ratings
 from bot.core.ratings import PROVISIONAL_GAMES
 from bot.core.server_settings import WEB, change_server_settings
 from bot.core.settings import Settings
+from bot.core.store import PlayerRating
 from bot.discord_app.client import MontanaBot
 from bot.web.app import make_app
 from bot.web.community_pages import BoardLine, GameLine, server_page
 from i18n import translator
 from tests.bot.driver import PNG, Table, original
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.bot.test_e2e_ratings import finish
+from tests.bot.test_e2e_ratings import _save_ratings, finish
 
 WEB_URL = "https://mt.example"
 
@@ -298,6 +299,42 @@ async def test_guessed_addresses_are_not_found(server: Server) -> None:
         status, headers, _ = await server.get(path)
         assert status == 404, path
         assert "Content-Security-Policy" in headers
+
+
+async def test_an_ai_level_is_never_among_the_people(server: Server) -> None:
+    level = PlayerRating(
+        "ai-level:hard", "AI (hard)", 40.0, 1.0, 1900, 30, 25, 3, 9, "2026-11-01T00:00:00+00:00"
+    )
+    await server.table.bot.store.in_transaction(lambda tx: _save_ratings(tx, server.guild, [level]))
+    page = await server.page()
+    assert "AI (hard)" not in page and sorted(_leaderboard_names(page)) == ["Ana", "Ben"]
+    status, _, _ = await server.get(f"/s/{server.token}/p/ai-level:hard")
+    assert status == 404
+
+
+async def test_the_leaderboards_page_buttons_keep_the_link(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = MontanaBot(
+        Settings(token=None, db_path=str(tmp_path / "m.sqlite3"), web_url=WEB_URL),
+        seed_source=random.Random(3),
+    )
+    await fake_discord.start(bot)
+    users = [fake_discord.add_user(f"p{n:02}") for n in range(12)]
+    players = [
+        PlayerRating(
+            str(u.id), u.name, 25.0, 2.0, 1500 - n, 6, 2, 0, 1, "2026-01-01T00:00:00+00:00"
+        )
+        for n, u in enumerate(users)
+    ]
+    await bot.store.in_transaction(lambda tx: _save_ratings(tx, fake_discord.guild_id, players))
+    first = await fake_discord.slash(users[0], fake_discord.channel, "montana", "leaderboard")
+    (link,) = _links(original(first))
+    assert link[0] == "Open this server's page"
+    assert first.original is not None
+    second = await fake_discord.press(users[0], first.original, label="Next ▶")
+    assert "Page 2 of 2" in second.embeds[0]["footer"]["text"]
+    assert _links(original(second)) == [link], "the page buttons and the link, still"
 
 
 async def test_without_a_web_address_the_leaderboard_carries_no_link(
