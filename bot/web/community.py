@@ -23,14 +23,8 @@ from i18n import Language, translator
 from ..core import community
 from ..core.ratings import statistics_enabled
 from ..core.server_settings import server_settings
-from ..core.store import ACTIVE, Store
-from .community_pages import (
-    board_lines,
-    player_page,
-    result_lines,
-    server_page,
-    under_way_lines,
-)
+from ..core.store import ACTIVE, GameRow, Store
+from .community_pages import GameLine, board_lines, game_line, player_page, server_page
 from .pages import language_of
 
 BOARD_SHOWN = 100
@@ -39,15 +33,18 @@ GAMES_SHOWN = 50
 """The games under way listed (the oldest first, as the moderators' list)."""
 RESULTS_SHOWN = 10
 CHARTS_KEPT = 64
+LINES_KEPT = 1024
+"""Games' lines kept worded (a few servers' pages in a few languages)."""
 
 
 class CommunityPages:
-    """The handlers, on the application's store; the charts drawn are kept by what
-    they show (a new rated game draws a new one)."""
+    """The handlers, on the application's store; the games' lines and the charts are
+    kept by what they show (a move words a game again, a new rated game draws anew)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._charts: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+        self._lines: OrderedDict[tuple[object, ...], GameLine | None] = OrderedDict()
 
     async def _server(self, request: web.Request) -> tuple[int, str]:
         """The server of the address's token, or 404 (no such token, web pages off)."""
@@ -70,7 +67,6 @@ class CommunityPages:
     async def server(self, request: web.Request) -> web.Response:
         guild_id, server_name = await self._server(request)
         language = _language(request)
-        t = translator(language)
         board = None
         more = 0
         if await statistics_enabled(self.store, guild_id):
@@ -81,13 +77,38 @@ class CommunityPages:
         under_way = [row for row in rows if row.status == ACTIVE]
         over = await self.store.games_over_in_guild(guild_id, RESULTS_SHOWN)
         tokens = await self.store.web_tokens_of([row.id for row in under_way + over])
-        # each game's state is read and worded off the event loop
-        playing = await asyncio.to_thread(under_way_lines, under_way, tokens, t)
-        ended = await asyncio.to_thread(result_lines, over, tokens, t)
+        playing = await self._game_lines(under_way, tokens, language)
+        ended = await self._game_lines(over, tokens, language)
         page = server_page(
             request.match_info["token"], server_name, board, more, playing, ended, language
         )
         return _html(page)
+
+    async def _game_lines(
+        self, rows: list[GameRow], tokens: dict[int, str], language: Language
+    ) -> list[GameLine]:
+        """Each game's line, worded off the event loop the first time its state (by
+        its version, undo epoch and status), its names and its link are shown in a
+        language; kept while the server's pages are looked at."""
+        t = translator(language)
+
+        def key_of(row: GameRow) -> tuple[object, ...]:
+            seats = tuple((seat.user_id, seat.name) for seat in row.players)
+            marks = (row.version, row.undo_epoch, row.status, row.updated_at)
+            return (row.id, *marks, seats, tokens.get(row.id), language)
+
+        keys = [key_of(row) for row in rows]
+        found = {key: self._lines[key] for key in keys if key in self._lines}
+        missing = [(key, row) for key, row in zip(keys, rows, strict=True) if key not in found]
+        if missing:
+            made = await asyncio.to_thread(
+                lambda: [game_line(row, tokens.get(row.id), t) for _, row in missing]
+            )
+            for (key, _), line in zip(missing, made, strict=True):
+                found[key] = self._lines[key] = line
+            while len(self._lines) > LINES_KEPT:
+                self._lines.popitem(last=False)
+        return [line for key in keys if (line := found[key]) is not None]
 
     async def player(self, request: web.Request) -> web.Response:
         server_name, user_id, record = await self._player(request)

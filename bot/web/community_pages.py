@@ -16,7 +16,7 @@ from ..core import stats, words
 from ..core.community import LeaderboardPage, PlayerRecord
 from ..core.pace import pace_label
 from ..core.ratings import BASE, PROVISIONAL_GAMES, placings
-from ..core.store import ENDED, GameRow, moment_of
+from ..core.store import ACTIVE, ENDED, GameRow, moment_of
 from .pages import _language_links
 
 
@@ -63,55 +63,39 @@ def _players(row: GameRow) -> str:
     return ", ".join(seat.name for seat in row.players)
 
 
-def under_way_lines(rows: list[GameRow], tokens: dict[int, str], t: Translator) -> list[GameLine]:
-    """Each game under way: whose turn it is and what they must do, and its pace."""
-    lines = []
-    for row in rows:
-        if row.state_json is None:
-            continue
-        game = Game.from_dict(json.loads(row.state_json))
-        lines.append(
-            GameLine(
-                row.id,
-                tokens.get(row.id),
-                _players(row),
-                words.waiting_for(game, row.names, t),
-                t.gettext(
-                    "Pace: {pace}.", pace=pace_label(row.turn_seconds, row.auction_seconds, t)
-                ),
-            )
+def game_line(row: GameRow, token: str | None, t: Translator) -> GameLine | None:
+    """A game under way: whose turn it is and what they must do, and its pace. A game
+    that ended: its final standings as the ratings counted them (a game ended by a vote
+    places its overdue player last) and the day it ended. None: a game not started."""
+    if row.state_json is None:
+        return None
+    game = Game.from_dict(json.loads(row.state_json))
+    if row.status == ACTIVE:
+        pace = pace_label(row.turn_seconds, row.auction_seconds, t)
+        return GameLine(
+            row.id,
+            token,
+            _players(row),
+            words.waiting_for(game, row.names, t),
+            t.gettext("Pace: {pace}.", pace=pace),
         )
-    return lines
-
-
-def result_lines(rows: list[GameRow], tokens: dict[int, str], t: Translator) -> list[GameLine]:
-    """Each game that ended: its final standings as the ratings counted them (a game
-    ended by a vote places its overdue player last) and the day it ended."""
-    lines = []
-    for row in rows:
-        if row.state_json is None:
-            continue
-        game = Game.from_dict(json.loads(row.state_json))
-        quitter = json.loads(row.result_json).get("awaited") if row.result_json else None
-        standings = [
-            t.gettext(
-                "{place}. {who} — {settlements}",
-                place=placing.place,
-                who=placing.seat.name,
-                settlements=PIECES["settlement"].count_in(t, placing.settlements),
-            )
-            for placing in placings(row, game, quitter if row.status == ENDED else None)
-        ]
-        day = stats.date_text(moment_of(row.updated_at), t)
-        detail = (
-            t.gettext("Ended early by a vote on {day}.", day=day)
-            if row.status == ENDED
-            else t.gettext("Ended on {day}.", day=day)
+    quitter = json.loads(row.result_json).get("awaited") if row.result_json else None
+    standings = [
+        t.gettext(
+            "{place}. {who} — {settlements}",
+            place=placing.place,
+            who=placing.seat.name,
+            settlements=PIECES["settlement"].count_in(t, placing.settlements),
         )
-        lines.append(
-            GameLine(row.id, tokens.get(row.id), _players(row), "; ".join(standings), detail)
-        )
-    return lines
+        for placing in placings(row, game, quitter if row.status == ENDED else None)
+    ]
+    day = stats.date_text(moment_of(row.updated_at), t)
+    detail = (
+        t.gettext("Ended early by a vote on {day}.", day=day)
+        if row.status == ENDED
+        else t.gettext("Ended on {day}.", day=day)
+    )
+    return GameLine(row.id, token, _players(row), "; ".join(standings), detail)
 
 
 def _head(title: str, language: Language) -> str:
@@ -297,8 +281,7 @@ __all__ = [
     "BoardLine",
     "GameLine",
     "board_lines",
+    "game_line",
     "player_page",
-    "result_lines",
     "server_page",
-    "under_way_lines",
 ]
