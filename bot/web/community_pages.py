@@ -91,11 +91,11 @@ def game_line(row: GameRow, token: str | None, t: Translator) -> GameLine | None
     ]
     day = stats.date_text(moment_of(row.updated_at), t)
     detail = (
-        t.gettext("Ended early by a vote on {day}.", day=day)
+        t.gettext("Ended early by a vote on {day}", day=day)
         if row.status == ENDED
-        else t.gettext("Ended on {day}.", day=day)
+        else t.gettext("Ended on {day}", day=day)
     )
-    return GameLine(row.id, token, _players(row), "; ".join(standings), detail)
+    return GameLine(row.id, token, _players(row), " · ".join(standings), detail)
 
 
 def _head(title: str, language: Language) -> str:
