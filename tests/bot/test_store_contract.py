@@ -753,6 +753,10 @@ async def test_a_servers_games_over_latest_first_with_the_tokens_made(store: Sto
     over = await store.games_over_in_guild(BIG_GUILD, 10)
     assert [(r.id, r.status) for r in over] == [(second, FINISHED), (first, ENDED)]
     assert [r.id for r in await store.games_over_in_guild(BIG_GUILD, 1)] == [second]
+    # the latest to end comes first, though opened first
+    later = "2099-01-01T00:00:00+00:00"
+    await store.transaction([("UPDATE games SET updated_at = ? WHERE id = ?", (later, first))])
+    assert [r.id for r in await store.games_over_in_guild(BIG_GUILD, 10)] == [first, second]
     token = await store.web_token(first)
     assert await store.web_tokens_of([first, second, under_way]) == {first: token}
     assert await store.web_tokens_of([]) == {}
