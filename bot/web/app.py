@@ -33,9 +33,9 @@ from rules import Game
 from ..core.replays import draw_step
 from ..core.server_settings import server_settings
 from ..core.store import GameRow, Store
-from .community import add_community_routes
 from .live import Watcher
 from .pages import GameWords, game_page, game_words, language_of, mark_of, not_found_page
+from .servers import add_server_routes
 
 log = logging.getLogger("bot.web")
 
@@ -260,5 +260,5 @@ def make_app(store: Store, *, poll_seconds: float | None = None) -> web.Applicat
     app.router.add_get("/g/{token}/picture/{mark}.png", picture)
     app.router.add_get("/g/{token}/turn/{turn}.png", turn_picture)
     app.router.add_get("/static/{name}", static)
-    add_community_routes(app, store)  # /s/<token>: a server's and its players' pages
+    add_server_routes(app, store)  # /s/<token>: a server's and its players' pages
     return app

@@ -24,7 +24,7 @@ from bot.core.settings import Settings
 from bot.core.store import PlayerRating
 from bot.discord_app.client import MontanaBot
 from bot.web.app import make_app
-from bot.web.community_pages import BoardLine, GameLine, server_page
+from bot.web.server_pages import BoardLine, GameLine, server_page
 from i18n import translator
 from tests.bot.driver import PNG, Table, original
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser

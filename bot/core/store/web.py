@@ -56,16 +56,6 @@ class WebTables:
         found = await self._rows(rows)
         return found[0] if found else None
 
-    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
-        """Each game's (version, undo epoch): one small read for every open page."""
-        if not game_ids:
-            return {}
-        marks = ", ".join("?" for _ in game_ids)
-        rows = await self.query(
-            f"SELECT id, version, undo_epoch FROM games WHERE id IN ({marks})", tuple(game_ids)
-        )
-        return {int(r["id"]): (int(r["version"]), int(r["undo_epoch"])) for r in rows}
-
     async def server_web_token(self, guild_id: int, name: str) -> str:
         """The server's page token, made (at random) the first time it is asked for;
         `name` (the server's, as Discord says it now) is kept to head the page."""
@@ -123,6 +113,16 @@ class WebTables:
         )
         rows.sort(key=lambda row: (row.updated_at, row.id), reverse=True)
         return rows[:limit]
+
+    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+        """Each game's (version, undo epoch): one small read for every open page."""
+        if not game_ids:
+            return {}
+        marks = ", ".join("?" for _ in game_ids)
+        rows = await self.query(
+            f"SELECT id, version, undo_epoch FROM games WHERE id IN ({marks})", tuple(game_ids)
+        )
+        return {int(r["id"]): (int(r["version"]), int(r["undo_epoch"])) for r in rows}
 
 
 __all__ = ["TOKEN_BYTES", "WebTables"]

@@ -1,6 +1,6 @@
 """What a server's page and a player's page say (issue 28), in the reader's language:
 the words (worded from the store's rows by the same functions as Discord's answers) and
-the pages' HTML, every name escaped. `bot.web.community` serves them."""
+the pages' HTML, every name escaped. `bot.web.servers` serves them."""
 
 from __future__ import annotations
 

@@ -24,8 +24,8 @@ from ..core import community
 from ..core.ratings import statistics_enabled
 from ..core.server_settings import server_settings
 from ..core.store import ACTIVE, GameRow, Store
-from .community_pages import GameLine, board_lines, game_line, player_page, server_page
 from .pages import language_of
+from .server_pages import GameLine, board_lines, game_line, player_page, server_page
 
 BOARD_SHOWN = 100
 """The leaderboard's lines on the server's page (Discord pages through the rest)."""
@@ -37,7 +37,7 @@ LINES_KEPT = 1024
 """Games' lines kept worded (a few servers' pages in a few languages)."""
 
 
-class CommunityPages:
+class ServerPages:
     """The handlers, on the application's store; the games' lines and the charts are
     kept by what they show (a move words a game again, a new rated game draws anew)."""
 
@@ -158,12 +158,12 @@ def _html(text: str) -> web.Response:
     )
 
 
-def add_community_routes(app: web.Application, store: Store) -> None:
+def add_server_routes(app: web.Application, store: Store) -> None:
     """Serve the servers' and players' pages from `store` in `app`."""
-    pages = CommunityPages(store)
+    pages = ServerPages(store)
     app.router.add_get("/s/{token}", pages.server)
     app.router.add_get("/s/{token}/p/{user}", pages.player)
     app.router.add_get("/s/{token}/p/{user}/rating.png", pages.chart)
 
 
-__all__ = ["CommunityPages", "add_community_routes"]
+__all__ = ["ServerPages", "add_server_routes"]
