@@ -49,8 +49,10 @@ from .model import (
 from .operators import OperatorQueries
 from .parts import Row, StoreParts, Tx, guarded
 from .pictures import PictureTables
+from .prefs import PlayerTables
 from .queue import QueueTables
 from .ratings import RatingTables
+from .votes import VoteTables
 from .web import WebTables
 
 AtEnd = Callable[["Tx"], Awaitable[None]]
@@ -210,6 +212,8 @@ class Store(
     QueueTables,
     HoursTables,
     WebTables,
+    VoteTables,
+    PlayerTables,
     StoreParts,
 ):
     """Open with `await Store.open(database)` (`open_store`); close with
@@ -880,25 +884,7 @@ class Store(
             )
         await self.transaction(statements)
 
-    # ------------------------------------------------------------------ heads-up and away
-
-    @guarded
-    async def heads_up_wanted(self, user_id: str) -> bool:
-        """Whether the player asked for a heads-up when the player before them starts."""
-        rows = await self._read("SELECT heads_up FROM notify_prefs WHERE user_id = ?", (user_id,))
-        return bool(rows and rows[0]["heads_up"])
-
-    async def set_heads_up(self, user_id: str, wanted: bool) -> None:
-        await self.transaction(
-            [
-                (
-                    "INSERT INTO notify_prefs (user_id, dm, heads_up, updated_at) "
-                    "VALUES (?, 0, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
-                    "heads_up = excluded.heads_up, updated_at = excluded.updated_at",
-                    (user_id, int(wanted), now()),
-                )
-            ]
-        )
+    # ----------------------------------------------------------- away (notifications: `prefs`)
 
     @guarded
     async def aways(self, user_ids: Sequence[str] | None = None) -> dict[str, Away]:
@@ -955,30 +941,6 @@ class Store(
             (user_id,),
         )
         return {int(row["game_id"]): bool(row["reclaimed"]) for row in rows}
-
-    @guarded
-    async def presence_line(self, game_id: int, user_id: str) -> tuple[int, str] | None:
-        """The message of the last away/back line said in a game about `user_id`, and
-        when it was posted (issue 21.2), if any."""
-        rows = await self._read(
-            "SELECT message_id, posted_at FROM presence_lines WHERE game_id = ? AND user_id = ?",
-            (game_id, user_id),
-        )
-        return (int(rows[0]["message_id"]), str(rows[0]["posted_at"])) if rows else None
-
-    async def set_presence_line(
-        self, game_id: int, user_id: str, message_id: int, posted_at: str
-    ) -> None:
-        await self.transaction(
-            [
-                (
-                    "INSERT INTO presence_lines (game_id, user_id, message_id, posted_at) "
-                    "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
-                    "message_id = excluded.message_id, posted_at = excluded.posted_at",
-                    (game_id, user_id, message_id, posted_at),
-                )
-            ]
-        )
 
     @guarded
     async def users_with_away_seats(self) -> list[str]:
@@ -1173,33 +1135,6 @@ class Store(
         )
         return {int(r["version"]): str(r["note"]) for r in rows}
 
-    async def add_end_vote(self, game_id: int, version: int, voter: str, at: str) -> list[str]:
-        """Record `voter`'s vote to end the game in this state; the voters of this state
-        so far, in the order they voted."""
-        await self.transaction(
-            [
-                (
-                    "INSERT INTO end_votes (game_id, version, voter, at) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (game_id, voter) DO UPDATE SET version = excluded.version, "
-                    "at = excluded.at",
-                    (game_id, version, voter, at),
-                )
-            ]
-        )
-        return await self._end_voters(game_id, version)
-
-    async def end_voters(self, game_id: int, version: int) -> list[str]:
-        """The voters so far to end the game at `version`, in the order they voted."""
-        return await self._end_voters(game_id, version)
-
-    @guarded
-    async def _end_voters(self, game_id: int, version: int) -> list[str]:
-        rows = await self._read(
-            "SELECT voter FROM end_votes WHERE game_id = ? AND version = ? ORDER BY at, voter",
-            (game_id, version),
-        )
-        return [str(r["voter"]) for r in rows]
-
     async def end_game(
         self,
         game_id: int,
@@ -1221,25 +1156,7 @@ class Store(
             return False
         return True
 
-    # ------------------------------------------------------------------ preferences, history
-
-    @guarded
-    async def dm_wanted(self, user_id: str) -> bool:
-        """Whether the player asked for a direct message when a game waits for them."""
-        rows = await self._read("SELECT dm FROM notify_prefs WHERE user_id = ?", (user_id,))
-        return bool(rows and rows[0]["dm"])
-
-    async def set_dm(self, user_id: str, wanted: bool) -> None:
-        await self.transaction(
-            [
-                (
-                    "INSERT INTO notify_prefs (user_id, dm, updated_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, "
-                    "updated_at = excluded.updated_at",
-                    (user_id, int(wanted), now()),
-                )
-            ]
-        )
+    # ------------------------------------------------------------------ history
 
     @guarded
     async def past_games(self, channel_id: int, limit: int) -> list[GameRow]:
@@ -1252,7 +1169,7 @@ class Store(
         return await self._rows(rows)
 
     # ------------------------------------------------------------------ AI players
-    # (issue 14): the games an AI may be awaited in, seats taken over, their votes, the
+    # (issue 14): the games an AI may be awaited in, seats taken over (`votes`), the
     # `absent` setting
 
     @guarded
@@ -1304,43 +1221,6 @@ class Store(
         count, *_ = await self.transaction(statements)
         return count > 0
 
-    async def add_takeover_vote(self, game_id: int, player: str, voter: str, at: str) -> list[str]:
-        """Record `voter`'s vote to hand `player`'s seat to the AI; all its voters so far."""
-        await self.transaction(
-            [
-                (
-                    "INSERT INTO takeover_votes (game_id, player, voter, at) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (game_id, player, voter) DO NOTHING",
-                    (game_id, player, voter, at),
-                )
-            ]
-        )
-        return await self._takeover_voters(game_id, player)
-
-    async def lapse_takeover_votes(self, game_id: int, player: str, before: str) -> None:
-        """Drop the votes about `player`'s seat cast before `before` (an earlier
-        absence of theirs: a vote counts only while they are away or overdue)."""
-        await self.transaction(
-            [
-                (
-                    "DELETE FROM takeover_votes WHERE game_id = ? AND player = ? AND at < ?",
-                    (game_id, player, before),
-                )
-            ]
-        )
-
-    async def takeover_voters(self, game_id: int, player: str) -> list[str]:
-        """The voters so far to hand `player`'s seat to the AI, in the order they voted."""
-        return await self._takeover_voters(game_id, player)
-
-    @guarded
-    async def _takeover_voters(self, game_id: int, player: str) -> list[str]:
-        rows = await self._read(
-            "SELECT voter FROM takeover_votes WHERE game_id = ? AND player = ? ORDER BY at, voter",
-            (game_id, player),
-        )
-        return [str(r["voter"]) for r in rows]
-
     # ------------------------------------------------------------ languages (issue 13)
 
     async def set_language(self, game_id: int, language: str) -> None:
@@ -1348,31 +1228,6 @@ class Store(
         await self.transaction(
             [("UPDATE games SET language = ? WHERE id = ?", (language, game_id))]
         )
-
-    async def remember_locale(self, user_id: str, locale: str) -> None:
-        """The Discord locale `user_id`'s client was last seen in."""
-        await self.transaction(
-            [
-                (
-                    "INSERT INTO user_locales (user_id, locale, seen_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (user_id) DO UPDATE SET "
-                    "locale = excluded.locale, seen_at = excluded.seen_at",
-                    (user_id, locale, now()),
-                )
-            ]
-        )
-
-    @guarded
-    async def locales(self, user_ids: Sequence[str]) -> dict[str, str]:
-        """User id -> the Discord locale last seen for them (absent if never seen)."""
-        if not user_ids:
-            return {}
-        marks = ", ".join("?" for _ in user_ids)
-        rows = await self._read(
-            f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})",
-            tuple(user_ids),
-        )
-        return {row["user_id"]: row["locale"] for row in rows}
 
 
 class AiTables:
