@@ -52,7 +52,8 @@ from . import logs, ratings, words
 from .due import AUCTION_ANSWER, period_of, steps_due
 from .hours import HoursPrefs, QuietHours, active_seconds, after_active
 from .periodic import Clock, PeriodicTask
-from .service import GameService, Outcome, Refusal, game_words
+from .refusals import game_words
+from .service import GameService, Outcome, Refusal
 from .store import (
     ACTIVE,
     DEFAULT_AUCTION_SECONDS,

@@ -39,8 +39,8 @@ from ..core.matchmaking import (
     table_found_words,
 )
 from ..core.pace import PACES
+from ..core.refusals import Refusal, game_words
 from ..core.server_settings import server_settings
-from ..core.service import Refusal, game_words
 from ..core.store import (
     ABANDONED,
     ABSENT_WAIT,
