@@ -1,7 +1,8 @@
 """The discord.py client: opens the store, assembles the features, syncs the commands.
 
 Each feature module adds its subcommands to the `/montana` group (`group.py`) and
-names the `DynamicItem`s it answers (`DYNAMIC_ITEMS`); the client registers them all.
+names the `DynamicItem`s it answers (`DYNAMIC_ITEMS`); the client registers them all,
+and the few top-level commands besides `/montana` (`TOP_LEVEL`).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
 from .group import montana
 from .guard import went_wrong
+from .mine import games_everywhere_command
 from .monitoring import discord_trace
 from .translator import CommandTranslator
 
@@ -86,6 +88,11 @@ FEATURES = (
     matchmaking,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
+TOP_LEVEL: tuple[app_commands.Command[Any, ..., Any] | app_commands.Group, ...] = (
+    montana,
+    games_everywhere_command,  # `/montana` is for servers only; this one also in DMs
+)
+"""The top-level commands (`i18n.commands.TOP_LEVEL_COMMANDS` names them in messages)."""
 NOT_ACCEPTED = translatable(
     "This command cannot be used like that here (an option's value is not one it "
     "accepts). Nothing was changed; the options Discord suggests are the ones allowed."
@@ -137,7 +144,8 @@ class MontanaBot(discord.Client):
         )
         self.settings = settings
         self.tree = MontanaTree(self)
-        self.tree.add_command(montana)
+        for command in TOP_LEVEL:
+            self.tree.add_command(command)
         self._renderer = renderer
         self._pictures: ProcessRenderer | None = None
         self._web: web.AppRunner | None = None
