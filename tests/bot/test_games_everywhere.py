@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.my_games import DigestTask
-from bot.discord_app.mine import DigestSender
+from bot.core.my_games import DigestTask, my_games
+from bot.core.store import Shards
+from bot.discord_app.mine import DigestSender, within_reach
 from bot.discord_app.notify import Notifier
 from i18n.commands import GAMES_COMMAND
 from tests.bot.driver import Table, make_bot, open_game, play_until
@@ -147,3 +148,10 @@ async def test_the_digest_leaves_out_the_games_of_a_server_the_bot_left(
     assert "**Board Gamers** › <#77>" in fake_discord.dms(ana)[-1].content
     fake_discord.leave_guild(other)
     assert await digest_on(2) == 1, "only a game nobody can play any more: no digest"
+    # a process serving some shards cannot tell a server of another shard gone (that
+    # server is not among its guilds): its games are kept
+    games = await my_games(bot.deadlines, str(ana.id), None)
+    assert within_reach(bot, None, games) == []
+    its_shard = (other >> 22) % 2
+    assert within_reach(bot, Shards(2, (its_shard,)), games) == []
+    assert within_reach(bot, Shards(2, (1 - its_shard,)), games) == games
