@@ -66,6 +66,17 @@ class QueueTables(StoreParts):
         )
         return [_player_of(row) for row in rows]
 
+    async def queued_guilds(self, *, since: str) -> list[int]:
+        """The servers of this process's shards with someone in their queue (queued
+        since `since`: not expired), which a pass at start-up matches."""
+        rows = await self.query(
+            "SELECT DISTINCT guild_id FROM match_queue WHERE queued_at >= ?"
+            + self._shard_filter()
+            + " ORDER BY guild_id",
+            (since,),
+        )
+        return [int(row["guild_id"]) for row in rows]
+
     async def queue_entry(self, guild_id: int, user_id: str, *, since: str) -> QueuedPlayer | None:
         """`user_id`'s entry in the server's queue, unless it expired (before `since`)."""
         rows = await self.query(
