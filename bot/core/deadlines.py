@@ -58,6 +58,7 @@ from .store import (
     ACTIVE,
     DEFAULT_AUCTION_SECONDS,
     DEFAULT_TURN_SECONDS,
+    ENDED,
     LOBBY,
     DeadlineClock,
     GameRow,
@@ -765,6 +766,7 @@ class DeadlineDriver(PeriodicTask):
             await self.poster.announce_end(row, game, counted, awaited)
             # the summary the end owes (`bot.core.ratings`) goes out after that line
             self.service.delivery.wake()
+            await self.service.game_over(replace(row, status=ENDED))
             return VoteOutcome(counted, needed, True, row.names.get(voter, "A player"))
 
 

@@ -236,6 +236,9 @@ class GameService:
         self.after_announce: list[Callable[[Outcome], Awaitable[None]]] = []
         """Called after each saved move or start (the deadline clock); a hook that fails
         is logged and skipped, never failing the move."""
+        self.after_game_over: list[Callable[[GameRow], Awaitable[None]]] = []
+        """Called when a game under way ends (its last move, a vote, abandoned): its
+        players' seats under way are free again (the matchmaking queue may match them)."""
         self.hours = HoursPrefs(store)
         """The players' quiet hours (`bot.core.hours`)."""
         self.presence = Presence(store, load_game=self.game_of)
@@ -716,7 +719,10 @@ class GameService:
                 )
             if not await self.store.set_status(row.id, ABANDONED, only_from=OPEN_STATUSES):
                 raise Refusal(ALREADY_OVER)
-            return replace(row, status=ABANDONED)
+            ended = replace(row, status=ABANDONED)
+            if row.status == ACTIVE:
+                await self.game_over(ended)
+            return ended
 
     # ------------------------------------------------------------------ moves
 
@@ -1239,7 +1245,18 @@ class GameService:
                     outcome.row.play_channel_id,
                     error,
                 )
+        if outcome.row.status not in OPEN_STATUSES:
+            await self.game_over(outcome.row)
         return outcome
+
+    async def game_over(self, row: GameRow) -> None:
+        """Tell the `after_game_over` hooks that `row`'s game, under way, has ended; a
+        hook that fails is logged and skipped."""
+        for hook in self.after_game_over:
+            try:
+                await hook(row)
+            except Exception as error:
+                log.warning("game %s: after-end hook failed: %r", row.id, error)
 
     @staticmethod
     def _reported(outcome: Outcome, report: Report) -> Outcome:

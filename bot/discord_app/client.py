@@ -127,6 +127,7 @@ class MontanaBot(discord.Client):
     ai: AiPlayers
     replays: Replays
     lobby_expiry: LobbyExpiry
+    queue_watch: matchmaking.QueueWatch
 
     def __init__(
         self,
@@ -200,6 +201,9 @@ class MontanaBot(discord.Client):
         )
         self.service.after_announce.append(self.ai.on_announced)
         self.service.presence.after_hand_over.append(self.ai.wake)
+        # a game's end frees its players' seats under way: the server's queue may match
+        self.queue_watch = matchmaking.QueueWatch(self)
+        self.service.after_game_over.append(self.queue_watch.game_over)
         self.deadlines.at_deadline = self.ai.at_deadline
         self.ai.absence_of = self.deadlines.absence_of
         if self.settings.web_port is not None:
@@ -237,6 +241,7 @@ class MontanaBot(discord.Client):
         # player who went away with the AI playing for them just before a crash
         await self.service.presence.stand_in_everyone()
         await self.ai.start()
+        self.queue_watch.start()  # tables a restart left unmatched
         # What exists now (modules, discord.py's state) lives as long as the bot: keep it
         # out of full garbage collections, each of which would otherwise stall the event
         # loop for tens of milliseconds (measured by `python -m bot.bench`).
@@ -360,6 +365,9 @@ class MontanaBot(discord.Client):
         lobby_expiry = getattr(self, "lobby_expiry", None)
         if lobby_expiry is not None:
             await lobby_expiry.stop()
+        queue_watch = getattr(self, "queue_watch", None)
+        if queue_watch is not None:
+            await queue_watch.stop()
         ai_players = getattr(self, "ai", None)
         if ai_players is not None:
             await ai_players.stop()
