@@ -228,9 +228,10 @@ async def match_queue(bot: MontanaBot, guild_id: int) -> list[GameRow]:
 class QueueWatch:
     """Matches a server's queue when a queued player may have become matchable without
     anyone running `/montana game find`: a game under way of that server ended
-    (`GameService.after_game_over`), or the bot started (`start`: every server of its
-    shards with a queue). Each in the background: the move, vote or abandon that ended
-    a game is not kept waiting for the table it makes possible."""
+    (`GameService.after_game_over`), its limit of games under way changed
+    (`look_again`, by `/montana server settings`), or the bot started (`start`: every
+    server of its shards with a queue). Each in the background: the move, vote, abandon
+    or setting that made it possible is not kept waiting for the table."""
 
     def __init__(self, bot: MontanaBot) -> None:
         self.bot = bot
@@ -238,7 +239,11 @@ class QueueWatch:
 
     async def game_over(self, row: GameRow) -> None:
         if row.guild_id is not None:
-            self._spawn(self._match(row.guild_id))
+            self.look_again(row.guild_id)
+
+    def look_again(self, guild_id: int) -> None:
+        """Match the server's queue in the background."""
+        self._spawn(self._match(guild_id))
 
     def start(self) -> None:
         self._spawn(self._match_every_queue())

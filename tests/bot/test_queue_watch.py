@@ -1,7 +1,8 @@
 """Finding a table (issue 25 point 5) without anyone running `/montana game find`: a
 queued player who could not be matched (at the server's limit of games under way) is
-matched when a game of theirs ends, and a queue a restart left unmatched is matched when
-the bot starts. Through real discord.py and the fake Discord."""
+matched when a game of theirs ends or the server raises its limit, and a queue a
+restart left unmatched is matched when the bot starts. Through real discord.py and the
+fake Discord."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tests.bot.driver import Table, make_bot, original, play_until
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_deadlines import manual_clock
 from tests.bot.test_e2e_matchmaking import find, queued_ids
+from tests.bot.test_server_admin import ADMIN
 
 
 def table_found(fake: FakeDiscord, channel_id: int) -> list[str]:
@@ -129,3 +131,29 @@ async def test_a_queue_left_unmatched_by_a_restart_is_matched_at_start(
     assert {ana.id, ben.id} <= set(found.pinged_ids)
     await second.queue_watch.stop()  # the start's pass is over: nothing is left queued
     assert await queued_ids(fake_discord, second) == []
+
+
+async def test_a_player_at_the_limit_is_matched_when_the_server_raises_it(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    admin = fake_discord.add_user("admin", permissions=ADMIN)
+    ana, ben, cleo = (fake_discord.add_user(name) for name in ("ana", "ben", "cleo"))
+    queueing = fake_discord.add_channel("queueing")
+    await find(fake_discord, ana, queueing, players="2", pace="slow")
+    lobby = original(await fake_discord.slash(ben, fake_discord.channel, "montana game new"))
+    await fake_discord.press(ana, lobby, label="Join")
+    await fake_discord.press(ben, lobby, label="Start")
+    await bot.store.set_guild_settings(fake_discord.guild_id, {"active_games": "1"})
+    await find(fake_discord, cleo, queueing, players="2", pace="slow")
+    assert await queued_ids(fake_discord, bot) == [str(ana.id), str(cleo.id)]
+    assert table_found(fake_discord, queueing.id) == []
+
+    await fake_discord.slash(
+        admin, fake_discord.channel, "montana server settings", options={"active_games": 2}
+    )
+
+    (announced,) = table_found(fake_discord, queueing.id)
+    assert f"<@{ana.id}>" in announced and f"<@{cleo.id}>" in announced
+    assert await queued_ids(fake_discord, bot) == []
