@@ -15,6 +15,7 @@ from tests.bot.driver import Table, make_bot, original, play_until
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_deadlines import manual_clock
 from tests.bot.test_e2e_matchmaking import find, queued_ids
+from tests.bot.test_e2e_ratings import finish
 from tests.bot.test_server_admin import ADMIN
 
 
@@ -154,6 +155,33 @@ async def test_a_player_at_the_limit_is_matched_when_the_server_raises_it(
         admin, fake_discord.channel, "montana server settings", options={"active_games": 2}
     )
 
+    (announced,) = table_found(fake_discord, queueing.id)
+    assert f"<@{ana.id}>" in announced and f"<@{cleo.id}>" in announced
+    assert await queued_ids(fake_discord, bot) == []
+
+
+async def test_a_player_at_the_limit_is_matched_when_their_game_is_played_to_its_end(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    await bot.store.set_guild_settings(fake_discord.guild_id, {"active_games": "1"})
+    table = Table(fake_discord, bot)
+    ana, ben, cleo = (fake_discord.add_user(name) for name in ("ana", "ben", "cleo"))
+    table.users.update({str(ana.id): ana, str(ben.id): ben})
+    queueing = fake_discord.add_channel("queueing")
+    await find(fake_discord, ana, queueing, players="2")
+    lobby = original(await fake_discord.slash(ana, fake_discord.channel, "montana game new"))
+    await fake_discord.press(ben, lobby, label="Join")
+    await fake_discord.press(ana, lobby, label="Start")
+    row = await bot.store.open_game_in(fake_discord.channel.id)
+    assert row is not None
+    await find(fake_discord, cleo, queueing, players="2")
+    assert table_found(fake_discord, queueing.id) == []
+
+    await finish(fake_discord, table, row.id, fake_discord.channel_by_id(row.play_channel_id))
+
+    assert (await table.row(row.id)).status == "finished"
     (announced,) = table_found(fake_discord, queueing.id)
     assert f"<@{ana.id}>" in announced and f"<@{cleo.id}>" in announced
     assert await queued_ids(fake_discord, bot) == []
