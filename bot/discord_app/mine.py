@@ -120,9 +120,13 @@ def games_text(
 
 
 def with_footer(text: str, *sentences: str) -> str:
-    """`text` and a small-print line of `sentences`, if it fits in a message."""
-    footer = "\n-# " + " ".join(sentences)
-    return text + footer if len(text) + len(footer) <= LIMIT else text
+    """`text` and a small-print line of as many of `sentences` as fit in a message (the
+    first ones first)."""
+    for count in range(len(sentences), 0, -1):
+        footer = "\n-# " + " ".join(sentences[:count])
+        if len(text) + len(footer) <= LIMIT:
+            return text + footer
+    return text
 
 
 def everywhere_hint(t: Translator) -> str:

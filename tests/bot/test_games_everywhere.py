@@ -13,7 +13,7 @@ import pytest
 
 from bot.core.my_games import DigestTask, my_games
 from bot.core.store import Shards
-from bot.discord_app.mine import DigestSender, within_reach
+from bot.discord_app.mine import DigestSender, with_footer, within_reach
 from bot.discord_app.notify import Notifier
 from i18n.commands import GAMES_COMMAND
 from tests.bot.driver import Table, make_bot, open_game, play_until
@@ -155,3 +155,12 @@ async def test_the_digest_leaves_out_the_games_of_a_server_the_bot_left(
     its_shard = (other >> 22) % 2
     assert within_reach(bot, Shards(2, (its_shard,)), games) == []
     assert within_reach(bot, Shards(2, (1 - its_shard,)), games) == games
+
+
+def test_a_footer_that_does_not_fit_keeps_its_first_sentences() -> None:
+    """The digest's small print: how to stop it comes before the hint, and is what
+    stays when a long list leaves room for one sentence only."""
+    stop, hint = "Stop these with `digest: False`.", "Your games of every server: /x." * 3
+    assert with_footer("a" * 1900, stop, hint) == "a" * 1900 + "\n-# " + stop
+    assert with_footer("a" * 100, stop, hint) == "a" * 100 + "\n-# " + stop + " " + hint
+    assert with_footer("a" * 1990, stop, hint) == "a" * 1990
