@@ -57,7 +57,8 @@ from .core import prompts, words
 from .core.ai_seats import AiPlayers
 from .core.commands import ConsoleCommands
 from .core.names import clean_name
-from .core.service import GameService, Outcome, Refusal, Renderer, game_words
+from .core.refusals import game_words
+from .core.service import GameService, Outcome, Refusal, Renderer
 from .core.store import (
     ACTIVE,
     AI_LEVELS,

@@ -1,7 +1,8 @@
 """Slash commands named inside sentences: `{/game new}` in a marked string.
 
 A sentence that tells the player to use a command names it by a field whose name is
-the command's path under `/montana`, with a slash: `"Start one with {/game new}."`; an
+the command's path under `/montana`, with a slash: `"Start one with {/game new}."` (another
+top-level command, of `TOP_LEVEL_COMMANDS`, by its own name: `{/montana-games}`); an
 option by the same field with the option as its format spec (`{/me away:days}`), with
 its value if the sentence gives one (`{/me away:days=3}`). A path ending in `…` names a
 group of commands (`{/game …}`).
@@ -27,7 +28,12 @@ if TYPE_CHECKING:
     from .translator import Translator
 
 ROOT_COMMAND = "montana"
-"""The one top-level slash command every path is under."""
+"""The top-level slash command every path is under, unless it names another one."""
+GAMES_COMMAND = "montana-games"
+"""Every game of a player in every server: a command of its own, since `/montana` cannot
+be used in a DM with the bot (`bot.discord_app.mine`)."""
+TOP_LEVEL_COMMANDS = (ROOT_COMMAND, GAMES_COMMAND)
+"""The top-level commands; a path starting with one other than `/montana` is under it."""
 COMMAND_FIELD_PREFIX = "/"
 COMMAND_NAME_CONTEXT = "command name"
 OPTION_NAME_CONTEXT = "option name"
@@ -42,9 +48,16 @@ class CommandNamer(Protocol):
     def option(self, t: Translator, path: str, option: str) -> str: ...
 
 
+def full_path(path: str) -> list[str]:
+    """A field's path as the words of a whole command: `game new` -> montana game new;
+    `montana-games` (another top-level command) -> montana-games."""
+    words = path.split()
+    return words if words[:1] and words[0] in TOP_LEVEL_COMMANDS else [ROOT_COMMAND, *words]
+
+
 def localized_path(t: Translator, path: str) -> str:
     """`/montana game new` as a client of `t`'s language lists it: `/montana partie nouvelle`."""
-    parts = [ROOT_COMMAND, *path.split()]
+    parts = full_path(path)
     return "/" + " ".join(t.lookup(COMMAND_NAME_CONTEXT, part) or part for part in parts)
 
 

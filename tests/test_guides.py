@@ -4,7 +4,8 @@ somewhere (issue 26 point 6).
 Every `/montana …` the markdown names — in backticks (`/montana game new language:`,
 `/montana leaderboard [page]`, siblings as in "`/montana recruit`, `work`") or in plain
 text — must be a path of the command tree the client registers, with options it has; a
-name in another language (`/montana construire`) must be that language's name. A relative
+name in another language (`/montana construire`) must be that language's name. So must
+every other top-level command named (`/montana-games`). A relative
 link must lead to a file that exists, and its `#anchor` to a heading of that file.
 """
 
@@ -32,7 +33,8 @@ MARKDOWN = [
 SUBCOMMAND, GROUP = 1, 2
 FENCE = re.compile(r"^[ \t]*```.*?^[ \t]*```", re.M | re.S)
 INLINE = re.compile(r"`((?:[^`\n]|\n(?![ \t]*\n))+)`")  # within a paragraph
-MONTANA = re.compile(r"(?<![\w./-])/montana(?![\w.-])")
+MONTANA = re.compile(r"(?<![\w./-])/(montana(?:-[\w-]*\w)?)(?![\w.-])")
+"""`/montana` and the other top-level commands whose names start with it (`/montana-games`)."""
 SIBLINGS = re.compile(r"\s*,\s*`([\w-]+)`")
 OPTION = re.compile(r"^\[?([\w-]+):?\]?$|^([\w-]+):.*$")
 WORD = re.compile(r"^[^\W\d][\w-]*$")
@@ -48,7 +50,8 @@ class Node:
 
 
 async def trees() -> dict[str, Node]:
-    """The client's `/montana` tree as Discord receives it, one tree per locale."""
+    """The client's top-level commands as Discord receives them, one tree per locale
+    (its root's children: `montana`, `montana-games`)."""
     bot = bot_client.MontanaBot(Settings(token=None, db_path=":memory:"))
     await bot.tree.set_translator(CommandTranslator())
     assert bot.tree.translator is not None
@@ -56,11 +59,21 @@ async def trees() -> dict[str, Node]:
         await command.get_translated_payload(bot.tree, bot.tree.translator)
         for command in bot.tree._get_all_commands()
     ]
-    (payload,) = [p for p in payloads if p["name"] == "montana"]
     locales = {"en"} | {
-        locale for item in walk(payload) for locale in (item.get("name_localizations") or {})
+        locale
+        for payload in payloads
+        for item in walk(payload)
+        for locale in (item.get("name_localizations") or {})
     }
-    return {locale: node_of(payload, locale) for locale in locales}
+    return {locale: root_of(payloads, locale) for locale in locales}
+
+
+def root_of(payloads: list[dict[str, Any]], locale: str) -> Node:
+    """The top-level commands by their names in `locale`, and by their English names
+    too (a guide writes `/montana 建築` for the Japanese `/モンタナ 建築`)."""
+    root = node_of({"options": payloads}, locale)
+    root.children |= {payload["name"]: node_of(payload, locale) for payload in payloads}
+    return root
 
 
 def walk(item: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -75,7 +88,7 @@ def node_of(item: dict[str, Any], locale: str) -> Node:
     node.leaf = not any(option["type"] in (SUBCOMMAND, GROUP) for option in options)
     for option in options:
         name = str((option.get("name_localizations") or {}).get(locale, option["name"]))
-        if option["type"] in (SUBCOMMAND, GROUP):
+        if option.get("type", SUBCOMMAND) in (SUBCOMMAND, GROUP):
             node.children[name] = node_of(option, locale)
         else:
             node.options.add(name)
@@ -92,8 +105,8 @@ class Mention:
     plain: bool = False
 
     def __str__(self) -> str:
-        words = " ".join(("/montana", *self.path, *(f"{o}:" for o in self.options)))
-        return f"{self.where}: {words}"
+        words = " ".join((*self.path, *(f"{o}:" for o in self.options)))
+        return f"{self.where}: /{words}"
 
 
 def mentions(path: Path) -> Iterator[Mention]:
@@ -110,10 +123,10 @@ def mentions_in(text: str, name: str) -> Iterator[Mention]:
         if not found:
             continue
         where = f"{name}:{line_of(prose, span.start())}"
-        mention = inline_mention(content[found.end() :], where)
+        mention = inline_mention(found.group(1), content[found.end() :], where)
         yield mention
         rest = prose[span.end() :]
-        while mention.path and (sibling := SIBLINGS.match(rest)):
+        while len(mention.path) > 1 and (sibling := SIBLINGS.match(rest)):
             yield Mention(where, (*mention.path[:-1], sibling.group(1)))
             rest = rest[sibling.end() :]
     yield from plain_mentions(
@@ -121,10 +134,10 @@ def mentions_in(text: str, name: str) -> Iterator[Mention]:
     )
 
 
-def inline_mention(words: str, where: str) -> Mention:
+def inline_mention(root: str, words: str, where: str) -> Mention:
     """`/montana game new turn_hours: language: fr` or `/montana stats [player]`: the
     words before the first option are the path; an option's value is skipped."""
-    path: list[str] = []
+    path: list[str] = [root]
     options: list[str] = []
     tokens = words.split()
     for index, token in enumerate(tokens):
@@ -141,8 +154,8 @@ def plain_mentions(text: str, name: str, first_line: int) -> Iterator[Mention]:
     """`/montana` in prose or a code block: the command words that follow, at most three;
     the test walks them against the tree as far as they go."""
     for found in MONTANA.finditer(text):
-        words = []
-        for token in text[found.end() :].split()[:3]:
+        words = [found.group(1)]
+        for token in text[found.end() :].split()[:3] if found.group(1) == "montana" else []:
             word = token.rstrip(").,;:")
             if not WORD.match(word) or word != word.lower():
                 break
@@ -169,7 +182,7 @@ def problem(mention: Mention, trees: dict[str, Node]) -> str | None:
             elif mention.plain and node.leaf:
                 break  # prose goes on after a whole command
             else:
-                reason = f"no '{word}' after /montana {' '.join(mention.path[:depth])}"
+                reason = f"no '{word}' after /{' '.join(mention.path[:depth])}"
                 break
         if not reason and mention.options and not node.leaf:
             reason = "a group has no options"
@@ -221,6 +234,10 @@ async def test_every_command_is_in_a_users_guide() -> None:
         ("`/montana game language:`", True),
         ("Type /montana board to see it", False),
         ("Type /montana settings to see it", True),
+        ("`/montana-games` in a DM", False),
+        ("Type /montana-games in a DM", False),
+        ("`/montana-game` in a DM", True),
+        ("`/montana-games board`", True),
     ],
 )
 async def test_the_checker_tells_a_real_command_from_a_wrong_one(text: str, bad: bool) -> None:

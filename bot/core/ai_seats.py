@@ -53,7 +53,8 @@ from rules import Game
 from . import metrics
 from .deadlines import Absence
 from .limits import HintRate, all_seats_ai, limits_of
-from .service import STALE_WORDS, BrokenGame, GameService, Outcome, Refusal, game_words
+from .refusals import game_words
+from .service import STALE_WORDS, BrokenGame, GameService, Outcome, Refusal
 from .store import (
     ABSENT_AI_MOVE,
     ABSENT_AI_SEAT,

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from i18n import Translator
-from i18n.commands import ROOT_COMMAND, PlainCommands
+from i18n.commands import PlainCommands, full_path
 
 GROUP_MARK = "…"
 """`{/game …}` names a group of commands, which Discord cannot mention."""
@@ -48,10 +48,11 @@ class DiscordCommands(PlainCommands):
         self.ids = {command.name: command.id for command in commands}
 
     def command(self, t: Translator, path: str) -> str:
-        command_id = self.ids.get(ROOT_COMMAND)
+        words = full_path(path)
+        command_id = self.ids.get(words[0])
         if command_id is None or path.endswith(GROUP_MARK):
             return super().command(t, path)
-        return f"</{ROOT_COMMAND} {path}:{command_id}>"
+        return f"</{' '.join(words)}:{command_id}>"
 
 
 @dataclass

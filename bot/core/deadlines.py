@@ -52,11 +52,13 @@ from . import logs, ratings, words
 from .due import AUCTION_ANSWER, period_of, steps_due
 from .hours import HoursPrefs, QuietHours, active_seconds, after_active
 from .periodic import Clock, PeriodicTask
-from .service import GameService, Outcome, Refusal, game_words
+from .refusals import game_words
+from .service import GameService, Outcome, Refusal
 from .store import (
     ACTIVE,
     DEFAULT_AUCTION_SECONDS,
     DEFAULT_TURN_SECONDS,
+    ENDED,
     LOBBY,
     DeadlineClock,
     GameRow,
@@ -764,6 +766,7 @@ class DeadlineDriver(PeriodicTask):
             await self.poster.announce_end(row, game, counted, awaited)
             # the summary the end owes (`bot.core.ratings`) goes out after that line
             self.service.delivery.wake()
+            await self.service.game_over(replace(row, status=ENDED))
             return VoteOutcome(counted, needed, True, row.names.get(voter, "A player"))
 
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from rules import Game
 
-from .service import PillowRenderer, Renderer
+from .renderer import PillowRenderer, Renderer
 from .workers import worker_pool
 
 

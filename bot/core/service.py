@@ -30,7 +30,7 @@ import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from i18n import (
     LANGUAGES,
@@ -64,6 +64,16 @@ from .limits import limits_of
 from .notify import NotifyPrefs
 from .picture_modes import ends_turn
 from .presence import Presence, seat_notes
+from .refusals import (
+    BrokenGame,
+    NotSaved,
+    Refusal,
+    channel_busy,
+    game_words,
+    not_saved,
+    why_not_saved,
+)
+from .renderer import PillowRenderer, Renderer
 from .repeats import Pings, Reposts
 from .store import (
     ABANDONED,
@@ -98,13 +108,6 @@ STALE_WORDS = translatable(
     "Use the buttons on the newest message (or {/board})."
 )
 STALE = STALE_WORDS.id
-NOT_SAVED = translatable(
-    "Your move was not made: I could not save it just now ({why}). Nothing changed; "
-    "please try again in a moment."
-)
-BROKEN = translatable(
-    "This game's saved state cannot be read; an operator must look at it (game #{game})."
-)
 NO_GAME_HERE = translatable("There is no Montana game here. Start one with {/game new}.")
 ALREADY_STARTED = translatable("This game has already started.")
 ALREADY_OVER = translatable("This game is already over.")
@@ -127,10 +130,6 @@ IN_ADVANCE_NOTE = "advance"
 """The move log's note for a pass given in advance."""
 
 
-Wording = Callable[[Translator], str]
-"""Words in the language of the translator given: how a refusal is said to whoever asked."""
-
-
 def opener_among(players: Sequence[Seat], opener: str) -> str:
     """The lobby's opener once `players` are seated: the same, or, when they have left,
     the first human seated after them (issue 21.5)."""
@@ -139,100 +138,11 @@ def opener_among(players: Sequence[Seat], opener: str) -> str:
     return next((seat.user_id for seat in players if not seat.is_ai), opener)
 
 
-class Refusal(Exception):
-    """A request the bot declines, said to the player who asked in their language:
-    `refusal.text(t)`; `message` is the English (logs, tests, the console in English).
-
-    `Refusal(translatable("..."), **fields)` for a marked sentence, `Refusal(lambda t:
-    ...)` for one worded from parts, or `Refusal("...")` for words already in the asker's
-    language."""
-
-    def __init__(self, message: str | Message | Wording, /, **fields: object) -> None:
-        wording: Wording
-        if isinstance(message, str):
-            worded = message
-            wording = lambda t: worded  # noqa: E731
-        elif isinstance(message, Message):
-            marked, count = message, fields.pop("n", None)
-            n = count if isinstance(count, int) else None
-            wording = lambda t: t.translate(marked, n=n, **fields)  # noqa: E731
-        else:
-            wording = message
-        self._wording = wording
-        self.marked = message if isinstance(message, Message) else None
-        """The marked sentence refused with, if any: `refusal.marked is STALE_WORDS`."""
-        english = wording(translator(SOURCE_LANGUAGE))
-        super().__init__(english)
-        self.message = english
-
-    def text(self, t: Translator) -> str:
-        """The refusal in `t`'s language."""
-        return self._wording(t)
-
-
 NO_BOARD = translatable("You are not playing in this game, so you have no board here.")
-
-
-def game_words(row: GameRow) -> Translator:
-    """The words of what everyone at the table sees: the game's language."""
-    return translator(row.language if is_language(row.language) else SOURCE_LANGUAGE)
-
-
-def channel_busy(row: GameRow | None, t: Translator) -> str:
-    """The refusal of a second game in a channel, with where the first one is."""
-    if row is None:
-        return t.gettext(
-            "A Montana game is open here already. Finish it, or {/game abandon} "
-            "it, before opening another."
-        )
-    where = f"<#{row.play_channel_id}>"
-    if row.status == LOBBY:
-        return t.gettext(
-            "A Montana game is waiting for players here already ({where}). Finish it, or "
-            "{/game abandon} it, before opening another ({/board} here "
-            "shows it again, in a new thread if its thread is gone).",
-            where=where,
-        )
-    return t.gettext(
-        "A Montana game is under way here already ({where}). Finish it, or "
-        "{/game abandon} it, before opening another ({/board} here "
-        "shows it again, in a new thread if its thread is gone).",
-        where=where,
-    )
-
-
-class NotSaved(Refusal):
-    """The database did not take a move (locked beyond the wait, full): nothing of it
-    was written, and the player is told to try again."""
-
-
-class BrokenGame(Refusal):
-    """A game whose saved state does not load: it is skipped by the deadline pass and
-    the deliveries, and its players are told so (the other games play on)."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(BROKEN, game=game_id)
-        self.game_id = game_id
 
 
 _reported_broken: set[tuple[int, int, int]] = set()
 """The broken games logged already (id, version, state): each is logged once."""
-
-
-def why_not_saved(error: StoreError, t: Translator | None = None) -> str:
-    """The database's failure in a few words a player can take (in English unless `t`)."""
-    t = t or translator(SOURCE_LANGUAGE)
-    text = str(error).lower()
-    if "full" in text:
-        return t.gettext("the disk is full")
-    if "locked" in text or "busy" in text:
-        return t.gettext("the database is busy")
-    return t.gettext("the database failed")
-
-
-def not_saved(error: StoreError) -> NotSaved:
-    """The refusal of a move the database did not take."""
-    return NotSaved(lambda t: t.translate(NOT_SAVED, why=why_not_saved(error, t)))
 
 
 MAX_AI_SEATS = 3
@@ -271,50 +181,6 @@ def without_ai_seat(row: GameRow) -> tuple[Seat, ...]:
         raise Refusal(translatable("There is no AI seat to remove."))
     last = ais[-1]
     return tuple(s for s in row.players if s != last)
-
-
-class Renderer(Protocol):
-    def game_picture(
-        self,
-        game: Game,
-        *,
-        highlight: str | None,
-        names: Mapping[str, str],
-        seat_notes: Mapping[str, str] | None = None,
-        language: str = "en",
-    ) -> bytes:
-        """The snapshot; `seat_notes`: a short note by a player's name ("away until ...")."""
-        ...
-
-    def board_picture(
-        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
-    ) -> bytes: ...
-
-
-class PillowRenderer:
-    """The project's renderer (`render/`)."""
-
-    def game_picture(
-        self,
-        game: Game,
-        *,
-        highlight: str | None,
-        names: Mapping[str, str],
-        seat_notes: Mapping[str, str] | None = None,
-        language: str = "en",
-    ) -> bytes:
-        import render
-
-        return render.render_game(
-            game, highlight=highlight, names=names, seat_notes=seat_notes, language=language
-        )
-
-    def board_picture(
-        self, game: Game, player_id: str, *, names: Mapping[str, str], language: str = "en"
-    ) -> bytes:
-        import render
-
-        return render.render_player_board(game, player_id, names=names, language=language)
 
 
 @dataclass(frozen=True)
@@ -370,6 +236,9 @@ class GameService:
         self.after_announce: list[Callable[[Outcome], Awaitable[None]]] = []
         """Called after each saved move or start (the deadline clock); a hook that fails
         is logged and skipped, never failing the move."""
+        self.after_game_over: list[Callable[[GameRow], Awaitable[None]]] = []
+        """Called when a game under way ends (its last move, a vote, abandoned): its
+        players' seats under way are free again (the matchmaking queue may match them)."""
         self.hours = HoursPrefs(store)
         """The players' quiet hours (`bot.core.hours`)."""
         self.presence = Presence(store, load_game=self.game_of)
@@ -850,7 +719,10 @@ class GameService:
                 )
             if not await self.store.set_status(row.id, ABANDONED, only_from=OPEN_STATUSES):
                 raise Refusal(ALREADY_OVER)
-            return replace(row, status=ABANDONED)
+            ended = replace(row, status=ABANDONED)
+            if row.status == ACTIVE:
+                await self.game_over(ended)
+            return ended
 
     # ------------------------------------------------------------------ moves
 
@@ -1373,7 +1245,18 @@ class GameService:
                     outcome.row.play_channel_id,
                     error,
                 )
+        if outcome.row.status not in OPEN_STATUSES:
+            await self.game_over(outcome.row)
         return outcome
+
+    async def game_over(self, row: GameRow) -> None:
+        """Tell the `after_game_over` hooks that `row`'s game, under way, has ended; a
+        hook that fails is logged and skipped."""
+        for hook in self.after_game_over:
+            try:
+                await hook(row)
+            except Exception as error:
+                log.warning("game %s: after-end hook failed: %r", row.id, error)
 
     @staticmethod
     def _reported(outcome: Outcome, report: Report) -> Outcome:

@@ -1,7 +1,8 @@
 """The discord.py client: opens the store, assembles the features, syncs the commands.
 
 Each feature module adds its subcommands to the `/montana` group (`group.py`) and
-names the `DynamicItem`s it answers (`DYNAMIC_ITEMS`); the client registers them all.
+names the `DynamicItem`s it answers (`DYNAMIC_ITEMS`); the client registers them all,
+and the few top-level commands besides `/montana` (`TOP_LEVEL`).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
 from .group import montana
 from .guard import went_wrong
+from .mine import games_everywhere_command
 from .monitoring import discord_trace
 from .translator import CommandTranslator
 
@@ -86,6 +88,11 @@ FEATURES = (
     matchmaking,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
+TOP_LEVEL: tuple[app_commands.Command[Any, ..., Any] | app_commands.Group, ...] = (
+    montana,
+    games_everywhere_command,  # `/montana` is for servers only; this one also in DMs
+)
+"""The top-level commands (`i18n.commands.TOP_LEVEL_COMMANDS` names them in messages)."""
 NOT_ACCEPTED = translatable(
     "This command cannot be used like that here (an option's value is not one it "
     "accepts). Nothing was changed; the options Discord suggests are the ones allowed."
@@ -120,6 +127,7 @@ class MontanaBot(discord.Client):
     ai: AiPlayers
     replays: Replays
     lobby_expiry: LobbyExpiry
+    queue_watch: matchmaking.QueueWatch
 
     def __init__(
         self,
@@ -137,7 +145,8 @@ class MontanaBot(discord.Client):
         )
         self.settings = settings
         self.tree = MontanaTree(self)
-        self.tree.add_command(montana)
+        for command in TOP_LEVEL:
+            self.tree.add_command(command)
         self._renderer = renderer
         self._pictures: ProcessRenderer | None = None
         self._web: web.AppRunner | None = None
@@ -192,6 +201,9 @@ class MontanaBot(discord.Client):
         )
         self.service.after_announce.append(self.ai.on_announced)
         self.service.presence.after_hand_over.append(self.ai.wake)
+        # a game's end frees its players' seats under way: the server's queue may match
+        self.queue_watch = matchmaking.QueueWatch(self)
+        self.service.after_game_over.append(self.queue_watch.game_over)
         self.deadlines.at_deadline = self.ai.at_deadline
         self.ai.absence_of = self.deadlines.absence_of
         if self.settings.web_port is not None:
@@ -229,6 +241,7 @@ class MontanaBot(discord.Client):
         # player who went away with the AI playing for them just before a crash
         await self.service.presence.stand_in_everyone()
         await self.ai.start()
+        self.queue_watch.start()  # tables a restart left unmatched
         # What exists now (modules, discord.py's state) lives as long as the bot: keep it
         # out of full garbage collections, each of which would otherwise stall the event
         # loop for tens of milliseconds (measured by `python -m bot.bench`).
@@ -352,6 +365,9 @@ class MontanaBot(discord.Client):
         lobby_expiry = getattr(self, "lobby_expiry", None)
         if lobby_expiry is not None:
             await lobby_expiry.stop()
+        queue_watch = getattr(self, "queue_watch", None)
+        if queue_watch is not None:
+            await queue_watch.stop()
         ai_players = getattr(self, "ai", None)
         if ai_players is not None:
             await ai_players.stop()

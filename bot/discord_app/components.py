@@ -44,7 +44,8 @@ from ..core import prompts, words
 from ..core.delivery import Blocked, DeliveryProblem, Dropped, TryAgain
 from ..core.names import clean_name
 from ..core.prompts import Panel
-from ..core.service import GameService, why_not_saved
+from ..core.refusals import why_not_saved
+from ..core.service import GameService
 from ..core.store import Away, GameRow, Seat, StoreError
 
 if TYPE_CHECKING:

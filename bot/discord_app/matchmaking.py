@@ -8,6 +8,11 @@ channel of the player who completed it — in a new thread there when it can —
 players taken out of the queue in the transaction that seats them
 (`Store.seat_from_queue`), started through the service like the lobby's Start, and
 announced once, mentioning them.
+
+The queue is matched again, without anyone asking, when one of its players may have
+become matchable (`QueueWatch`): when a game under way of that server ends (a seat under
+way is free again, under the server's limit of games under way), and once at start-up
+(a restart between an entry and its matching).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import contextlib
 import logging
 import re
 import weakref
+from collections.abc import Coroutine
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -39,8 +45,8 @@ from ..core.matchmaking import (
     table_found_words,
 )
 from ..core.pace import PACES
+from ..core.refusals import Refusal, game_words
 from ..core.server_settings import server_settings
-from ..core.service import Refusal, game_words
 from ..core.store import (
     ABANDONED,
     ABSENT_WAIT,
@@ -219,6 +225,54 @@ async def match_queue(bot: MontanaBot, guild_id: int) -> list[GameRow]:
             opened.append(row)
 
 
+class QueueWatch:
+    """Matches a server's queue when a queued player may have become matchable without
+    anyone running `/montana game find`: a game under way of that server ended
+    (`GameService.after_game_over`), its limit of games under way changed
+    (`look_again`, by `/montana server settings`), or the bot started (`start`: every
+    server of its shards with a queue). Each in the background: the move, vote, abandon
+    or setting that made it possible is not kept waiting for the table."""
+
+    def __init__(self, bot: MontanaBot) -> None:
+        self.bot = bot
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def game_over(self, row: GameRow) -> None:
+        if row.guild_id is not None:
+            self.look_again(row.guild_id)
+
+    def look_again(self, guild_id: int) -> None:
+        """Match the server's queue in the background."""
+        self._spawn(self._match(guild_id))
+
+    def start(self) -> None:
+        self._spawn(self._match_every_queue())
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _match_every_queue(self) -> None:
+        await self.bot.wait_until_ready()
+        for guild_id in await self.bot.store.queued_guilds(since=expiry_cut(datetime.now(UTC))):
+            await self._match(guild_id)
+
+    async def _match(self, guild_id: int) -> None:
+        try:
+            opened = await match_queue(self.bot, guild_id)
+        except Exception:  # the next game over, find or start tries again
+            log.exception("queue of %s: matching failed", guild_id)
+            return
+        if opened:
+            log.info("queue of %s: %d table(s) found without a find", guild_id, len(opened))
+
+
 async def open_table(
     bot: MontanaBot, guild_id: int, table: Table, moment: datetime
 ) -> GameRow | None:
@@ -305,4 +359,4 @@ async def _new_thread(
 
 DYNAMIC_ITEMS: DynamicItems = (WithdrawButton,)
 
-__all__ = ["DYNAMIC_ITEMS", "WithdrawButton", "match_queue", "open_table"]
+__all__ = ["DYNAMIC_ITEMS", "QueueWatch", "WithdrawButton", "match_queue", "open_table"]

@@ -275,6 +275,8 @@ async def settings_command(
     if values:
         await change_server_settings(bot_of(interaction).store, guild_id, values)
         log.info("guild %s: settings changed by %s: %s", guild_id, interaction.user.id, values)
+        if "active_games" in values:  # a member queued at the old limit may fit the new one
+            bot_of(interaction).queue_watch.look_again(guild_id)
         said = t.gettext("Saved.") + "\n"
     chosen = await settings_here(interaction)
     await answer(

@@ -36,7 +36,10 @@ API in short (``FakeDiscord``; ``FakeGateway`` has the same world and interactio
 
 * world: ``add_user(name, permissions=, dms_open=)``, ``set_permissions(user, perms)``,
   ``add_channel(name)``, ``channel`` ("general"), ``guild_id``, ``bot_user``, ``threads``,
-  ``channel_by_id(id)``, ``world`` (everything, e.g. ``world.messages[id]``).
+  ``channel_by_id(id)``, ``dm_channel(user)`` (a slash command there is one in a DM with
+  the bot: only a command whose ``contexts`` allow it), ``join_guild(name)`` /
+  ``leave_guild(id)`` (the bot is added to / removed from another server, known by its
+  id and name only), ``world`` (everything, e.g. ``world.messages[id]``).
 * clients: ``await start(client)``; ``await stop(client)`` then ``start(NewClient())`` is a
   restart (messages, buttons and threads stay); ``client`` is the one receiving interactions.
 * interactions (each returns an :class:`InteractionResult` once handled):
@@ -627,6 +630,8 @@ class World:
         self.guild_locale = "en-US"
         """The server's preferred locale (Community servers set it; else en-US)."""
         self.guild_name = guild_name
+        self.other_guilds: dict[int, str] = {}
+        """The other servers the bot is in (`join_guild`): id -> name."""
         self.bot_role_id = new_snowflake()
         self.users: dict[int, FakeUser] = {
             self.bot_user.id: self.bot_user,
@@ -683,6 +688,32 @@ class World:
         self.channels[channel.id] = channel
         self.emit("CHANNEL_CREATE", channel.payload())
         return channel
+
+    def join_guild(self, name: str) -> int:
+        """The bot is added to another server (its id and name only: no channel or
+        member of it is kept); returns its id."""
+        guild_id = new_snowflake()
+        self.other_guilds[guild_id] = name
+        self.emit("GUILD_CREATE", self.other_guild_payload(guild_id))
+        return guild_id
+
+    def leave_guild(self, guild_id: int) -> None:
+        """The bot is removed from another server (kicked, or the server deleted)."""
+        del self.other_guilds[guild_id]
+        self.emit("GUILD_DELETE", {"id": str(guild_id)})
+
+    def other_guild_payload(self, guild_id: int) -> Json:
+        payload = self.guild_payload()
+        payload.update(
+            id=str(guild_id),
+            name=self.other_guilds[guild_id],
+            roles=[_role_payload(guild_id, "@everyone", EVERYONE_PERMISSIONS, 0)],
+            member_count=1,
+            channels=[],
+            threads=[],
+            members=[],
+        )
+        return payload
 
     def deny_bot(self, channel: FakeChannel, permissions: discord.Permissions) -> None:
         """Take ``permissions`` from the bot in ``channel`` (a text channel) and its threads,
@@ -846,7 +877,10 @@ class World:
         return {
             "v": 10,
             "user": self.bot_user.payload(),
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [
+                {"id": str(guild_id), "unavailable": True}
+                for guild_id in (self.guild_id, *self.other_guilds)
+            ],
             "session_id": session_id,
             "resume_gateway_url": resume_url,
             "application": {"id": str(self.application_id), "flags": 0},
@@ -1557,7 +1591,16 @@ class World:
         names = [part for item in path for part in item.split()]
         if not names:
             raise ValueError("give the command name, e.g. slash(user, channel, 'montana', 'new')")
-        command, guild_id = self._find_command(names[0], fallback)
+        in_dm = channel.type == 1
+        command, guild_id = self._find_command(names[0], fallback, in_dm)
+        # Discord offers a command only where its contexts allow (0 a server, 1 a DM
+        # with the bot); without `contexts`, `dm_permission: false` keeps it to servers
+        contexts = command.get("contexts")
+        if contexts is None:
+            contexts = [0] if command.get("dm_permission") is False else [0, 1]
+        if (1 if in_dm else 0) not in contexts:
+            where = "a DM with the bot" if in_dm else "a server"
+            raise AssertionError(f"Discord does not offer /{names[0]} in {where} ({contexts})")
         schema_options = command.get("options") or []
         nested: list[Json] = []
         container = nested
@@ -1608,8 +1651,10 @@ class World:
             data["resolved"] = resolved
         return data
 
-    def _find_command(self, name: str, fallback: Sequence[Json]) -> tuple[Json, int | None]:
-        for command in self.guild_commands.get(self.guild_id, []):
+    def _find_command(
+        self, name: str, fallback: Sequence[Json], in_dm: bool = False
+    ) -> tuple[Json, int | None]:
+        for command in [] if in_dm else self.guild_commands.get(self.guild_id, []):
             if command["name"] == name:
                 return command, self.guild_id
         for command in self.global_commands:
@@ -1923,6 +1968,16 @@ class FakeDiscordBase:
 
     def add_channel(self, name: str) -> FakeChannel:
         return self.world.add_channel(name)
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The DM channel between `user` and the bot (where `dms(user)` are read)."""
+        return self.world._dm_channel(user)
+
+    def join_guild(self, name: str) -> int:
+        return self.world.join_guild(name)
+
+    def leave_guild(self, guild_id: int) -> None:
+        self.world.leave_guild(guild_id)
 
     def inject(self, route: str, status: int | None = None, **options: Any) -> Fault:
         """Fail the next matching requests (see ``World.inject``)."""
@@ -2336,6 +2391,8 @@ class FakeDiscord(FakeDiscordBase):
         guild: Any = self.world.guild_payload()
         state.parse_ready(ready)
         state.parse_guild_create(guild)
+        for other in self.world.other_guilds:
+            state.parse_guild_create(self.world.other_guild_payload(other))
         await asyncio.wait_for(client.wait_until_ready(), timeout=5)
 
     async def stop(self, client: discord.Client) -> None:

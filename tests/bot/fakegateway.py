@@ -323,11 +323,13 @@ class FakeGateway(FakeDiscordBase):
             shard = (data or {}).get("shard")
             if shard:
                 ready["shard"] = list(shard)
-            if not serves:
-                ready["guilds"] = []
+            ready["guilds"] = [g for g in ready["guilds"] if session.serves(int(g["id"]))]
             await session.dispatch("READY", ready)
             if serves:
                 await session.dispatch("GUILD_CREATE", self.world.guild_payload())
+            for other in self.world.other_guilds:
+                if session.serves(other):
+                    await session.dispatch("GUILD_CREATE", self.world.other_guild_payload(other))
             self.sessions.append(session)
             self.world._notify()
         elif op == RESUME:
@@ -347,8 +349,11 @@ class FakeGateway(FakeDiscordBase):
             await session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
 
     def _push_event(self, event: str, data: Json) -> None:
+        guild_id = self.world.guild_id
+        if event in ("GUILD_CREATE", "GUILD_DELETE"):  # the bot added to / removed from one
+            guild_id = int(data["id"])
         for session in self.sessions:
-            if not session.ws.closed and session.serves(self.world.guild_id):
+            if not session.ws.closed and session.serves(guild_id):
                 asyncio.get_running_loop().create_task(session.dispatch(event, data))
 
     # ---- REST ----

@@ -1,5 +1,5 @@
-"""The `/montana` command tree fits Discord's limits, in every language the bot ships
-(issue 11 point 6; issue 13 point 1).
+"""The `/montana` command tree, and every other top-level command, fits Discord's limits,
+in every language the bot ships (issue 11 point 6; issue 13 point 1).
 
 Discord refuses a whole sync when one limit is broken, so every command would vanish:
 at most 25 subcommands or groups under a command and 25 subcommands in a group, one
@@ -35,7 +35,8 @@ async def synced_payloads() -> list[dict[str, Any]]:
     tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(
         discord.Client(intents=discord.Intents(guilds=True))
     )
-    tree.add_command(montana)
+    for command in bot_client.TOP_LEVEL:
+        tree.add_command(command)
     await tree.set_translator(CommandTranslator())
     assert tree.translator is not None
     return [
@@ -72,7 +73,7 @@ def size(item: dict[str, Any], locale: str) -> int:
 
 async def test_every_level_of_the_tree_fits_discords_limits_in_every_language() -> None:
     payloads = await synced_payloads()
-    assert [p["name"] for p in payloads] == ["montana"]
+    assert [p["name"] for p in payloads] == ["montana", "montana-games"]
     problems: list[str] = []
     for locale in locales():
         for payload in payloads:
@@ -103,7 +104,7 @@ async def test_every_level_of_the_tree_fits_discords_limits_in_every_language() 
 
 async def test_the_tree_leaves_room_to_grow_and_keeps_the_moves_short() -> None:
     """The most used moves are one word after /montana; the groups are half empty."""
-    (payload,) = await synced_payloads()
+    payload = (await synced_payloads())[0]
     top = {o["name"]: o for o in payload["options"]}
     for move in ("build", "play", "recruit", "work", "city", "trade", "pass", "stop", "end"):
         assert top[move]["type"] == SUBCOMMAND
@@ -119,6 +120,24 @@ def test_every_command_is_reachable_and_answers() -> None:
     assert all(callable(c.callback) for c in leaves)
     bot = bot_client.MontanaBot(Settings(token=None, db_path=":memory:"))
     assert bot.tree.get_command("montana") is montana
+    assert bot.tree.get_commands() == list(bot_client.TOP_LEVEL)
+
+
+async def test_only_the_game_list_can_be_used_in_a_dm_with_the_bot() -> None:
+    """`/montana` is for servers (its moves need a game's channel); `/montana-games`
+    lists a player's games of every server also in a DM with the bot (contexts: 0 a
+    server, 1 a DM with the bot; installed in servers only, integration type 0)."""
+    montana_payload, games = await synced_payloads()
+    assert montana_payload["dm_permission"] is False
+    assert montana_payload.get("contexts") in (None, [0])
+    assert games["contexts"] == [0, 1] and games["dm_permission"] is True
+    assert games["integration_types"] == [0]
+    assert games["options"] == []
+    assert games["name_localizations"] == {
+        "fr": "montana-parties",
+        "pl": "montana-gry",
+        "ja": "モンタナ-ゲーム一覧",
+    }
 
 
 def test_the_catalogue_languages_are_the_ones_checked() -> None:

@@ -17,12 +17,18 @@ from tests.bot.fakediscord import FakeDiscord, FakeUser
 OTHER_SERVER = 4242
 
 
-async def game_elsewhere(bot: MontanaBot, ana: FakeUser, waiting_for_ana: bool) -> int:
-    """A game of Ana's in another server the bot is in (written as that server's
-    process would), waiting for her or not."""
+async def game_elsewhere(
+    bot: MontanaBot,
+    ana: FakeUser,
+    waiting_for_ana: bool,
+    guild_id: int = OTHER_SERVER,
+    channel_id: int = 77,
+) -> int:
+    """A game of Ana's in another server (written as that server's process would),
+    waiting for her or not."""
     ana_seat, dan = Seat(str(ana.id), "ana"), Seat("999", "dan")
     row = await bot.store.create_lobby(
-        guild_id=OTHER_SERVER, channel_id=77, thread_id=None, creator=ana_seat
+        guild_id=guild_id, channel_id=channel_id, thread_id=None, creator=ana_seat
     )
     await bot.store.set_players(row.id, [ana_seat, dan], expected=[ana_seat])
     for seed in range(50):
@@ -61,8 +67,9 @@ async def test_my_games_lists_those_waiting_for_me_first_in_this_server(
     assert listed.ephemeral
     text = listed.content
     assert text.startswith("**Your games here** — 1 waits for you:")
-    lines = text.split("\n")[1:]
+    *lines, hint = text.split("\n")[1:]
     assert len(lines) == 3 and "<#77>" not in text, "the other server's game is not listed here"
+    assert hint.startswith("-# Your games of every server, any time, also in a DM with me: </")
     row = await table.row(mine)
     assert lines[0].startswith(
         f"▶ **Your move** in <#{mine_thread.id}> (with Ben; 48 hours / 24 hours)"
@@ -75,7 +82,8 @@ async def test_my_games_lists_those_waiting_for_me_first_in_this_server(
     assert lines[2].startswith(f"🪑 <#{third.id}> — lobby (1/4 seated; fast)")
     # Ben sees only his game, not Ana's others
     bens = await fake_discord.slash(ben, fake_discord.channel, "montana", "me", "games")
-    assert bens.content.count("\n") == 1 and "0 wait for you" in bens.content
+    assert bens.content.count("\n🪑") + bens.content.count("\n⏳") == 1
+    assert "0 wait for you" in bens.content and "▶" not in bens.content
 
 
 async def test_the_daily_digest_is_sent_once_a_day_when_a_game_waits(
@@ -108,12 +116,14 @@ async def test_the_daily_digest_is_sent_once_a_day_when_a_game_waits(
     await play_until(table, game_id, lambda game: game.awaiting == ana_id)
     assert await day_at(1, 15) == 0, "the day's digest was due at 08:00 already"
     assert await day_at(2, 7) == 0, "not before 08:00 UTC"
-    await game_elsewhere(bot, ana, waiting_for_ana=True)
+    elsewhere = fake_discord.join_guild("Board *Gamers*")
+    await game_elsewhere(bot, ana, waiting_for_ana=True, guild_id=elsewhere)
     assert await day_at(2, 8) == 1
     digest = fake_discord.dms(ana)[-1].content
     assert digest.startswith("**Montana** — good morning! 2 games wait for you:")
     assert digest.count("▶ **Your move**") == 2, "the games of every server"
-    assert "<#77>" in digest, "the game in the other server too"
+    assert "in **Montana Test** › <#" in digest, "each with its server's name"
+    assert r"in **Board \*Gamers\*** › <#77>" in digest, "the other server's too"
     assert await day_at(2, 20) == 1, "once a day"
     assert await day_at(3, 8) == 2
     off = await fake_discord.slash(

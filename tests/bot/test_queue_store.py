@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.store import LOBBY, ChannelBusy, QueuedPlayer, Seat, open_store
+from bot.core.store import LOBBY, ChannelBusy, QueuedPlayer, Seat, Shards, open_store
 
 GUILD = 1_234_567_890_123_456_789
 OTHER_GUILD = 42
@@ -142,3 +142,30 @@ async def test_a_table_is_not_seated_in_a_busy_channel(store) -> None:
         )
     assert len(await store.queued_in(GUILD, since=CUT)) == 2
     assert (await store.open_game_in(77)).id == lobby.id
+
+
+async def test_the_servers_with_a_queue_are_found_for_the_pass_at_start_up(store) -> None:
+    assert await store.queued_guilds(since=CUT) == []
+    await store.join_queue(entry("1", "2026-01-02T00:00:00.000+00:00"), since=CUT)
+    await store.join_queue(entry("2", "2026-01-03T00:00:00.000+00:00"), since=CUT)
+    await store.join_queue(
+        entry("3", "2025-12-31T00:00:00.000+00:00", guild=OTHER_GUILD), since="2025-01-01"
+    )
+    # the other server's only entry has expired: nothing to match there
+    assert await store.queued_guilds(since=CUT) == [GUILD]
+    assert await store.queued_guilds(since="2025-01-01") == [OTHER_GUILD, GUILD]
+
+
+async def test_a_process_finds_the_queues_of_its_own_shards_only(database: str) -> None:
+    if not database.startswith("postgres"):
+        pytest.skip("a SQLite file is served by one process, with every shard")
+    store = await open_store(database)
+    await store.join_queue(entry("1", "2026-01-02T00:00:00.000+00:00"), since=CUT)
+    await store.close()
+    guild_shard = (GUILD >> 22) % 2
+    for serving, found in (((guild_shard,), [GUILD]), ((1 - guild_shard,), [])):
+        sharded = await open_store(database, shards=Shards(2, serving))
+        try:
+            assert await sharded.queued_guilds(since=CUT) == found
+        finally:
+            await sharded.close()

@@ -13,8 +13,9 @@ from i18n.commands import PlainCommands, name_commands_with
 from i18n.translator import TEMPLATE_PATH, po_path
 from tests.i18n.test_catalogue import catalog_from
 
-TYPED_COMMAND = re.compile(r"/(montana|モンタナ)\b|`[a-z_]+:[^`]*`")
-"""A slash command path written out (in any language), or an option typed as `name:`."""
+TYPED_COMMAND = re.compile(r"(?<!\{)/(montana|モンタナ)\b|`[a-z_]+:[^`]*`")
+"""A slash command path written out (in any language), or an option typed as `name:`;
+not a field naming a top-level command (`{/montana-games}`)."""
 CATALOGUES = [TEMPLATE_PATH, *(po_path(language) for language in TRANSLATED_LANGUAGES)]
 
 
@@ -36,6 +37,8 @@ def test_the_scan_would_see_a_typed_command() -> None:
     assert TYPED_COMMAND.search("`/モンタナ ゲーム 新規` で始めてください。")
     assert TYPED_COMMAND.search("Zmień to opcją `tryb:`.")
     assert not TYPED_COMMAND.search("Ouvrez-en une avec {/game new}.")
+    assert TYPED_COMMAND.search("Tapez `/montana-parties` ici.")
+    assert not TYPED_COMMAND.search("Ici aussi : {/montana-games}.")
 
 
 def test_a_command_field_reads_in_the_readers_language_without_being_passed() -> None:

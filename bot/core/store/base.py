@@ -15,13 +15,11 @@ processes or two presses can never both apply a move to the same state.
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import json
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
+from typing import Any, ClassVar
 
 from ..metrics import database_timed
 from .guilds import GuildTables
@@ -43,38 +41,22 @@ from .model import (
     OwedMessage,
     Seat,
     StaleVersion,
-    StoreError,
     UndoneMove,
     moment_of,
     now,
     stamp_of,
 )
 from .operators import OperatorQueries
+from .parts import Row, StoreParts, Tx, guarded
 from .pictures import PictureTables
+from .prefs import PlayerTables
 from .queue import QueueTables
 from .ratings import RatingTables
+from .votes import VoteTables
 from .web import WebTables
-
-Row = Any
-"""A row as the driver gives it: by column name (`row["id"]`) or position (`row[0]`)."""
-Statement = tuple[str, tuple[Any, ...]]
-
 
 AtEnd = Callable[["Tx"], Awaitable[None]]
 """What a game's end also writes in its transaction (`Store.commit_move`, `end_game`)."""
-
-
-class Tx(Protocol):
-    """One open transaction of a store."""
-
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run one statement; how many rows it changed."""
-
-    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        """Run one statement once per row of parameters."""
-
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """Every row of one statement (also `INSERT ... RETURNING`)."""
 
 
 @dataclass(frozen=True)
@@ -221,38 +203,6 @@ def reminder_step(game_id: int, version: int, sent: int, at: str) -> tuple[str, 
     )
 
 
-def _one_line(error: BaseException) -> str:
-    return " ".join(str(error).split()) or type(error).__name__
-
-
-P = ParamSpec("P")
-T = TypeVar("T")
-
-
-def _guarded(
-    method: Callable[P, Coroutine[Any, Any, T]],
-) -> Callable[P, Coroutine[Any, Any, T]]:
-    """Turn the database's own failures (locked, full, damaged, unreachable) into
-    `StoreError`, as each store tells them apart (`Store._failure`).
-
-    Integrity errors (a constraint broken: a bug, not the weather) pass unchanged."""
-    method = database_timed(method)  # each call's time, for the operators' metrics
-
-    @functools.wraps(method)
-    async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return await method(*args, **kwargs)
-        except (StoreError, StaleVersion, ChannelBusy):
-            raise
-        except Exception as error:
-            store = args[0]
-            if isinstance(store, Store) and store._failure(error):
-                raise StoreError(_one_line(error)) from error
-            raise
-
-    return guarded
-
-
 class Store(
     GuildTables,
     RatingTables,
@@ -262,6 +212,9 @@ class Store(
     QueueTables,
     HoursTables,
     WebTables,
+    VoteTables,
+    PlayerTables,
+    StoreParts,
 ):
     """Open with `await Store.open(database)` (`open_store`); close with
     `await store.close()`. The statements are here; the connection is the subclass's."""
@@ -296,16 +249,6 @@ class Store(
         return await chosen.open(database, exclusive=exclusive, shards=shards)
 
     async def close(self) -> None:
-        raise NotImplementedError
-
-    def _failure(self, error: Exception) -> bool:
-        """Whether `error` is the database failing now (locked, full, gone), not a bug."""
-        raise NotImplementedError
-
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        raise NotImplementedError
-
-    def _writing(self) -> contextlib.AbstractAsyncContextManager[Tx]:
         raise NotImplementedError
 
     async def schema_version(self) -> int:
@@ -347,12 +290,12 @@ class Store(
             games.append(_row(row, lines))
         return games
 
-    @_guarded
+    @guarded
     async def get(self, game_id: int) -> GameRow | None:
         rows = await self._read("SELECT * FROM games WHERE id = ?", (game_id,))
         return (await self._rows(rows))[0] if rows else None
 
-    @_guarded
+    @guarded
     async def open_game_in(self, channel_id: int) -> GameRow | None:
         """The lobby or running game of a channel, or of a thread a game plays in."""
         rows = await self._read(
@@ -362,7 +305,7 @@ class Store(
         )
         return (await self._rows(rows))[0] if rows else None
 
-    @_guarded
+    @guarded
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
         """The newest game of a channel or thread, whatever its status."""
         rows = await self._read(
@@ -371,7 +314,7 @@ class Store(
         )
         return (await self._rows(rows))[0] if rows else None
 
-    @_guarded
+    @guarded
     async def moves(self, game_id: int, *, offset: int = 0, limit: int = 1000) -> list[MoveRow]:
         rows = await self._read(
             "SELECT version, player, notation, at FROM moves WHERE game_id = ? "
@@ -380,7 +323,7 @@ class Store(
         )
         return [MoveRow(r["version"], r["player"], r["notation"], r["at"]) for r in rows]
 
-    @_guarded
+    @guarded
     async def move_time(self, game_id: int, version: int) -> str | None:
         """When the move that made `version` was saved (None if there is no such move)."""
         rows = await self._read(
@@ -388,7 +331,7 @@ class Store(
         )
         return str(rows[0]["at"]) if rows else None
 
-    @_guarded
+    @guarded
     async def undone_moves(self, game_id: int) -> list[UndoneMove]:
         """The moves taken back in a game, in the order they were made, undo by undo."""
         rows = await self._read(
@@ -409,7 +352,7 @@ class Store(
             for r in rows
         ]
 
-    @_guarded
+    @guarded
     async def advance_passes(self, game_id: int, auction: int) -> set[str]:
         """The players who will pass in the auction opened at version `auction`."""
         rows = await self._read(
@@ -418,12 +361,12 @@ class Store(
         )
         return {str(r["player"]) for r in rows}
 
-    @_guarded
+    @guarded
     async def move_count(self, game_id: int) -> int:
         rows = await self._read("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,))
         return int(rows[0][0]) if rows else 0
 
-    @_guarded
+    @guarded
     async def transaction(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> list[int]:
         """Run statements in one transaction; returns each one's rowcount."""
         counts: list[int] = []
@@ -432,14 +375,12 @@ class Store(
                 counts.append(await tx.execute(sql, params))
         return counts
 
-    _transaction = transaction
-
-    @_guarded
+    @guarded
     async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Rows of one read-only statement (tests and tools; the bot names its reads)."""
         return await self._read(sql, params)
 
-    @_guarded
+    @guarded
     async def create_lobby(
         self,
         *,
@@ -516,13 +457,13 @@ class Store(
         )
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        await self._transaction(
+        await self.transaction(
             [("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))]
         )
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         """Where the game plays from now on: a thread, or (None) its channel itself."""
-        await self._transaction(
+        await self.transaction(
             [("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))]
         )
 
@@ -649,7 +590,7 @@ class Store(
         transaction."""
         await self._checked_each(statements[:1], statements[1:], why, then)
 
-    @_guarded
+    @guarded
     async def _checked_each(
         self,
         guarded: Sequence[tuple[str, tuple[Any, ...]]],
@@ -772,14 +713,14 @@ class Store(
                 f"DELETE FROM advance_passes WHERE game_id = ? AND player = ? AND {still}",
                 (game_id, player, *guard),
             )
-        (count,) = await self._transaction([statement])
+        (count,) = await self.transaction([statement])
         if count == 0 and not wanted:
             # nothing to withdraw is no failure, as long as the game is where it was
             rows = await self._read(f"SELECT {still}", guard)
             return bool(rows and rows[0][0])
         return count > 0
 
-    @_guarded
+    @guarded
     async def games_missing_their_prompt(self) -> list[int]:
         """Active games whose newest saved version was never posted (a crash in between,
         or a file written before the outbox) and that owe no message to post it."""
@@ -795,7 +736,7 @@ class Store(
 
     async def set_prompt_message(self, game_id: int, version: int, message_id: int | None) -> bool:
         """Remember the message holding the prompt for `version` (ignored if outdated)."""
-        (count,) = await self._transaction(
+        (count,) = await self.transaction(
             [
                 (
                     "UPDATE games SET message_id = ?, prompt_version = version "
@@ -809,7 +750,7 @@ class Store(
     async def set_status(self, game_id: int, status: str, *, only_from: Sequence[str]) -> bool:
         """Change the status if it is one of `only_from`; False when it was not."""
         marks = ", ".join("?" for _ in only_from)
-        (count,) = await self._transaction(
+        (count,) = await self.transaction(
             [
                 (
                     "UPDATE games SET status = ?, updated_at = ? "
@@ -824,9 +765,9 @@ class Store(
 
     async def owe(self, game_id: int, owed: Sequence[OwedMessage]) -> None:
         """Add messages owed outside a move (a fresh prompt asked for)."""
-        await self._transaction(_owed_inserts(game_id, owed, stamp_of(datetime.now(UTC))))
+        await self.transaction(_owed_inserts(game_id, owed, stamp_of(datetime.now(UTC))))
 
-    @_guarded
+    @guarded
     async def owed(
         self, game_id: int | None = None, *, due_by: datetime | None = None
     ) -> list[Owed]:
@@ -846,7 +787,7 @@ class Store(
         rows = await self._read(f"SELECT * FROM outbox WHERE {where} ORDER BY game_id, id", params)
         return [_owed(row) for row in rows]
 
-    @_guarded
+    @guarded
     async def next_owed_at(self, besides: Sequence[int] = ()) -> datetime | None:
         """When the earliest message still owed is to be tried again (None: nothing owed);
         `besides`: outbox ids left out (the caller knows better when they are due)."""
@@ -862,7 +803,7 @@ class Store(
         """Count a failed attempt (made at `failed_at`, default now); try again at
         `next_at`. The first failure's moment is kept (`Owed.failing_since`)."""
         failed = stamp_of(failed_at or datetime.now(UTC))
-        await self._transaction(
+        await self.transaction(
             [
                 (
                     "UPDATE outbox SET attempts = attempts + 1, next_at = ?, last_error = ?, "
@@ -879,7 +820,7 @@ class Store(
             return
         marks = ", ".join("?" for _ in game_ids)
         stamp = stamp_of(moment)
-        await self._transaction(
+        await self.transaction(
             [
                 (
                     f"UPDATE outbox SET next_at = ? WHERE game_id IN ({marks}) AND next_at > ? "
@@ -896,7 +837,7 @@ class Store(
             return
         marks = ", ".join("?" for _ in owed_ids)
         stamp = stamp_of(next_at)
-        await self._transaction(
+        await self.transaction(
             [
                 (
                     f"UPDATE outbox SET next_at = ? WHERE id IN ({marks}) AND next_at < ? "
@@ -941,29 +882,11 @@ class Store(
                     (moved_to, moved_to, owed.game_id),
                 )
             )
-        await self._transaction(statements)
+        await self.transaction(statements)
 
-    # ------------------------------------------------------------------ heads-up and away
+    # ----------------------------------------------------------- away (notifications: `prefs`)
 
-    @_guarded
-    async def heads_up_wanted(self, user_id: str) -> bool:
-        """Whether the player asked for a heads-up when the player before them starts."""
-        rows = await self._read("SELECT heads_up FROM notify_prefs WHERE user_id = ?", (user_id,))
-        return bool(rows and rows[0]["heads_up"])
-
-    async def set_heads_up(self, user_id: str, wanted: bool) -> None:
-        await self._transaction(
-            [
-                (
-                    "INSERT INTO notify_prefs (user_id, dm, heads_up, updated_at) "
-                    "VALUES (?, 0, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
-                    "heads_up = excluded.heads_up, updated_at = excluded.updated_at",
-                    (user_id, int(wanted), now()),
-                )
-            ]
-        )
-
-    @_guarded
+    @guarded
     async def aways(self, user_ids: Sequence[str] | None = None) -> dict[str, Away]:
         """The players marked away (those of `user_ids`, or all), by user id. An away
         whose time is up is still here until `end_away` (see `Away.active_at`)."""
@@ -976,7 +899,7 @@ class Store(
             rows = await self._read(f"SELECT * FROM away WHERE user_id IN ({marks})", user_ids)
         return {row["user_id"]: _away(row) for row in rows}
 
-    @_guarded
+    @guarded
     async def active_games_of(self, user_id: str) -> list[GameRow]:
         """The games under way in which `user_id` plays."""
         rows = await self._read(
@@ -1007,9 +930,9 @@ class Store(
         ]
         for game_id, message in owed:
             statements += _owed_inserts(game_id, [message], stamp)
-        await self._transaction(statements)
+        await self.transaction(statements)
 
-    @_guarded
+    @guarded
     async def away_seats(self, user_id: str) -> dict[int, bool]:
         """The games whose seat `user_id`'s away handed to the AI: game id -> whether
         the player took that seat back meanwhile."""
@@ -1019,31 +942,7 @@ class Store(
         )
         return {int(row["game_id"]): bool(row["reclaimed"]) for row in rows}
 
-    @_guarded
-    async def presence_line(self, game_id: int, user_id: str) -> tuple[int, str] | None:
-        """The message of the last away/back line said in a game about `user_id`, and
-        when it was posted (issue 21.2), if any."""
-        rows = await self._read(
-            "SELECT message_id, posted_at FROM presence_lines WHERE game_id = ? AND user_id = ?",
-            (game_id, user_id),
-        )
-        return (int(rows[0]["message_id"]), str(rows[0]["posted_at"])) if rows else None
-
-    async def set_presence_line(
-        self, game_id: int, user_id: str, message_id: int, posted_at: str
-    ) -> None:
-        await self._transaction(
-            [
-                (
-                    "INSERT INTO presence_lines (game_id, user_id, message_id, posted_at) "
-                    "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
-                    "message_id = excluded.message_id, posted_at = excluded.posted_at",
-                    (game_id, user_id, message_id, posted_at),
-                )
-            ]
-        )
-
-    @_guarded
+    @guarded
     async def users_with_away_seats(self) -> list[str]:
         """Everyone with a seat recorded in `away_seats` (start-up puts them right)."""
         rows = await self._read("SELECT DISTINCT user_id FROM away_seats ORDER BY user_id")
@@ -1150,7 +1049,7 @@ class Store(
             return False
         return True
 
-    @_guarded
+    @guarded
     async def deadline_restarts(
         self, game_id: int | None = None
     ) -> dict[int, tuple[int, datetime]]:
@@ -1165,7 +1064,7 @@ class Store(
 
     # ------------------------------------------------------------------ deadlines
 
-    @_guarded
+    @guarded
     async def deadline_seconds(self, game_id: int) -> tuple[int, int] | None:
         """A game's turn and auction deadlines in seconds (None: no such game)."""
         rows = await self._read(
@@ -1176,7 +1075,7 @@ class Store(
     async def set_deadline_seconds(
         self, game_id: int, turn_seconds: int, auction_seconds: int
     ) -> None:
-        await self._transaction(
+        await self.transaction(
             [
                 (
                     "UPDATE games SET turn_seconds = ?, auction_seconds = ? WHERE id = ?",
@@ -1185,7 +1084,7 @@ class Store(
             ]
         )
 
-    @_guarded
+    @guarded
     async def clocks(self, game_id: int | None = None) -> list[DeadlineClock]:
         """The deadline clocks of one active game, or of every active game of this
         process's shards."""
@@ -1215,11 +1114,11 @@ class Store(
 
     async def record_deadline_step(self, game_id: int, version: int, sent: int, at: str) -> None:
         """`sent` deadline steps are done for the game's `version`."""
-        await self._transaction([reminder_step(game_id, version, sent, at)])
+        await self.transaction([reminder_step(game_id, version, sent, at)])
 
     async def note_move(self, game_id: int, version: int, note: str) -> None:
         """Say why the move that made `version` was made for its player."""
-        await self._transaction(
+        await self.transaction(
             [
                 (
                     "UPDATE moves SET note = ? WHERE game_id = ? AND version = ?",
@@ -1228,40 +1127,13 @@ class Store(
             ]
         )
 
-    @_guarded
+    @guarded
     async def move_notes(self, game_id: int) -> dict[int, str]:
         """Version -> why that move was made for its player (only the moves noted)."""
         rows = await self._read(
             "SELECT version, note FROM moves WHERE game_id = ? AND note IS NOT NULL", (game_id,)
         )
         return {int(r["version"]): str(r["note"]) for r in rows}
-
-    async def add_end_vote(self, game_id: int, version: int, voter: str, at: str) -> list[str]:
-        """Record `voter`'s vote to end the game in this state; the voters of this state
-        so far, in the order they voted."""
-        await self._transaction(
-            [
-                (
-                    "INSERT INTO end_votes (game_id, version, voter, at) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (game_id, voter) DO UPDATE SET version = excluded.version, "
-                    "at = excluded.at",
-                    (game_id, version, voter, at),
-                )
-            ]
-        )
-        return await self._end_voters(game_id, version)
-
-    async def end_voters(self, game_id: int, version: int) -> list[str]:
-        """The voters so far to end the game at `version`, in the order they voted."""
-        return await self._end_voters(game_id, version)
-
-    @_guarded
-    async def _end_voters(self, game_id: int, version: int) -> list[str]:
-        rows = await self._read(
-            "SELECT voter FROM end_votes WHERE game_id = ? AND version = ? ORDER BY at, voter",
-            (game_id, version),
-        )
-        return [str(r["voter"]) for r in rows]
 
     async def end_game(
         self,
@@ -1284,27 +1156,9 @@ class Store(
             return False
         return True
 
-    # ------------------------------------------------------------------ preferences, history
+    # ------------------------------------------------------------------ history
 
-    @_guarded
-    async def dm_wanted(self, user_id: str) -> bool:
-        """Whether the player asked for a direct message when a game waits for them."""
-        rows = await self._read("SELECT dm FROM notify_prefs WHERE user_id = ?", (user_id,))
-        return bool(rows and rows[0]["dm"])
-
-    async def set_dm(self, user_id: str, wanted: bool) -> None:
-        await self._transaction(
-            [
-                (
-                    "INSERT INTO notify_prefs (user_id, dm, updated_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, "
-                    "updated_at = excluded.updated_at",
-                    (user_id, int(wanted), now()),
-                )
-            ]
-        )
-
-    @_guarded
+    @guarded
     async def past_games(self, channel_id: int, limit: int) -> list[GameRow]:
         """The finished, ended and abandoned games of a channel or thread, newest first."""
         rows = await self._read(
@@ -1315,10 +1169,10 @@ class Store(
         return await self._rows(rows)
 
     # ------------------------------------------------------------------ AI players
-    # (issue 14): the games an AI may be awaited in, seats taken over, their votes, the
+    # (issue 14): the games an AI may be awaited in, seats taken over (`votes`), the
     # `absent` setting
 
-    @_guarded
+    @guarded
     async def active_game_ids(self) -> list[int]:
         """Every game under way of this process's shards (at start-up: those waiting
         for an AI go on)."""
@@ -1328,7 +1182,7 @@ class Store(
         )
         return [int(r["id"]) for r in rows]
 
-    @_guarded
+    @guarded
     async def games_with_seats_taken_over(self) -> list[int]:
         """The games under way of this process's shards in which the AI plays a human's
         seat (taken over by a vote, a deadline or an away)."""
@@ -1343,7 +1197,7 @@ class Store(
     async def set_absent(self, game_id: int, mode: str) -> None:
         if mode not in ABSENT_MODES:
             raise ValueError(f"absent must be one of {ABSENT_MODES}, not {mode!r}")
-        await self._transaction([("UPDATE games SET absent = ? WHERE id = ?", (mode, game_id))])
+        await self.transaction([("UPDATE games SET absent = ? WHERE id = ?", (mode, game_id))])
 
     async def set_taken_over(
         self, game_id: int, seats: Sequence[str], *, expected: Sequence[str]
@@ -1364,78 +1218,16 @@ class Store(
             )
             for player in sorted(set(expected) - set(seats))
         ]
-        count, *_ = await self._transaction(statements)
+        count, *_ = await self.transaction(statements)
         return count > 0
-
-    async def add_takeover_vote(self, game_id: int, player: str, voter: str, at: str) -> list[str]:
-        """Record `voter`'s vote to hand `player`'s seat to the AI; all its voters so far."""
-        await self._transaction(
-            [
-                (
-                    "INSERT INTO takeover_votes (game_id, player, voter, at) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (game_id, player, voter) DO NOTHING",
-                    (game_id, player, voter, at),
-                )
-            ]
-        )
-        return await self._takeover_voters(game_id, player)
-
-    async def lapse_takeover_votes(self, game_id: int, player: str, before: str) -> None:
-        """Drop the votes about `player`'s seat cast before `before` (an earlier
-        absence of theirs: a vote counts only while they are away or overdue)."""
-        await self._transaction(
-            [
-                (
-                    "DELETE FROM takeover_votes WHERE game_id = ? AND player = ? AND at < ?",
-                    (game_id, player, before),
-                )
-            ]
-        )
-
-    async def takeover_voters(self, game_id: int, player: str) -> list[str]:
-        """The voters so far to hand `player`'s seat to the AI, in the order they voted."""
-        return await self._takeover_voters(game_id, player)
-
-    @_guarded
-    async def _takeover_voters(self, game_id: int, player: str) -> list[str]:
-        rows = await self._read(
-            "SELECT voter FROM takeover_votes WHERE game_id = ? AND player = ? ORDER BY at, voter",
-            (game_id, player),
-        )
-        return [str(r["voter"]) for r in rows]
 
     # ------------------------------------------------------------ languages (issue 13)
 
     async def set_language(self, game_id: int, language: str) -> None:
         """The language of a game's public messages and pictures from now on."""
-        await self._transaction(
+        await self.transaction(
             [("UPDATE games SET language = ? WHERE id = ?", (language, game_id))]
         )
-
-    async def remember_locale(self, user_id: str, locale: str) -> None:
-        """The Discord locale `user_id`'s client was last seen in."""
-        await self._transaction(
-            [
-                (
-                    "INSERT INTO user_locales (user_id, locale, seen_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (user_id) DO UPDATE SET "
-                    "locale = excluded.locale, seen_at = excluded.seen_at",
-                    (user_id, locale, now()),
-                )
-            ]
-        )
-
-    @_guarded
-    async def locales(self, user_ids: Sequence[str]) -> dict[str, str]:
-        """User id -> the Discord locale last seen for them (absent if never seen)."""
-        if not user_ids:
-            return {}
-        marks = ", ".join("?" for _ in user_ids)
-        rows = await self._read(
-            f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})",
-            tuple(user_ids),
-        )
-        return {row["user_id"]: row["locale"] for row in rows}
 
 
 class AiTables:

@@ -10,29 +10,15 @@ new table or column. A server that never set a value has no row: the bot's defau
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from .model import ACTIVE, LOBBY, GameRow, now
-
-if TYPE_CHECKING:
-    from .base import Row
+from .parts import StoreParts
 
 
-class GuildTables:
+class GuildTables(StoreParts):
     """Mixed into `Store`: these use its `query` and `transaction` (both guarded)."""
-
-    if TYPE_CHECKING:
-
-        async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
-
-        async def transaction(
-            self, statements: Sequence[tuple[str, tuple[Any, ...]]]
-        ) -> list[int]: ...
-
-        async def _rows(self, rows: Sequence[Row]) -> list[GameRow]: ...
-
-        def _shard_filter(self, column: str = "guild_id") -> str: ...
 
     async def guild_settings(self, guild_id: int) -> dict[str, str]:
         """The settings a server changed from the defaults, by name."""

@@ -5,22 +5,12 @@ the IANA time zone, as the player chose them (the zone's rules are the machine's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from .base import Row
+from .parts import StoreParts
 
 
-class HoursTables:
+class HoursTables(StoreParts):
     """Mixed into `Store`: these use its `query` and `transaction` (both guarded)."""
-
-    if TYPE_CHECKING:
-
-        async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
-
-        async def transaction(
-            self, statements: Sequence[tuple[str, tuple[Any, ...]]]
-        ) -> list[int]: ...
 
     async def quiet_hours_of(self, user_ids: Sequence[str]) -> dict[str, tuple[str, str, str]]:
         """(from, to, time zone) of each of these players who set quiet hours."""

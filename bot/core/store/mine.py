@@ -13,7 +13,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .model import OPEN_STATUSES, GameRow, StoreError
+from .model import OPEN_STATUSES, GameRow
+from .parts import StoreParts, guarded
 
 SeatStatement = tuple[str, tuple[Any, ...]]
 
@@ -38,33 +39,10 @@ def seat_statements(game_id: int, players_json: str) -> list[SeatStatement]:
     return statements
 
 
-class SeatTables:
-    """The store's part of "my games" (mixed into `base.Store`, which provides the
-    connection primitives declared here)."""
+class SeatTables(StoreParts):
+    """The store's part of "my games" (mixed into `base.Store`)."""
 
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        raise NotImplementedError
-
-    async def _rows(self, rows: Sequence[Any]) -> list[GameRow]:
-        raise NotImplementedError
-
-    def _failure(self, error: Exception) -> bool:
-        raise NotImplementedError
-
-    async def _transaction(self, statements: Sequence[SeatStatement]) -> list[int]:
-        raise NotImplementedError
-
-    async def _read_mine(self, sql: str, params: Sequence[Any]) -> list[Any]:
-        """`_read`, the database's own failures raised as `StoreError` (as `_guarded`)."""
-        try:
-            return await self._read(sql, params)
-        except StoreError:
-            raise
-        except Exception as error:
-            if self._failure(error):
-                raise StoreError(" ".join(str(error).split()) or type(error).__name__) from error
-            raise
-
+    @guarded
     async def seated_games(
         self, user_id: str, guild_id: int | None = None, statuses: Sequence[str] = OPEN_STATUSES
     ) -> list[GameRow]:
@@ -73,34 +51,34 @@ class SeatTables:
         marks = ", ".join("?" for _ in statuses)
         where = " AND g.guild_id = ?" if guild_id is not None else ""
         params: tuple[Any, ...] = (user_id, *statuses)
-        rows = await self._read_mine(
+        rows = await self._read(
             "SELECT g.* FROM game_seats s JOIN games g ON g.id = s.game_id "
             f"WHERE s.user_id = ? AND g.status IN ({marks}){where} ORDER BY g.id",
             (*params, guild_id) if guild_id is not None else params,
         )
         return await self._rows(rows)
 
+    @guarded
     async def digest_due(self, user_ids: Sequence[str], day: str) -> list[str]:
         """Of the players who asked for the daily digest (`notify_prefs.digest`), those
         among `user_ids` (all if empty) not sent one on `day` (YYYY-MM-DD) yet."""
         only = ""
         if user_ids:
             only = f" AND p.user_id IN ({', '.join('?' for _ in user_ids)})"
-        rows = await self._read_mine(
+        rows = await self._read(
             "SELECT p.user_id FROM notify_prefs p LEFT JOIN digests d ON d.user_id = p.user_id "
             "WHERE p.digest = 1 AND (d.day IS NULL OR d.day < ?)" + only + " ORDER BY p.user_id",
             (day, *user_ids),
         )
         return [str(row[0]) for row in rows]
 
+    @guarded
     async def digest_wanted(self, user_id: str) -> bool:
-        rows = await self._read_mine(
-            "SELECT digest FROM notify_prefs WHERE user_id = ?", (user_id,)
-        )
+        rows = await self._read("SELECT digest FROM notify_prefs WHERE user_id = ?", (user_id,))
         return bool(rows and rows[0][0])
 
     async def set_digest(self, user_id: str, wanted: bool, at: str) -> None:
-        await self._transaction(
+        await self.transaction(
             [
                 (
                     "INSERT INTO notify_prefs (user_id, dm, digest, updated_at) "
@@ -114,7 +92,7 @@ class SeatTables:
     async def claim_digest(self, user_id: str, day: str) -> bool:
         """Mark `user_id`'s digest of `day` as sent; False if it already was (by this
         process before a restart, or by another): then it must not be sent again."""
-        (count,) = await self._transaction(
+        (count,) = await self.transaction(
             [
                 (
                     "INSERT INTO digests (user_id, day) VALUES (?, ?) ON CONFLICT (user_id) "

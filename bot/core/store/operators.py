@@ -5,28 +5,15 @@ Mixed into `Store`."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .model import ACTIVE, moment_of, stamp_of
-
-if TYPE_CHECKING:
-    from .base import Tx
-
-Row = Any
+from .parts import StoreParts
 
 
-class OperatorQueries:
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        raise NotImplementedError
-
-    def _writing(self) -> contextlib.AbstractAsyncContextManager[Tx]:
-        raise NotImplementedError
-
-    def _shard_filter(self, column: str = "guild_id") -> str:
-        raise NotImplementedError
+class OperatorQueries(StoreParts):
+    """The statements of an operator's tools; `Store` inherits them."""
 
     async def ping(self) -> None:
         """Raise unless the database answers a trivial query."""

@@ -4,20 +4,12 @@ The setting is read with the game's row (`GameRow.pictures`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
 from .model import PICTURE_MODES
+from .parts import StoreParts
 
 
-class PictureTables:
+class PictureTables(StoreParts):
     """Mixed into `Store`: these use its `transaction` (guarded)."""
-
-    if TYPE_CHECKING:
-
-        async def transaction(
-            self, statements: Sequence[tuple[str, tuple[Any, ...]]]
-        ) -> list[int]: ...
 
     async def set_pictures(self, game_id: int, mode: str) -> None:
         """Game `game_id`'s messages carry its picture as `mode` says (`PICTURE_MODES`)."""

@@ -22,9 +22,10 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from ..errors import StartupError
-from .base import Row, Shards, Store, Tx, _guarded, _one_line
+from .base import Shards, Store
 from .dialect import is_postgres, masked, postgres_sql, statements_for
 from .model import READ_WAIT_SECONDS, WRITE_WAIT_SECONDS, StoreError
+from .parts import Row, Tx, guarded, one_line
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
 SHARD_LOCK = 0x4D4F4E54
@@ -101,7 +102,7 @@ class PostgresStore(Store):
             )
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise StartupError(
-                f"the database {shown} cannot be reached: {_one_line(error)}; check the "
+                f"the database {shown} cannot be reached: {one_line(error)}; check the "
                 "URL, that the server runs and that the user may connect"
             ) from None
         store = cls(pool, database)
@@ -116,7 +117,7 @@ class PostgresStore(Store):
                 raise
             if isinstance(error, asyncpg.PostgresError | OSError):
                 raise StartupError(
-                    f"the database {shown} cannot be used: {_one_line(error)}"
+                    f"the database {shown} cannot be used: {one_line(error)}"
                 ) from error
             raise
         return store
@@ -179,7 +180,7 @@ class PostgresStore(Store):
         finally:
             await self._pool.release(connection)
 
-    @_guarded
+    @guarded
     async def schema_version(self) -> int:
         rows = await self._read("SELECT to_regclass('schema_version') IS NOT NULL")
         if not rows or not rows[0][0]:
@@ -187,7 +188,7 @@ class PostgresStore(Store):
         rows = await self._read("SELECT version FROM schema_version")
         return int(rows[0][0]) if rows else 0
 
-    @_guarded
+    @guarded
     async def tables(self) -> list[str]:
         rows = await self._read(
             "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "

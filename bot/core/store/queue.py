@@ -11,21 +11,13 @@ by a new entry (`bot.core.matchmaking` decides the expiry; these take its cut-of
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import json
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from .mine import seat_statements
-from .model import LOBBY, ChannelBusy, GameRow, Seat, StoreError, now
-
-if TYPE_CHECKING:
-    from .base import Row, Tx
-
-P = ParamSpec("P")
-T = TypeVar("T")
+from .model import LOBBY, ChannelBusy, GameRow, Seat, now
+from .parts import Row, StoreParts, guarded
 
 
 @dataclass(frozen=True)
@@ -48,26 +40,6 @@ class _QueueChanged(Exception):
     """A player of the table left the queue meanwhile: the transaction is undone."""
 
 
-def _guarded(
-    method: Callable[P, Coroutine[Any, Any, T]],
-) -> Callable[P, Coroutine[Any, Any, T]]:
-    """The database's own failures as `StoreError` (like `base._guarded`)."""
-
-    @functools.wraps(method)
-    async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return await method(*args, **kwargs)
-        except (StoreError, ChannelBusy):
-            raise
-        except Exception as error:
-            store = args[0]
-            if isinstance(store, QueueTables) and store._failure(error):
-                raise StoreError(" ".join(str(error).split()) or type(error).__name__) from error
-            raise
-
-    return guarded
-
-
 def _player_of(row: Row) -> QueuedPlayer:
     return QueuedPlayer(
         guild_id=int(row["guild_id"]),
@@ -81,22 +53,8 @@ def _player_of(row: Row) -> QueuedPlayer:
     )
 
 
-class QueueTables:
+class QueueTables(StoreParts):
     """Mixed into `Store`: these use its `query`, `transaction` and `_writing`."""
-
-    if TYPE_CHECKING:
-
-        async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
-
-        async def transaction(
-            self, statements: Sequence[tuple[str, tuple[Any, ...]]]
-        ) -> list[int]: ...
-
-        def _writing(self) -> contextlib.AbstractAsyncContextManager[Tx]: ...
-
-        def _failure(self, error: Exception) -> bool: ...
-
-        async def get(self, game_id: int) -> GameRow | None: ...
 
     async def queued_in(self, guild_id: int, *, since: str) -> list[QueuedPlayer]:
         """The server's queue, first queued first, without the entries queued before
@@ -107,6 +65,17 @@ class QueueTables:
             (guild_id, since),
         )
         return [_player_of(row) for row in rows]
+
+    async def queued_guilds(self, *, since: str) -> list[int]:
+        """The servers of this process's shards with someone in their queue (queued
+        since `since`: not expired), which a pass at start-up matches."""
+        rows = await self.query(
+            "SELECT DISTINCT guild_id FROM match_queue WHERE queued_at >= ?"
+            + self._shard_filter()
+            + " ORDER BY guild_id",
+            (since,),
+        )
+        return [int(row["guild_id"]) for row in rows]
 
     async def queue_entry(self, guild_id: int, user_id: str, *, since: str) -> QueuedPlayer | None:
         """`user_id`'s entry in the server's queue, unless it expired (before `since`)."""
@@ -157,7 +126,7 @@ class QueueTables:
         )
         return counts[0] > 0
 
-    @_guarded
+    @guarded
     async def seat_from_queue(
         self,
         guild_id: int,

@@ -10,17 +10,16 @@ those rows: no move is scanned at query time.
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import json
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, ParamSpec, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from .model import ENDED, FINISHED, MoveRow, OwedMessage, StoreError, stamp_of
+from .model import ENDED, FINISHED, MoveRow, OwedMessage, stamp_of
+from .parts import Row, StoreParts, guarded
 
-Row = Any
+T = TypeVar("T")
 
 
 class RatingTx(Protocol):
@@ -165,30 +164,6 @@ def _result(row: Row) -> SeatResult:
     )
 
 
-P = ParamSpec("P")
-T = TypeVar("T")
-
-
-def _guarded(
-    method: Callable[P, Coroutine[Any, Any, T]],
-) -> Callable[P, Coroutine[Any, Any, T]]:
-    """The database's own failures as `StoreError` (like `base._guarded`)."""
-
-    @functools.wraps(method)
-    async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return await method(*args, **kwargs)
-        except StoreError:
-            raise
-        except Exception as error:
-            store = args[0]
-            if isinstance(store, RatingTables) and store._failure(error):
-                raise StoreError(" ".join(str(error).split()) or type(error).__name__) from error
-            raise
-
-    return guarded
-
-
 _VISIBLE = (
     f"player NOT LIKE '{AI_LEVEL_PREFIX}%' "
     "AND player NOT IN (SELECT user_id FROM stats_prefs WHERE hidden = 1)"
@@ -196,24 +171,12 @@ _VISIBLE = (
 """People only (no AI level), and none who hid their statistics."""
 
 
-class RatingTables:
+class RatingTables(StoreParts):
     """The statements of ratings and statistics; `Store` inherits them."""
-
-    def _failure(self, error: Exception) -> bool:
-        raise NotImplementedError
-
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        raise NotImplementedError
-
-    def _writing(self) -> contextlib.AbstractAsyncContextManager[Any]:
-        raise NotImplementedError
-
-    def _shard_filter(self, column: str = "guild_id") -> str:
-        raise NotImplementedError
 
     # ---- a game's end (inside its transaction)
 
-    @_guarded
+    @guarded
     async def in_transaction(self, work: Callable[[RatingTx], Awaitable[T]]) -> T:
         """Run `work` in one transaction of its own (the rating of a past game)."""
         async with self._writing() as tx:
@@ -332,7 +295,7 @@ class RatingTables:
                 (rated.game_id, message.version, message.kind, json.dumps(message.body), now, now),
             )
 
-    @_guarded
+    @guarded
     async def games_to_rate(self) -> list[int]:
         """The finished and ended games not rated yet (of this process's shards), in
         the order they ended."""
@@ -347,7 +310,7 @@ class RatingTables:
 
     # ---- the answers
 
-    @_guarded
+    @guarded
     async def leaderboard(
         self, guild_id: int, *, min_games: int, offset: int, limit: int
     ) -> list[PlayerRating]:
@@ -359,7 +322,7 @@ class RatingTables:
         )
         return [_rating(r) for r in rows]
 
-    @_guarded
+    @guarded
     async def leaderboard_size(self, guild_id: int, *, min_games: int) -> int:
         rows = await self._read(
             f"SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND games >= ? AND {_VISIBLE}",
@@ -367,7 +330,7 @@ class RatingTables:
         )
         return int(rows[0][0])
 
-    @_guarded
+    @guarded
     async def leaderboard_place(
         self, guild_id: int, rating: PlayerRating, min_games: int
     ) -> tuple[int, int]:
@@ -390,14 +353,14 @@ class RatingTables:
         )
         return int(rows[0]["ahead"]) + 1, int(rows[0]["size"])
 
-    @_guarded
+    @guarded
     async def rating_of(self, guild_id: int, player: str) -> PlayerRating | None:
         rows = await self._read(
             "SELECT * FROM ratings WHERE guild_id = ? AND player = ?", (guild_id, player)
         )
         return _rating(rows[0]) if rows else None
 
-    @_guarded
+    @guarded
     async def ratings_since(
         self, guild_id: int, players: Sequence[str], since: str
     ) -> dict[str, int]:
@@ -415,7 +378,7 @@ class RatingTables:
         # newest first: the last one seen of each player is their first in the period
         return {r["player"]: int(r["rating_before"]) for r in rows}
 
-    @_guarded
+    @guarded
     async def results_of(self, guild_id: int, player: str) -> list[SeatResult]:
         """A player's (or an AI level's) rows of the server, in the order the games ended."""
         rows = await self._read(
@@ -425,14 +388,14 @@ class RatingTables:
         )
         return [_result(r) for r in rows]
 
-    @_guarded
+    @guarded
     async def game_results(self, game_id: int) -> list[SeatResult]:
         rows = await self._read(
             "SELECT * FROM game_results WHERE game_id = ? ORDER BY place, seat", (game_id,)
         )
         return [_result(r) for r in rows]
 
-    @_guarded
+    @guarded
     async def server_records(self, guild_id: int) -> dict[str, ServerRecord]:
         """The server's records among people who show their statistics: most
         settlements in a game, fastest and longest finished game, most games played."""
@@ -469,12 +432,12 @@ class RatingTables:
 
     # ---- privacy
 
-    @_guarded
+    @guarded
     async def stats_hidden(self, user_id: str) -> bool:
         rows = await self._read("SELECT hidden FROM stats_prefs WHERE user_id = ?", (user_id,))
         return bool(rows and rows[0]["hidden"])
 
-    @_guarded
+    @guarded
     async def set_stats_hidden(self, user_id: str, hidden: bool) -> None:
         async with self._writing() as tx:
             await tx.execute(
@@ -483,7 +446,7 @@ class RatingTables:
                 (user_id, int(hidden)),
             )
 
-    @_guarded
+    @guarded
     async def forget_player(self, user_id: str) -> int:
         """Delete a player's preferences, ratings and statistics, and write
         `FORGOTTEN_NAME` for their name in the games that are over; how many games'

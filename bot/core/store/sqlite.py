@@ -26,9 +26,10 @@ from typing import IO, Any
 import aiosqlite
 
 from ..errors import StartupError
-from .base import Row, Shards, Store, Tx, _guarded, _one_line
+from .base import Shards, Store
 from .dialect import is_postgres, statements_for
 from .model import READ_WAIT_SECONDS, WRITE_WAIT_SECONDS, StoreError
+from .parts import Row, Tx, guarded, one_line
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
 try:
@@ -70,7 +71,7 @@ class ProcessLock:
             handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 (held open)
         except OSError as error:
             raise StartupError(
-                f"the database {database} cannot be opened: {_one_line(error)}"
+                f"the database {database} cannot be opened: {one_line(error)}"
             ) from None
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -115,7 +116,7 @@ async def _connect(path: str, *, wait: float) -> aiosqlite.Connection:
 
 
 def _why_not_opened(path: str, error: BaseException) -> str:
-    text = _one_line(error)
+    text = one_line(error)
     if "locked" in text or "busy" in text:
         return f"the database {path} is locked by another program; stop it first"
     if isinstance(error, sqlite3.DatabaseError) and "not a database" in text:
@@ -208,7 +209,7 @@ class SqliteStore(Store):
         other coroutines on the connection would miss what was committed since."""
         return list(await self._reader.execute_fetchall(sql, tuple(params)))
 
-    @_guarded
+    @guarded
     async def schema_version(self) -> int:
         tables = await self._read(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
@@ -218,7 +219,7 @@ class SqliteStore(Store):
         rows = await self._read("SELECT version FROM schema_version")
         return int(rows[0][0]) if rows else 0
 
-    @_guarded
+    @guarded
     async def tables(self) -> list[str]:
         rows = await self._read(
             "SELECT name FROM sqlite_master WHERE type = 'table' "

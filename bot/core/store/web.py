@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from .model import ENDED, FINISHED, GameRow
-
-if TYPE_CHECKING:
-    from .base import Row
+from .parts import StoreParts
 
 OVER_WINDOW = 3
 """A server page's results are the latest to end among this many times as many latest
@@ -20,18 +17,8 @@ TOKEN_BYTES = 18
 """A page token's randomness (24 URL-safe characters): never guessed, never the id."""
 
 
-class WebTables:
+class WebTables(StoreParts):
     """Mixed into `Store`: these use its `query` and `transaction` (both guarded)."""
-
-    if TYPE_CHECKING:
-
-        async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
-
-        async def transaction(
-            self, statements: Sequence[tuple[str, tuple[Any, ...]]]
-        ) -> list[int]: ...
-
-        async def _rows(self, rows: Sequence[Row]) -> list[GameRow]: ...
 
     async def web_token(self, game_id: int) -> str:
         """The game's page token, made (at random) the first time it is asked for."""
