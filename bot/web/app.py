@@ -33,7 +33,7 @@ from rules import Game
 from ..core.replays import draw_step
 from ..core.server_settings import server_settings
 from ..core.store import GameRow, Store
-from .live import Watcher
+from .live import POLL_SECONDS, SAFETY_POLL_SECONDS, Watcher
 from .pages import GameWords, game_page, game_words, language_of, mark_of, not_found_page
 
 log = logging.getLogger("bot.web")
@@ -240,12 +240,19 @@ async def static(request: web.Request) -> web.StreamResponse:
     )
 
 
-def make_app(store: Store, *, poll_seconds: float | None = None) -> web.Application:
-    """The web pages on `store` (the caller opens and closes the store)."""
+def make_app(
+    store: Store, *, poll_seconds: float | None = None, safety_poll_seconds: float | None = None
+) -> web.Application:
+    """The web pages on `store` (the caller opens and closes the store); the Watcher's
+    periods (`bot.web.live`) may be changed for tests."""
     app = web.Application(middlewares=[safety_headers])
     app[STORE] = store
-    app[WATCHER] = (
-        Watcher(store) if poll_seconds is None else Watcher(store, poll_seconds=poll_seconds)
+    app[WATCHER] = Watcher(
+        store,
+        poll_seconds=POLL_SECONDS if poll_seconds is None else poll_seconds,
+        safety_poll_seconds=(
+            SAFETY_POLL_SECONDS if safety_poll_seconds is None else safety_poll_seconds
+        ),
     )
     app[KEPT_DRAWN] = Kept()
 

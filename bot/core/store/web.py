@@ -4,8 +4,8 @@ game's page token, and the one small read that tells the open pages a game moved
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .model import GameRow
 
@@ -14,6 +14,22 @@ if TYPE_CHECKING:
 
 TOKEN_BYTES = 18
 """A page token's randomness (24 URL-safe characters): never guessed, never the id."""
+MOVES_CHANNEL = "montana_moves"
+"""PostgreSQL's notification channel of the games that moved (payload: the game id),
+notified by the `games_moved` trigger of the schema."""
+
+Moved = Callable[[int | None], None]
+"""Told a game id when that game moved, None when the listening stopped (a lost
+connection: anything may have moved since)."""
+
+
+class MoveListener(Protocol):
+    """A connection listening for moves (`WebTables.listen_moves`)."""
+
+    @property
+    def listening(self) -> bool: ...
+
+    async def close(self) -> None: ...
 
 
 class WebTables:
@@ -62,5 +78,11 @@ class WebTables:
         )
         return {int(r["id"]): (int(r["version"]), int(r["undo_epoch"])) for r in rows}
 
+    async def listen_moves(self, moved: Moved) -> MoveListener | None:
+        """Have `moved` told of each game that moves, as its move commits, until the
+        listener is closed; None where the database tells nobody (SQLite: the pages
+        poll `game_versions`)."""
+        return None
 
-__all__ = ["TOKEN_BYTES", "WebTables"]
+
+__all__ = ["MOVES_CHANNEL", "TOKEN_BYTES", "MoveListener", "Moved", "WebTables"]
