@@ -11,8 +11,9 @@ pages spread over the games: each follows its game's event stream and, at each m
 fetches what the page's script fetches: its words, its picture and the replay's last
 turn). So the web's CPU and memory are its own, and the readers' work is nobody's.
 
-The games are played in two rounds of `--moves` moves each, players thinking `--think`
-seconds on average before a move: first with no page open, then with the pages open.
+The games are played in two rounds of `--moves` moves each (after one move per game
+to warm up), players thinking `--think` seconds on average before a move: first with no
+page open, then with the pages open.
 Printed: the bot's press -> picture posted (median, p99, max) in each round, which the
 pages must leave unchanged within noise; the time from a move's save to its event on
 each open page (median, p99, max; aim p99 <= 2 s; a move folded into a later one's event
@@ -311,6 +312,9 @@ async def run(args: argparse.Namespace) -> int:
             await asyncio.gather(*(open_one(table) for table in tables))
             tokens = {t.game_id: await store.web_token(t.game_id) for t in tables}
             web = await _start_web(db, folder)
+            # one move per game first, unmeasured: the picture workers' first drawings
+            # and the caches filling would otherwise count against the first round
+            await _play_round(bench, tables, 1, args.seed)
             quiet = await _measured_round(bench, tables, web, args)
             watched = [tables[page % len(tables)].game_id for page in range(args.pages)]
             readers = await _start_readers(web.url, [tokens[g] for g in watched], folder)

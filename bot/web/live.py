@@ -50,6 +50,8 @@ class Watcher:
         self._listener: MoveListener | None = None
         self._tells = True
         """Whether the store may tell of moves (False once it said it cannot)."""
+        self._unheard = False
+        """Whether listening failed last time (said once, not at every retry)."""
         self._heard: set[int] = set()
         self._read_all = True
         self._wake = asyncio.Event()
@@ -100,8 +102,13 @@ class Watcher:
         try:
             self._listener = await self._store.listen_moves(self._moved)
         except StoreError as error:
-            log.warning("moves cannot be listened for (read every second meanwhile): %s", error)
+            if not self._unheard:
+                log.warning("moves cannot be listened for (read every second meanwhile): %s", error)
+            self._unheard = True
             return False
+        if self._unheard and self._listener is not None:
+            log.info("moves are listened for again")
+        self._unheard = False
         if self._listener is None:
             self._tells = False
             return False

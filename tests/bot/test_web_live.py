@@ -224,3 +224,45 @@ async def test_on_postgresql_an_open_page_is_told_of_a_move_without_polling(
         await server.close()
         await reader.close()
         await bot_store.close()
+
+
+async def test_on_postgresql_a_lost_listening_connection_is_made_again(
+    postgres_url: str,
+) -> None:
+    bot_store = await open_store(postgres_url)
+    reader = await open_store(postgres_url, read_only=True)
+    app = make_app(reader, poll_seconds=3600, safety_poll_seconds=3600)
+    server = TestServer(app, host="127.0.0.1")
+    await server.start_server()
+    try:
+        game_id, game = await _started(bot_store)
+        token = await bot_store.web_token(game_id)
+        watcher = app[WATCHER]
+        async with (
+            ClientSession() as http,
+            http.get(server.make_url(f"/g/{token}/events")) as stream,
+        ):
+            assert await _next_mark(stream) == f"{game.version}-0"
+            for _ in range(int(HANG / 0.01)):
+                if watcher.listening and watcher.polls:
+                    break
+                await asyncio.sleep(0.01)
+            # the server ends the listening connection (a restart, a network cut)
+            ended = await bot_store.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = 'montana-web' AND query LIKE 'LISTEN%'"
+            )
+            assert [row[0] for row in ended] == [True]
+            await _move(bot_store, game_id, game)
+            assert await _next_mark(stream) == f"{game.version}-0"
+            for _ in range(int(HANG / 0.01)):
+                if watcher.listening:
+                    break
+                await asyncio.sleep(0.01)
+            assert watcher.listening, "listening again"
+            await _move(bot_store, game_id, game)
+            assert await _next_mark(stream) == f"{game.version}-0"
+    finally:
+        await server.close()
+        await reader.close()
+        await bot_store.close()
