@@ -116,7 +116,15 @@ async def _game(request: web.Request) -> tuple[GameRow, Game]:
         raise web.HTTPNotFound()
     if row.guild_id is not None and not (await server_settings(store, row.guild_id)).web:
         raise web.HTTPNotFound()
-    return row, Game.from_dict(json.loads(row.state_json))
+    saved = row.state_json
+
+    async def parse() -> Game:
+        return Game.from_dict(json.loads(saved))
+
+    # parsed once per mark, not for each of the requests every open page makes at a move
+    # (their words, picture and replay step): ~2 ms each, most of the web's CPU per move
+    game: Game = await request.app[KEPT_DRAWN].get(("game", row.id, mark_of(row)), parse)
+    return row, game
 
 
 async def _words(request: web.Request, row: GameRow, game: Game) -> GameWords:
