@@ -1,7 +1,7 @@
 """`python -m bot.webbench`: open live pages while the bot plays (issue 28).
 
     python -m bot.webbench [--games 50] [--pages 500] [--moves 4] [--think 5]
-                           [--db FILE|URL|postgres] [--seed 1]
+                           [--pairs 2] [--db FILE|URL|postgres] [--seed 1]
 
 Three processes, as an operator runs them: the bot (in this process, the bot of
 `bot.bench` against the in-process fake Discord, its players tapping every move through
@@ -11,9 +11,11 @@ pages spread over the games: each follows its game's event stream and, at each m
 fetches what the page's script fetches: its words, its picture and the replay's last
 turn). So the web's CPU and memory are its own, and the readers' work is nobody's.
 
-The games are played in two rounds of `--moves` moves each (after one move per game
-to warm up), players thinking `--think` seconds on average before a move: first with no
-page open, then with the pages open.
+The games are played in rounds of `--moves` moves each (after one move per game to
+warm up), players thinking `--think` seconds on average before a move: `--pairs` times
+a round with no page open, then one with the pages open (the readers' process started
+for it and stopped after), so that the machine's drift falls on both alike and the
+rounds without pages show the noise.
 Printed: the bot's press -> picture posted (median, p99, max) in each round, which the
 pages must leave unchanged within noise; the time from a move's save to its event on
 each open page (median, p99, max; aim p99 <= 2 s; a move folded into a later one's event
@@ -51,6 +53,13 @@ STARTING = 60.0
 """Seconds the web process and the readers may take to be ready."""
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU of a running process so far (/proc/<pid>/stat, fields 14, 15)."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    fields = text[text.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass
 class WebProcess:
     """`python -m bot web` on the bench's database: its address and its /proc figures."""
@@ -59,10 +68,7 @@ class WebProcess:
     url: str
 
     def cpu_seconds(self) -> float:
-        """User + system CPU of the process so far (/proc/<pid>/stat, fields 14 and 15)."""
-        text = Path(f"/proc/{self.process.pid}/stat").read_text()
-        fields = text[text.rindex(")") + 2 :].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return process_cpu_seconds(self.process.pid)
 
     def peak_rss_kib(self) -> int:
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
@@ -166,6 +172,9 @@ async def _read_pages(url: str, tokens: Sequence[str], out: str) -> None:
 def readers_main() -> None:
     """The readers' process: argv[1] is JSON {"url", "tokens" (one per page), "out"}."""
     spec = json.loads(sys.argv[1])
+    # browsers are other people's machines: here they yield the CPU to the bot and the
+    # web process, whose figures are measured
+    os.nice(10)
     asyncio.run(_read_pages(spec["url"], spec["tokens"], spec["out"]))
 
 
@@ -210,6 +219,14 @@ class Round:
     """Press -> picture posted, seconds, one per move."""
     web_cpu: float
     moves: int
+
+
+def _pooled(rounds: Sequence[Round]) -> Round:
+    return Round(
+        [seconds for one in rounds for seconds in one.pictures],
+        sum(one.web_cpu for one in rounds),
+        sum(one.moves for one in rounds),
+    )
 
 
 async def _play_round(bench: Bench, tables: list[Table], moves: int, seed: int) -> None:
@@ -315,14 +332,27 @@ async def run(args: argparse.Namespace) -> int:
             # one move per game first, unmeasured: the picture workers' first drawings
             # and the caches filling would otherwise count against the first round
             await _play_round(bench, tables, 1, args.seed)
-            quiet = await _measured_round(bench, tables, web, args)
             watched = [tables[page % len(tables)].game_id for page in range(args.pages)]
-            readers = await _start_readers(web.url, [tokens[g] for g in watched], folder)
-            saved.clear()
-            busy = await _measured_round(bench, tables, web, args)
+            rounds: list[tuple[Round, Round]] = []
+            delays: list[float] = []
+            folded = unseen = 0
+            readers_cpu = 0.0
+            failed: list[str] = []
+            for _ in range(args.pairs):  # interleaved, so the machine's drift hits both
+                quiet = await _measured_round(bench, tables, web, args)
+                readers = await _start_readers(web.url, [tokens[g] for g in watched], folder)
+                saved.clear()
+                busy = await _measured_round(bench, tables, web, args)
+                rounds.append((quiet, busy))
+                readers_cpu += process_cpu_seconds(readers.process.pid)
+                seen, failures = await readers.stop()
+                readers = None
+                failed += failures
+                told = page_delays(list(zip(watched, seen, strict=True)), saved)
+                delays += told[0]
+                folded += told[1]
+                unseen += told[2]
             web_peak = web.peak_rss_kib()
-            seen, failed = await readers.stop()
-            readers = None
         finally:
             if readers is not None:
                 readers.process.kill()
@@ -332,16 +362,23 @@ async def run(args: argparse.Namespace) -> int:
                 await web.process.wait()
             await fake.close()
             drawer.close()
-    delays, folded, unseen = page_delays(list(zip(watched, seen, strict=True)), saved)
     see_p99 = percentile(delays, 0.99)
     print(
         f"Montana web bench: {args.games} games, {store_name} store, players think "
-        f"{args.think:g} s on average, {args.moves} moves per game per round, the web "
-        "pages served by `python -m bot web` (its own process), the pages read by another"
+        f"{args.think:g} s on average, {args.moves} moves per game per round, "
+        f"{args.pairs} rounds with no page open interleaved with {args.pairs} with "
+        f"{args.pages} pages open; the web pages served by `python -m bot web` (its own "
+        "process), the pages read by another"
     )
-    for name, figures in (("no page open", quiet), (f"{args.pages} pages open", busy)):
+    opened = f"{args.pages} pages open"
+    for number, pair in enumerate(rounds, start=1):
+        for name, figures in zip(("no page open", opened), pair, strict=True):
+            print(f"  round {number}, press -> picture posted, {name}: {spread(figures.pictures)}")
+    quiet = _pooled([q for q, _ in rounds])
+    busy = _pooled([b for _, b in rounds])
+    for name, figures in (("no page open", quiet), (opened, busy)):
         print(
-            f"  press -> picture posted, {name}: {spread(figures.pictures)} "
+            f"  all rounds, press -> picture posted, {name}: {spread(figures.pictures)} "
             f"({len(figures.pictures)} of {figures.moves} moves)"
         )
     print(
@@ -358,6 +395,10 @@ async def run(args: argparse.Namespace) -> int:
     print(
         f"  the web process's peak memory: {web_peak / 1024:.0f} MiB RSS "
         f"({args.pages} event streams, each page fetching its words and pictures per move)"
+    )
+    print(
+        f"  the readers' process (the harness's, not the product's; at a lower priority): "
+        f"{readers_cpu:.2f} s CPU"
     )
     if failed or bench.unanswered or bench.missing_pictures or fake.errors:
         print(
@@ -377,6 +418,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, default=500, help="live pages open (500)")
     parser.add_argument("--moves", type=int, default=4, help="moves per game per round (4)")
     parser.add_argument("--think", type=float, default=5.0, help="mean seconds a player thinks (5)")
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=2,
+        help="rounds with no page open, each followed by one with the pages open (2)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of deals and moves (1)")
     parser.add_argument(
         "--db",
