@@ -1,7 +1,7 @@
 """`python -m bot.webbench`: open live pages while the bot plays (issue 28).
 
     python -m bot.webbench [--games 50] [--pages 500] [--moves 4] [--think 5]
-                           [--pairs 2] [--db FILE|URL|postgres] [--seed 1]
+                           [--pairs 2] [--web-nice 0] [--db FILE|URL|postgres] [--seed 1]
 
 Three processes, as an operator runs them: the bot (in this process, the bot of
 `bot.bench` against the in-process fake Discord, its players tapping every move through
@@ -83,12 +83,13 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def _start_web(database: str, folder: str) -> WebProcess:
+async def _start_web(database: str, folder: str, niceness: int) -> WebProcess:
     port = _free_port()
     env = {**os.environ, "MONTANA_DB": database, "PYTHONPATH": str(ROOT)}
+    nice = ["nice", "-n", str(niceness)] if niceness else []  # nice execs: the same pid
     with open(Path(folder) / "web.log", "wb") as log:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "web", "--port", str(port),
+            *nice, sys.executable, "-m", "bot", "web", "--port", str(port),
             env=env, cwd=ROOT, stdout=log, stderr=log,
         )  # fmt: skip
     web = WebProcess(process, f"http://127.0.0.1:{port}")
@@ -328,7 +329,7 @@ async def run(args: argparse.Namespace) -> int:
 
             await asyncio.gather(*(open_one(table) for table in tables))
             tokens = {t.game_id: await store.web_token(t.game_id) for t in tables}
-            web = await _start_web(db, folder)
+            web = await _start_web(db, folder, args.web_nice)
             # one move per game first, unmeasured: the picture workers' first drawings
             # and the caches filling would otherwise count against the first round
             await _play_round(bench, tables, 1, args.seed)
@@ -368,7 +369,8 @@ async def run(args: argparse.Namespace) -> int:
         f"{args.think:g} s on average, {args.moves} moves per game per round, "
         f"{args.pairs} rounds with no page open interleaved with {args.pairs} with "
         f"{args.pages} pages open; the web pages served by `python -m bot web` (its own "
-        "process), the pages read by another"
+        f"process{f', nice -n {args.web_nice}' if args.web_nice else ''}), the pages read "
+        "by another"
     )
     opened = f"{args.pages} pages open"
     for number, pair in enumerate(rounds, start=1):
@@ -423,6 +425,13 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=2,
         help="rounds with no page open, each followed by one with the pages open (2)",
+    )
+    parser.add_argument(
+        "--web-nice",
+        type=int,
+        default=0,
+        help="run the web process under `nice -n N`, as an operator sharing the bot's "
+        "machine may (0)",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of deals and moves (1)")
     parser.add_argument(

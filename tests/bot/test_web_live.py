@@ -170,6 +170,23 @@ async def test_a_read_only_store_reads_the_games_and_refuses_every_write(databas
         await bot_store.close()
 
 
+async def test_a_page_request_reads_its_games_version_without_its_state(database: str) -> None:
+    store = await open_store(database)
+    try:
+        game_id, game = await _started(store)
+        token = await store.web_token(game_id)
+        assert await store.web_page_mark(token) == (game_id, None, game.version, 0)
+        await _move(store, game_id, game)
+        assert await store.web_page_mark(token) == (game_id, None, game.version, 0)
+        assert await store.web_page_mark(str(game_id)) is None, "an id is no token"
+        lobby = await store.create_lobby(
+            guild_id=7, channel_id=200, thread_id=None, creator=Seat("1", "Ana")
+        )
+        assert await store.web_page_mark(await store.web_token(lobby.id)) is None, "not started"
+    finally:
+        await store.close()
+
+
 @pytest.mark.parametrize(
     ("found", "said"),
     [(1, "older than this code"), (SCHEMA_VERSION + 1, "newer than this code")],

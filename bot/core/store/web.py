@@ -68,6 +68,26 @@ class WebTables:
         found = await self._rows(rows)
         return found[0] if found else None
 
+    async def web_page_mark(self, token: str) -> tuple[int, int | None, int, int] | None:
+        """The started game whose page token is `token`: (id, guild id, version, undo
+        epoch), without its state; None: no such page. The small read each request of an
+        open page makes (the whole game is read once per version)."""
+        rows = await self.query(
+            "SELECT g.id, g.guild_id, g.version, g.undo_epoch FROM games g "
+            "JOIN web_tokens w ON w.game_id = g.id WHERE w.token = ? AND g.state IS NOT NULL",
+            (token,),
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        guild = row["guild_id"]
+        return (
+            int(row["id"]),
+            None if guild is None else int(guild),
+            int(row["version"]),
+            int(row["undo_epoch"]),
+        )
+
     async def game_versions(self, game_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
         """Each game's (version, undo epoch): one small read for every open page."""
         if not game_ids:
