@@ -28,6 +28,7 @@ from aiohttp import web
 
 from i18n import Language, translator
 from render import render_game
+from render.replay import turn_count, turn_state
 from rules import Game
 
 from ..core.replays import draw_step
@@ -178,12 +179,18 @@ async def picture(request: web.Request) -> web.StreamResponse:
         raise web.HTTPFound(
             f"/g/{request.match_info['token']}/picture/{mark_of(row)}.png?lang={language}"
         )
+    return _png(await _board_now(request, row, game, language), for_good=True)
+
+
+async def _board_now(request: web.Request, row: GameRow, game: Game, language: Language) -> bytes:
+    """The picture of the game now, drawn once per mark and language."""
     key = ("picture", row.id, mark_of(row), language)
 
     async def make() -> bytes:
         return await asyncio.to_thread(render_game, game, names=row.names, language=language)
 
-    return _png(await request.app[KEPT_DRAWN].get(key, make), for_good=True)
+    png: bytes = await request.app[KEPT_DRAWN].get(key, make)
+    return png
 
 
 async def turn_picture(request: web.Request) -> web.StreamResponse:
@@ -193,14 +200,21 @@ async def turn_picture(request: web.Request) -> web.StreamResponse:
         turn = int(request.match_info["turn"])
     except ValueError:
         raise web.HTTPNotFound() from None
+    # the address names the mark it was made for: at that mark, a turn never changes
+    for_good = request.query.get("v") == mark_of(row)
     key = ("turn", row.id, mark_of(row), language, turn)
 
+    def in_progress() -> bool:
+        return turn_state(game, min(max(turn, 0), turn_count(game))).game is game
+
     async def make() -> bytes:
+        if await asyncio.to_thread(in_progress):
+            # the turn in progress, where an open page's slider rests: its step is the
+            # game now, drawn alike (`draw_step`), so the picture drawn for this mark
+            return await _board_now(request, row, game, language)
         step = await asyncio.to_thread(draw_step, game, turn, row.names, language)
         return step.png
 
-    # the address names the mark it was made for: at that mark, a turn never changes
-    for_good = request.query.get("v") == mark_of(row)
     return _png(await request.app[KEPT_DRAWN].get(key, make), for_good=for_good)
 
 

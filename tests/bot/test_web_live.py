@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import socket
@@ -22,6 +23,8 @@ from bot.core.errors import StartupError
 from bot.core.pictures import BlankRenderer
 from bot.core.store import SCHEMA_VERSION, Seat, Store, StoreError, open_store
 from bot.web.app import WATCHER, make_app
+from render import render_game
+from render.replay import turn_count
 from rules import Game
 from rules.simulate import choose_action
 from tests.bot.driver import Table, make_bot, open_game
@@ -283,3 +286,33 @@ async def test_on_postgresql_a_lost_listening_connection_is_made_again(
         await server.close()
         await reader.close()
         await bot_store.close()
+
+
+async def test_the_replays_turn_in_progress_is_the_picture_of_the_game_now(
+    tmp_path: Path,
+) -> None:
+    store = await open_store(str(tmp_path / "m.sqlite3"))
+    server = TestServer(make_app(store), host="127.0.0.1")
+    await server.start_server()
+    try:
+        game_id, game = await _started(store)
+        while turn_count(game) < 2:
+            await _move(store, game_id, game)
+        base = f"/g/{await store.web_token(game_id)}"
+        async with ClientSession() as http:
+
+            async def get(path: str) -> bytes:
+                async with http.get(server.make_url(base + path)) as answer:
+                    assert answer.status == 200, path
+                    return await answer.read()
+
+            state = json.loads(await get("/state.json"))
+            now = await get(f"/picture/{state['mark']}.png?lang=en")
+            last = await get(f"/turn/{state['turns']}.png?lang=en&v={state['mark']}")
+            first = await get(f"/turn/0.png?lang=en&v={state['mark']}")
+        assert last == now, "the slider at its end shows the board now"
+        assert first != now and first.startswith(b"\x89PNG")
+        assert last == render_game(game, names={"1": "Ana", "2": "Ben"}, language="en")
+    finally:
+        await server.close()
+        await store.close()
