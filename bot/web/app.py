@@ -245,10 +245,12 @@ async def _follow(
         while True:
             async with changed:
                 now = watcher.mark(row.id)
-                if now == shown:
+                if now == shown and not watcher.closing:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(changed.wait(), HEARTBEAT_SECONDS)
                     now = watcher.mark(row.id)
+            if watcher.closing:
+                return
             if now is not None and now != shown:
                 shown = now
                 await response.write(f"data: {now[0]}-{now[1]}\n\n".encode())
@@ -285,9 +287,13 @@ def make_app(
     )
     app[KEPT_DRAWN] = Kept()
 
+    async def end_streams(app: web.Application) -> None:
+        await app[WATCHER].end_streams()
+
     async def stop_watching(app: web.Application) -> None:
         await app[WATCHER].close()
 
+    app.on_shutdown.append(end_streams)
     app.on_cleanup.append(stop_watching)
     app.router.add_get("/g/{token}", page)
     app.router.add_get("/g/{token}/state.json", state)

@@ -57,6 +57,8 @@ class Watcher:
         self._wake = asyncio.Event()
         self.polls = 0
         """Reads of the versions since start (the benchmark and tests count them)."""
+        self.closing = False
+        """Whether the server is stopping (`end_streams`)."""
 
     @property
     def listening(self) -> bool:
@@ -152,6 +154,14 @@ class Watcher:
                 changed = self._changed[game_id]
                 async with changed:
                     changed.notify_all()
+
+    async def end_streams(self) -> None:
+        """The server is stopping: every open page's stream ends now (`closing`), rather
+        than holding the stop until the server's timeout cuts them."""
+        self.closing = True
+        for changed in list(self._changed.values()):
+            async with changed:
+                changed.notify_all()
 
     async def close(self) -> None:
         if self._task is not None:

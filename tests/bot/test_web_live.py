@@ -316,3 +316,25 @@ async def test_the_replays_turn_in_progress_is_the_picture_of_the_game_now(
     finally:
         await server.close()
         await store.close()
+
+
+async def test_a_stopping_web_server_ends_the_open_pages_streams_at_once(tmp_path: Path) -> None:
+    store = await open_store(str(tmp_path / "m.sqlite3"))
+    server = TestServer(make_app(store), host="127.0.0.1")
+    await server.start_server()
+    try:
+        game_id, game = await _started(store)
+        token = await store.web_token(game_id)
+        async with (
+            ClientSession() as http,
+            http.get(server.make_url(f"/g/{token}/events")) as stream,
+        ):
+            assert await _next_mark(stream) == f"{game.version}-0"
+            # without ending them, a restart would wait out aiohttp's shutdown timeout
+            # (a minute) for the streams the open pages hold
+            await asyncio.wait_for(server.close(), HANG)
+            rest = await asyncio.wait_for(stream.content.read(), HANG)
+            assert rest.strip() == b"" and stream.content.at_eof(), "the stream ended"
+    finally:
+        await server.close()
+        await store.close()
