@@ -31,4 +31,14 @@ if ! command -v chromedriver >/dev/null 2>&1; then
         echo "Install Debian's chromium and chromium-driver packages." >&2
     fi
 fi
+# ... with a font for Japanese, else 日本語 on the pages' screenshots shows as boxes
+if command -v chromedriver >/dev/null 2>&1 \
+    && ! dpkg-query -W -f='${Status}' fonts-noto-cjk 2>/dev/null | grep -q "ok installed"; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "installing a CJK font for the browser tests (apt-get install fonts-noto-cjk)" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq >/dev/null
+        apt-get install -y -qq --no-install-recommends fonts-noto-cjk >/dev/null
+    fi
+fi
 exec .venv/bin/python -m pytest "$@"

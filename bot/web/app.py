@@ -28,12 +28,13 @@ from aiohttp import web
 
 from i18n import Language, translator
 from render import render_game
+from render.replay import turn_count, turn_state
 from rules import Game
 
 from ..core.replays import draw_step
 from ..core.server_settings import server_settings
 from ..core.store import GameRow, Store
-from .live import Watcher
+from .live import POLL_SECONDS, SAFETY_POLL_SECONDS, Watcher
 from .pages import GameWords, game_page, game_words, language_of, mark_of, not_found_page
 from .servers import add_server_routes
 
@@ -112,12 +113,27 @@ def _not_found(request: web.Request) -> web.Response:
 async def _game(request: web.Request) -> tuple[GameRow, Game]:
     """The game of the address's token, or 404 (no such token, web pages off, not started)."""
     store = request.app[STORE]
-    row = await store.game_by_web_token(request.match_info["token"])
-    if row is None or row.state_json is None:
+    token = request.match_info["token"]
+    found = await store.web_page_mark(token)
+    if found is None:
         raise web.HTTPNotFound()
-    if row.guild_id is not None and not (await server_settings(store, row.guild_id)).web:
+    game_id, guild_id, version, epoch = found
+    if guild_id is not None and not (await server_settings(store, guild_id)).web:
         raise web.HTTPNotFound()
-    return row, Game.from_dict(json.loads(row.state_json))
+
+    async def read() -> tuple[GameRow, Game]:
+        row = await store.game_by_web_token(token)
+        if row is None or row.state_json is None:
+            raise web.HTTPNotFound()
+        return row, Game.from_dict(json.loads(row.state_json))
+
+    # the whole game read and parsed once per version, not for each of the requests
+    # every open page makes at a move (its words, picture and replay step): the
+    # benchmark's profile of the web process found most of its CPU there
+    kept: tuple[GameRow, Game] = await request.app[KEPT_DRAWN].get(
+        ("game", game_id, f"{version}-{epoch}"), read
+    )
+    return kept
 
 
 async def _words(request: web.Request, row: GameRow, game: Game) -> GameWords:
@@ -164,12 +180,18 @@ async def picture(request: web.Request) -> web.StreamResponse:
         raise web.HTTPFound(
             f"/g/{request.match_info['token']}/picture/{mark_of(row)}.png?lang={language}"
         )
+    return _png(await _board_now(request, row, game, language), for_good=True)
+
+
+async def _board_now(request: web.Request, row: GameRow, game: Game, language: Language) -> bytes:
+    """The picture of the game now, drawn once per mark and language."""
     key = ("picture", row.id, mark_of(row), language)
 
     async def make() -> bytes:
         return await asyncio.to_thread(render_game, game, names=row.names, language=language)
 
-    return _png(await request.app[KEPT_DRAWN].get(key, make), for_good=True)
+    png: bytes = await request.app[KEPT_DRAWN].get(key, make)
+    return png
 
 
 async def turn_picture(request: web.Request) -> web.StreamResponse:
@@ -179,14 +201,21 @@ async def turn_picture(request: web.Request) -> web.StreamResponse:
         turn = int(request.match_info["turn"])
     except ValueError:
         raise web.HTTPNotFound() from None
+    # the address names the mark it was made for: at that mark, a turn never changes
+    for_good = request.query.get("v") == mark_of(row)
     key = ("turn", row.id, mark_of(row), language, turn)
 
+    def in_progress() -> bool:
+        return turn_state(game, min(max(turn, 0), turn_count(game))).game is game
+
     async def make() -> bytes:
+        if await asyncio.to_thread(in_progress):
+            # the turn in progress, where an open page's slider rests: its step is the
+            # game now, drawn alike (`draw_step`), so the picture drawn for this mark
+            return await _board_now(request, row, game, language)
         step = await asyncio.to_thread(draw_step, game, turn, row.names, language)
         return step.png
 
-    # the address names the mark it was made for: at that mark, a turn never changes
-    for_good = request.query.get("v") == mark_of(row)
     return _png(await request.app[KEPT_DRAWN].get(key, make), for_good=for_good)
 
 
@@ -217,10 +246,12 @@ async def _follow(
         while True:
             async with changed:
                 now = watcher.mark(row.id)
-                if now == shown:
+                if now == shown and not watcher.closing:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(changed.wait(), HEARTBEAT_SECONDS)
                     now = watcher.mark(row.id)
+            if watcher.closing:
+                return
             if now is not None and now != shown:
                 shown = now
                 await response.write(f"data: {now[0]}-{now[1]}\n\n".encode())
@@ -241,18 +272,29 @@ async def static(request: web.Request) -> web.StreamResponse:
     )
 
 
-def make_app(store: Store, *, poll_seconds: float | None = None) -> web.Application:
-    """The web pages on `store` (the caller opens and closes the store)."""
+def make_app(
+    store: Store, *, poll_seconds: float | None = None, safety_poll_seconds: float | None = None
+) -> web.Application:
+    """The web pages on `store` (the caller opens and closes the store); the Watcher's
+    periods (`bot.web.live`) may be changed for tests."""
     app = web.Application(middlewares=[safety_headers])
     app[STORE] = store
-    app[WATCHER] = (
-        Watcher(store) if poll_seconds is None else Watcher(store, poll_seconds=poll_seconds)
+    app[WATCHER] = Watcher(
+        store,
+        poll_seconds=POLL_SECONDS if poll_seconds is None else poll_seconds,
+        safety_poll_seconds=(
+            SAFETY_POLL_SECONDS if safety_poll_seconds is None else safety_poll_seconds
+        ),
     )
     app[KEPT_DRAWN] = Kept()
+
+    async def end_streams(app: web.Application) -> None:
+        await app[WATCHER].end_streams()
 
     async def stop_watching(app: web.Application) -> None:
         await app[WATCHER].close()
 
+    app.on_shutdown.append(end_streams)
     app.on_cleanup.append(stop_watching)
     app.router.add_get("/g/{token}", page)
     app.router.add_get("/g/{token}/state.json", state)

@@ -1,5 +1,7 @@
 """`python -m bot web` (`bash scripts/run-bot.sh web`): the web pages in a process of
-their own, on the bot's database (MONTANA_DB), at MONTANA_WEB_HOST:MONTANA_WEB_PORT."""
+their own, on the bot's database (MONTANA_DB) opened read-only, at
+MONTANA_WEB_HOST:MONTANA_WEB_PORT. A database the bot has not made, or not migrated to
+this code's schema, stops it at start with a line saying so (exit status 1)."""
 
 from __future__ import annotations
 
@@ -34,7 +36,8 @@ async def start_site(app: web.Application, host: str, port: int) -> web.AppRunne
 
 
 async def serve(database: str, host: str, port: int) -> None:
-    store = await open_store(database)
+    # the bot owns the database (its schema, its writes): the pages only read it
+    store = await open_store(database, read_only=True)
     try:
         runner = await start_site(make_app(store), host, port)
         log.info("web pages at http://%s:%s/", host, port)

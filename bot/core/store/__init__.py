@@ -77,12 +77,17 @@ from .sqlite import ProcessLock, SqliteStore
 
 
 async def open_store(
-    database: str, *, exclusive: bool = False, shards: Shards | None = None
+    database: str,
+    *,
+    exclusive: bool = False,
+    shards: Shards | None = None,
+    read_only: bool = False,
 ) -> Store:
     """The store named by the database setting: a `postgresql://` URL or a SQLite file
-    path (see the module's docstring)."""
+    path (see the module's docstring); `read_only` for a process that only reads (the
+    web pages: no migration, writes refused, see `readonly`)."""
     chosen: type[Store] = PostgresStore if is_postgres(database) else SqliteStore
-    return await chosen.open(database, exclusive=exclusive, shards=shards)
+    return await chosen.open(database, exclusive=exclusive, shards=shards, read_only=read_only)
 
 
 __all__ = [

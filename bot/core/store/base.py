@@ -223,6 +223,8 @@ class Store(
     shards: Shards | None = None
     """The shards of this process: background reads (`clocks`, `owed`, ...)
     see only their games. None: every game."""
+    read_only = False
+    """Opened to read only (the web process): every write raises `StoreError`."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -235,18 +237,23 @@ class Store(
 
     @classmethod
     async def open(
-        cls, database: str, *, exclusive: bool = False, shards: Shards | None = None
+        cls,
+        database: str,
+        *,
+        exclusive: bool = False,
+        shards: Shards | None = None,
+        read_only: bool = False,
     ) -> Store:
         """Open (creating and migrating) the database named by `database`: a SQLite file
         path, or a `postgresql://` URL. `exclusive`: this process is the bot serving
         `shards` (all games if None); another process serving any of them is refused
-        (`StartupError`)."""
+        (`StartupError`). `read_only`: no migration, and every write fails (`readonly`)."""
         if cls is not Store:
             raise NotImplementedError
         chosen = next((b for b in reversed(Store.backends) if b.handles(database)), None)
         if chosen is None:
             raise ValueError(f"no store for {database!r}")
-        return await chosen.open(database, exclusive=exclusive, shards=shards)
+        return await chosen.open(database, exclusive=exclusive, shards=shards, read_only=read_only)
 
     async def close(self) -> None:
         raise NotImplementedError

@@ -26,7 +26,9 @@ from .base import Shards, Store
 from .dialect import is_postgres, masked, postgres_sql, statements_for
 from .model import READ_WAIT_SECONDS, WRITE_WAIT_SECONDS, StoreError
 from .parts import Row, Tx, guarded, one_line
+from .readonly import READ_ONLY, check_schema
 from .schema import MIGRATIONS, SCHEMA_VERSION
+from .web import MOVES_CHANNEL, Moved, MoveListener
 
 SHARD_LOCK = 0x4D4F4E54
 """First key of the advisory locks of shards ("MONT"); the second is the shard id."""
@@ -47,6 +49,7 @@ _FAILURES: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.QueryCanceledError,
     asyncpg.exceptions.DeadlockDetectedError,
     asyncpg.exceptions.SerializationError,
+    asyncpg.exceptions.ReadOnlySQLTransactionError,  # a read-only store's (the web's)
 )
 
 
@@ -73,10 +76,11 @@ class _PgTx:
 class PostgresStore(Store):
     """A PostgreSQL database named by a `postgresql://` URL."""
 
-    def __init__(self, pool: asyncpg.Pool, database: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, database: str, *, read_only: bool = False) -> None:
         self._pool = pool
         self._database = database
         self._locks: asyncpg.Connection | None = None
+        self.read_only = read_only
 
     @classmethod
     def handles(cls, database: str) -> bool:
@@ -84,33 +88,47 @@ class PostgresStore(Store):
 
     @classmethod
     async def open(
-        cls, database: str, *, exclusive: bool = False, shards: Shards | None = None
+        cls,
+        database: str,
+        *,
+        exclusive: bool = False,
+        shards: Shards | None = None,
+        read_only: bool = False,
     ) -> Store:
         """Connect, migrate, and (`exclusive`) claim the shards; `StartupError`, one line
-        saying what, with nothing left open, when the database cannot be used."""
+        saying what, with nothing left open, when the database cannot be used.
+        `read_only` (the web process): no migration, the schema must be this code's,
+        and every transaction of the connections is read-only (the server refuses a
+        write, and so does the store before it asks)."""
         shown = masked(database)
+        settings = {
+            "lock_timeout": str(int(WRITE_WAIT_SECONDS * 1000)),
+            "application_name": "montana-web" if read_only else "montana-bot",
+        }
+        if read_only:
+            settings["default_transaction_read_only"] = "on"
         try:
             pool = await asyncpg.create_pool(
                 database,
                 min_size=1,
                 max_size=POOL_SIZE,
                 timeout=10,
-                server_settings={
-                    "lock_timeout": str(int(WRITE_WAIT_SECONDS * 1000)),
-                    "application_name": "montana-bot",
-                },
+                server_settings=settings,
             )
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise StartupError(
                 f"the database {shown} cannot be reached: {one_line(error)}; check the "
                 "URL, that the server runs and that the user may connect"
             ) from None
-        store = cls(pool, database)
+        store = cls(pool, database, read_only=read_only)
         store.shards = shards
         try:
             if exclusive:
                 await store._claim(shards or Shards(1, (0,)))
-            await store.migrate()
+            if read_only:
+                await check_schema(store, shown)
+            else:
+                await store.migrate()
         except BaseException as error:
             await store.close()
             if isinstance(error, StartupError):
@@ -170,6 +188,8 @@ class PostgresStore(Store):
 
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[Tx]:
+        if self.read_only:
+            raise StoreError(READ_ONLY)
         try:
             connection = await self._pool.acquire(timeout=WRITE_WAIT_SECONDS)
         except TimeoutError:
@@ -230,6 +250,37 @@ class PostgresStore(Store):
                     await connection.execute(statement)
                 await connection.execute("UPDATE schema_version SET version = $1", version + 1)
 
+    async def listen_moves(self, moved: Moved) -> MoveListener:
+        """(See `WebTables.listen_moves`.) The `games_moved` trigger NOTIFYs as a
+        game's move commits; a connection of this store's own LISTENs (a pooled one
+        would be handed to other work)."""
+        try:
+            connection = await asyncpg.connect(
+                self._database, timeout=10, server_settings={"application_name": "montana-web"}
+            )
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise StoreError(one_line(error)) from None
+
+        def heard(
+            _connection: asyncpg.Connection | PoolConnectionProxy,
+            _pid: int,
+            _channel: str,
+            payload: object,
+        ) -> None:
+            if isinstance(payload, str) and payload.isdigit():
+                moved(int(payload))
+
+        def lost(_connection: object) -> None:
+            moved(None)
+
+        try:
+            await connection.add_listener(MOVES_CHANNEL, heard)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            await connection.close()
+            raise StoreError(one_line(error)) from None
+        connection.add_termination_listener(lost)
+        return _Listening(connection)
+
     async def outbox_ids_from(self, floor: int) -> None:
         """Number the next owed messages from `floor` on (see `SqliteStore`'s)."""
         async with self._writing() as tx:
@@ -238,3 +289,18 @@ class PostgresStore(Store):
                 "GREATEST(CAST(? AS BIGINT), (SELECT COALESCE(MAX(id), 0) FROM outbox)))",
                 (floor,),
             )
+
+
+class _Listening:
+    """The connection LISTENing on `MOVES_CHANNEL` (`PostgresStore.listen_moves`)."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self._connection = connection
+
+    @property
+    def listening(self) -> bool:
+        return not self._connection.is_closed()
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._connection.close()

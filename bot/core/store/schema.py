@@ -475,5 +475,31 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # PostgreSQL tells the web pages a game moved (issue 28): NOTIFY from inside the
+        # transaction that changes its version or undo epoch, so that it is delivered
+        # when (and only if) that transaction commits, whichever statement made it;
+        # the web process LISTENs (`WebTables.listen_moves`). SQLite has no such thing:
+        # its pages poll the versions.
+        Native(
+            sqlite=(),
+            postgres=(
+                """
+                CREATE OR REPLACE FUNCTION montana_game_moved() RETURNS trigger AS $$
+                BEGIN
+                    PERFORM pg_notify('montana_moves', NEW.id::text);
+                    RETURN NULL;
+                END
+                $$ LANGUAGE plpgsql
+                """,
+                """
+                CREATE TRIGGER games_moved AFTER UPDATE OF version, undo_epoch ON games
+                    FOR EACH ROW
+                    WHEN (OLD.version <> NEW.version OR OLD.undo_epoch <> NEW.undo_epoch)
+                    EXECUTE FUNCTION montana_game_moved()
+                """,
+            ),
+        ),
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -30,6 +30,7 @@ from .base import Shards, Store
 from .dialect import is_postgres, statements_for
 from .model import READ_WAIT_SECONDS, WRITE_WAIT_SECONDS, StoreError
 from .parts import Row, Tx, guarded, one_line
+from .readonly import READ_ONLY, check_schema
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
 try:
@@ -95,8 +96,8 @@ class ProcessLock:
             self._file = None
 
 
-async def _connect(path: str, *, wait: float) -> aiosqlite.Connection:
-    connecting = aiosqlite.connect(path, isolation_level=None)
+async def _connect(path: str, *, wait: float, uri: bool = False) -> aiosqlite.Connection:
+    connecting = aiosqlite.connect(path, isolation_level=None, uri=uri)
     try:
         db = await connecting
     except BaseException:
@@ -135,11 +136,14 @@ class SqliteStore(Store):
         db: aiosqlite.Connection,
         reader: aiosqlite.Connection | None = None,
         lock: ProcessLock | None = None,
+        *,
+        read_only: bool = False,
     ) -> None:
         self._db = db
         self._reader = reader if reader is not None else db
         self._lock_file = lock
         self._write = asyncio.Lock()
+        self.read_only = read_only
 
     @classmethod
     def handles(cls, database: str) -> bool:
@@ -147,15 +151,24 @@ class SqliteStore(Store):
 
     @classmethod
     async def open(
-        cls, database: str, *, exclusive: bool = False, shards: Shards | None = None
+        cls,
+        database: str,
+        *,
+        exclusive: bool = False,
+        shards: Shards | None = None,
+        read_only: bool = False,
     ) -> Store:
         """Open (creating and migrating) the database at `path`.
 
         `exclusive`: this process is the only bot on the file (a second one refuses to
-        start). Anything that keeps the file from being used raises `StartupError`, one
-        line saying what and where, with nothing left open behind it.
+        start). `read_only`: one connection that can only read (`mode=ro`), on a file
+        the bot made and migrated (see `readonly`). Anything that keeps the file from
+        being used raises `StartupError`, one line saying what and where, with nothing
+        left open behind it.
         """
         path = database
+        if read_only:
+            return await cls._open_read_only(path)
         if shards is not None and set(shards.ids) != set(range(shards.count)):
             raise StartupError(
                 f"shards {', '.join(map(str, shards.ids))} of {shards.count}: the other "
@@ -190,6 +203,30 @@ class SqliteStore(Store):
                 lock.release()
             if isinstance(error, StartupError):
                 raise
+            if isinstance(error, sqlite3.Error | OSError):
+                raise StartupError(_why_not_opened(path, error)) from error
+            raise
+        return store
+
+    @classmethod
+    async def _open_read_only(cls, path: str) -> Store:
+        if path == ":memory:" or not Path(path).is_file():
+            raise StartupError(
+                f"there is no database at {path}: start the bot first (it makes the "
+                "file), then the web pages, which only read it"
+            )
+        try:
+            reader = await _connect(
+                f"{Path(path).resolve().as_uri()}?mode=ro", wait=READ_WAIT_SECONDS, uri=True
+            )
+        except (sqlite3.Error, OSError) as error:
+            raise StartupError(_why_not_opened(path, error)) from error
+        store = cls(reader, read_only=True)
+        try:
+            await reader.execute("PRAGMA query_only=ON")
+            await check_schema(store, path)
+        except BaseException as error:
+            await reader.close()
             if isinstance(error, sqlite3.Error | OSError):
                 raise StartupError(_why_not_opened(path, error)) from error
             raise
@@ -273,6 +310,8 @@ class SqliteStore(Store):
     async def _writing(self) -> AsyncIterator[Tx]:
         """The write connection inside `BEGIN IMMEDIATE` ... `COMMIT` (rolled back on any
         failure), after a bounded wait for the other writes of this process."""
+        if self.read_only:
+            raise StoreError(READ_ONLY)
         try:
             await asyncio.wait_for(self._write.acquire(), WRITE_WAIT_SECONDS)
         except TimeoutError:

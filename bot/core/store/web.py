@@ -5,7 +5,8 @@ game moved, and a server's recent results (its page)."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from .model import ENDED, FINISHED, GameRow
 from .parts import StoreParts
@@ -15,6 +16,22 @@ OVER_WINDOW = 3
 opened games (`WebTables.games_over_in_guild`)."""
 TOKEN_BYTES = 18
 """A page token's randomness (24 URL-safe characters): never guessed, never the id."""
+MOVES_CHANNEL = "montana_moves"
+"""PostgreSQL's notification channel of the games that moved (payload: the game id),
+notified by the `games_moved` trigger of the schema."""
+
+Moved = Callable[[int | None], None]
+"""Told a game id when that game moved, None when the listening stopped (a lost
+connection: anything may have moved since)."""
+
+
+class MoveListener(Protocol):
+    """A connection listening for moves (`WebTables.listen_moves`)."""
+
+    @property
+    def listening(self) -> bool: ...
+
+    async def close(self) -> None: ...
 
 
 class WebTables(StoreParts):
@@ -101,6 +118,26 @@ class WebTables(StoreParts):
         rows.sort(key=lambda row: (row.updated_at, row.id), reverse=True)
         return rows[:limit]
 
+    async def web_page_mark(self, token: str) -> tuple[int, int | None, int, int] | None:
+        """The started game whose page token is `token`: (id, guild id, version, undo
+        epoch), without its state; None: no such page. The small read each request of an
+        open page makes (the whole game is read once per version)."""
+        rows = await self.query(
+            "SELECT g.id, g.guild_id, g.version, g.undo_epoch FROM games g "
+            "JOIN web_tokens w ON w.game_id = g.id WHERE w.token = ? AND g.state IS NOT NULL",
+            (token,),
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        guild = row["guild_id"]
+        return (
+            int(row["id"]),
+            None if guild is None else int(guild),
+            int(row["version"]),
+            int(row["undo_epoch"]),
+        )
+
     async def game_versions(self, game_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
         """Each game's (version, undo epoch): one small read for every open page."""
         if not game_ids:
@@ -111,5 +148,11 @@ class WebTables(StoreParts):
         )
         return {int(r["id"]): (int(r["version"]), int(r["undo_epoch"])) for r in rows}
 
+    async def listen_moves(self, moved: Moved) -> MoveListener | None:
+        """Have `moved` told of each game that moves, as its move commits, until the
+        listener is closed; None where the database tells nobody (SQLite: the pages
+        poll `game_versions`)."""
+        return None
 
-__all__ = ["TOKEN_BYTES", "WebTables"]
+
+__all__ = ["MOVES_CHANNEL", "TOKEN_BYTES", "MoveListener", "Moved", "WebTables"]
