@@ -150,8 +150,11 @@ async def _words(request: web.Request, row: GameRow, game: Game) -> GameWords:
 async def page(request: web.Request) -> web.Response:
     row, game = await _game(request)
     said = await _words(request, row, game)
+    server = None
+    if row.guild_id is not None:
+        server = await request.app[STORE].server_page_of(row.guild_id)
     return web.Response(
-        text=game_page(row, said, request.match_info["token"], _language(request)),
+        text=game_page(row, said, request.match_info["token"], _language(request), server),
         content_type="text/html",
         headers={"Cache-Control": "no-store", "Vary": "Accept-Language"},
     )

@@ -95,10 +95,27 @@ def _language_links(path: str, current: Language) -> str:
     return " ".join(links)
 
 
-def game_page(row: GameRow, said: GameWords, token: str, language: Language) -> str:
-    """The whole page: the picture now, whose turn, the replay slider and the log."""
+def back_to_server(token: str, name: str, language: Language) -> str:
+    """The link from a game's or a player's page to their server's page."""
+    words = translator(language).gettext("Back to {server}", server=name or "Discord")
+    return (
+        f'<p class="players"><a id="back" href="/s/{escape(token)}?lang={language}">'
+        f"← {escape(words)}</a></p>"
+    )
+
+
+def game_page(
+    row: GameRow,
+    said: GameWords,
+    token: str,
+    language: Language,
+    server: tuple[str, str] | None = None,
+) -> str:
+    """The whole page: the picture now, whose turn, the replay slider and the log;
+    `server`: the token and name of its server's page, linked above the title."""
     t = translator(language)
     base = f"/g/{escape(token)}"
+    back = "" if server is None else back_to_server(*server, language) + "\n"
     players = ", ".join(escape(name) for name in row.names.values())
     title = t.gettext("Montana: game {id}", id=row.id)
     picture_alt = t.gettext("The board of the game now: {waiting}", waiting=said.waiting)
@@ -122,7 +139,7 @@ def game_page(row: GameRow, said: GameWords, token: str, language: Language) -> 
 </head>
 <body data-base="{base}" data-lang="{language}" data-mark="{escape(said.mark)}">
 <header>
-<h1>{escape(title)}</h1>
+{back}<h1>{escape(title)}</h1>
 <p class="players">{players}</p>
 <nav aria-label="{escape(language_label)}">{_language_links(base, language)}</nav>
 </header>

@@ -17,7 +17,7 @@ from ..core.community import LeaderboardPage, PlayerRecord
 from ..core.pace import pace_label
 from ..core.ratings import BASE, PROVISIONAL_GAMES, placings
 from ..core.store import ACTIVE, ENDED, GameRow, moment_of
-from .pages import _language_links
+from .pages import _language_links, back_to_server
 
 
 @dataclass(frozen=True)
@@ -253,13 +253,12 @@ def player_page(
             f'<img id="chart" src="{base}/rating.png?lang={language}" alt="{escape(alt)}"'
             ' width="840" height="440"></a>'
         )
-    back = t.gettext("Back to {server}", server=server_name or "Discord")
     language_label = t.gettext("Language")
     return (
         _head(title, language)
         + f"""<body class="community">
 <header>
-<p class="players"><a id="back" href="/s/{escape(token)}?lang={language}">← {escape(back)}</a></p>
+{back_to_server(token, server_name, language)}
 <h1>{escape(title)}</h1>
 <nav aria-label="{escape(language_label)}">{_language_links(base, language)}</nav>
 </header>

@@ -187,6 +187,19 @@ async def test_the_server_page_ranks_as_the_leaderboard_and_links_its_games(
     assert f"1. {last.names[winner.player]} — " in results
 
 
+async def test_a_games_page_leads_back_to_its_servers_page(server: Server) -> None:
+    store = server.table.bot.store
+    tokens = await store.web_tokens_of([server.under_way])
+    status, _, body = await server.get(f"/g/{tokens[server.under_way]}?lang=fr")
+    assert status == 200
+    back = f'<a id="back" href="/s/{server.token}?lang=fr">← Retour à Montana Test</a>'
+    assert back in body.decode(), "the server's page, in the page's language"
+    # a server whose page the bot never linked has none to lead to
+    await store.transaction([("DELETE FROM web_server_tokens WHERE guild_id = ?", (server.guild,))])
+    status, _, body = await server.get(f"/g/{tokens[server.under_way]}")
+    assert status == 200 and 'id="back"' not in body.decode()
+
+
 async def test_the_server_page_speaks_the_readers_language(server: Server) -> None:
     french = await server.page("", **{"Accept-Language": "fr-FR,fr;q=0.9"})
     assert '<html lang="fr">' in french and "Classement" in french

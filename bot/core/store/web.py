@@ -78,6 +78,14 @@ class WebTables(StoreParts):
         )
         return str(rows[0]["token"])
 
+    async def server_page_of(self, guild_id: int) -> tuple[str, str] | None:
+        """The server's page (its token and name), if the bot has linked it (None: the
+        web pages only read, so a server never linked has no page yet)."""
+        rows = await self.query(
+            "SELECT token, name FROM web_server_tokens WHERE guild_id = ?", (guild_id,)
+        )
+        return (str(rows[0]["token"]), str(rows[0]["name"])) if rows else None
+
     async def server_by_web_token(self, token: str) -> tuple[int, str] | None:
         """The server (its id and name) whose page token is `token` (None: no such page)."""
         rows = await self.query(
