@@ -95,6 +95,21 @@ def _language_links(path: str, current: Language) -> str:
     return " ".join(links)
 
 
+def page_head(title: str, language: Language, *, script: bool = False) -> str:
+    """A page's start, to its `<head>`'s end: its language, title, the style and (for a
+    game's live page) the script, both served by the site itself (the CSP)."""
+    loads = '<script src="/static/web.js" defer></script>\n' if script else ""
+    return f"""<!DOCTYPE html>
+<html lang="{language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title>
+<link rel="stylesheet" href="/static/web.css">
+{loads}</head>
+"""
+
+
 def back_to_server(token: str, name: str, language: Language) -> str:
     """The link from a game's or a player's page to their server's page."""
     words = translator(language).gettext("Back to {server}", server=name or "Discord")
@@ -128,16 +143,9 @@ def game_page(
     log_items = "".join(f"<li>{escape(line)}</li>" for line in said.log)
     standings = "".join(f"<li>{escape(line)}</li>" for line in said.standings[1:])
     heading = escape(said.standings[0]) if said.standings else ""
-    return f"""<!DOCTYPE html>
-<html lang="{language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)}</title>
-<link rel="stylesheet" href="/static/web.css">
-<script src="/static/web.js" defer></script>
-</head>
-<body data-base="{base}" data-lang="{language}" data-mark="{escape(said.mark)}">
+    return (
+        page_head(title, language, script=True)
+        + f"""<body data-base="{base}" data-lang="{language}" data-mark="{escape(said.mark)}">
 <header>
 {back}<h1>{escape(title)}</h1>
 <p class="players">{players}</p>
@@ -166,6 +174,7 @@ def game_page(
 </body>
 </html>
 """
+    )
 
 
 def not_found_page(language: Language) -> str:
@@ -176,10 +185,4 @@ def not_found_page(language: Language) -> str:
             "was switched off by the server's administrators."
         )
     )
-    return f"""<!DOCTYPE html>
-<html lang="{language}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>404</title><link rel="stylesheet" href="/static/web.css"></head>
-<body><main><p>{text}</p></main></body>
-</html>
-"""
+    return page_head("404", language) + f"<body><main><p>{text}</p></main></body>\n</html>\n"

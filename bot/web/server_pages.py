@@ -17,7 +17,7 @@ from ..core.community import LeaderboardPage, PlayerRecord
 from ..core.pace import pace_label
 from ..core.ratings import BASE, PROVISIONAL_GAMES, placings
 from ..core.store import ACTIVE, ENDED, GameRow, moment_of
-from .pages import _language_links, back_to_server
+from .pages import _language_links, back_to_server, page_head
 
 
 @dataclass(frozen=True)
@@ -96,18 +96,6 @@ def game_line(row: GameRow, token: str | None, t: Translator) -> GameLine | None
         else t.gettext("Ended on {day}", day=day)
     )
     return GameLine(row.id, token, _players(row), " · ".join(standings), detail)
-
-
-def _head(title: str, language: Language) -> str:
-    return f"""<!DOCTYPE html>
-<html lang="{language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)}</title>
-<link rel="stylesheet" href="/static/web.css">
-</head>
-"""
 
 
 def _game_items(lines: list[GameLine], language: Language, t: Translator) -> str:
@@ -205,7 +193,7 @@ def server_page(
     under_way_heading = t.gettext("Games under way")
     results_heading = t.gettext("Recent results")
     return (
-        _head(title, language)
+        page_head(title, language)
         + f"""<body class="community">
 <header>
 <h1>{escape(title)}</h1>
@@ -255,7 +243,7 @@ def player_page(
         )
     language_label = t.gettext("Language")
     return (
-        _head(title, language)
+        page_head(title, language)
         + f"""<body class="community">
 <header>
 {back_to_server(token, server_name, language)}
