@@ -156,9 +156,9 @@ async def test_the_servers_with_a_queue_are_found_for_the_pass_at_start_up(store
     assert await store.queued_guilds(since="2025-01-01") == [OTHER_GUILD, GUILD]
 
 
-async def test_a_process_finds_the_queues_of_its_own_shards_only(database: str) -> None:
-    if not database.startswith("postgres"):
-        pytest.skip("a SQLite file is served by one process, with every shard")
+async def test_a_process_finds_the_queues_of_its_own_shards_only(postgres_url: str) -> None:
+    # PostgreSQL only: a SQLite file is served by one process, with every shard
+    database = postgres_url
     store = await open_store(database)
     await store.join_queue(entry("1", "2026-01-02T00:00:00.000+00:00"), since=CUT)
     await store.close()
