@@ -121,7 +121,7 @@ async def game_page(
     await fake_discord.start(table.bot)
     game_id, _, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
     token = await table.bot.store.web_token(game_id)
-    server = TestServer(make_app(table.bot.store), host="127.0.0.1")
+    server = TestServer(make_app(table.bot.store, settings_seconds=0), host="127.0.0.1")
     await server.start_server()
     try:
         yield Page(browser, str(server.make_url(""))), table, game_id, token
