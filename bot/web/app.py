@@ -64,6 +64,9 @@ class Kept:
         self._done: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._drawing: dict[tuple[Any, ...], asyncio.Task[Any]] = {}
 
+    def has(self, key: tuple[Any, ...]) -> bool:
+        return key in self._done
+
     async def get(self, key: tuple[Any, ...], make: Callable[[], Awaitable[Any]]) -> Any:
         if key in self._done:
             self._done.move_to_end(key)
@@ -108,6 +111,8 @@ class WebSwitches:
 
 
 WEB_SWITCHES: web.AppKey[WebSwitches] = web.AppKey("web_switches", WebSwitches)
+PAGES: web.AppKey[dict[str, tuple[int, int | None]]] = web.AppKey("pages", dict)
+"""Each token asked for: its game's id and server (a token never changes game)."""
 
 
 @web.middleware
@@ -144,6 +149,7 @@ async def _game(request: web.Request) -> tuple[GameRow, Game]:
     if found is None:
         raise web.HTTPNotFound()
     game_id, guild_id, version, epoch = found
+    request.app[PAGES][token] = (game_id, guild_id)
     return await _game_at(request.app, token, game_id, guild_id, f"{version}-{epoch}")
 
 
@@ -225,7 +231,7 @@ def _png(data: bytes, *, for_good: bool) -> web.Response:
 
 
 async def picture(request: web.Request) -> web.StreamResponse:
-    row, game = await _game(request)
+    row, game = await _game_shown(request)
     language = _language(request)
     if request.match_info["mark"] != mark_of(row):
         # an old mark: the picture now, at its own address (which may be kept for good)
@@ -233,6 +239,26 @@ async def picture(request: web.Request) -> web.StreamResponse:
             f"/g/{request.match_info['token']}/picture/{mark_of(row)}.png?lang={language}"
         )
     return _png(await _board_now(request, row, game, language), for_good=True)
+
+
+async def _game_shown(request: web.Request) -> tuple[GameRow, Game]:
+    """The game for a picture's address: at the mark an open page was just told of (the
+    request every open page makes at a move), without reading the database again;
+    otherwise as `_game`."""
+    app = request.app
+    token = request.match_info["token"]
+    asked = request.match_info["mark"]
+    page = app[PAGES].get(token)
+    if page is not None:
+        game_id, guild_id = page
+        now = app[WATCHER].mark(game_id)
+        if (
+            now is not None
+            and f"{now[0]}-{now[1]}" == asked
+            and app[KEPT_DRAWN].has(("game", game_id, asked))
+        ):
+            return await _game_at(app, token, game_id, guild_id, asked)
+    return await _game(request)
 
 
 async def _board_now(request: web.Request, row: GameRow, game: Game, language: Language) -> bytes:
@@ -359,6 +385,7 @@ def make_app(
     )
     app[KEPT_DRAWN] = Kept()
     app[WEB_SWITCHES] = WebSwitches(store, settings_seconds)
+    app[PAGES] = {}
 
     async def end_streams(app: web.Application) -> None:
         await app[WATCHER].end_streams()

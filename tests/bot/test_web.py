@@ -177,6 +177,25 @@ async def test_an_open_stream_ends_when_its_server_switches_web_pages_off(site: 
         assert stream.content.at_eof()
 
 
+async def test_an_open_page_gets_the_picture_it_was_told_of_and_an_old_one_leads_on(
+    site: Site,
+) -> None:
+    row, game = await site.table.game(site.game_id)
+    before = f"{row.version}-0"
+    async with site.http.get(f"{site.url}/g/{site.token}/events") as stream:
+        await _told(stream)
+        status, _, _ = await site.get(f"/g/{site.token}/picture/{before}.png")
+        assert status == 200
+        pid = game.awaiting
+        assert pid is not None
+        await site.table.tap_move(site.game_id, game.legal_actions(pid)[0])
+        now = (await _told(stream))["mark"]
+        status, _, body = await site.get(f"/g/{site.token}/picture/{now}.png")
+        assert status == 200 and body.startswith(PNG)
+        status, headers, _ = await site.get(f"/g/{site.token}/picture/{before}.png")
+        assert status == 302 and headers["Location"].endswith(f"/picture/{now}.png?lang=en")
+
+
 async def test_a_token_is_made_once_per_game(site: Site) -> None:
     again = await site.table.bot.store.web_token(site.game_id)
     assert again == site.token and len(site.token) >= 24
