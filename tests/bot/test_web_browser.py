@@ -175,8 +175,15 @@ async def test_a_move_made_in_discord_appears_on_the_open_page_without_a_reload(
     assert f"/picture/{mark}.png" in await page.script(
         "return document.getElementById('picture').src"
     )
+    assert f"/picture/{mark}.png" in await page.script(
+        "return document.getElementById('step').src"
+    ), "the replay's turn in progress is the picture now"
     after = await page.script("return document.querySelectorAll('#log li').length")
     assert after >= before
+    fetched = await page.script("return performance.getEntriesByType('resource').map(e => e.name)")
+    assert not [name for name in fetched if "state.json" in name or "/turn/" in name], (
+        "the event carried the words, and the picture is the replay's step: one image per move"
+    )
     await page.until(PICTURES_SHOWN)
 
 
