@@ -394,7 +394,7 @@ async def run(args: argparse.Namespace) -> int:
         )
     print(
         f"  the web process's peak memory: {web_peak / 1024:.0f} MiB RSS "
-        f"({args.pages} event streams, each page fetching its words and pictures per move)"
+        f"({args.pages} event streams, telling the words; a page fetches one picture per move)"
     )
     print(
         f"  the readers' process (the harness's, not the product's; at a lower priority): "
