@@ -7,9 +7,10 @@ Three processes, as an operator runs them: the bot (in this process, the bot of
 `bot.bench` against the in-process fake Discord, its players tapping every move through
 the buttons, every picture drawn), the web pages (`python -m bot web` on the same
 database, which it opens read-only) and the readers (a process holding `--pages` live
-pages spread over the games: each follows its game's event stream and, at each move,
-fetches what the page's script fetches: its words, its picture and the replay's last
-turn). So the web's CPU and memory are its own, and the readers' work is nobody's.
+pages spread over the games: each follows its game's event stream, which carries the
+page's words, and, at each move, fetches what the page's script fetches: the new
+picture, also shown as the replay's turn in progress). So the web's CPU and memory
+are its own, and the readers' work is nobody's.
 
 The games are played in rounds of `--moves` moves each (after one move per game to
 warm up), players thinking `--think` seconds on average before a move: `--pairs` times
@@ -115,25 +116,22 @@ async def _page(
     seen: list[tuple[str, float]],
     ready: asyncio.Event,
 ) -> None:
-    """One open page: its event stream, and at each new mark what the page's script
-    fetches (bot/web/static/web.js)."""
+    """One open page: its event stream (which carries the page's words), and at each new
+    mark what the page's script fetches (bot/web/static/web.js): the new picture, which
+    is also the replay step shown at the turn in progress."""
     shown: str | None = None
     refreshing: set[asyncio.Task[None]] = set()
 
     async def refresh(mark: str) -> None:
-        async with fetches.get(f"{base}/state.json?lang=en") as answer:
-            state = await answer.json()
-        async with fetches.get(f"{base}/picture/{state['mark']}.png?lang=en") as answer:
-            await answer.read()
-        async with fetches.get(f"{base}/turn/{state['turns']}.png?lang=en&v={mark}") as answer:
+        async with fetches.get(f"{base}/picture/{mark}.png?lang=en") as answer:
             await answer.read()
 
-    async with streams.get(f"{base}/events") as stream:
+    async with streams.get(f"{base}/events?lang=en") as stream:
         async for line in stream.content:
             text = line.decode().strip()
             if not text.startswith("data: "):
                 continue
-            mark = text[len("data: ") :]
+            mark = json.loads(text[len("data: ") :])["mark"]
             seen.append((mark, time.monotonic()))
             if shown is None:
                 ready.set()
@@ -396,7 +394,7 @@ async def run(args: argparse.Namespace) -> int:
         )
     print(
         f"  the web process's peak memory: {web_peak / 1024:.0f} MiB RSS "
-        f"({args.pages} event streams, each page fetching its words and pictures per move)"
+        f"({args.pages} event streams, telling the words; a page fetches one picture per move)"
     )
     print(
         f"  the readers' process (the harness's, not the product's; at a lower priority): "

@@ -2,7 +2,8 @@
 
     /g/<token>                     the page (?lang= en|fr|pl|ja, else Accept-Language)
     /g/<token>/state.json          the page's words now (what an open page fetches)
-    /g/<token>/events              server-sent events: the game's mark when it moves
+    /g/<token>/events              server-sent events: the page's words (state.json's JSON,
+                                   ?lang= as the page) now and each time the game moves
     /g/<token>/picture/<mark>.png  the picture of the game at that mark (cached for good)
     /g/<token>/turn/<n>.png        the game at the end of turn n (the replay slider)
     /static/...                    the page's script and style (nothing inline)
@@ -19,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -47,6 +49,9 @@ CONTENT_SECURITY_POLICY = (
 )
 KEPT = 256
 """Pictures and page words kept drawn (a few open games' marks, languages and turns)."""
+SETTINGS_SECONDS = 5.0
+"""How long a server's web switch is trusted before it is read again (every request of
+every open page read it): a server switching its pages off sees them 404 within this."""
 HEARTBEAT_SECONDS = 15.0
 """A comment line on an idle event stream, so that proxies keep it open."""
 
@@ -58,6 +63,9 @@ class Kept:
         self._size = size
         self._done: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._drawing: dict[tuple[Any, ...], asyncio.Task[Any]] = {}
+
+    def has(self, key: tuple[Any, ...]) -> bool:
+        return key in self._done
 
     async def get(self, key: tuple[Any, ...], make: Callable[[], Awaitable[Any]]) -> Any:
         if key in self._done:
@@ -81,6 +89,30 @@ class Kept:
 STORE: web.AppKey[Store] = web.AppKey("store", Store)
 WATCHER: web.AppKey[Watcher] = web.AppKey("watcher", Watcher)
 KEPT_DRAWN: web.AppKey[Kept] = web.AppKey("kept", Kept)
+
+
+class WebSwitches:
+    """Whether each server's web pages are on, read again after `seconds` (0: always)."""
+
+    def __init__(self, store: Store, seconds: float) -> None:
+        self._store = store
+        self._seconds = seconds
+        self._read: dict[int, tuple[float, bool]] = {}
+
+    async def on(self, guild_id: int) -> bool:
+        now = time.monotonic()
+        read = self._read.get(guild_id)
+        if read is not None and now - read[0] < self._seconds:
+            return read[1]
+        on = (await server_settings(self._store, guild_id)).web
+        if self._seconds > 0:
+            self._read[guild_id] = (now, on)
+        return on
+
+
+WEB_SWITCHES: web.AppKey[WebSwitches] = web.AppKey("web_switches", WebSwitches)
+PAGES: web.AppKey[dict[str, tuple[int, int | None]]] = web.AppKey("pages", dict)
+"""Each token asked for: its game's id and server (a token never changes game)."""
 
 
 @web.middleware
@@ -112,39 +144,62 @@ def _not_found(request: web.Request) -> web.Response:
 
 async def _game(request: web.Request) -> tuple[GameRow, Game]:
     """The game of the address's token, or 404 (no such token, web pages off, not started)."""
-    store = request.app[STORE]
     token = request.match_info["token"]
-    found = await store.web_page_mark(token)
+    found = await request.app[STORE].web_page_mark(token)
     if found is None:
         raise web.HTTPNotFound()
     game_id, guild_id, version, epoch = found
-    if guild_id is not None and not (await server_settings(store, guild_id)).web:
+    request.app[PAGES][token] = (game_id, guild_id)
+    return await _game_at(request.app, token, game_id, guild_id, f"{version}-{epoch}")
+
+
+async def _game_at(
+    app: web.Application, token: str, game_id: int, guild_id: int | None, mark: str
+) -> tuple[GameRow, Game]:
+    """The game of `token` at `mark` (read and parsed once per mark), or 404 (web pages
+    off, not started)."""
+    if guild_id is not None and not await app[WEB_SWITCHES].on(guild_id):
         raise web.HTTPNotFound()
 
     async def read() -> tuple[GameRow, Game]:
-        row = await store.game_by_web_token(token)
+        row = await app[STORE].game_by_web_token(token)
         if row is None or row.state_json is None:
             raise web.HTTPNotFound()
         return row, Game.from_dict(json.loads(row.state_json))
 
     # the whole game read and parsed once per version, not for each of the requests
-    # every open page makes at a move (its words, picture and replay step): the
-    # benchmark's profile of the web process found most of its CPU there
-    kept: tuple[GameRow, Game] = await request.app[KEPT_DRAWN].get(
-        ("game", game_id, f"{version}-{epoch}"), read
-    )
+    # and event streams of the open pages at a move: the benchmark's profile of the
+    # web process found most of its CPU there
+    kept: tuple[GameRow, Game] = await app[KEPT_DRAWN].get(("game", game_id, mark), read)
     return kept
 
 
 async def _words(request: web.Request, row: GameRow, game: Game) -> GameWords:
-    language = _language(request)
+    return await _words_in(request.app, row, game, _language(request))
+
+
+async def _words_in(
+    app: web.Application, row: GameRow, game: Game, language: Language
+) -> GameWords:
     key = ("words", row.id, mark_of(row), language)
 
     async def make() -> GameWords:
         return await asyncio.to_thread(game_words, row, game, translator(language))
 
-    words: GameWords = await request.app[KEPT_DRAWN].get(key, make)
+    words: GameWords = await app[KEPT_DRAWN].get(key, make)
     return words
+
+
+async def _event(app: web.Application, row: GameRow, game: Game, language: Language) -> bytes:
+    """The event telling open pages the game's words at its mark, encoded once for all."""
+    key = ("event", row.id, mark_of(row), language)
+
+    async def make() -> bytes:
+        said = await _words_in(app, row, game, language)
+        return f"data: {said.to_json()}\n\n".encode()
+
+    event: bytes = await app[KEPT_DRAWN].get(key, make)
+    return event
 
 
 async def page(request: web.Request) -> web.Response:
@@ -176,7 +231,7 @@ def _png(data: bytes, *, for_good: bool) -> web.Response:
 
 
 async def picture(request: web.Request) -> web.StreamResponse:
-    row, game = await _game(request)
+    row, game = await _game_shown(request)
     language = _language(request)
     if request.match_info["mark"] != mark_of(row):
         # an old mark: the picture now, at its own address (which may be kept for good)
@@ -184,6 +239,26 @@ async def picture(request: web.Request) -> web.StreamResponse:
             f"/g/{request.match_info['token']}/picture/{mark_of(row)}.png?lang={language}"
         )
     return _png(await _board_now(request, row, game, language), for_good=True)
+
+
+async def _game_shown(request: web.Request) -> tuple[GameRow, Game]:
+    """The game for a picture's address: at the mark an open page was just told of (the
+    request every open page makes at a move), without reading the database again;
+    otherwise as `_game`."""
+    app = request.app
+    token = request.match_info["token"]
+    asked = request.match_info["mark"]
+    page = app[PAGES].get(token)
+    if page is not None:
+        game_id, guild_id = page
+        now = app[WATCHER].mark(game_id)
+        if (
+            now is not None
+            and f"{now[0]}-{now[1]}" == asked
+            and app[KEPT_DRAWN].has(("game", game_id, asked))
+        ):
+            return await _game_at(app, token, game_id, guild_id, asked)
+    return await _game(request)
 
 
 async def _board_now(request: web.Request, row: GameRow, game: Game, language: Language) -> bytes:
@@ -223,7 +298,8 @@ async def turn_picture(request: web.Request) -> web.StreamResponse:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    row, _ = await _game(request)
+    row, game = await _game(request)
+    language = _language(request)
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",
@@ -232,20 +308,27 @@ async def events(request: web.Request) -> web.StreamResponse:
         }
     )
     await response.prepare(request)
-    watcher = request.app[WATCHER]
-    mark = (row.version, row.undo_epoch)
     with contextlib.suppress(ConnectionResetError):  # the reader closed the page
-        await _follow(response, watcher, row, mark)
+        await _follow(request.app, response, request.match_info["token"], row, game, language)
     return response
 
 
 async def _follow(
-    response: web.StreamResponse, watcher: Watcher, row: GameRow, mark: tuple[int, int]
+    app: web.Application,
+    response: web.StreamResponse,
+    token: str,
+    row: GameRow,
+    game: Game,
+    language: Language,
 ) -> None:
-    """Write the game's mark now, then at each change (a comment line when idle)."""
+    """Write the game's words now, then at each change (a comment line when idle): the
+    page needs no other request for its words. The stream ends if the game's server
+    switches its web pages off."""
+    watcher = app[WATCHER]
+    mark = (row.version, row.undo_epoch)
     async with watcher.watching(row.id, mark) as changed:
         shown = mark
-        await response.write(f"data: {mark_of(row)}\n\n".encode())
+        await response.write(await _event(app, row, game, language))
         while True:
             async with changed:
                 now = watcher.mark(row.id)
@@ -257,7 +340,13 @@ async def _follow(
                 return
             if now is not None and now != shown:
                 shown = now
-                await response.write(f"data: {now[0]}-{now[1]}\n\n".encode())
+                try:
+                    moved, game = await _game_at(
+                        app, token, row.id, row.guild_id, f"{now[0]}-{now[1]}"
+                    )
+                except web.HTTPNotFound:
+                    return
+                await response.write(await _event(app, moved, game, language))
             else:
                 await response.write(b": still here\n\n")
 
@@ -276,10 +365,15 @@ async def static(request: web.Request) -> web.StreamResponse:
 
 
 def make_app(
-    store: Store, *, poll_seconds: float | None = None, safety_poll_seconds: float | None = None
+    store: Store,
+    *,
+    poll_seconds: float | None = None,
+    safety_poll_seconds: float | None = None,
+    settings_seconds: float = SETTINGS_SECONDS,
 ) -> web.Application:
     """The web pages on `store` (the caller opens and closes the store); the Watcher's
-    periods (`bot.web.live`) may be changed for tests."""
+    periods (`bot.web.live`) and how long a server's web switch is trusted may be changed
+    for tests."""
     app = web.Application(middlewares=[safety_headers])
     app[STORE] = store
     app[WATCHER] = Watcher(
@@ -290,6 +384,8 @@ def make_app(
         ),
     )
     app[KEPT_DRAWN] = Kept()
+    app[WEB_SWITCHES] = WebSwitches(store, settings_seconds)
+    app[PAGES] = {}
 
     async def end_streams(app: web.Application) -> None:
         await app[WATCHER].end_streams()

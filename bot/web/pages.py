@@ -163,7 +163,7 @@ def game_page(
 <h2>{escape(replay_heading)}</h2>
 <label for="turn">{escape(turn_label)} <output id="turn-shown">{said.turns}</output></label>
 <input id="turn" type="range" min="0" max="{said.turns}" value="{said.turns}" step="1">
-<img id="step" src="{base}/turn/{said.turns}.png?lang={language}&amp;v={escape(said.mark)}"
+<img id="step" src="{base}/picture/{escape(said.mark)}.png?lang={language}"
  alt="{escape(step_alt)}">
 <h2>{heading}</h2>
 <ul id="standings">{standings}</ul>

@@ -11,9 +11,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from html import escape
 from pathlib import Path
+from typing import Any
 
 import pytest
-from aiohttp import ClientSession
+from aiohttp import ClientResponse, ClientSession
 from aiohttp.test_utils import TestServer
 
 from bot.core.pictures import BlankRenderer
@@ -43,13 +44,25 @@ class Site:
             return r.status, dict(r.headers), await r.read()
 
 
+async def _told(stream: ClientResponse) -> dict[str, Any]:
+    """The page's words the next event of a stream tells (heartbeats skipped)."""
+    while True:
+        line = (await stream.content.readline()).decode().strip()
+        assert line or not stream.content.at_eof(), "the event stream ended"
+        if line.startswith("data: "):
+            told: dict[str, Any] = json.loads(line[len("data: ") :])
+            return told
+
+
 @pytest.fixture
 async def site(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Site]:
     table = Table(fake_discord, make_bot(tmp_path / "m.sqlite3", renderer=BlankRenderer(), seed=4))
     await fake_discord.start(table.bot)
     game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
     token = await table.bot.store.web_token(game_id)
-    server = TestServer(make_app(table.bot.store, poll_seconds=0.2), host="127.0.0.1")
+    server = TestServer(
+        make_app(table.bot.store, poll_seconds=0.2, settings_seconds=0), host="127.0.0.1"
+    )
     await server.start_server()
     async with ClientSession() as http:
         yield Site(table, game_id, thread, token, str(server.make_url("")), http)
@@ -128,16 +141,59 @@ async def test_names_are_escaped_on_the_page(site: Site) -> None:
 async def test_a_saved_move_is_told_to_an_open_event_stream(site: Site) -> None:
     row, game = await site.table.game(site.game_id)
     async with site.http.get(f"{site.url}/g/{site.token}/events") as stream:
-        first = await stream.content.readline()
-        assert first.decode().strip() == f"data: {row.version}-0"
-        await stream.content.readline()
+        first = await _told(stream)
+        assert first["mark"] == f"{row.version}-0"
+        assert first["log"][0].startswith("Setup: "), "the event carries the page's words"
         pid = game.awaiting
         assert pid is not None
         await site.table.tap_move(site.game_id, game.legal_actions(pid)[0])
         moved, _ = await site.table.game(site.game_id)
         assert moved.version > row.version
-        told = await stream.content.readline()
-        assert told.decode().strip() == f"data: {moved.version}-0"
+        told = await _told(stream)
+        assert told["mark"] == f"{moved.version}-0"
+        _, _, state = await site.get(f"/g/{site.token}/state.json")
+        assert json.loads(state) == told, "the words of state.json"
+
+
+async def test_an_event_stream_speaks_the_pages_language(site: Site) -> None:
+    async with site.http.get(f"{site.url}/g/{site.token}/events?lang=fr") as stream:
+        told = await _told(stream)
+    _, _, state = await site.get(f"/g/{site.token}/state.json?lang=fr")
+    assert told == json.loads(state)
+    assert told["log"][0].startswith("Mise en place"), told["log"][0]
+
+
+async def test_an_open_stream_ends_when_its_server_switches_web_pages_off(site: Site) -> None:
+    row, game = await site.table.game(site.game_id)
+    assert row.guild_id is not None
+    async with site.http.get(f"{site.url}/g/{site.token}/events") as stream:
+        await _told(stream)
+        await change_server_settings(site.table.bot.store, row.guild_id, {WEB: "off"})
+        pid = game.awaiting
+        assert pid is not None
+        await site.table.tap_move(site.game_id, game.legal_actions(pid)[0])
+        rest = await stream.content.read()
+        assert b"data: " not in rest, "the move's words were not sent"
+        assert stream.content.at_eof()
+
+
+async def test_an_open_page_gets_the_picture_it_was_told_of_and_an_old_one_leads_on(
+    site: Site,
+) -> None:
+    row, game = await site.table.game(site.game_id)
+    before = f"{row.version}-0"
+    async with site.http.get(f"{site.url}/g/{site.token}/events") as stream:
+        await _told(stream)
+        status, _, _ = await site.get(f"/g/{site.token}/picture/{before}.png")
+        assert status == 200
+        pid = game.awaiting
+        assert pid is not None
+        await site.table.tap_move(site.game_id, game.legal_actions(pid)[0])
+        now = (await _told(stream))["mark"]
+        status, _, body = await site.get(f"/g/{site.token}/picture/{now}.png")
+        assert status == 200 and body.startswith(PNG)
+        status, headers, _ = await site.get(f"/g/{site.token}/picture/{before}.png")
+        assert status == 302 and headers["Location"].endswith(f"/picture/{now}.png?lang=en")
 
 
 async def test_a_token_is_made_once_per_game(site: Site) -> None:

@@ -121,7 +121,7 @@ async def game_page(
     await fake_discord.start(table.bot)
     game_id, _, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
     token = await table.bot.store.web_token(game_id)
-    server = TestServer(make_app(table.bot.store), host="127.0.0.1")
+    server = TestServer(make_app(table.bot.store, settings_seconds=0), host="127.0.0.1")
     await server.start_server()
     try:
         yield Page(browser, str(server.make_url(""))), table, game_id, token
@@ -175,8 +175,15 @@ async def test_a_move_made_in_discord_appears_on_the_open_page_without_a_reload(
     assert f"/picture/{mark}.png" in await page.script(
         "return document.getElementById('picture').src"
     )
+    assert f"/picture/{mark}.png" in await page.script(
+        "return document.getElementById('step').src"
+    ), "the replay's turn in progress is the picture now"
     after = await page.script("return document.querySelectorAll('#log li').length")
     assert after >= before
+    fetched = await page.script("return performance.getEntriesByType('resource').map(e => e.name)")
+    assert not [name for name in fetched if "state.json" in name or "/turn/" in name], (
+        "the event carried the words, and the picture is the replay's step: one image per move"
+    )
     await page.until(PICTURES_SHOWN)
 
 

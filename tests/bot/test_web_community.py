@@ -117,7 +117,7 @@ async def server_with_games(
     (link,) = _links(original(asked))
     assert link[0] == "Open this server's page" and link[1].startswith(f"{WEB_URL}/s/")
     token = link[1].rsplit("/", 1)[1]
-    server = TestServer(make_app(bot.store, poll_seconds=0.2), host="127.0.0.1")
+    server = TestServer(make_app(bot.store, poll_seconds=0.2, settings_seconds=0), host="127.0.0.1")
     await server.start_server()
     async with ClientSession() as http:
         yield Server(fake, table, users, finished, under_way, token, str(server.make_url("")), http)

@@ -65,7 +65,8 @@ async def _next_mark(stream: ClientResponse) -> str:
         if not line and stream.content.at_eof():
             raise AssertionError("the event stream ended")
         if line.startswith("data: "):
-            return line[len("data: ") :]
+            told: str = json.loads(line[len("data: ") :])["mark"]
+            return told
 
 
 def _free_port() -> int:

@@ -18,9 +18,17 @@
   const shownTurn = document.getElementById("turn-shown");
   const step = document.getElementById("step");
 
+  function pictureAddress() {
+    return base + "/picture/" + body.dataset.mark + ".png?lang=" + lang;
+  }
+
   function stepTo(turn) {
     shownTurn.textContent = String(turn);
-    step.src = base + "/turn/" + turn + ".png?lang=" + lang + "&v=" + body.dataset.mark;
+    // the turn in progress is the picture now: the address already shown above
+    step.src =
+      turn === Number(slider.max)
+        ? pictureAddress()
+        : base + "/turn/" + turn + ".png?lang=" + lang + "&v=" + body.dataset.mark;
   }
 
   function fill(list, lines) {
@@ -33,15 +41,11 @@
     );
   }
 
-  async function refresh() {
-    const answer = await fetch(base + "/state.json?lang=" + lang, { cache: "no-store" });
-    if (!answer.ok) {
-      return;
-    }
-    const state = await answer.json();
+  // the page's words, as state.json and each event of the stream give them
+  function show(state) {
     const atEnd = Number(slider.value) === Number(slider.max);
     body.dataset.mark = state.mark;
-    const address = base + "/picture/" + state.mark + ".png?lang=" + lang;
+    const address = pictureAddress();
     picture.src = address;
     pictureLink.href = address;
     waiting.textContent = state.waiting;
@@ -58,10 +62,13 @@
     stepTo(Number(slider.value));
   });
 
-  const events = new EventSource(base + "/events");
+  // each event carries the page's words at the game's mark (sent at once, then at each
+  // move): nothing else to fetch but the new picture
+  const events = new EventSource(base + "/events?lang=" + lang);
   events.onmessage = function (event) {
-    if (event.data !== body.dataset.mark) {
-      refresh();
+    const state = JSON.parse(event.data);
+    if (state.mark !== body.dataset.mark) {
+      show(state);
     }
   };
 })();
