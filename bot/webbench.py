@@ -1,7 +1,7 @@
 """`python -m bot.webbench`: open live pages while the bot plays (issue 28).
 
     python -m bot.webbench [--games 50] [--pages 500] [--moves 4] [--think 5]
-                           [--pairs 2] [--web-nice 0] [--db FILE|URL|postgres] [--seed 1]
+                           [--pairs 2] [--web-nice 10] [--db FILE|URL|postgres] [--seed 1]
 
 Three processes, as an operator runs them: the bot (in this process, the bot of
 `bot.bench` against the in-process fake Discord, its players tapping every move through
@@ -46,6 +46,7 @@ from pathlib import Path
 from aiohttp import ClientSession, ClientTimeout, TCPConnector
 
 from .bench import OPENING_AT_ONCE, Bench, Table, _tables, cpu_seconds, percentile, spread
+from .web.serve import NICENESS
 
 ROOT = Path(__file__).resolve().parents[1]
 SEE_AIM = 2.0
@@ -87,10 +88,9 @@ def _free_port() -> int:
 async def _start_web(database: str, folder: str, niceness: int) -> WebProcess:
     port = _free_port()
     env = {**os.environ, "MONTANA_DB": database, "PYTHONPATH": str(ROOT)}
-    nice = ["nice", "-n", str(niceness)] if niceness else []  # nice execs: the same pid
     with open(Path(folder) / "web.log", "wb") as log:
         process = await asyncio.create_subprocess_exec(
-            *nice, sys.executable, "-m", "bot", "web", "--port", str(port),
+            sys.executable, "-m", "bot", "web", "--port", str(port), "--nice", str(niceness),
             env=env, cwd=ROOT, stdout=log, stderr=log,
         )  # fmt: skip
     web = WebProcess(process, f"http://127.0.0.1:{port}")
@@ -367,7 +367,7 @@ async def run(args: argparse.Namespace) -> int:
         f"{args.think:g} s on average, {args.moves} moves per game per round, "
         f"{args.pairs} rounds with no page open interleaved with {args.pairs} with "
         f"{args.pages} pages open; the web pages served by `python -m bot web` (its own "
-        f"process{f', nice -n {args.web_nice}' if args.web_nice else ''}), the pages read "
+        f"process, --nice {args.web_nice}), the pages read "
         "by another"
     )
     opened = f"{args.pages} pages open"
@@ -427,9 +427,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--web-nice",
         type=int,
-        default=0,
-        help="run the web process under `nice -n N`, as an operator sharing the bot's "
-        "machine may (0)",
+        default=NICENESS,
+        help="the web process's `--nice` (its default, "
+        f"{NICENESS}: the bot first; 0: the same priority as the bot)",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of deals and moves (1)")
     parser.add_argument(

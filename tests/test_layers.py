@@ -32,7 +32,7 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "bot.__main__": ("bot.core", "bot.discord_app", "bot.console", "bot.web"),
     "bot.bench": ("bot.core", "bot.discord_app", "bot.__main__", "rules", "tests"),
     "bot.aibench": ("bot.core", "rules"),
-    "bot.webbench": ("bot.core", "bot.bench", "bot.discord_app", "tests"),
+    "bot.webbench": ("bot.core", "bot.bench", "bot.discord_app", "bot.web", "tests"),
     "bot.replaybench": ("bot.core", "bot.discord_app", "rules", "tests"),
 }
 FORBIDDEN_LIBRARIES: dict[str, tuple[str, ...]] = {

@@ -1,13 +1,20 @@
 """`python -m bot web` (`bash scripts/run-bot.sh web`): the web pages in a process of
 their own, on the bot's database (MONTANA_DB) opened read-only, at
 MONTANA_WEB_HOST:MONTANA_WEB_PORT. A database the bot has not made, or not migrated to
-this code's schema, stops it at start with a line saying so (exit status 1)."""
+this code's schema, stops it at start with a line saying so (exit status 1).
+
+It runs at a lower CPU priority than the bot (`--nice`, 10 by default): on a machine the
+two share, the drawing and wording each move costs the web (for every open page at once)
+then never delays a player's answer from the bot (`python -m bot.webbench`: the bot's
+press -> picture p99 with 500 pages open rose by ~25 ms at equal priority, ~10 ms at 10).
+On a machine of its own, `--nice 0`."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
+import os
 import sys
 
 from aiohttp import web
@@ -20,6 +27,8 @@ from .app import make_app
 log = logging.getLogger("bot.web")
 
 DEFAULT_PORT = 8080
+NICENESS = 10
+"""How much lower than the bot's the web's CPU priority is, by default."""
 
 
 async def start_site(app: web.Application, host: str, port: int) -> web.AppRunner:
@@ -56,13 +65,22 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--host", help="default: MONTANA_WEB_HOST, else 127.0.0.1")
     parser.add_argument("--port", type=int, help=f"default: MONTANA_WEB_PORT, else {DEFAULT_PORT}")
+    parser.add_argument(
+        "--nice",
+        type=int,
+        default=NICENESS,
+        help=f"lower the web's CPU priority by this much (default {NICENESS}: the bot first)",
+    )
     options = parser.parse_args(argv)
+    if options.nice < 0:
+        parser.error("--nice must be 0 or more: the web never goes before the bot")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
         settings = load_settings()
     except SettingsError as error:
         print(f"Setting error: {error}", file=sys.stderr)
         return 2
+    os.nice(options.nice)
     host = options.host or settings.web_host
     port = options.port or settings.web_port or DEFAULT_PORT
     try:

@@ -23,6 +23,7 @@ from bot.core.errors import StartupError
 from bot.core.pictures import BlankRenderer
 from bot.core.store import SCHEMA_VERSION, Seat, Store, StoreError, open_store
 from bot.web.app import WATCHER, make_app
+from bot.web.serve import NICENESS
 from render import render_game
 from render.replay import turn_count
 from rules import Game
@@ -104,6 +105,10 @@ async def web_process(database: str) -> AsyncIterator[str]:
         if process.returncode is not None:
             assert process.stderr is not None
             raise AssertionError((await process.stderr.read()).decode())
+        # the web gives way to the bot on a shared machine: its priority is 10 lower
+        stat = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        web_niceness = int(stat[16])  # the 19th field of stat(5)
+        assert web_niceness == min(19, os.nice(0) + NICENESS)
         yield url
     finally:
         if process.returncode is None:
