@@ -4,7 +4,6 @@
 # .env.example); without a token it explains how to get one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import discord, aiosqlite, asyncpg, PIL, prometheus_client" 2>/dev/null; then
-    bash scripts/setup-dev.sh
-fi
+# .venv made to match uv.lock (nothing to download when it already does)
+bash scripts/setup-dev.sh
 exec .venv/bin/python -m bot "$@"
