@@ -83,8 +83,8 @@ def test_the_check_names_each_kind_of_fault() -> None:
     missing, an unconfirmed (fuzzy) and an empty translation are each reported."""
     found = build.problems(catalog_from(TEMPLATE), {"pl": catalog_from(POLISH_WITH_FAULTS, "pl")})
     assert found == [
-        "pl: Plural-Forms header is not nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 "
-        "&& (n%100<10 || n%100>=20) ? 1 : 2);",
+        "pl: Plural-Forms header is not nplurals=3; plural=n == 1 ? 0 : n % 10 >= 2 && "
+        "n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : 2;",
         "pl: '{who} built on {field}': fields ['field', 'kto'] instead of ['field', 'who'] "
         "in '{kto} zbudował na {field}'",
         "pl: 'Pass': missing",

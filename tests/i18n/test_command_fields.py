@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from babel.messages.plurals import get_plural
 
 from i18n import TRANSLATED_LANGUAGES, build, translator
 from i18n.commands import PlainCommands, name_commands_with
@@ -60,7 +61,7 @@ def test_the_check_reports_a_translated_command_or_option() -> None:
     template = catalog_from('msgid "{/me away} {/me away:days}"\nmsgstr ""\n')
     french = catalog_from(
         'msgid ""\nmsgstr ""\n"Language: fr\\n"\n'
-        '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
+        f'"Plural-Forms: {get_plural("fr").plural_forms}\\n"\n\n'
         'msgid "{/me away} {/me away:days}"\nmsgstr "{/me away} {/me away:jours}"\n',
         "fr",
     )

@@ -1,5 +1,6 @@
 """Issue 13: counted words take each language's own plural forms — Polish three
-(1 krowa, 2 krowy, 5 krów, 22 krowy, 25 krów), French two (0 and 1 singular),
+(1 krowa, 2 krowy, 5 krów, 22 krowy, 25 krów), French three (0 and 1 singular, the
+"many" form of whole millions: 1 000 000 de vaches — CLDR's rule as Babel 2.19 gives it),
 Japanese none."""
 
 from __future__ import annotations
@@ -50,6 +51,22 @@ def test_japanese_has_one_form_for_every_count() -> None:
 def test_french_zero_and_one_are_singular() -> None:
     french = translator("fr")
     assert [french.npgettext(*COWS, n) for n in (0, 1, 2)] == ["0 vache", "1 vache", "2 vaches"]
+
+
+def test_french_whole_millions_take_the_many_form() -> None:
+    """CLDR's French "many" (n != 0 and n % 1 000 000 == 0): un million de vaches; every
+    French plural entry has the three forms, so none falls back to the English."""
+    french = translator("fr")
+    counts = (1_000_000, 2_000_000, 1_000_001, 999_999)
+    assert [french.npgettext(*COWS, n) for n in counts] == [
+        "1000000 de vaches",
+        "2000000 de vaches",
+        "1000001 vaches",
+        "999999 vaches",
+    ]
+    catalog = build.read_catalog(po_path("fr"), "fr")
+    assert catalog.num_plurals == 3
+    assert all(len(build.texts(entry.string)) == 3 for entry in catalog if entry.pluralizable)
 
 
 def test_english_is_the_source_one_and_many() -> None:
