@@ -12,6 +12,7 @@ import asyncio
 import os
 import random
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -416,6 +417,20 @@ def test_without_players_or_a_saved_game_it_says_what_to_do(tmp_path: Path) -> N
     assert not (tmp_path / "out").exists(), "no picture folder for no game"
 
 
+def _read_until_closed(fd: int, deadline: float) -> bytes:
+    """What a process writes to `fd` until it closes it (it has ended), or the deadline."""
+    shown = b""
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            break
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            break
+        shown += chunk
+    return shown
+
+
 def test_ctrl_c_at_the_prompt_stops_cleanly_and_keeps_the_game(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     process = subprocess.Popen(
@@ -436,7 +451,13 @@ def test_ctrl_c_at_the_prompt_stops_cleanly_and_keeps_the_game(tmp_path: Path) -
         shown += chunk
     assert re.search(rb"\n(ana|ben)> $", shown), shown.decode()
     process.send_signal(signal.SIGINT)
-    rest, errors = process.communicate(timeout=60)
+    # stdin stays open until the process has ended: closing it (as communicate() does at
+    # once) raced the interrupt with the end of input, "No more input" on a busy machine
+    rest = _read_until_closed(process.stdout.fileno(), deadline=time.monotonic() + 60)
+    process.wait(timeout=60)
+    assert process.stdin is not None and process.stderr is not None
+    process.stdin.close()
+    errors = process.stderr.read()
     assert process.returncode == 0, errors.decode()
     assert b"Stopped. The game is saved in " in rest
     (db,) = (tmp_path / "out" / "console").glob("game-*.sqlite3")
