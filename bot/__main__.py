@@ -24,8 +24,8 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .core.errors import StartupError
-from .core.settings import DOTENV, Settings, SettingsError, load_settings
+from bot.core.runtime.errors import StartupError
+from bot.core.server.settings import DOTENV, Settings, SettingsError, load_settings
 
 log = logging.getLogger("bot.start")
 
@@ -70,7 +70,7 @@ No token yet? Play a game in this terminal instead, through the same game servic
 def configure_logging(token: str | None = None, *, debug: bool = False) -> None:
     """INFO and up on stderr (the bot's DEBUG too with --debug), lines about a game tagged
     with it, the token masked."""
-    from .core.logs import configure_logging as configure
+    from bot.core.runtime.logs import configure_logging as configure
 
     configure(token)
     if debug:

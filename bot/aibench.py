@@ -6,7 +6,7 @@ what the AI costs the event loop.
                           [--hints 60] [--hint-pool own|shared]
 
 Each game seats one human (played by the random policy, `rules.simulate.choose_action`,
-as soon as it is awaited) and `players - 1` AI seats run by `bot.core.ai_seats.AiPlayers`
+as soon as it is awaited) and `players - 1` AI seats run by `bot.core.ai_players.ai_seats.AiPlayers`
 exactly as the bot runs them (no delay): every AI move is decided in the worker and
 saved, announced and hooked through `GameService`. Discord is left out (a silent
 announcer); the pictures are tiny unless `--real-pictures`.
@@ -41,13 +41,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from bot.core.ai_players.ai_seats import AiPlayers
+from bot.core.delivery.pictures import BlankRenderer
+from bot.core.play.service import GameService, PillowRenderer, Renderer
+from bot.core.runtime.workers import worker_pool
 from rules.simulate import choose_action
 
-from .core.ai_seats import AiPlayers
-from .core.pictures import BlankRenderer
-from .core.service import GameService, PillowRenderer, Renderer
 from .core.store import AI_LEVELS, DEFAULT_AI_LEVEL, GameRow, Seat, Store
-from .core.workers import worker_pool
 
 TICK = 0.010
 STALL_AIM = 0.050

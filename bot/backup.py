@@ -25,8 +25,9 @@ import sys
 import time
 from pathlib import Path
 
-from .core.errors import StartupError
-from .core.settings import SettingsError, load_settings
+from bot.core.runtime.errors import StartupError
+from bot.core.server.settings import SettingsError, load_settings
+
 from .core.store import is_postgres, masked, open_store
 
 PG_DUMP = "pg_dump --format=custom --no-owner --file={file} '{url}'"

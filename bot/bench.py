@@ -52,12 +52,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.core.delivery.pictures import ProcessRenderer, SampledRenderer
+from bot.core.play import prompts
+from bot.core.play.service import PillowRenderer
 from rules import Game
 from rules.simulate import choose_action
-
-from .core import prompts
-from .core.pictures import ProcessRenderer, SampledRenderer
-from .core.service import PillowRenderer
 
 if TYPE_CHECKING:
     from tests.bot.fakediscord import (
@@ -469,9 +468,9 @@ async def run_in_process(
     args: argparse.Namespace, db: str, folder: str
 ) -> tuple[Bench, list[Table], float, Figures, list[str]]:
     """The bot in this process and event loop, Discord faked in-process."""
+    from bot.core.server.settings import Settings
     from tests.bot.fakediscord import FakeDiscord
 
-    from .core.settings import Settings
     from .discord_app.client import MontanaBot
 
     class PatientFakeDiscord(FakeDiscord):

@@ -4,10 +4,10 @@
     bash scripts/run-bot.sh console --players ana,ai,ai     (ai: an AI seat, "AI 1" ...)
     bash scripts/run-bot.sh console --record montana-42.txt [--turn N]
 
-The console is one more front end of `bot.core.service.GameService`, like the Discord
+The console is one more front end of `bot.core.play.service.GameService`, like the Discord
 layer: the lobby, the seat draw, every move, the saving and the pictures go through
 the same service code, and the numbered menus are the Discord panels of
-`bot.core.prompts`. Players share the keyboard: whoever the game awaits answers the
+`bot.core.play.prompts`. Players share the keyboard: whoever the game awaits answers the
 prompt, with a menu number or the move's notation (`build C4`).
 
 A new game goes under `out/console/` of the folder the console is started in (the
@@ -39,6 +39,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
+from bot.core.ai_players.ai_seats import AiPlayers
+from bot.core.play import prompts
+from bot.core.play.service import GameService, Outcome, Refusal, Renderer
+from bot.core.runtime.names import clean_name
+from bot.core.wording import words
+from bot.core.wording.commands import ConsoleCommands
+from bot.core.wording.refusals import game_words
 from i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
@@ -53,12 +60,6 @@ from render.words import ENGLISH
 from rules import Game
 from rules.record import RecordError, parse, renamed
 
-from .core import prompts, words
-from .core.ai_seats import AiPlayers
-from .core.commands import ConsoleCommands
-from .core.names import clean_name
-from .core.refusals import game_words
-from .core.service import GameService, Outcome, Refusal, Renderer
 from .core.store import (
     ACTIVE,
     AI_LEVELS,
@@ -436,7 +437,8 @@ class Console:
         self.write = write
         self.continue_with = continue_with or f"{CONSOLE_COMMAND} --db {shlex.quote(str(db_path))}"
         self.panel_code: str | None = None
-        """The follow-up panel open (a `p:` code of `bot.core.prompts`), None for the first one."""
+        """The follow-up panel open (a `p:` code of
+        `bot.core.play.prompts`), None for the first one."""
         self.choices: dict[int, prompts.Choice] = {}
         """The numbered choices last shown (see `numbered`)."""
         self.t = announcer.t

@@ -28,9 +28,9 @@ from pathlib import Path
 
 from PIL import Image
 
+from bot.core.server.settings import Settings
 from rules.simulate import choose_action
 
-from .core.settings import Settings
 from .discord_app.client import MontanaBot
 
 

@@ -36,11 +36,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bot.core.community import ratings
+from bot.discord_app.community.stats import leaderboard_embed, stats_embed
 from i18n import Translator, translator
 from rules import Action, Game, Result, Standing
 from rules.simulate import choose_action
 
-from .core import ratings
 from .core.store import (
     FINISHED,
     LOBBY,
@@ -51,7 +52,6 @@ from .core.store import (
     Store,
     open_store,
 )
-from .discord_app.stats import leaderboard_embed, stats_embed
 
 GUILD = 987_654_321_098_765_432
 LEADERBOARD_AIM_MS = 50.0

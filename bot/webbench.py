@@ -278,10 +278,10 @@ def page_delays(
 
 async def run(args: argparse.Namespace) -> int:
     sys.path.insert(0, str(ROOT))  # the fake Discord lives in the repository's tests
+    from bot.core.delivery.pictures import ProcessRenderer
+    from bot.core.server.settings import Settings
     from tests.bot.fakediscord import FakeDiscord
 
-    from .core.pictures import ProcessRenderer
-    from .core.settings import Settings
     from .discord_app.client import MontanaBot
 
     class PatientFakeDiscord(FakeDiscord):

@@ -10,7 +10,7 @@ The translator fills them itself (no keyword to pass) through the `CommandNamer`
 
 - by default (and for English): the path in the reader's language, as code:
   `` `/montana partie nouvelle` ``, `` `jours:` `` — what a client of that language shows;
-- on Discord, once the command ids are known (`bot.core.commands`): a command mention
+- on Discord, once the command ids are known (`bot.core.wording.commands`): a command mention
   `</montana game new:ID>`, which every client shows in its own language and makes
   tappable;
 - in the console, the console's own command where it has one (`board`).
@@ -31,7 +31,7 @@ ROOT_COMMAND = "montana"
 """The top-level slash command every path is under, unless it names another one."""
 GAMES_COMMAND = "montana-games"
 """Every game of a player in every server: a command of its own, since `/montana` cannot
-be used in a DM with the bot (`bot.discord_app.mine`)."""
+be used in a DM with the bot (`bot.discord_app.clock.mine`)."""
 TOP_LEVEL_COMMANDS = (ROOT_COMMAND, GAMES_COMMAND)
 """The top-level commands; a path starting with one other than `/montana` is under it."""
 COMMAND_FIELD_PREFIX = "/"

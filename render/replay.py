@@ -107,7 +107,7 @@ class TurnState:
     """Folded forward after the caller is done with it (except the last: the game
     itself): draw it, or copy it, before asking for the next."""
     events: tuple[Event, ...]
-    """The engine's events of the turn's entries (for words: `bot.core.words.describe`)."""
+    """The engine's events of the turn's entries (words: `bot.core.wording.words.describe`)."""
 
 
 def turn_states(game: Game) -> Iterator[TurnState]:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.settings import Settings
+from bot.core.server.settings import Settings
 from bot.discord_app import client as bot_client
 from bot.discord_app.translator import CommandTranslator
 

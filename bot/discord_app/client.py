@@ -20,49 +20,36 @@ import discord
 from aiohttp import web
 from discord import app_commands
 
+from bot.core.ai_players.ai_seats import AiPlayers
+from bot.core.clock.deadlines import DeadlineDriver
+from bot.core.clock.my_games import DigestTask
+from bot.core.community.ratings import SUMMARY, rate_past_games
+from bot.core.community.replays import Replays
+from bot.core.delivery.pictures import ProcessRenderer
+from bot.core.play.repeats import PresenceLines
+from bot.core.play.service import GameService, Refusal, Renderer
+from bot.core.server.limits import LobbyExpiry
+from bot.core.server.settings import Settings
+from bot.core.wording.commands import DiscordCommands, SyncedCommand
+from bot.discord_app import components
+from bot.discord_app.ai_players import aiplayers
+from bot.discord_app.clock import deadlines, hours, mine
+from bot.discord_app.clock.mine import games_everywhere_command
+from bot.discord_app.community import matchmaking, records, replay, stats
+from bot.discord_app.delivery import notify, picture_modes, presence
+from bot.discord_app.delivery.announce import DiscordAnnouncer
+from bot.discord_app.play import history, lobby, looking, moves, presses
+from bot.discord_app.server import server
+from bot.discord_app.server.monitoring import discord_trace
 from i18n import translatable
 from i18n.commands import command_namer, name_commands_with
 
-from ..core.ai_seats import AiPlayers
-from ..core.commands import DiscordCommands, SyncedCommand
-from ..core.deadlines import DeadlineDriver
-from ..core.limits import LobbyExpiry
-from ..core.my_games import DigestTask
-from ..core.pictures import ProcessRenderer
-from ..core.ratings import SUMMARY, rate_past_games
-from ..core.repeats import PresenceLines
-from ..core.replays import Replays
-from ..core.service import GameService, Refusal, Renderer
-from ..core.settings import Settings
 from ..core.store import Store, StoreError
 from ..web.app import make_app
 from ..web.serve import start_site
-from . import (
-    aiplayers,
-    components,
-    deadlines,
-    history,
-    hours,
-    lobby,
-    looking,
-    matchmaking,
-    mine,
-    moves,
-    notify,
-    picture_modes,
-    presence,
-    presses,
-    records,
-    replay,
-    server,
-    stats,
-)
-from .announce import DiscordAnnouncer
 from .components import UNKNOWN_BUTTON, reply, user_t
 from .group import montana
 from .guard import went_wrong
-from .mine import games_everywhere_command
-from .monitoring import discord_trace
 from .translator import CommandTranslator
 
 log = logging.getLogger(__name__)
@@ -161,7 +148,7 @@ class MontanaBot(discord.Client):
         self._locales: dict[str, str] = {}
         """The Discord locale each user was last seen in (as saved in the store)."""
         self.commands = DiscordCommands()
-        """The commands' ids, for the mentions in every message (`bot.core.commands`)."""
+        """The commands' ids, for the mentions in every message (`bot.core.wording.commands`)."""
 
     @staticmethod
     def shard_options(settings: Settings) -> dict[str, Any]:
@@ -211,7 +198,7 @@ class MontanaBot(discord.Client):
             self._web = await start_site(
                 make_app(self.store), self.settings.web_host, self.settings.web_port
             )
-        # the end-of-game summaries the outbox owes (`bot.core.ratings`)
+        # the end-of-game summaries the outbox owes (`bot.core.community.ratings`)
         self.service.delivery.senders[SUMMARY] = stats.SummarySender(self)
         self.lobby_expiry = LobbyExpiry(
             self.store,

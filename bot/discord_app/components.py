@@ -9,7 +9,7 @@ version, which later rises again along another line of play, so the version alon
 would make a button of the undone line current again. The game itself is read from the
 store at press time, so a button posted before a restart still works; one whose
 version or epoch is not the game's answers "this prompt is out of date" and changes
-nothing. Codes are made by `bot.core.prompts` (`a:<notation>`, `p:<panel>`, `board`,
+nothing. Codes are made by `bot.core.play.prompts` (`a:<notation>`, `p:<panel>`, `board`,
 `undo`, `inadvance`) plus the lobby's `join`, `leave` and `start`. A press is handed to the client
 (`MontanaBot.handle_choice`), which the features (`presses`, `lobby`) serve: this
 module knows no feature.
@@ -28,6 +28,13 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.core.delivery.outbox import Blocked, DeliveryProblem, Dropped, TryAgain
+from bot.core.play import prompts
+from bot.core.play.prompts import Panel
+from bot.core.play.service import GameService
+from bot.core.runtime.names import clean_name
+from bot.core.wording import words
+from bot.core.wording.refusals import why_not_saved
 from i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
@@ -40,12 +47,6 @@ from i18n import (
     translator,
 )
 
-from ..core import prompts, words
-from ..core.delivery import Blocked, DeliveryProblem, Dropped, TryAgain
-from ..core.names import clean_name
-from ..core.prompts import Panel
-from ..core.refusals import why_not_saved
-from ..core.service import GameService
 from ..core.store import Away, GameRow, Seat, StoreError
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ PACE_CHOICES = [
     app_commands.Choice(name="normal: turns 24 h, city auction 12 h", value="normal"),
     app_commands.Choice(name="slow: turns 72 h, city auction 24 h", value="slow"),
 ]
-"""A `pace:` option's choices (`bot.core.pace.PACES`; exact hours given beside win)."""
+"""A `pace:` option's choices (`bot.core.clock.pace.PACES`; exact hours given beside win)."""
 
 
 def language_name(code: str) -> str:
@@ -371,7 +372,7 @@ def delivery_problem(
 
 def shown_name(user: discord.abc.User) -> str:
     """The user's display name as the bot writes it: cleaned of mentions, links and
-    markdown (`bot.core.names.clean_name`, the one cleaning of every name)."""
+    markdown (`bot.core.runtime.names.clean_name`, the one cleaning of every name)."""
     return clean_name(user.display_name)
 
 

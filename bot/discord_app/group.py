@@ -26,13 +26,13 @@ from typing import Any, Concatenate, ParamSpec
 import discord
 from discord import app_commands
 
+from bot.core.play.service import Refusal
+from bot.discord_app.server.monitoring import counted
 from i18n import translatable
 
-from ..core.service import Refusal
 from ..core.store import StoreError
 from .components import bot_of, database_trouble, user_t
 from .guard import went_wrong
-from .monitoring import counted
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ anywhere else is refused to the presser alone, in words, and changes nothing.
 **Unexpected errors.** Whatever no refusal foresaw, in a command (`group.tracked`,
 `tree.on_error`) or a press (`run_press`), is answered by `went_wrong`: "something
 went wrong (error `a1b2c3`); the operators can look it up", the log line carrying
-that id and the traceback (`bot.core.incidents`).
+that id and the traceback (`bot.core.runtime.incidents`).
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ from typing import Any
 
 import discord
 
+from bot.core.play.prompts import UnknownChoice
+from bot.core.play.service import STALE_WORDS, Refusal
+from bot.core.runtime import incidents
+from bot.discord_app.server.monitoring import counted
 from i18n import Message, translatable
 
-from ..core import incidents
-from ..core.prompts import UnknownChoice
-from ..core.service import STALE_WORDS, Refusal
 from ..core.store import LOBBY, OPEN_STATUSES, GameRow, StoreError
 from .components import (
     UNKNOWN_BUTTON,
@@ -43,7 +44,6 @@ from .components import (
     state_key,
     user_t,
 )
-from .monitoring import counted
 
 log = logging.getLogger(__name__)
 

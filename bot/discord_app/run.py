@@ -11,9 +11,10 @@ import discord.gateway
 import discord.http
 import yarl
 
-from ..core.settings import Settings
+from bot.core.server.settings import Settings
+from bot.discord_app.server.monitoring import MonitoringServer
+
 from .client import MontanaBot, make_bot
-from .monitoring import MonitoringServer
 
 
 def apply_discord_overrides(settings: Settings) -> None:

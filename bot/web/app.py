@@ -9,7 +9,7 @@
     /static/...                    the page's script and style (nothing inline)
 
 A token nobody was given, a game of a server that switched its web pages off
-(`bot.core.server_settings.WEB`) or a game not started answer 404 alike. Pictures are
+(`bot.core.server.server_settings.WEB`) or a game not started answer 404 alike. Pictures are
 drawn in a thread by the same renderer as Discord's, each mark and language once while
 it is kept.
 """
@@ -28,13 +28,13 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.core.community.replays import draw_step
+from bot.core.server.server_settings import server_settings
 from i18n import Language, translator
 from render import render_game
 from render.replay import turn_count, turn_state
 from rules import Game
 
-from ..core.replays import draw_step
-from ..core.server_settings import server_settings
 from ..core.store import GameRow, Store
 from .live import POLL_SECONDS, SAFETY_POLL_SECONDS, Watcher
 from .pages import GameWords, game_page, game_words, language_of, mark_of, not_found_page

@@ -7,11 +7,11 @@ import json
 from dataclasses import asdict, dataclass
 from html import escape
 
+from bot.core.wording import words
 from i18n import LANGUAGE_NAMES, LANGUAGES, Language, Translator, is_language, translator
 from render.replay import turn_states
 from rules import Game
 
-from ..core import words
 from ..core.store import GameRow
 
 FALLBACK: Language = "en"

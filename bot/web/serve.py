@@ -19,8 +19,9 @@ import sys
 
 from aiohttp import web
 
-from ..core.errors import StartupError
-from ..core.settings import SettingsError, load_settings
+from bot.core.runtime.errors import StartupError
+from bot.core.server.settings import SettingsError, load_settings
+
 from ..core.store import open_store
 from .app import make_app
 

@@ -8,14 +8,15 @@ import json
 from dataclasses import dataclass
 from html import escape
 
+from bot.core.clock.pace import pace_label
+from bot.core.community import stats
+from bot.core.community.ratings import BASE, PROVISIONAL_GAMES, placings
+from bot.core.community.standings import LeaderboardPage, PlayerRecord
+from bot.core.wording import words
 from i18n import Language, Translator, translator
 from render.vocabulary import PIECES
 from rules import Game
 
-from ..core import stats, words
-from ..core.community import LeaderboardPage, PlayerRecord
-from ..core.pace import pace_label
-from ..core.ratings import BASE, PROVISIONAL_GAMES, placings
 from ..core.store import ACTIVE, ENDED, GameRow, moment_of
 from .pages import _language_links, back_to_server, page_head
 

@@ -18,11 +18,11 @@ from collections import OrderedDict
 
 from aiohttp import web
 
+from bot.core.community import standings as community
+from bot.core.community.ratings import statistics_enabled
+from bot.core.server.server_settings import server_settings
 from i18n import Language, translator
 
-from ..core import community
-from ..core.ratings import statistics_enabled
-from ..core.server_settings import server_settings
 from ..core.store import ACTIVE, GameRow, Store
 from .pages import language_of
 from .server_pages import GameLine, board_lines, game_line, player_page, server_page

@@ -4,7 +4,7 @@
 message the bot posted, finds the buttons (and selects) leading to the chosen move
 — opening the ephemeral panels on the way, as a player taps through them — and
 presses them. Which button leads where is read from the message's components and
-`bot.core.prompts` (what each panel would offer), never by building custom_ids.
+`bot.core.play.prompts` (what each panel would offer), never by building custom_ids.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.core import prompts
-from bot.core.service import Renderer
-from bot.core.settings import Settings
+from bot.core.play import prompts
+from bot.core.play.service import Renderer
+from bot.core.server.settings import Settings
 from bot.core.store import GameRow
 from bot.discord_app.client import MontanaBot
 from rules import Action, Game

@@ -315,7 +315,7 @@ class FakeMessage:
     def content(self) -> str:
         """The content as people read it: without the characters no client shows (zero
         width spaces and joiners: the bot's outbox writes its messages' identity in them,
-        `bot.discord_app.announce.identity_mark`). ``raw_content``: as Discord keeps it."""
+        `bot.discord_app.delivery.announce.identity_mark`). ``raw_content``: as Discord keeps it."""
         return self.raw_content.translate(INVISIBLE)
 
     @property

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import ai
-from bot.core.ratings import rating_player
-from bot.core.stats import level_text
+from bot.core.community.ratings import rating_player
+from bot.core.community.stats import level_text
 from bot.core.store import AI_LEVELS, GameRow
 from bot.discord_app.client import MontanaBot
 from i18n.translator import translator

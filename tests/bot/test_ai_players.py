@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.ai_seats import AiPlayers
-from bot.core.pictures import SampledRenderer
-from bot.core.service import AI_PLAYS_NOTE, TAKEN_OVER, GameService, PillowRenderer
+from bot.core.ai_players.ai_seats import AiPlayers
+from bot.core.delivery.pictures import SampledRenderer
+from bot.core.play.service import AI_PLAYS_NOTE, TAKEN_OVER, GameService, PillowRenderer
 from bot.core.store import Seat, Store, is_ai_seat
 from rules import Game
 from rules.simulate import choose_action
@@ -113,7 +113,7 @@ async def test_a_game_with_ai_seats_runs_to_its_end(
         done = await table.tap_move(game_id, action) or await table.type_move(thread, pid, action)
         assert (await table.row(game_id)).version > row.version, done.text
         human_moves += 1
-    # the last move's post, then the game's summary (bot.core.ratings)
+    # the last move's post, then the game's summary (bot.core.community.ratings)
     messages = fake_discord.messages_in(thread)
     *_, final, summary = messages
     assert "summary" in summary.content

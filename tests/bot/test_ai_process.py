@@ -11,7 +11,7 @@ import asyncio
 from pathlib import Path
 
 import ai
-from bot.core.ai_seats import decision_seed
+from bot.core.ai_players.ai_seats import decision_seed
 from bot.core.store import is_ai_seat
 from tests.bot.fakegateway import FakeGateway
 from tests.bot.test_crash import Session, check_consistent, press

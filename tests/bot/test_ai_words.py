@@ -7,7 +7,7 @@ import pytest
 
 from ai import Reason
 from ai.decision import ENGLISH as AI_ENGLISH
-from bot.core import words
+from bot.core.wording import words
 from i18n import LANGUAGES, Language, translator
 
 EXAMPLES = {

@@ -16,9 +16,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import ai
-from bot.core import words
-from bot.core.service import AWAY_AI_WORDS
+from bot.core.play.service import AWAY_AI_WORDS
 from bot.core.store import AWAY_AI, Away, GameRow, MoveRow
+from bot.core.wording import words
 from bot.discord_app.client import MontanaBot
 from i18n import translator
 from rules import Action, Game

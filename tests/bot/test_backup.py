@@ -21,7 +21,7 @@ import pytest
 
 from bot.backup import main as backup_main
 from bot.backup import restored_main
-from bot.core.settings import Settings
+from bot.core.server.settings import Settings
 from bot.discord_app.client import MontanaBot
 from rules import Game
 from tests.bot.driver import Table, open_game

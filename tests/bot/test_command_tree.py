@@ -19,7 +19,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.settings import Settings
+from bot.core.server.settings import Settings
 from bot.discord_app import client as bot_client
 from bot.discord_app.group import montana
 from bot.discord_app.translator import CommandTranslator

@@ -34,10 +34,10 @@ from bot.console import (
     start_new,
     wrap,
 )
-from bot.core import prompts
-from bot.core.pictures import BlankRenderer
-from bot.core.ratings import rating_player
-from bot.core.service import GameService
+from bot.core.community.ratings import rating_player
+from bot.core.delivery.pictures import BlankRenderer
+from bot.core.play import prompts
+from bot.core.play.service import GameService
 from bot.core.store import FINISHED, Store
 from i18n import translator
 from i18n.commands import name_commands_with

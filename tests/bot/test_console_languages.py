@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from bot.console import Console, ConsoleAnnouncer, parse_args, start_new
-from bot.core import words
-from bot.core.pictures import BlankRenderer
-from bot.core.service import GameService
+from bot.core.delivery.pictures import BlankRenderer
+from bot.core.play.service import GameService
 from bot.core.store import FINISHED, Store
+from bot.core.wording import words
 from i18n import Language, translator
 from rules import Event
 from rules.simulate import choose_action

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.console import Options, parse_args, run_console
-from bot.core.pictures import BlankRenderer
+from bot.core.delivery.pictures import BlankRenderer
 from rules import Game
 from rules.record import dumps, parse, renamed
 from rules.simulate import choose_action

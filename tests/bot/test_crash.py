@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.core.pictures import blank_png
+from bot.core.delivery.pictures import blank_png
 from rules import Action, Game
 from rules.simulate import choose_action
 from tests.bot.driver import codes_on, path_to
@@ -53,7 +53,7 @@ def bot_main_with_small_pictures() -> None:
     """`python -m bot`, drawing a tiny PNG (`blank_png`) instead of the real picture (for
     long runs); `Session.start_bot` has it draw in a thread, where the patch holds."""
     import bot.__main__
-    from bot.core.service import PillowRenderer
+    from bot.core.play.service import PillowRenderer
 
     def tiny(*args: Any, **kwargs: Any) -> bytes:
         return blank_png()
@@ -386,7 +386,7 @@ async def test_sigkill_mid_stream_loses_no_answered_move(tmp_path: Path) -> None
         print(f"{moves} moves to the end")
         final = check_consistent(session)
         assert final.row["status"] == "finished" and final.game.is_over
-        # the last move's post, before the game's summary (bot.core.ratings)
+        # the last move's post, before the game's summary (bot.core.community.ratings)
         last = [m for m in gateway.messages_in(session.thread) if "summary" not in m.content][-1]
         assert "Final ranking" in last.content
         assert last.files and session.full_pictures() == [], "tiny pictures only"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.core.deadlines import Awaited, Deadlines, Watch, next_due, step_for
+from bot.core.clock.deadlines import Awaited, Deadlines, Watch, next_due, step_for
 
 MOVED = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 TURN = Awaited("ana", "main")

@@ -15,8 +15,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.core.deadlines import DeadlineDriver, parse_time
-from bot.core.settings import Settings, SettingsError, load_settings
+from bot.core.clock.deadlines import DeadlineDriver, parse_time
+from bot.core.server.settings import Settings, SettingsError, load_settings
 from bot.discord_app.client import MontanaBot
 from tests.bot.driver import Table, game_at_main, make_bot, open_game, original, to_main_decision
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage

@@ -1,4 +1,4 @@
-"""The outbox and its delivery, without Discord (`bot.core.delivery`).
+"""The outbox and its delivery, without Discord (`bot.core.delivery.outbox`).
 
 A scripted front end stands for Discord: down for a while, then back; refusing a
 permission; with closed DMs. What the players must end up seeing: every move's words,
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.delivery import Blocked, Dropped, Outcome, Posted, TryAgain
-from bot.core.service import GameService
+from bot.core.delivery.outbox import Blocked, Dropped, Outcome, Posted, TryAgain
+from bot.core.play.service import GameService
 from bot.core.store import GameRow, Seat, Store
 from i18n import translatable, translator
 from rules import Game

@@ -7,7 +7,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.core.words import RULES_HELP, rules_help
+from bot.core.wording.words import RULES_HELP, rules_help
 from rules import Action
 from tests.bot.driver import PNG, Table, make_bot, open_game, original, to_main_decision
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeHTTPError

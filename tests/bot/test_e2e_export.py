@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.deadlines import result_record
+from bot.core.clock.deadlines import result_record
 from bot.core.store import FINISHED, Seat
 from rules import Game
 from rules.record import parse, ranking_text

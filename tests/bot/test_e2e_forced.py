@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.core.service import FORCED_NOTE
+from bot.core.play.service import FORCED_NOTE
 from bot.discord_app.client import MontanaBot
 from rules import Action, data
 from tests.bot.driver import (

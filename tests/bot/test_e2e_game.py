@@ -7,7 +7,7 @@ import random
 import re
 from pathlib import Path
 
-from bot.core.pictures import SampledRenderer
+from bot.core.delivery.pictures import SampledRenderer
 from rules.simulate import choose_action
 from tests.bot.driver import PNG, Table, make_bot, open_game, original
 from tests.bot.fakediscord import FakeDiscord

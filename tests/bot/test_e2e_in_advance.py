@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.core.service import IN_ADVANCE_NOTE
+from bot.core.play.service import IN_ADVANCE_NOTE
 from rules import Action
 from tests.bot.driver import give_pumpkins, make_bot, original
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage

@@ -12,7 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.core.deadlines import parse_time
+from bot.core.clock.deadlines import parse_time
 from tests.bot.driver import (
     Table,
     game_at_main,

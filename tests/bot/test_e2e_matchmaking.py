@@ -10,7 +10,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.core.matchmaking import expiry_cut
+from bot.core.community.matchmaking import expiry_cut
 from bot.core.store import ACTIVE, stamp_of
 from tests.bot.driver import game_at_main, make_bot, original
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeUser

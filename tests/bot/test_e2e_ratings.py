@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.core import ratings
-from bot.core.settings import Settings
+from bot.core.community import ratings
+from bot.core.server.settings import Settings
 from bot.core.store import PlayerRating, SeatResult
 from bot.discord_app.client import MontanaBot
 from rules import Game

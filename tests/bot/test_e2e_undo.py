@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from bot.core.deadlines import parse_time
+from bot.core.clock.deadlines import parse_time
 from bot.core.store import GameRow, UndoneMove
 from bot.discord_app.components import PICTURE_NAME
 from rules import Action, Game

@@ -12,8 +12,8 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.core import words
 from bot.core.store import stamp_of
+from bot.core.wording import words
 from tests.bot.driver import game_at_main, make_bot, original
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_deadlines import manual_clock

@@ -22,7 +22,7 @@ import discord
 import pytest
 
 import bot.core.store as store_module
-from bot.core.deadlines import parse_time
+from bot.core.clock.deadlines import parse_time
 from bot.discord_app.client import MontanaBot
 from rules import Action
 from tests.bot.driver import Table, make_bot, open_game, original, to_main_decision

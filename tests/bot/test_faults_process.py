@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import bot.core.store as store_module
-from bot.core.errors import StartupError
+from bot.core.runtime.errors import StartupError
 from bot.core.store import Store
 from rules import Action
 from tests.bot.driver import codes_on, path_to

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.my_games import DigestTask, my_games
+from bot.core.clock.my_games import DigestTask, my_games
 from bot.core.store import Shards
-from bot.discord_app.mine import DigestSender, with_footer, within_reach
-from bot.discord_app.notify import Notifier
+from bot.discord_app.clock.mine import DigestSender, with_footer, within_reach
+from bot.discord_app.delivery.notify import Notifier
 from i18n.commands import GAMES_COMMAND
 from tests.bot.driver import Table, make_bot, open_game, play_until
 from tests.bot.fakediscord import FakeDiscord

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.core.pictures import BlankRenderer
+from bot.core.delivery.pictures import BlankRenderer
 from bot.core.store import GameRow
 from rules import Game
 from tests.bot.driver import Table, make_bot, open_game, original, to_main_decision

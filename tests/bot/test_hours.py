@@ -1,5 +1,5 @@
 """Quiet hours and time zones (issue 25 point 1), decided without Discord or a database:
-`bot.core.hours` and the deadline steps are pure functions of stored times and a given
+`bot.core.clock.hours` and the deadline steps are pure functions of stored times and a given
 clock, so the clock is moved by giving another moment."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from datetime import UTC, datetime, time
 
 import pytest
 
-from bot.core.deadlines import Awaited, Deadlines, Watch, next_due, step_for
-from bot.core.hours import (
+from bot.core.clock.deadlines import Awaited, Deadlines, Watch, next_due, step_for
+from bot.core.clock.hours import (
     HoursError,
     QuietHours,
     active_from,

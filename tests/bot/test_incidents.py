@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from bot.core.pictures import BlankRenderer
+from bot.core.delivery.pictures import BlankRenderer
 from tests.bot.driver import Table, make_bot, open_game, to_main_decision
 from tests.bot.fakediscord import FakeDiscord, InteractionResult
 
-SECRET = "boom at 0x7f3a in /srv/montana/bot/core/service.py"
+SECRET = "boom at 0x7f3a in /srv/montana/bot/core/play/service.py"
 """The text of the forced errors, which no user may read."""
 INCIDENT = re.compile(
     r"Something went wrong \(error `([0-9a-f]{6})`\); the operators can look it up"

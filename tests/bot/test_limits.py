@@ -12,7 +12,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.core.limits import HintRate, Limits
+from bot.core.server.limits import HintRate, Limits
 from bot.core.store import ABANDONED, LOBBY
 from rules.simulate import choose_action
 from tests.bot.driver import Table, codes_on, game_at_main, make_bot, original

@@ -1,4 +1,4 @@
-"""Which queued players make a table (issue 25 point 5, `bot.core.matchmaking`): same
+"""Which queued players make a table (issue 25 point 5, `bot.core.community.matchmaking`): same
 pace and language, a player count every one of them accepts, the largest game possible,
 first queued first; expired entries and players at their limit of games left out."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.core.matchmaking import QUEUE_DAYS, find_table
+from bot.core.community.matchmaking import QUEUE_DAYS, find_table
 from bot.core.store import QueuedPlayer, stamp_of
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

@@ -20,12 +20,12 @@ import pytest
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.core import metrics
-from bot.core.errors import StartupError
-from bot.core.settings import Settings
+from bot.core.runtime import metrics
+from bot.core.runtime.errors import StartupError
+from bot.core.server.settings import Settings
 from bot.core.store import POST, OwedMessage, Shards, Store, open_store
 from bot.discord_app.client import MontanaBot
-from bot.discord_app.monitoring import MonitoringServer
+from bot.discord_app.server.monitoring import MonitoringServer
 from tests.bot.driver import Table, make_bot, original
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.fakegateway import FakeGateway

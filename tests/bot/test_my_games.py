@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.core.my_games import DigestTask
+from bot.core.clock.my_games import DigestTask
 from bot.core.store import Seat
 from bot.discord_app.client import MontanaBot
-from bot.discord_app.mine import DigestSender
-from bot.discord_app.notify import Notifier
+from bot.discord_app.clock.mine import DigestSender
+from bot.discord_app.delivery.notify import Notifier
 from rules import Game
 from tests.bot.driver import Table, make_bot, open_game, play_until
 from tests.bot.fakediscord import FakeDiscord, FakeUser

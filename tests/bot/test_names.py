@@ -13,8 +13,8 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from bot.core.names import clean_name
-from bot.core.pictures import BlankRenderer
+from bot.core.delivery.pictures import BlankRenderer
+from bot.core.runtime.names import clean_name
 from rules import Game
 from tests.bot.driver import Table, make_bot, original, to_main_decision
 from tests.bot.fakediscord import FakeDiscord

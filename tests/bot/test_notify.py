@@ -6,7 +6,7 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
-from bot.core.deadlines import parse_time
+from bot.core.clock.deadlines import parse_time
 from tests.bot.driver import Table, make_bot, open_game, to_main_decision
 from tests.bot.fakediscord import FakeDiscord
 

@@ -20,8 +20,8 @@ import aiosqlite
 import pytest
 
 from bot.__main__ import configure_logging
-from bot.core import logs
-from bot.core.deadlines import DeadlineStore
+from bot.core.clock.deadlines import DeadlineStore
+from bot.core.runtime import logs
 from bot.core.store import MIGRATIONS, Store
 from bot.core.store.dialect import statements_for
 from rules import Game

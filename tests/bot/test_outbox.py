@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot.core.store import Owed, StoreError
-from bot.discord_app.announce import DiscordAnnouncer, identity_of
+from bot.discord_app.delivery.announce import DiscordAnnouncer, identity_of
 from rules import Action, Game
 from tests.bot.driver import Table, game_at_main
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage

@@ -11,7 +11,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from bot.discord_app.announce import identity_of
+from bot.discord_app.delivery.announce import identity_of
 from rules import Action
 from tests.bot.fakegateway import FakeGateway
 from tests.bot.test_crash import Session

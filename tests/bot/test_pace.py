@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.core.pace import PACES, hours_for, pace_label, pace_of
+from bot.core.clock.pace import PACES, hours_for, pace_label, pace_of
 from i18n import translator
 from tests.bot.driver import Table, make_bot, open_game
 from tests.bot.fakediscord import FakeDiscord

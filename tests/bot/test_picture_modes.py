@@ -9,8 +9,8 @@ import random
 from collections.abc import Mapping
 from pathlib import Path
 
-from bot.core.picture_modes import ends_turn, wants_picture
-from bot.core.pictures import BlankRenderer
+from bot.core.delivery.picture_modes import ends_turn, wants_picture
+from bot.core.delivery.pictures import BlankRenderer
 from bot.core.store import PICTURES_END_OF_TURN, PICTURES_EVERY_MOVE, PICTURES_ON_REQUEST
 from rules import Action, Game
 from rules.simulate import choose_action

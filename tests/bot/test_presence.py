@@ -15,9 +15,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.core import words
-from bot.core.pictures import blank_png
-from bot.core.presence import away_length, heads_up_for
+from bot.core.delivery.pictures import blank_png
+from bot.core.delivery.presence import away_length, heads_up_for
+from bot.core.wording import words
 from bot.discord_app.client import MontanaBot
 from i18n import translator
 from rules import Game

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.core import prompts
+from bot.core.play import prompts
 from rules import Game
 from rules.simulate import choose_action
 from tests.bot.games import at_first_main_decision

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.core.matchmaking import expiry_cut
+from bot.core.community.matchmaking import expiry_cut
 from bot.core.store import ACTIVE, ENDED, QueuedPlayer, stamp_of
 from tests.bot.driver import Table, make_bot, original, play_until
 from tests.bot.fakediscord import FakeDiscord

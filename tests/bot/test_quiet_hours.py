@@ -8,9 +8,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.core.my_games import DigestTask
-from bot.discord_app.mine import DigestSender
-from bot.discord_app.notify import Notifier
+from bot.core.clock.my_games import DigestTask
+from bot.discord_app.clock.mine import DigestSender
+from bot.discord_app.delivery.notify import Notifier
 from tests.bot.driver import Table, make_bot, open_game, play_until
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_deadlines import (

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.core import ratings, stats
-from bot.core.ratings import AI_MOVE_NOTE, SUMMARY, shown
+from bot.core.community import ratings, stats
+from bot.core.community.ratings import AI_MOVE_NOTE, SUMMARY, shown
 from bot.core.store import ENDED, FINISHED, Away, Seat, Store, open_store
 from i18n import translator
 from rules import Game

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.core.pictures import BlankRenderer
-from bot.core.replays import draw_replay, turn_choices
+from bot.core.community.replays import draw_replay, turn_choices
+from bot.core.delivery.pictures import BlankRenderer
 from render.replay import Replay, turn_count
 from rules import Action, Game
 from rules.simulate import choose_action

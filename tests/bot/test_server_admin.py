@@ -13,14 +13,14 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.core.server_settings import (
+from bot.core.play.service import GameService, Refusal
+from bot.core.server.server_settings import (
     change_server_settings,
     settings_of,
     statistics_enabled,
     validated,
 )
-from bot.core.service import GameService, Refusal
-from bot.core.settings import Settings
+from bot.core.server.settings import Settings
 from bot.core.store import (
     ABANDONED,
     ABSENT_AI_MOVE,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.deadlines import period_text
-from bot.core.settings import DEFAULT_DB, SettingsError, load_settings
+from bot.core.clock.deadlines import period_text
+from bot.core.server.settings import DEFAULT_DB, SettingsError, load_settings
 from bot.discord_app.client import MontanaBot
 from i18n import translator
 from tests.bot.fakediscord import FakeDiscord

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.errors import StartupError
+from bot.core.runtime.errors import StartupError
 from bot.core.store import (
     ABANDONED,
     ABSENT_AI_SEAT,

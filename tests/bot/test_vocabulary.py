@@ -15,7 +15,8 @@ import pytest
 
 import render.words as render_words
 from bot import console
-from bot.core import prompts, words
+from bot.core.play import prompts
+from bot.core.wording import words
 from render.vocabulary import ACTIONS, AREAS, BOARD, GOODS, WORKER_COLOURS
 from rules import Game, data
 from rules.simulate import choose_action

@@ -17,9 +17,9 @@ import pytest
 from aiohttp import ClientResponse, ClientSession
 from aiohttp.test_utils import TestServer
 
-from bot.core.pictures import BlankRenderer
-from bot.core.server_settings import WEB, change_server_settings
-from bot.core.settings import Settings
+from bot.core.delivery.pictures import BlankRenderer
+from bot.core.server.server_settings import WEB, change_server_settings
+from bot.core.server.settings import Settings
 from bot.discord_app.client import MontanaBot
 from bot.web.app import make_app
 from bot.web.pages import game_page, game_words, language_of

@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 import pytest
 from aiohttp.test_utils import TestServer
 
-from bot.core.pictures import BlankRenderer
-from bot.core.server_settings import WEB, change_server_settings
+from bot.core.delivery.pictures import BlankRenderer
+from bot.core.server.server_settings import WEB, change_server_settings
 from bot.web.app import make_app
 from render.replay import turn_count
 from rules.simulate import choose_action

@@ -17,10 +17,11 @@ import pytest
 from aiohttp import ClientSession
 from aiohttp.test_utils import TestServer
 
-from bot.core import community, ratings
-from bot.core.ratings import PROVISIONAL_GAMES
-from bot.core.server_settings import WEB, change_server_settings
-from bot.core.settings import Settings
+from bot.core.community import ratings
+from bot.core.community import standings as community
+from bot.core.community.ratings import PROVISIONAL_GAMES
+from bot.core.server.server_settings import WEB, change_server_settings
+from bot.core.server.settings import Settings
 from bot.core.store import PlayerRating
 from bot.discord_app.client import MontanaBot
 from bot.web.app import make_app

@@ -19,8 +19,8 @@ import pytest
 from aiohttp import ClientResponse, ClientSession
 from aiohttp.test_utils import TestServer
 
-from bot.core.errors import StartupError
-from bot.core.pictures import BlankRenderer
+from bot.core.delivery.pictures import BlankRenderer
+from bot.core.runtime.errors import StartupError
 from bot.core.store import SCHEMA_VERSION, Seat, Store, StoreError, open_store
 from bot.web.app import WATCHER, make_app
 from bot.web.serve import NICENESS

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core import words
+from bot.core.wording import words
 from rules import Event
 from tests.bot.games import at_first_main_decision
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from prometheus_client import REGISTRY
 
-import bot.core.metrics  # noqa: F401 - defines the metrics
+import bot.core.runtime.metrics  # noqa: F401 - defines the metrics
 
 ROOT = Path(__file__).resolve().parents[2]
 SUFFIXES = ("", "_total", "_bucket", "_count", "_sum")

@@ -125,7 +125,7 @@ def test_extraction_finds_calls_and_markers_with_context_plural_and_translator_c
 ) -> None:
     write(
         tmp_path,
-        "bot/core/words.py",
+        "bot/core/wording/words.py",
         "from i18n import translatable_in, translatable_plural\n"
         'AREA = translatable_in("area", "mine")\n'
         'COWS = translatable_plural("{n} cow", "{n} cows")\n'
@@ -146,7 +146,7 @@ def test_extraction_finds_calls_and_markers_with_context_plural_and_translator_c
     joined = entries[(None, "{name} joined")]
     assert joined.auto_comments == ["said when a player joins the lobby"]
     assert "python-brace-format" in joined.flags
-    assert joined.locations == [("bot/core/words.py", 6)]
+    assert joined.locations == [("bot/core/wording/words.py", 6)]
 
 
 def test_a_string_marked_but_not_extracted_is_reported(tmp_path: Path) -> None:

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from ..metrics import database_timed
+from bot.core.runtime.metrics import database_timed
+
 from .guilds import GuildTables
 from .hours import HoursTables
 from .mine import SeatTables, seat_statements
@@ -194,7 +195,7 @@ def _away(row: Row) -> Away:
 
 def reminder_step(game_id: int, version: int, sent: int, at: str) -> tuple[str, tuple[Any, ...]]:
     """The statement recording that `sent` deadline steps are done for the game's
-    `version` (`bot.core.deadlines`; a game has one such record, for its current version)."""
+    `version` (`bot.core.clock.deadlines`; a game has one such record, for its current version)."""
     return (
         "INSERT INTO reminders (game_id, version, sent, last_at) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, "
@@ -545,7 +546,7 @@ class Store(
         "forced", "advance", ...); `owed` the messages the move owes the players. Raises
         `StaleVersion` (and writes nothing) when the game moved on, `StoreError` (and
         writes nothing) when the database cannot take it. `at_end`: what a move that
-        ends the game also writes in its transaction (its rating, `bot.core.ratings`).
+        ends the game also writes in its transaction (its rating, `bot.core.community.ratings`).
         """
         if len(moves) != new_version - expected_version:
             raise ValueError("one log line per version step")
@@ -1021,7 +1022,7 @@ class Store(
             params.append(stamp_of(only_until))
         moment, stamp = stamp_of(at), stamp_of(datetime.now(UTC))
         guarded = [
-            # kept for the answer times of the statistics (`bot.core.ratings`)
+            # kept for the answer times of the statistics (`bot.core.community.ratings`)
             (
                 "INSERT INTO away_periods (user_id, since, back_at) "
                 "SELECT user_id, since, ? FROM away WHERE user_id = ?" + guard,
@@ -1151,7 +1152,7 @@ class Store(
         at_end: AtEnd | None = None,
     ) -> bool:
         """Active -> ended with `result` stored, if the game is still at `version`;
-        `at_end` writes in the same transaction (its rating, `bot.core.ratings`)."""
+        `at_end` writes in the same transaction (its rating, `bot.core.community.ratings`)."""
         update = (
             "UPDATE games SET status = ?, result = ?, updated_at = ? "
             "WHERE id = ? AND version = ? AND status = ?",
@@ -1238,7 +1239,8 @@ class Store(
 
 
 class AiTables:
-    """The store's part of the AI players (`bot.core.ai_seats`), as named store methods."""
+    """The store's part of the AI players
+    (`bot.core.ai_players.ai_seats`), as named store methods."""
 
     def __init__(self, store: Store) -> None:
         self.store = store

@@ -1,5 +1,5 @@
 """The store's statements about servers (guilds), mixed into `base.Store`: each
-server's settings (issue 21: its limits, `bot.core.limits`) and the counts the limits
+server's settings (issue 21: its limits, `bot.core.server.limits`) and the counts the limits
 are checked against.
 
 `guild_settings` holds one row per server and setting name, its value as text: a

@@ -1,4 +1,4 @@
-"""The store's statements about quiet hours (issue 25 point 1, `bot.core.hours`), mixed
+"""The store's statements about quiet hours (issue 25 point 1, `bot.core.clock.hours`), mixed
 into `base.Store`: one row per player who set them — the wall-clock times "HH:MM" and
 the IANA time zone, as the player chose them (the zone's rules are the machine's)."""
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ..names import clean_name
+from bot.core.runtime.names import clean_name
 
 LOBBY = "lobby"
 ACTIVE = "active"
@@ -18,7 +18,7 @@ ENDED = "ended"
 """Stopped early by a vote of the other players; the standings then are its `result`."""
 OPEN_STATUSES = (LOBBY, ACTIVE)
 DEFAULT_TURN_SECONDS = 48 * 3600
-"""A game's turn deadline unless set otherwise (`bot.core.deadlines`)."""
+"""A game's turn deadline unless set otherwise (`bot.core.clock.deadlines`)."""
 DEFAULT_AUCTION_SECONDS = 24 * 3600
 """A game's deadline to answer the city auction unless set otherwise."""
 WRITE_WAIT_SECONDS = 2.0
@@ -33,7 +33,7 @@ DM = "dm"
 """An owed message: "the game waits for you" to a player who asked for direct messages."""
 NOTICE = "notice"
 """An owed message: a line for the players that is no move (a heads-up, someone away or
-back; `bot.core.presence.Notice` is its body)."""
+back; `bot.core.delivery.presence.Notice` is its body)."""
 AWAY_PAUSE = "pause"
 """An away player's mode: their decisions wait, with their deadlines paused."""
 AWAY_AI = "ai"
@@ -56,7 +56,7 @@ PICTURES_EVERY_MOVE, PICTURES_END_OF_TURN, PICTURES_ON_REQUEST = (
 )
 PICTURE_MODES = (PICTURES_EVERY_MOVE, PICTURES_END_OF_TURN, PICTURES_ON_REQUEST)
 """A game's `pictures` setting: when its messages carry the game's picture
-(`bot.core.picture_modes`)."""
+(`bot.core.delivery.picture_modes`)."""
 
 
 def is_ai_seat(player_id: str) -> bool:
@@ -105,7 +105,7 @@ class Seat:
 
     user_id: str
     name: str
-    """Cleaned on the way in (`bot.core.names.clean_name`), whoever made the seat: a
+    """Cleaned on the way in (`bot.core.runtime.names.clean_name`), whoever made the seat: a
     name saved before a cleaning rule existed is shown clean as well."""
 
     def __post_init__(self) -> None:

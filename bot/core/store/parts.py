@@ -12,7 +12,8 @@ import functools
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
-from ..metrics import database_timed
+from bot.core.runtime.metrics import database_timed
+
 from .model import ChannelBusy, GameRow, StaleVersion, StoreError
 
 Row = Any

@@ -1,5 +1,5 @@
 """The store's statements about a game's `pictures` setting (issue 25.3), mixed into
-`base.Store`: when the game's messages carry its picture (`bot.core.picture_modes`).
+`base.Store`: when the game's messages carry its picture (`bot.core.delivery.picture_modes`).
 The setting is read with the game's row (`GameRow.pictures`)."""
 
 from __future__ import annotations

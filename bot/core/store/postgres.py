@@ -21,7 +21,8 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from ..errors import StartupError
+from bot.core.runtime.errors import StartupError
+
 from .base import Shards, Store
 from .dialect import is_postgres, masked, postgres_sql, statements_for
 from .model import READ_WAIT_SECONDS, WRITE_WAIT_SECONDS, StoreError

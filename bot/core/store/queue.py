@@ -4,9 +4,9 @@ a table's players out of the queue and seats them in a new game.
 
 `match_queue` holds one row per server and player (a player is queued once per
 server); `counts` are the player counts they accept ("2,3,4"), `pace` a preset of
-`bot.core.pace`, `channel_id` where they asked (the game's channel when the server
+`bot.core.clock.pace`, `channel_id` where they asked (the game's channel when the server
 names none). A row older than the queue's expiry is ignored by the reads and replaced
-by a new entry (`bot.core.matchmaking` decides the expiry; these take its cut-off).
+by a new entry (`bot.core.community.matchmaking` decides the expiry; these take its cut-off).
 """
 
 from __future__ import annotations

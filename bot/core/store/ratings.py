@@ -1,4 +1,4 @@
-"""The store's part of ratings and statistics (`bot.core.ratings`), mixed into `Store`.
+"""The store's part of ratings and statistics (`bot.core.community.ratings`), mixed into `Store`.
 
 A game's end writes, in its own transaction (`rating_inputs` then `save_rated_game`,
 given the transaction the move or the vote is saved in): the server's row first (on
@@ -45,7 +45,7 @@ class PlayerRating:
     mu: float
     sigma: float
     rating: int
-    """The number shown (`bot.core.ratings.shown`)."""
+    """The number shown (`bot.core.community.ratings.shown`)."""
     games: int
     wins: int
     streak: int

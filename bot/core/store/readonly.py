@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import StartupError
+from bot.core.runtime.errors import StartupError
+
 from .model import StoreError
 from .schema import SCHEMA_VERSION
 

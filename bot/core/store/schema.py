@@ -61,7 +61,7 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         "ALTER TABLE games ADD COLUMN turn_events TEXT NOT NULL DEFAULT '{}'",
     ),
     (
-        # deadlines (bot.core.deadlines), the result of a game ended early and the 'ended'
+        # deadlines (bot.core.clock.deadlines), the result of a game ended early and the 'ended'
         # status; SQLite cannot change a CHECK constraint, so the table is rebuilt
         # (with foreign keys off, see `migrate`)
         Native(
@@ -148,7 +148,7 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         "UPDATE games SET prompt_version = version",
     ),
     (
-        # the messages each move owes the players (bot.core.delivery), written with the
+        # the messages each move owes the players (bot.core.delivery.outbox), written with the
         # move and marked once delivered; `next_at` is when to try again
         """
         CREATE TABLE outbox (
@@ -168,11 +168,11 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         "CREATE INDEX outbox_owed ON outbox (game_id, id) WHERE delivered_at IS NULL",
     ),
     (
-        # heads-up (bot.core.presence): a notice when the player before you starts a turn
+        # heads-up (bot.core.delivery.presence): a notice when the player before you starts a turn
         "ALTER TABLE notify_prefs ADD COLUMN heads_up INTEGER NOT NULL DEFAULT 0",
     ),
     (
-        # away (bot.core.presence): a player away from all their games until `until`
+        # away (bot.core.delivery.presence): a player away from all their games until `until`
         # (`mode` 'pause': their deadlines wait), and, per game, the moment the clock of
         # the decision awaited at `version` started again when its player came back
         """
@@ -302,7 +302,7 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         """,
     ),
     (
-        # ratings and statistics (issue 22, `bot.core.ratings`): each server's rating of
+        # ratings and statistics (issue 22, `bot.core.community.ratings`): each server's rating of
         # each player (and of each AI level, a pseudo-player `ai-level:<level>`), one row
         # per finished game and seat written in the same transaction as the game's end,
         # the games rated (or seen and left unrated) so that none is rated twice, a
@@ -442,7 +442,7 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         """,
     ),
     (
-        # each player's quiet hours and time zone (issue 25 point 1, `bot.core.hours`)
+        # each player's quiet hours and time zone (issue 25 point 1, `bot.core.clock.hours`)
         """
         CREATE TABLE quiet_hours (
             user_id TEXT PRIMARY KEY,

@@ -25,7 +25,8 @@ from typing import IO, Any
 
 import aiosqlite
 
-from ..errors import StartupError
+from bot.core.runtime.errors import StartupError
+
 from .base import Shards, Store
 from .dialect import is_postgres, statements_for
 from .model import READ_WAIT_SECONDS, WRITE_WAIT_SECONDS, StoreError

@@ -1,0 +1,467 @@
+"""Posting each move's message in the game's channel or thread, and what to do when
+Discord refuses.
+
+One message per move: the picture, what happened in words, the mention of whoever
+must act now (pinged only when the turn passed to them) and their buttons. The
+previous prompt's buttons are removed, so only the current one is pressable. An older
+move whose message was still owed (`Outcome.prompt` False) is posted in words alone.
+
+The core keeps every message owed until this module reports it delivered
+(`bot.core.delivery.outbox`); here Discord's answers are told apart and worked around:
+
+* no Attach Files where the game plays: the message goes without its picture, and
+  says why;
+* no Send Messages in the game's thread: the game goes on in its channel (said there);
+  refused there too: `Blocked`, naming the missing permission;
+* the game's thread was deleted: a new thread is opened in its channel and the game
+  goes on there;
+* the thread auto-archived: its prompt cannot be edited (50083), so a new message is
+  posted (which unarchives the thread);
+* 5xx, 429, timeouts: `TryAgain` (discord.py itself retries 500/502/504/524 first).
+
+Every attempt at one message carries the same nonce with `enforce_nonce`, and a retry
+first looks at the newest messages where the game plays, so a message Discord created
+though its answer was lost (or the bot was killed before recording it) is not posted
+twice. It recognises the message by its identity alone (`identity_mark`: the owed
+message's id in the outbox, written invisibly at the end of its words), never by the
+words, which repeat all the time ("Ana passed."): Discord gives the nonce back only to
+the request that sent it, never to a later read, and a picture's file name or the
+buttons' ids are only on the prompt, so the words themselves carry the identity.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import Callable
+from datetime import timedelta
+
+import discord
+
+from bot.core.delivery.outbox import Blocked, Outcome, Posted, Ticket
+from bot.core.play import prompts
+from bot.core.server.limits import all_seats_ai
+from bot.core.store import GameRow
+from bot.core.wording import words
+from bot.discord_app.community.replay import replay_view
+from bot.discord_app.components import (
+    MISSING_PERMISSIONS,
+    THREAD_ARCHIVED,
+    UNKNOWN_CHANNEL,
+    away_words,
+    delivery_problem,
+    game_t,
+    picture_file,
+    quiet_note,
+    row_view,
+)
+from bot.discord_app.delivery.picture_modes import with_board_button
+from bot.discord_app.delivery.weblinks import OPEN_LIVE_BOARD, live_link, with_link
+from bot.discord_app.play.lobby import thread_name
+from i18n import Translator, translatable
+from render.words import ENGLISH
+
+log = logging.getLogger(__name__)
+
+MESSAGE_LIMIT = 2000
+LOOK_BACK = 100
+"""Messages looked at before posting a message again that may have reached Discord,
+oldest first from when it was owed (one request: Discord gives up to 100 at a time); an
+earlier attempt follows the posts owed before it, which a long outage makes many."""
+PROBE_SECONDS = 5.0
+"""How long to wait for Discord's answer when asking whether it answers again (discord.py
+retries some server errors itself, for longer)."""
+NO_PICTURE = translatable(
+    "(No picture: I may not attach files in <#{channel}>. A server admin can give me "
+    "**Attach Files** there; {/board} shows the picture.)"
+)
+THREAD_GONE = translatable("(The game's thread was deleted, so the game goes on here.)")
+THREAD_LOCKED = translatable(
+    "the game's thread <#{thread}> is locked. A moderator can unlock it; then "
+    "{/board} shows the game."
+)
+THREAD_REFUSED = translatable(
+    "(I may not post in the game's thread <#{thread}> ({missing}), so the game goes on "
+    "here in the channel.)"
+)
+
+
+def mention(user_id: str) -> str:
+    return f"<@{user_id}>"
+
+
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """At most `limit` characters (one message): the end is kept (the prompt and any
+    notes)."""
+    return text if len(text) <= limit else "…" + text[-(limit - 1) :]
+
+
+# ------------------------------------------------------------------ a message's identity
+
+IDENTITY_DIGITS = ("\u200b", "\u200c")
+"""Zero width space and zero width non-joiner, the binary digits 0 and 1 of an identity:
+characters no client shows, that Discord keeps as they are (neither is whitespace, so
+not trimmed), and that join nothing (a zero width joiner could glue emoji together)."""
+IDENTITY_START = "\u200c\u200b\u200b\u200c"
+"""Where an identity begins, after the last visible character of a message."""
+_IDENTITY = re.compile("\u200c\u200b\u200b\u200c([\u200b\u200c]{1,64})\\Z")
+
+
+def identity_mark(owed_id: int) -> str:
+    """The invisible end of the message delivering outbox message `owed_id`."""
+    bits = format(owed_id, "b")
+    return IDENTITY_START + "".join(IDENTITY_DIGITS[bit == "1"] for bit in bits)
+
+
+def identity_of(content: str) -> int | None:
+    """The outbox message a message's words say they deliver (None: no identity)."""
+    found = _IDENTITY.search(content)
+    if found is None:
+        return None
+    return int("".join("1" if digit == IDENTITY_DIGITS[1] else "0" for digit in found[1]), 2)
+
+
+def marked(content: str, ticket: Ticket | None) -> str:
+    """`content` (cut to fit) ending with the identity of the message it delivers."""
+    if ticket is None or not ticket.owed_id:
+        return fit(content)
+    mark = identity_mark(ticket.owed_id)
+    return fit(content.rstrip(), MESSAGE_LIMIT - len(mark)) + mark
+
+
+def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
+    """The text and the components of the message announcing `outcome`."""
+    game = outcome.game
+    names = outcome.row.names
+    t = game_t(outcome.row)
+    parts = [outcome.text] if outcome.text else []
+    view = None
+    if not outcome.prompt:
+        pass  # an older move's words: the prompt is on the newest message
+    elif game.is_over or outcome.row.status != "active":
+        parts.append(words.results(game, names, t))
+        view = with_board_button(replay_view(outcome.row.id, t), outcome.row, t)
+    else:
+        row = outcome.row
+        parts.append(
+            words.prompt_line(
+                game, lambda pid: names.get(pid, pid) if row.ai_plays(pid) else mention(pid), t
+            )
+        )
+        away = outcome.away.get(game.awaiting or "")
+        if away is not None:
+            parts.append(away_words(row, away.user_id, away, t))
+        quiet = outcome.quiet.get(game.awaiting or "")
+        if quiet is not None:
+            parts.append(
+                "-# "
+                + t.gettext(
+                    "{who} is in their quiet hours ({quiet}): I will mention them then.",
+                    who=names.get(game.awaiting or "", ""),
+                    quiet=quiet_note(quiet, t),
+                )
+            )
+        awaited = game.awaiting
+        ai_turn = awaited is not None and row.ai_plays(awaited)
+        if awaited is not None and ai_turn and not all_seats_ai(row):  # else: paused
+            moves_soon = t.gettext("{who} moves in a few seconds.", who=names.get(awaited, awaited))
+            parts.append(f"-# {moves_soon}")
+        panel = prompts.public_panel(game, names, t, hint=not ai_turn)
+        if panel.hint:
+            parts.append(f"-# {panel.hint}")
+        view = with_board_button(row_view(outcome.row, panel), row, t)
+    return fit("\n".join(parts) or "…"), view
+
+
+async def find_posted(
+    client: discord.Client, row: GameRow, ticket: Ticket | None
+) -> discord.Message | None:
+    """On a retry (`ticket.retry`): the bot's message carrying the ticket's identity
+    (`marked`) that an earlier attempt posted where the game plays, if it went out."""
+    if ticket is None or not ticket.retry or not ticket.owed_id:
+        return None
+    channel = client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
+    since = discord.Object(discord.utils.time_snowflake(ticket.since - timedelta(seconds=5)))
+    me = client.user
+    try:
+        async for message in channel.history(limit=LOOK_BACK, after=since):
+            mine = me is not None and message.author.id == me.id
+            if mine and identity_of(message.content) == ticket.owed_id:
+                log.info(
+                    "%s (version %s) was posted already (message %s)",
+                    ticket.key,
+                    ticket.version,
+                    message.id,
+                )
+                return message
+    except discord.HTTPException as error:
+        log.info("could not look for an earlier attempt: %s", error)
+    return None
+
+
+def with_notes(content: str, notes: list[str], ticket: Ticket | None = None) -> str:
+    """The message's words, its notes and its identity (when it has a ticket)."""
+    return marked("\n".join([content, *(f"-# {note}" for note in notes)]), ticket)
+
+
+class DiscordAnnouncer:
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    async def _with_live_link(
+        self, row: GameRow, view: discord.ui.View | None
+    ) -> discord.ui.View | None:
+        """The prompt's view with "Open the live board" when `MONTANA_WEB_URL` is set."""
+        settings = getattr(self.client, "settings", None)
+        store = getattr(self.client, "store", None)
+        web_url = getattr(settings, "web_url", None)
+        if web_url is None or store is None:
+            return view
+        url = await live_link(store, web_url, row)
+        if url is None:
+            return view
+        return with_link(view, game_t(row).translate(OPEN_LIVE_BOARD), url)
+
+    async def probe(self, row: GameRow) -> bool:
+        """Whether Discord answers a read of the game's channel or thread again (posts
+        there failed for now): the core then tries them at once (`Prober`)."""
+        try:
+            await asyncio.wait_for(self.client.fetch_channel(row.play_channel_id), PROBE_SECONDS)
+        except (discord.DiscordServerError, discord.RateLimited, OSError, TimeoutError):
+            return False
+        except discord.HTTPException:
+            return True  # it answers, refusing: the next attempt says how
+        return True
+
+    async def announce(self, outcome: Outcome) -> Posted:
+        row = outcome.row
+        try:
+            return await self._announce(outcome)
+        except (discord.DiscordException, OSError, TimeoutError) as error:
+            raise delivery_problem(error, self.refused(row)) from error
+
+    async def _announce(self, outcome: Outcome) -> Posted:
+        row = outcome.row
+        content, view = compose(outcome)
+        if outcome.prompt:
+            view = await self._with_live_link(row, view)
+        if outcome.in_place and outcome.previous_message_id is not None:
+            edited = await self._edit_prompt(outcome, content, view)
+            if edited is not None:
+                return edited
+        message = await self._already_posted(outcome)
+        place, notes = row.play_channel_id, list[str]()
+        if message is None:
+            message, place, notes = await self._post(outcome, content, view)
+        if not outcome.prompt and message.components:
+            # the nonce found an earlier attempt that went out as the prompt back then
+            with contextlib.suppress(discord.HTTPException):
+                await message.edit(view=None)
+        previous = outcome.previous_message_id
+        if outcome.prompt and previous is not None and previous != message.id:
+            old = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
+            try:
+                await old.get_partial_message(previous).edit(view=None)
+            except discord.HTTPException as error:
+                log.warning("could not clear the old prompt: %s", error)
+        moved_to = place if place != row.play_channel_id else None
+        return Posted(message.id, moved_to=moved_to, notes=tuple(notes))
+
+    # ---- editing the same player's prompt
+
+    async def _edit_prompt(
+        self, outcome: Outcome, content: str, view: discord.ui.View | None
+    ) -> Posted | None:
+        """Update the prompt in place; None when a new message must be posted instead."""
+        row = outcome.row
+        assert outcome.previous_message_id is not None
+        channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
+        message = channel.get_partial_message(outcome.previous_message_id)
+        notes: list[str] = []
+        picture = outcome.picture
+        while True:
+            # a refused picture also takes the outdated one off the message
+            attachments = [picture_file(picture)] if picture else [] if notes else None
+            try:
+                await message.edit(
+                    content=with_notes(content, notes, outcome.ticket),
+                    attachments=discord.utils.MISSING if attachments is None else attachments,
+                    view=view,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+                return Posted(message.id, notes=tuple(notes))
+            except discord.NotFound:
+                log.warning("the prompt message is gone; posting a new one")
+                return None
+            except discord.HTTPException as error:
+                if error.code == THREAD_ARCHIVED:
+                    # a new message is accepted, and unarchives the thread
+                    log.info("the game's thread is archived; posting a new prompt")
+                    return None
+                if error.code != MISSING_PERMISSIONS or not picture:
+                    raise
+                picture = b""
+                notes.append(game_t(row).translate(NO_PICTURE, channel=row.play_channel_id))
+
+    # ---- posting a new message
+
+    async def _already_posted(self, outcome: Outcome) -> discord.Message | None:
+        """On a retry: the message an earlier attempt did post, if it went out."""
+        return await find_posted(self.client, outcome.row, outcome.ticket)
+
+    async def _post(
+        self, outcome: Outcome, content: str, view: discord.ui.View | None
+    ) -> tuple[discord.Message, int, list[str]]:
+        """Post where the game plays, or where it can go on; the message, where it went,
+        and what it had to say about that."""
+        row = outcome.row
+        place = row.play_channel_id
+        moved: list[str] = []
+        opened_thread = False
+        while True:
+            try:
+                message, notes = await self._post_in(place, outcome, content, view, moved)
+                return message, place, moved + notes
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_CHANNEL or place == row.channel_id or opened_thread:
+                    raise
+                opened_thread = True
+                log.warning("the game's thread %s is gone; opening a new one", place)
+                place = await self._open_thread(row) or row.channel_id
+                moved = [game_t(row).translate(THREAD_GONE)]
+            except discord.Forbidden:
+                if place == row.channel_id:
+                    raise
+                log.warning("may not post in the game's thread %s; going on in the channel", place)
+                moved = [
+                    game_t(row).translate(
+                        THREAD_REFUSED, thread=place, missing=self.missing(place, True, game_t(row))
+                    )
+                ]
+                place = row.channel_id
+            except discord.HTTPException as error:
+                if error.code == THREAD_ARCHIVED:  # locked by a moderator: theirs to undo
+                    raise Blocked(THREAD_LOCKED, fields={"thread": place}) from error
+                raise
+
+    async def _post_in(
+        self,
+        place: int,
+        outcome: Outcome,
+        content: str,
+        view: discord.ui.View | None,
+        notes: list[str],
+    ) -> tuple[discord.Message, list[str]]:
+        """Post in one channel or thread, without the picture if files are refused there."""
+        row = outcome.row
+        channel = self.client.get_partial_messageable(place, guild_id=row.guild_id)
+        awaited = outcome.awaited
+        ping = (
+            [discord.Object(int(awaited))]
+            if awaited
+            and outcome.awaited_changed
+            and outcome.prompt
+            and not row.ai_plays(awaited)
+            and awaited not in outcome.quiet  # their quiet hours: a notice is owed for later
+            else []
+        )
+        nonce = outcome.ticket.key if outcome.ticket is not None else discord.utils.MISSING
+        picture = outcome.picture
+        added: list[str] = []
+        while True:
+            try:
+                message = await channel.send(
+                    with_notes(content, notes + added, outcome.ticket),
+                    file=picture_file(picture) if picture else discord.utils.MISSING,
+                    allowed_mentions=discord.AllowedMentions(
+                        everyone=False, roles=False, users=ping, replied_user=False
+                    ),
+                    view=view if view is not None else discord.utils.MISSING,
+                    nonce=nonce,
+                )
+                return message, added
+            except discord.Forbidden as error:
+                if error.code != MISSING_PERMISSIONS or not picture:
+                    raise
+                picture = b""
+                added = [game_t(row).translate(NO_PICTURE, channel=place)]
+
+    async def _open_thread(self, row: GameRow) -> int | None:
+        """A new thread for the game in its channel (None when that is refused)."""
+        try:
+            parent = self.client.get_channel(row.channel_id) or await self.client.fetch_channel(
+                row.channel_id
+            )
+            if not isinstance(parent, discord.TextChannel):
+                return None
+            thread = await parent.create_thread(
+                name=thread_name(row),
+                auto_archive_duration=10080,
+                type=discord.ChannelType.public_thread,
+            )
+        except discord.HTTPException as error:
+            log.warning("could not open a new thread: %s", error)
+            return None
+        return thread.id
+
+    # ---- saying what is refused
+
+    def missing(self, place: int, picture: bool, t: Translator = ENGLISH) -> str:
+        """The permissions the bot lacks in `place`, as Discord names them."""
+        channel = self.client.get_channel(place)
+        thread = isinstance(channel, discord.Thread)
+        needed = {
+            "view_channel": "View Channel",
+            "send_messages_in_threads" if thread else "send_messages": (
+                "Send Messages in Threads" if thread else "Send Messages"
+            ),
+        }
+        if picture:
+            needed["attach_files"] = "Attach Files"
+        lacking: list[str] = []
+        if isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            with contextlib.suppress(discord.ClientException):
+                allowed = channel.permissions_for(channel.guild.me)
+                lacking = [name for flag, name in needed.items() if not getattr(allowed, flag)]
+        if not lacking:  # not known here: name what posting needs
+            lacking = list(needed.values())[1:2]
+        return t.gettext(
+            "I lack {permissions} there", permissions=words.listed([f"**{n}**" for n in lacking], t)
+        )
+
+    def refused(self, row: GameRow) -> Callable[[Translator], str]:
+        """Why nothing can be posted for the game, for the players and admins (a wording:
+        each reader gets it in their language)."""
+        places = [row.channel_id]
+        if row.thread_id is not None and row.thread_id != row.channel_id:
+            places.insert(0, row.thread_id)
+
+        def said(t: Translator) -> str:
+            where = [f"<#{place}> ({self.missing(place, False, t)})" for place in places]
+            if len(where) == 1:
+                return t.gettext(
+                    "I cannot post in {where}. A server admin can grant it; then "
+                    "{/board} shows the game.",
+                    where=where[0],
+                )
+            return t.gettext(
+                "I cannot post in {thread} nor in {channel}. A server admin can grant it; "
+                "then {/board} shows the game.",
+                thread=where[0],
+                channel=where[1],
+            )
+
+        return said
+
+
+__all__ = [
+    "DiscordAnnouncer",
+    "compose",
+    "find_posted",
+    "identity_mark",
+    "identity_of",
+    "marked",
+    "mention",
+]

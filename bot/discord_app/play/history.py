@@ -1,0 +1,200 @@
+"""The whole move log, page by page, and the list of a channel's past games.
+
+`/montana game log` answers with one page (page 1 = the latest moves) and buttons to
+page through the rest; the buttons are `DynamicItem`s (`ml:<game>:<page>:<tag>`) that
+edit the same ephemeral answer. `/montana game history` lists the finished, ended and
+abandoned games of the channel with their date, players and winner, and a Replay
+button for each that was played (`replay.ReplayButton`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any
+
+import discord
+
+from bot.core.clock.pace import pace_label
+from bot.core.community.ratings import AI_MOVE_NOTE
+from bot.core.play.service import FORCED_NOTE, IN_ADVANCE_NOTE, GameService
+from bot.core.store import ENDED, FINISHED, GameRow
+from bot.core.wording import words
+from bot.discord_app.community.replay import replay_button
+from bot.discord_app.components import Components, DynamicItems, reply, service_of, user_t
+from bot.discord_app.group import game_group, tracked
+from bot.discord_app.guard import LOG_PAGE_OFFER, run_press
+from i18n import Translator, translatable_in
+
+log = logging.getLogger(__name__)
+
+PER_PAGE = 20
+LINE_LIMIT = 90
+"""A page of 20 such lines stays within Discord's 2000 characters."""
+HISTORY_LIMIT = 15
+MAX_BUTTONS = 25
+"""Discord's limit of components on a message (5 rows of 5): a Replay button per line."""
+NOTES = {
+    "deadline": translatable_in("log note", "passed on its deadline"),
+    FORCED_NOTE: translatable_in("log note", "no other choice"),
+    IN_ADVANCE_NOTE: translatable_in("log note", "passed in advance"),
+    AI_MOVE_NOTE: translatable_in("log note", "played by the AI"),
+}
+"""How the log marks a move made for its player (the store's `moves.note`)."""
+
+
+async def log_page_text(
+    service: GameService, row: GameRow, page: int, t: Translator
+) -> tuple[str, int, int]:
+    """The text of a log page, the page shown (clamped) and the page count, in the
+    reader's language `t` (the moves themselves stay in notation)."""
+    lines, pages = await service.log_page(row, page, PER_PAGE)
+    page = min(max(page, 1), pages)
+    noted = await service.store.move_notes(row.id)
+    notes = {
+        f"{version}.": t.translate(NOTES[note]) if note in NOTES else note
+        for version, note in noted.items()
+    }
+    marked = []
+    for line in lines:
+        note = notes.get(line.split(" ", 1)[0])
+        marked.append((f"{line}  ({note})" if note else line)[:LINE_LIMIT])
+    body = "\n".join(marked) or t.gettext("No moves yet.")
+    title = t.gettext(
+        "Moves, page {page} of {pages} (page 1 is the latest):", page=page, pages=pages
+    )
+    text = f"{title}\n```\n{body}\n```"
+    return text[:2000], page, pages
+
+
+def log_view(game_id: int, page: int, pages: int, t: Translator) -> discord.ui.View | None:
+    if pages <= 1:
+        return None
+    view = Components()
+    for tag, label, target in (
+        ("f", "⏮ " + t.pgettext("button", "First moves"), pages),
+        ("o", "◀ " + t.pgettext("button", "Older"), page + 1),
+        ("n", t.pgettext("button", "Newer") + " ▶", page - 1),
+        ("l", t.pgettext("button", "Latest") + " ⏭", 1),
+    ):
+        clamped = min(max(target, 1), pages)
+        view.add_item(LogPageButton(game_id, clamped, tag, label, disabled=clamped == page))
+    return view
+
+
+class LogPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"ml:(?P<game>[0-9]{1,19}):(?P<page>[0-9]{1,6}):(?P<tag>[a-z])",
+):
+    def __init__(
+        self, game_id: int, page: int, tag: str, label: str = "·", *, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ml:{game_id}:{page}:{tag}",
+                disabled=disabled,
+            )
+        )
+        self.game_id = game_id
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> LogPageButton:
+        return cls(int(match["game"]), int(match["page"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async def turn_page(row: GameRow) -> None:
+            service, t = service_of(interaction), user_t(interaction)
+            text, page, pages = await log_page_text(service, row, self.page, t)
+            view = log_view(row.id, page, pages, t)
+            await interaction.response.edit_message(content=text, view=view)
+
+        await run_press(interaction, self.game_id, LOG_PAGE_OFFER, turn_page)
+
+
+# ------------------------------------------------------------------ history
+
+
+def _winners(names: dict[str, str], ranking: list[dict[str, Any]], t: Translator) -> str:
+    first = [names.get(s["player"], s["player"]) for s in ranking if s["place"] == 1]
+    return words.listed(first, t) or t.gettext("nobody")
+
+
+async def history_lines(service: GameService, channel_id: int, t: Translator) -> list[str]:
+    """One line per past game of this channel (or thread), newest first."""
+    return [line for _, line in await history_entries(service, channel_id, t)]
+
+
+async def history_entries(
+    service: GameService, channel_id: int, t: Translator
+) -> list[tuple[GameRow, str]]:
+    """Each past game of this channel (or thread), newest first, and its line."""
+    lines = []
+    for row in await service.store.past_games(channel_id, HISTORY_LIMIT):
+        names = row.names
+        players = ", ".join(s.name for s in row.players)
+        date = row.updated_at[:10]
+        status = row.status
+        if status == FINISHED and row.state_json is not None:
+            result = GameService.game_of(row).result()
+            ranking = [{"player": s.player, "place": s.place} for s in result.ranking]
+            outcome = t.gettext("won by {who}", who=_winners(names, ranking, t))
+        elif status == ENDED and row.result_json:
+            ranking = json.loads(row.result_json).get("ranking", [])
+            outcome = t.gettext(
+                "ended early by a vote, {who} leading", who=_winners(names, ranking, t)
+            )
+        else:
+            outcome = t.gettext("abandoned")
+        pace = pace_label(row.turn_seconds, row.auction_seconds, t)
+        lines.append((row, f"#{row.id} · {date} · {players} · {pace} · {outcome}"))
+    return lines
+
+
+@game_group.command(name="history", description="The past games of this channel, with winners")
+@tracked
+async def history_command(interaction: discord.Interaction[Any]) -> None:
+    service = service_of(interaction)
+    t = user_t(interaction)
+    if interaction.channel_id is None:
+        await reply(interaction, t.gettext("Use this command in a server channel."))
+        return
+    entries = await history_entries(service, interaction.channel_id, t)
+    lines = [line for _, line in entries]
+    if not lines:
+        await reply(
+            interaction,
+            t.gettext("No finished game here yet. Start one with {/game new}."),
+        )
+        return
+    text = t.gettext("**Past games here** (newest first):")
+    view = Components()
+    for shown, (row, line) in enumerate(entries):
+        if len(text) + len(line) + 40 > 2000:
+            text += "\n" + t.ngettext("… and {n} older.", "… and {n} older.", len(lines) - shown)
+            break
+        text += "\n" + line
+        if row.state_json is not None and len(view.children) < MAX_BUTTONS:
+            view.add_item(replay_button(row.id, t, numbered=True))
+    await reply(interaction, text, **({"view": view} if view.children else {}))
+
+
+DYNAMIC_ITEMS: DynamicItems = (LogPageButton,)
+
+__all__ = [
+    "DYNAMIC_ITEMS",
+    "LogPageButton",
+    "history_entries",
+    "history_lines",
+    "log_page_text",
+    "log_view",
+]

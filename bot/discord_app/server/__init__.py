@@ -1,0 +1,3 @@
+"""For administrators, moderators and operators: `/montana server ...`, metrics and
+health. Mirrors `bot.core.server`.
+"""
