@@ -11,7 +11,7 @@ made by a newer bot. Nothing outside this package writes SQL.
 
 from __future__ import annotations
 
-from .base import AiTables, AtEnd, Shards, Store, reminder_step
+from .base import AiTables, Store, reminder_step
 from .dialect import is_postgres, masked
 from .model import (
     ABANDONED,
@@ -59,7 +59,7 @@ from .model import (
     now,
     stamp_of,
 )
-from .parts import Row, Statement, Tx
+from .parts import AtEnd, Row, Shards, Statement, Tx
 from .postgres import PostgresStore
 from .queue import QueuedPlayer
 from .ratings import (

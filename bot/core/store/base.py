@@ -16,8 +16,7 @@ processes or two presses can never both apply a move to the same state.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -48,112 +47,14 @@ from .model import (
     stamp_of,
 )
 from .operators import OperatorQueries
-from .parts import Row, StoreParts, Tx, guarded
+from .parts import AtEnd, Row, Shards, StoreParts, guarded
 from .pictures import PictureTables
 from .prefs import PlayerTables
 from .queue import QueueTables
 from .ratings import RatingTables
+from .rows import game_row, seats_json, stored_state, taken_over_json, taken_over_update
 from .votes import VoteTables
 from .web import WebTables
-
-AtEnd = Callable[["Tx"], Awaitable[None]]
-"""What a game's end also writes in its transaction (`Store.commit_move`, `end_game`)."""
-
-
-@dataclass(frozen=True)
-class Shards:
-    """The shards one process serves: a guild's shard is `(guild_id >> 22) % count`
-    (Discord's rule); games without a guild belong to shard 0."""
-
-    count: int
-    ids: tuple[int, ...]
-
-    def serves(self, guild_id: int | None) -> bool:
-        return (0 if guild_id is None else (guild_id >> 22) % self.count) in self.ids
-
-    def clause(self, column: str = "guild_id") -> str:
-        """SQL keeping the rows of these shards (the numbers are ints: no injection)."""
-        ids = ", ".join(str(int(shard)) for shard in self.ids)
-        none = f"{column} IS NULL AND 0 IN ({ids})"
-        return f"({none} OR ({column} >> 22) % {int(self.count)} IN ({ids}))"
-
-
-def _seats_json(players: Iterable[Seat]) -> str:
-    return json.dumps([{"id": s.user_id, "name": s.name} for s in players])
-
-
-def _taken_over_json(seats: Iterable[str]) -> str:
-    """`games.taken_over` as stored (sorted, so that equal sets compare equal in SQL)."""
-    return json.dumps(sorted(seats))
-
-
-def _taken_over_update(
-    game_id: int, seats: Iterable[str], expected: Iterable[str]
-) -> tuple[str, tuple[Any, ...]]:
-    """The seats the AI plays in a game under way, if they are still `expected` (the
-    statement touches no row otherwise)."""
-    return (
-        "UPDATE games SET taken_over = ? WHERE id = ? AND taken_over = ? AND status = ?",
-        (_taken_over_json(seats), game_id, _taken_over_json(expected), ACTIVE),
-    )
-
-
-_LOG_START = ', "log": ['
-_LOG_END = '], "auto": '
-
-
-def _json(state: dict[str, Any] | str) -> str:
-    """The engine's state as stored: without its move log, which the `moves` table
-    holds already (appended, never rewritten); `_with_log` puts it back when read.
-    A state's JSON as `json.dumps(Game.to_dict())` writes it is cut without parsing;
-    any other text is stored whole (it is read back as it is)."""
-    if not isinstance(state, str):
-        return json.dumps({key: value for key, value in state.items() if key != "log"})
-    start = state.find(_LOG_START)
-    end = state.find(_LOG_END, start + 1)
-    if start < 0 or end < 0 or state.find(_LOG_START, start + 1) >= 0:
-        return state
-    return state[:start] + state[end + 1 :]
-
-
-def _with_log(state: str, lines: Sequence[Row]) -> str:
-    """A stored state with its move log (the `moves` rows up to its version) back in."""
-    log = json.dumps([[line["player"], line["notation"]] for line in lines])
-    return f'{state[:-1]}, "log": {log}}}'
-
-
-def _lacks_log(row: Row) -> bool:
-    state = row["state"]
-    return state is not None and '"log": ' not in state
-
-
-def _row(row: Row, lines: Sequence[Row] | None = None) -> GameRow:
-    state = row["state"]
-    return GameRow(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        thread_id=row["thread_id"],
-        creator_id=row["creator_id"],
-        status=row["status"],
-        players=tuple(Seat(p["id"], p["name"]) for p in json.loads(row["players"])),
-        state_json=state if lines is None else _with_log(state, lines),
-        version=row["version"],
-        message_id=row["message_id"],
-        lobby_message_id=row["lobby_message_id"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        turn_events=json.loads(row["turn_events"]),
-        turn_seconds=row["turn_seconds"],
-        auction_seconds=row["auction_seconds"],
-        prompt_version=row["prompt_version"],
-        undo_epoch=row["undo_epoch"],
-        result_json=row["result"],
-        absent=row["absent"],
-        taken_over=tuple(json.loads(row["taken_over"])),
-        language=row["language"],
-        pictures=row["pictures"],
-    )
 
 
 def _owed(row: Row) -> Owed:
@@ -221,9 +122,6 @@ class Store(
     `await store.close()`. The statements are here; the connection is the subclass's."""
 
     backends: ClassVar[list[type[Store]]] = []
-    shards: Shards | None = None
-    """The shards of this process: background reads (`clocks`, `owed`, ...)
-    see only their games. None: every game."""
     read_only = False
     """Opened to read only (the web process): every write raises `StoreError`."""
 
@@ -276,32 +174,6 @@ class Store(
         if self.shards is None:
             return ""
         return f" AND game_id IN (SELECT id FROM games WHERE {self.shards.clause()})"
-
-    def _shard_filter(self, column: str = "guild_id") -> str:
-        """` AND <shard clause>` for the background reads, or nothing."""
-        return "" if self.shards is None else f" AND {self.shards.clause(column)}"
-
-    # ------------------------------------------------------------------ reading
-
-    async def _rows(self, rows: Sequence[Row]) -> list[GameRow]:
-        """Game rows with their states whole: the move log of each (its `moves` up to
-        its version) put back into the state saved without it."""
-        games = []
-        for row in rows:
-            lines = None
-            if _lacks_log(row):
-                lines = await self._read(
-                    "SELECT player, notation FROM moves WHERE game_id = ? AND version <= ? "
-                    "ORDER BY version",
-                    (row["id"], row["version"]),
-                )
-            games.append(_row(row, lines))
-        return games
-
-    @guarded
-    async def get(self, game_id: int) -> GameRow | None:
-        rows = await self._read("SELECT * FROM games WHERE id = ?", (game_id,))
-        return (await self._rows(rows))[0] if rows else None
 
     @guarded
     async def open_game_in(self, channel_id: int) -> GameRow | None:
@@ -375,20 +247,6 @@ class Store(
         return int(rows[0][0]) if rows else 0
 
     @guarded
-    async def transaction(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> list[int]:
-        """Run statements in one transaction; returns each one's rowcount."""
-        counts: list[int] = []
-        async with self._writing() as tx:
-            for sql, params in statements:
-                counts.append(await tx.execute(sql, params))
-        return counts
-
-    @guarded
-    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """Rows of one read-only statement (tests and tools; the bot names its reads)."""
-        return await self._read(sql, params)
-
-    @guarded
     async def create_lobby(
         self,
         *,
@@ -418,14 +276,14 @@ class Store(
                     thread_id,
                     creator.user_id,
                     LOBBY,
-                    _seats_json([creator]),
+                    seats_json([creator]),
                     stamp,
                     stamp,
                     language,
                 ),
             )
             game_id = int(made[0][0])
-            for sql, params in seat_statements(game_id, _seats_json([creator])):
+            for sql, params in seat_statements(game_id, seats_json([creator])):
                 await tx.execute(sql, params)
         row = await self.get(game_id)
         assert row is not None
@@ -443,7 +301,7 @@ class Store(
         seating exactly those players); `StaleVersion` when it is not. `creator`: the
         lobby's opener from now on (None: unchanged)."""
         opener = ""
-        params: list[object] = [_seats_json(players), now()]
+        params: list[object] = [seats_json(players), now()]
         if creator is not None:
             opener = ", creator_id = ?"
             params.append(creator)
@@ -451,7 +309,7 @@ class Store(
         params += [game_id, LOBBY]
         if expected is not None:
             guard = " AND players = ?"
-            params.append(_seats_json(expected))
+            params.append(seats_json(expected))
         update = (
             "UPDATE games SET players = ?, updated_at = ?"
             + opener
@@ -460,7 +318,7 @@ class Store(
             tuple(params),
         )
         await self._checked(
-            [update, *seat_statements(game_id, _seats_json(players))],
+            [update, *seat_statements(game_id, seats_json(players))],
             f"game {game_id} is no longer in its lobby with those players",
         )
 
@@ -497,8 +355,8 @@ class Store(
                 "turn_events = ? WHERE id = ? AND status = ?",
                 (
                     ACTIVE,
-                    _seats_json(players),
-                    _json(state),
+                    seats_json(players),
+                    stored_state(state),
                     version,
                     stamp,
                     json.dumps(turn_events or {}),
@@ -515,7 +373,7 @@ class Store(
             for index, (player, notation) in enumerate(moves)
         ]
         statements += _owed_inserts(game_id, owed, stamp_of(datetime.now(UTC)))
-        statements += seat_statements(game_id, _seats_json(players))
+        statements += seat_statements(game_id, seats_json(players))
         await self._checked(statements, f"game {game_id} is no longer in its lobby")
 
     @database_timed  # the write of every move, timed whole
@@ -555,13 +413,13 @@ class Store(
         guarded: tuple[Any, ...] = () if expected_epoch is None else (expected_epoch,)
         if expected_taken_over is not None:
             guards += " AND taken_over = ?"
-            guarded += (_taken_over_json(expected_taken_over),)
+            guarded += (taken_over_json(expected_taken_over),)
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
                 "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?, "
                 "turn_events = ? WHERE id = ? AND version = ? AND status = ?" + guards,
                 (
-                    _json(new_state),
+                    stored_state(new_state),
                     new_version,
                     FINISHED if finished else ACTIVE,
                     stamp,
@@ -586,36 +444,6 @@ class Store(
         await self._checked(
             statements, f"game {game_id} is no longer at version {expected_version}", at_end
         )
-
-    async def _checked(
-        self,
-        statements: Sequence[tuple[str, tuple[Any, ...]]],
-        why: str,
-        then: AtEnd | None = None,
-    ) -> None:
-        """Like `transaction`, but roll back and raise `StaleVersion` if the first
-        statement (the guarded UPDATE) touched no row; `then` runs last, in the same
-        transaction."""
-        await self._checked_each(statements[:1], statements[1:], why, then)
-
-    @guarded
-    async def _checked_each(
-        self,
-        guarded: Sequence[tuple[str, tuple[Any, ...]]],
-        rest: Sequence[tuple[str, tuple[Any, ...]]],
-        why: str,
-        then: AtEnd | None = None,
-    ) -> None:
-        """One transaction: every statement of `guarded` must touch a row (else roll
-        back and raise `StaleVersion`), then those of `rest`, then `then`."""
-        async with self._writing() as tx:
-            for sql, params in guarded:
-                if await tx.execute(sql, params) == 0:
-                    raise StaleVersion(why)
-            for sql, params in rest:
-                await tx.execute(sql, params)
-            if then is not None:
-                await then(tx)
 
     async def undo_moves(
         self,
@@ -652,7 +480,7 @@ class Store(
                 "updated_at = ?, turn_events = ?, prompt_version = NULL "
                 "WHERE id = ? AND version = ? AND undo_epoch = ? AND status = ?",
                 (
-                    _json(new_state),
+                    stored_state(new_state),
                     new_version,
                     stamp,
                     json.dumps(turn_events),
@@ -914,7 +742,7 @@ class Store(
             "SELECT * FROM games WHERE status = ? AND players LIKE ? ORDER BY id",
             (ACTIVE, f"%{user_id}%"),
         )
-        games = [_row(row) for row in rows]
+        games = [game_row(row) for row in rows]
         mine = {game.id for game in games if game.has_player(user_id)}
         return await self._rows([row for row in rows if row["id"] in mine])
 
@@ -964,11 +792,11 @@ class Store(
         guarded by the row's `taken_over` as read (each must touch its row)."""
         return [
             *(
-                _taken_over_update(row.id, {*row.taken_over, user_id}, row.taken_over)
+                taken_over_update(row.id, {*row.taken_over, user_id}, row.taken_over)
                 for row in hand_over
             ),
             *(
-                _taken_over_update(row.id, set(row.taken_over) - {user_id}, row.taken_over)
+                taken_over_update(row.id, set(row.taken_over) - {user_id}, row.taken_over)
                 for row in give_back
             ),
         ]
@@ -1213,7 +1041,7 @@ class Store(
         """The seats the AI plays for now, if they are still `expected` (False if not);
         the votes about a seat whose hands change are dropped."""
         changed = set(seats) ^ set(expected)
-        statements = [_taken_over_update(game_id, seats, expected)]
+        statements = [taken_over_update(game_id, seats, expected)]
         statements += [
             ("DELETE FROM takeover_votes WHERE game_id = ? AND player = ?", (game_id, player))
             for player in sorted(changed)
