@@ -6,10 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .model import (
-    ABSENT_MODES,
-    ACTIVE,
-)
+from .model import ABSENT_MODES, ACTIVE
 from .parts import StoreParts, guarded
 from .rows import taken_over_update
 

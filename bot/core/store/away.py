@@ -7,15 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from .model import (
-    ACTIVE,
-    Away,
-    GameRow,
-    OwedMessage,
-    StaleVersion,
-    moment_of,
-    stamp_of,
-)
+from .model import ACTIVE, Away, GameRow, OwedMessage, StaleVersion, moment_of, stamp_of
 from .outbox import owed_inserts
 from .parts import Row, Statement, StoreParts, guarded
 from .rows import game_row, taken_over_update

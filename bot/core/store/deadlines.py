@@ -6,11 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .model import (
-    ACTIVE,
-    DeadlineClock,
-    moment_of,
-)
+from .model import ACTIVE, DeadlineClock, moment_of
 from .parts import Statement, StoreParts, guarded
 
 

@@ -6,13 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .model import (
-    ABANDONED,
-    ENDED,
-    FINISHED,
-    GameRow,
-    now,
-)
+from .model import ABANDONED, ENDED, FINISHED, GameRow, now
 from .parts import StoreParts, guarded
 
 

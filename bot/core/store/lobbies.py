@@ -10,16 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .mine import seat_statements
-from .model import (
-    ACTIVE,
-    LOBBY,
-    ChannelBusy,
-    GameRow,
-    OwedMessage,
-    Seat,
-    now,
-    stamp_of,
-)
+from .model import ACTIVE, LOBBY, ChannelBusy, GameRow, OwedMessage, Seat, now, stamp_of
 from .outbox import owed_inserts
 from .parts import Statement, StoreParts, guarded
 from .rows import seats_json, stored_state

@@ -9,12 +9,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from .model import (
-    Owed,
-    OwedMessage,
-    moment_of,
-    stamp_of,
-)
+from .model import Owed, OwedMessage, moment_of, stamp_of
 from .parts import Row, Statement, StoreParts, guarded
 
 
@@ -34,6 +29,8 @@ def _owed(row: Row) -> Owed:
 
 
 def owed_inserts(game_id: int, owed: Sequence[OwedMessage], stamp: str) -> list[Statement]:
+    """The statements owing `owed` for the game, run in the transaction of what owes
+    them (a start, a move, an undo, an away)."""
     return [
         (
             "INSERT INTO outbox (game_id, version, kind, body, created_at, next_at) "
