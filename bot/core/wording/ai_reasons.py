@@ -7,9 +7,7 @@ from typing import Final
 
 import render.words as render_words
 from ai import Reason as AiReason
-from bot.core.wording.phrasing import (
-    listed,
-)
+from bot.core.wording.phrasing import listed
 from i18n import Translator
 from render.vocabulary import GOODS, PIECES
 from render.words import ENGLISH
