@@ -19,7 +19,7 @@ import logging
 from collections.abc import Awaitable
 from datetime import UTC, datetime
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
@@ -31,9 +31,7 @@ from bot.core.play.service import Refusal
 from bot.core.runtime import metrics
 from bot.core.runtime.errors import StartupError
 from bot.core.store import Store, StoreError, is_postgres
-
-if TYPE_CHECKING:
-    from bot.discord_app.client import MontanaBot
+from bot.discord_app.app import MontanaApp
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +110,7 @@ class MonitoringServer:
     """`/metrics` and `/healthz` for `client` on `host`:`port` (`port` 0: any free port,
     `bound_port` says which)."""
 
-    def __init__(self, client: MontanaBot, host: str, port: int) -> None:
+    def __init__(self, client: MontanaApp, host: str, port: int) -> None:
         self.client = client
         self.host = host
         self.port = port
@@ -175,7 +173,8 @@ class MonitoringServer:
     async def problems(self) -> list[str]:
         """Why the bot is not healthy, one line each (none: healthy)."""
         problems = []
-        if not gateway_connected(self.client):
+        client = self.client  # a discord.py client (the protocol does not say how it connects)
+        if not (isinstance(client, discord.Client) and gateway_connected(client)):
             problems.append("not connected to Discord's gateway")
         store = self._store()
         if store is None:
