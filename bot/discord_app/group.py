@@ -27,12 +27,11 @@ import discord
 from discord import app_commands
 
 from bot.core.play.service import Refusal
-from bot.discord_app.server.monitoring import counted
 from i18n import translatable
 
 from ..core.store import StoreError
 from .components import bot_of, database_trouble, user_t
-from .guard import went_wrong
+from .guard import counted, went_wrong
 
 log = logging.getLogger(__name__)
 

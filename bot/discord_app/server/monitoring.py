@@ -7,16 +7,15 @@ beside the bot, serving
 * `/healthz`: 200 `ok` when the bot is connected to Discord's gateway (every shard it
   runs) and the database answers a trivial query; otherwise 503 and one line per reason.
 
-Also the two instruments only the Discord side sees: every interaction's kind and
-outcome (`counted`, at `group.tracked` and the press handler) and the statuses of
-Discord's failed HTTP answers (`discord_trace`, on discord.py's HTTP session).
+Also the statuses of Discord's failed HTTP answers (`discord_trace`, on discord.py's HTTP
+session), an instrument only the Discord side sees; every interaction's kind and outcome
+is counted where each is answered (`guard.counted`, at `group.tracked` and `run_press`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
 from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
@@ -26,41 +25,15 @@ import discord
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from bot.core.play.prompts import UnknownChoice
-from bot.core.play.service import Refusal
 from bot.core.runtime import metrics
 from bot.core.runtime.errors import StartupError
-from bot.core.store import Store, StoreError, is_postgres
+from bot.core.store import Store, is_postgres
 from bot.discord_app.app import MontanaApp
 
 log = logging.getLogger(__name__)
 
 HEALTH_TIMEOUT = 2.0
 """Seconds the database has to answer the health check (and the scrape's reads)."""
-
-
-def kind_of(interaction: discord.Interaction[Any]) -> str:
-    """What an interaction was, as the metrics tell it: the command, or `press`."""
-    if interaction.type is discord.InteractionType.component:
-        return "press"
-    command = interaction.command
-    return command.qualified_name if command is not None else "command"
-
-
-async def counted(interaction: discord.Interaction[Any], answering: Awaitable[None]) -> None:
-    """Await the answer to `interaction`, counting it by kind and outcome."""
-    outcome = metrics.ERROR
-    try:
-        await answering
-        outcome = metrics.OK
-    except (Refusal, UnknownChoice):
-        outcome = metrics.REFUSED
-        raise
-    except StoreError:
-        outcome = metrics.DATABASE_ERROR
-        raise
-    finally:
-        metrics.interaction_answered(interaction.guild_id, kind_of(interaction), outcome)
 
 
 def discord_trace() -> aiohttp.TraceConfig:
@@ -198,9 +171,7 @@ def _sockets(site: web.BaseSite) -> list[Any]:
 __all__ = [
     "HEALTH_TIMEOUT",
     "MonitoringServer",
-    "counted",
     "discord_trace",
     "gateway_connected",
-    "kind_of",
     "read_from_store",
 ]
