@@ -2,7 +2,11 @@
 
 Each feature module adds its subcommands to the `/montana` group (`group.py`) and
 names the `DynamicItem`s it answers (`DYNAMIC_ITEMS`); the client registers them all,
-and the few top-level commands besides `/montana` (`TOP_LEVEL`).
+and the few top-level commands besides `/montana` (`TOP_LEVEL`). It also hands a lower
+feature what it shows of a higher one (the folders import only downwards): the Replay
+buttons under a game's end to the announcer, the Hint press to `presses`, the takeover
+vote's button to the deadline poster. The features see the client only as
+`app.MontanaApp`, which `MontanaBot` meets; nothing but `run` imports this module.
 """
 
 from __future__ import annotations

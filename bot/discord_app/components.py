@@ -11,7 +11,7 @@ store at press time, so a button posted before a restart still works; one whose
 version or epoch is not the game's answers "this prompt is out of date" and changes
 nothing. Codes are made by `bot.core.play.prompts` (`a:<notation>`, `p:<panel>`, `board`,
 `undo`, `inadvance`) plus the lobby's `join`, `leave` and `start`. A press is handed to the client
-(`MontanaBot.handle_choice`), which the features (`presses`, `lobby`) serve: this
+(`MontanaApp.handle_choice`), which the features (`presses`, `lobby`) serve: this
 module knows no feature.
 """
 
