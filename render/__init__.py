@@ -22,7 +22,7 @@ from i18n import LANGUAGES, Language, is_language, translator
 from rules import Game
 from rules.recent import last_turn
 
-from . import compose, landscape, palette, players
+from . import compose, landscape, palette, players, textboxes
 
 _DRAWING = threading.Lock()
 """Drawing shares cached fonts and sprites: one thread draws at a time (the bot renders
@@ -73,7 +73,12 @@ def render_game(
     code = _language(language)
     with _DRAWING:
         image = compose.snapshot(
-            game, highlight=highlight, names=names, seat_notes=seat_notes, language=code
+            game,
+            highlight=highlight,
+            names=names,
+            seat_notes=seat_notes,
+            language=code,
+            reuse=not textboxes.is_recording(),
         ).image
     return to_png(image)
 

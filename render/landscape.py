@@ -397,6 +397,19 @@ def draw_pieces(
                 fonts.draw_text(
                     draw, (bx, by), f"{count}", COUNT_SIZE, fill=INK, bold=True, anchor="mm"
                 )
+    draw_marks(picture, game, geo, offset, marks)
+
+
+def draw_marks(
+    picture: Image.Image,
+    game: Game,
+    geo: LandscapeGeometry,
+    offset: tuple[int, int],
+    marks: Sequence[FieldMark],
+) -> None:
+    """The rings of `marks` (drawn last, over the pieces)."""
+    draw = ImageDraw.Draw(picture)
+    ox, oy = offset
     for mark in marks:
         f = game.fields[mark.label]
         corners = [(x + ox, y + oy) for x, y in geo.corners(f.q, f.r, inset=MARK_INSET)]
@@ -426,7 +439,8 @@ def draw_landscape(
     marks: Sequence[FieldMark],
     t: Translator,
 ) -> None:
-    """The whole landscape in its frame, its top-left corner at `offset`."""
+    """The whole landscape in its frame, its top-left corner at `offset` (`marks` drawn
+    last: what `render.layers` keeps is drawn with none)."""
     x, y = offset
     frame = (x, y, x + geo.width - 1, y + geo.height - 1)
     ImageDraw.Draw(picture).rounded_rectangle(
@@ -443,6 +457,33 @@ def landscape_picture(game: Game, marks: Sequence[FieldMark], t: Translator) -> 
     picture = Image.new("RGB", (geo.width, geo.height), BOARD_GROUND)
     draw_landscape(picture, game, geo, (0, 0), marks, t)
     return picture
+
+
+def pieces_key(game: Game) -> tuple[object, ...]:
+    """Everything `draw_landscape` reads from `game` (marks aside): the tiles, each
+    field's print and what stands on it, settlements by their owner's seat. Two games
+    with the same key have the same landscape picture."""
+    seats = {p.id: seat for seat, p in enumerate(game.players)}
+    return (
+        tuple((p.letter, p.centre) for p in game.tiles),
+        tuple(
+            (
+                f.label,
+                f.q,
+                f.r,
+                f.tile,
+                f.kind,
+                tuple(sorted(f.cost.items())),
+                f.double,
+                f.start,
+                f.cow,
+                f.canteen,
+                seats.get(f.settlements[0], 0) if f.settlements else None,
+                len(f.settlements),
+            )
+            for f in game.fields.values()
+        ),
+    )
 
 
 def field_centres(

@@ -25,13 +25,14 @@ turn by turn from the record rather than rebuilt for each frame.
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+import zlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import overload
 
 from PIL import Image, ImageDraw
 
@@ -39,7 +40,8 @@ from i18n import LANGUAGES, Translator, translator
 from rules import Event, Game
 from rules.recent import last_turn, turn_starts
 
-from . import _DRAWING, _language, compose, fonts, icons
+from . import _DRAWING, _language, compose, fonts, icons, textboxes
+from .gifwriter import ByteCounter, GifWriter
 from .palette import BOARD_GROUND, GOLD, HEADER_MUTED, INK, WHITE, png_palette, seat_colour
 from .words import display_name
 
@@ -186,9 +188,84 @@ def _band(
     return band
 
 
+class FrameStore(Sequence[Image.Image]):
+    """The drawn frames, each kept zlib-compressed (a half-size frame of 0.7 MB in
+    about 40 KB): a replay's memory stays flat whatever the game's length, and the
+    frames are there to be shrunk or thinned out if the GIF comes out too large.
+    Reading one decompresses it (a fresh image each time)."""
+
+    def __init__(self) -> None:
+        self._frames: list[tuple[tuple[int, int], bytes]] = []
+        self._palette: list[int] = []
+
+    def append(self, image: Image.Image) -> None:
+        if not self._palette:
+            self._palette = image.getpalette() or []
+        self._frames.append((image.size, zlib.compress(image.tobytes(), 1)))
+
+    def size(self, index: int) -> tuple[int, int]:
+        return self._frames[index][0]
+
+    @property
+    def nbytes(self) -> int:
+        """The compressed frames' bytes."""
+        return sum(len(data) for _, data in self._frames)
+
+    def __len__(self) -> int:
+        return len(self._frames)
+
+    @overload
+    def __getitem__(self, index: int) -> Image.Image: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Image.Image]: ...
+    def __getitem__(self, index: int | slice) -> Image.Image | Sequence[Image.Image]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        size, data = self._frames[index]
+        image = Image.frombytes("P", size, zlib.decompress(data))
+        image.putpalette(self._palette)
+        return image
+
+
+class _Lazy(Sequence[Image.Image]):
+    """Frames made on demand from a store's (shrunk, or some of them): nothing held."""
+
+    def __init__(
+        self,
+        store: FrameStore,
+        indices: Sequence[int] | None = None,
+        scale: float | None = None,
+    ) -> None:
+        self.store = store
+        self.indices = list(indices) if indices is not None else list(range(len(store)))
+        self.scale = scale
+
+    def size(self, index: int) -> tuple[int, int]:
+        width, height = self.store.size(self.indices[index])
+        if self.scale is None:
+            return width, height
+        return _scaled((width, height), self.scale)
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    @overload
+    def __getitem__(self, index: int) -> Image.Image: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Image.Image]: ...
+    def __getitem__(self, index: int | slice) -> Image.Image | Sequence[Image.Image]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        image = self.store[self.indices[index]]
+        return image if self.scale is None else _shrunk(image, self.scale)
+
+    def subset(self, chosen: Sequence[int]) -> _Lazy:
+        return _Lazy(self.store, [self.indices[i] for i in chosen], self.scale)
+
+
 @dataclass
 class _Frames:
-    images: list[Image.Image]
+    images: FrameStore
     shown: list[TurnFrame]
 
 
@@ -209,14 +286,18 @@ def _draw_frames(
     turns: tuple[int, int] | None,
     reduction: int,
     progress: Progress | None,
+    reuse: bool = True,
 ) -> _Frames:
+    """Each turn's frame, drawn `reduction` times smaller than the snapshot and kept
+    compressed; `reuse`: the snapshot's unchanged parts pasted as kept
+    (`render.layers`), not drawn again."""
     code = _language(language)
     t = translator(code)
     last = turn_count(game)
     first_turn, last_turn_shown = turns if turns is not None else (0, last)
     gif_palette = _gif_palette()
     shown_names = {pid: display_name(pid, names) for pid in game.player_ids}
-    frames = _Frames([], [])
+    frames = _Frames(FrameStore(), [])
     total = max(1, min(last, last_turn_shown) - first_turn + 1)
     for turn in turn_states(game):
         frame, state = turn.frame, turn.game
@@ -227,12 +308,17 @@ def _draw_frames(
             break
         with _DRAWING:
             picture = compose.snapshot(
-                state, names=shown_names, seat_notes=seat_notes, language=code
+                state,
+                names=shown_names,
+                seat_notes=seat_notes,
+                language=code,
+                reuse=reuse and not textboxes.is_recording(),
             ).image
             band = _band(picture.width, frame, last, state, shown_names, t)
         # each part reduced on its own (BAND_HEIGHT is a multiple of every reduction):
         # no copy of the whole picture at full size
         top, body = band.reduce(reduction), picture.reduce(reduction)
+        del picture
         small = Image.new("RGB", (body.width, top.height + body.height))
         small.paste(top, (0, 0))
         small.paste(body, (0, top.height))
@@ -243,50 +329,72 @@ def _draw_frames(
     return frames
 
 
-def _same_size(images: list[Image.Image]) -> list[Image.Image]:
+def _ground_index() -> int:
+    """The palette index of the board's ground (what a shorter frame is extended with)."""
+    ground = _gif_palette().getpalette() or []
+    rgb = BOARD_GROUND
+    return next((i for i in range(TRANSPARENT) if tuple(ground[3 * i : 3 * i + 3]) == rgb), 0)
+
+
+def _padded(image: Image.Image, height: int) -> Image.Image:
+    """`image` extended at the bottom with the board's ground to `height`."""
+    if image.height >= height:
+        return image
+    canvas = Image.new("P", (image.width, height), _ground_index())
+    canvas.putpalette(_gif_palette().getpalette() or [])
+    canvas.paste(image, (0, 0))
+    return canvas
+
+
+def _same_size(images: Sequence[Image.Image]) -> list[Image.Image]:
     """The frames on one canvas as tall as the tallest (a turn said on more lines makes
     the header taller; a GIF's frames cannot be larger than its first): the shorter
     ones extended at the bottom with the board's ground."""
     height = max(image.height for image in images)
-    ground = _gif_palette().getpalette() or []
-    rgb = BOARD_GROUND
-    index = next((i for i in range(TRANSPARENT) if tuple(ground[3 * i : 3 * i + 3]) == rgb), 0)
-    padded = []
-    for image in images:
-        if image.height < height:
-            canvas = Image.new("P", (image.width, height), index)
-            canvas.putpalette(ground)
-            canvas.paste(image, (0, 0))
-            image = canvas
-        padded.append(image)
-    return padded
+    return [_padded(image, height) for image in images]
+
+
+def _scaled(size: tuple[int, int], scale: float) -> tuple[int, int]:
+    return (max(1, round(size[0] * scale)), max(1, round(size[1] * scale)))
 
 
 def _shrunk(image: Image.Image, scale: float) -> Image.Image:
     """A frame `scale` times its size, on the same palette."""
-    size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
-    smaller = image.convert("RGB").resize(size, Image.Resampling.BOX)
+    smaller = image.convert("RGB").resize(_scaled(image.size, scale), Image.Resampling.BOX)
     return smaller.quantize(palette=_gif_palette(), dither=Image.Dither.NONE)
 
 
-def _encode(images: list[Image.Image]) -> bytes:
-    images = _same_size(images)
-    durations = [FRAME_MS] * len(images)
-    durations[0] = FIRST_MS
-    durations[-1] = LAST_MS
-    buffer = io.BytesIO()
-    images[0].save(
-        buffer,
-        format="GIF",
-        save_all=True,
-        append_images=images[1:],
-        duration=durations if len(images) > 1 else LAST_MS,
-        loop=0,
-        optimize=True,
-        transparency=TRANSPARENT,
-        disposal=1,
-    )
-    return buffer.getvalue()
+def _height(images: Sequence[Image.Image]) -> int:
+    """The tallest frame's height (read without drawing a lazy frame)."""
+    if isinstance(images, (FrameStore, _Lazy)):
+        return max(images.size(i)[1] for i in range(len(images)))
+    return max(image.height for image in images)
+
+
+def _encode(images: Sequence[Image.Image]) -> bytes:
+    """The GIF of `images`."""
+    gif = _encode_within(images, 2**62)
+    assert isinstance(gif, bytes)
+    return gif
+
+
+def _encode_within(images: Sequence[Image.Image], max_bytes: int) -> bytes | int:
+    """The GIF of `images` (each made when it is written, none held), or beyond
+    `max_bytes` only its length (counted, not kept)."""
+    height = _height(images)
+    out = ByteCounter(max_bytes)
+    last = len(images) - 1
+    with GifWriter(out, transparency=TRANSPARENT, disposal=1) as writer:
+        for index in range(len(images)):
+            duration = FIRST_MS if index == 0 else FRAME_MS
+            if index == last:
+                duration = LAST_MS
+            writer.add(_padded(images[index], height), duration)
+    return out.count if out.overflowed else out.getvalue()
+
+
+def _size(gif: bytes | int) -> int:
+    return gif if isinstance(gif, int) else len(gif)
 
 
 def _spread(count: int, keep: int) -> list[int]:
@@ -315,26 +423,28 @@ def render_replay(
     frames = _draw_frames(game, names or {}, seat_notes or {}, language, turns, drawn, progress)
     if not frames.images:
         raise ValueError("no turn in that range")
-    gif = _encode(frames.images)
-    reduction, first_drawn = drawn, frames.images
+    images = _Lazy(frames.images)
+    gif = _encode_within(images, max_bytes)
+    reduction = drawn
     for smaller in REDUCTIONS[1:]:
-        if len(gif) <= max_bytes:
+        if _size(gif) <= max_bytes:
             break
         # shrunk from the frames drawn (a fraction of the cost of drawing them again)
         reduction = smaller
-        frames.images = [_shrunk(image, drawn / smaller) for image in first_drawn]
-        gif = _encode(frames.images)
-    images, shown = frames.images, frames.shown
-    while len(gif) > max_bytes and len(images) > MIN_FRAMES:
-        keep = max(MIN_FRAMES, int(len(images) * max_bytes / len(gif) * 0.9))
+        images = _Lazy(frames.images, scale=drawn / smaller)
+        gif = _encode_within(images, max_bytes)
+    shown = frames.shown
+    while _size(gif) > max_bytes and len(images) > MIN_FRAMES:
+        keep = max(MIN_FRAMES, int(len(images) * max_bytes / _size(gif) * 0.9))
         chosen = _spread(len(images), keep)
-        images = [images[i] for i in chosen]
+        images = images.subset(chosen)
         shown = [shown[i] for i in chosen]
-        gif = _encode(images)
-    while len(gif) > max_bytes and len(images) > 1:
-        images, shown = images[-1:], shown[-1:]
-        gif = _encode(images)
-    width, height = images[0].width, max(image.height for image in images)
+        gif = _encode_within(images, max_bytes)
+    while _size(gif) > max_bytes and len(images) > 1:
+        images, shown = images.subset([len(images) - 1]), shown[-1:]
+        gif = _encode_within(images, max_bytes)
+    assert isinstance(gif, bytes), "a single frame fits"
+    width, height = images.size(0)[0], _height(images)
     return Replay(gif, len(images), (shown[0].turn, shown[-1].turn), width, height, 1 / reduction)
 
 

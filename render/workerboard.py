@@ -380,9 +380,27 @@ def draw_pieces(
 ) -> None:
     """Wheel stop, workers on the bank and the harvest boxes, representatives in the city,
     and the marks of `turn` (the last turn)."""
+    draw_standing(picture, game, offset)
+    draw_moves(picture, game, offset, turn)
+
+
+def standing_key(game: Game) -> tuple[object, ...]:
+    """What `draw_standing` reads from `game`."""
+    return (
+        game.wheel,
+        tuple(tuple(colours) for colours in game.bank),
+        tuple(
+            (area, tuple((tuple(p.large), tuple(p.small)) for p in game.harvest[area]))
+            for area in data.AREAS
+        ),
+    )
+
+
+def draw_standing(picture: Image.Image, game: Game, offset: tuple[int, int]) -> None:
+    """The wheel turned to its last stop and the workers on the bank and the harvest
+    boxes (what changes only when a worker is placed or the wheel turns)."""
     ox, oy = offset
     spots = layout()
-    draw = ImageDraw.Draw(picture)
     wheel = wheel_picture(game.wheel)
     picture.paste(
         wheel,
@@ -399,6 +417,15 @@ def draw_pieces(
                     spots.harvest_spots[(area, place, box)], colours, strict=False
                 ):
                     icons.paste(picture, icons.worker(colour, WORKER), (x + ox, y + oy))
+
+
+def draw_moves(
+    picture: Image.Image, game: Game, offset: tuple[int, int], turn: RecentTurn | None
+) -> None:
+    """The marks of `turn` and the representatives in the city (over the marks)."""
+    ox, oy = offset
+    spots = layout()
+    draw = ImageDraw.Draw(picture)
     if turn is not None:
         _draw_turn_marks(picture, draw, game, turn, offset)
     for seat, position in enumerate(game.representatives):

@@ -1,0 +1,44 @@
+"""The parts of a snapshot kept as drawn, keyed by what they show (issue 37).
+
+A snapshot is the header band, the landscape, the supply strip, the worker board, one
+board per player and the legend, side by side and never overlapping. Most of them do not
+change from one move to the next: the landscape changes when someone builds, a player's
+board when their holdings change, the worker board's printed art and titles never.
+`compose.snapshot(..., reuse=True)` takes each such part from here when its inputs are
+the same as when it was drawn, and draws only the rest (the header, the marks of the
+last turn, the representatives): the bot's move pictures and every replay frame.
+
+A part is drawn alone on its own small picture of the board's ground, its top-left
+corner at (0, 0), then pasted where it goes: every position of the drawing code is a
+whole-pixel shift of the full picture's (`fonts.pixel`, Pillow's rounding of
+coordinates), so the pixels are the same as drawing it in place
+(`tests/render/test_layers.py` compares them for whole games).
+
+The parts are keyed by their inputs (a player's holdings and tags, not the game's id),
+so games that look alike share them; the cache is bounded like the others
+(`render.caches`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+from PIL import Image
+
+from .caches import BoundedCache, image_size
+from .palette import BOARD_GROUND
+
+LAYER_BYTES = 32 * 1024 * 1024
+LAYERS: BoundedCache[Image.Image] = BoundedCache("snapshot layers", LAYER_BYTES)
+
+
+def layer(key: Hashable, size: tuple[int, int], draw: Callable[[Image.Image], None]) -> Image.Image:
+    """The part `key` (`size` pixels, drawn by `draw` on the board's ground with its
+    top-left corner at (0, 0)), drawn now if it is not kept. Shared: paste it, never
+    draw on it."""
+    image = LAYERS.get(key)
+    if image is None:
+        image = Image.new("RGB", size, BOARD_GROUND)
+        draw(image)
+        LAYERS.put(key, image, image_size(image))
+    return image
