@@ -337,6 +337,32 @@ def column_height(player_count: int, language: Language) -> int:
     )
 
 
+def picture_width(game: Game) -> int:
+    """The snapshot's width (its landscape's and the column's)."""
+    return MARGIN + landscape.geometry(game).width + GAP + COLUMN_WIDTH + MARGIN
+
+
+def picture_height(
+    game: Game,
+    *,
+    names: Mapping[str, str] | None = None,
+    seat_notes: Mapping[str, str] | None = None,
+    language: Language = "en",
+) -> int:
+    """The snapshot's height, without drawing it (only the header's words are laid out:
+    the last turn said on more lines makes it taller)."""
+    t = translator(language)
+    notes = {pid: note for pid, note in (seat_notes or {}).items() if note}
+    shown = {pid: display_name(pid, names) for pid in game.player_ids}
+    results = result_lines(game, shown, t) if game.is_over else []
+    geo = landscape.geometry(game)
+    right_height = column_height(len(game.players), language)
+    body_height = max(geo.height + GAP + players.SUPPLY_HEIGHT, right_height)
+    width = picture_width(game)
+    header = header_texts(game, last_turn(game), shown, notes, width, bool(results), t)
+    return header.height + GAP + body_height + MARGIN
+
+
 def snapshot(
     game: Game,
     *,

@@ -278,27 +278,9 @@ def _gif_palette() -> Image.Image:
     return image
 
 
-def _draw_frames(
-    game: Game,
-    names: Mapping[str, str],
-    seat_notes: Mapping[str, str],
-    language: str,
-    turns: tuple[int, int] | None,
-    reduction: int,
-    progress: Progress | None,
-    reuse: bool = True,
-) -> _Frames:
-    """Each turn's frame, drawn `reduction` times smaller than the snapshot and kept
-    compressed; `reuse`: the snapshot's unchanged parts pasted as kept
-    (`render.layers`), not drawn again."""
-    code = _language(language)
-    t = translator(code)
-    last = turn_count(game)
-    first_turn, last_turn_shown = turns if turns is not None else (0, last)
-    gif_palette = _gif_palette()
-    shown_names = {pid: display_name(pid, names) for pid in game.player_ids}
-    frames = _Frames(FrameStore(), [])
-    total = max(1, min(last, last_turn_shown) - first_turn + 1)
+def _shown(game: Game, turns: tuple[int, int] | None) -> Iterator[TurnState]:
+    """The turns a replay shows, as `turn_states` folds them."""
+    first_turn, last_turn_shown = turns if turns is not None else (0, turn_count(game))
     for turn in turn_states(game):
         frame, state = turn.frame, turn.game
         is_last = state is game
@@ -306,6 +288,28 @@ def _draw_frames(
             continue
         if frame.turn > last_turn_shown:
             break
+        yield turn
+
+
+def _frame_images(
+    game: Game,
+    names: Mapping[str, str],
+    seat_notes: Mapping[str, str],
+    language: str,
+    turns: tuple[int, int] | None,
+    reduction: int,
+    reuse: bool = True,
+) -> Iterator[tuple[TurnFrame, Image.Image]]:
+    """Each shown turn's frame as it is drawn, `reduction` times smaller than the
+    snapshot, on the GIF's palette; `reuse`: the snapshot's unchanged parts pasted as
+    kept (`render.layers`), not drawn again."""
+    code = _language(language)
+    t = translator(code)
+    last = turn_count(game)
+    gif_palette = _gif_palette()
+    shown_names = {pid: display_name(pid, names) for pid in game.player_ids}
+    for turn in _shown(game, turns):
+        frame, state = turn.frame, turn.game
         with _DRAWING:
             picture = compose.snapshot(
                 state,
@@ -322,11 +326,61 @@ def _draw_frames(
         small = Image.new("RGB", (body.width, top.height + body.height))
         small.paste(top, (0, 0))
         small.paste(body, (0, top.height))
-        frames.images.append(small.quantize(palette=gif_palette, dither=Image.Dither.NONE))
+        yield frame, small.quantize(palette=gif_palette, dither=Image.Dither.NONE)
+
+
+def _total(game: Game, turns: tuple[int, int] | None) -> int:
+    """What the progress counts frames against (the range's turns)."""
+    last = turn_count(game)
+    first_turn, last_turn_shown = turns if turns is not None else (0, last)
+    return max(1, min(last, last_turn_shown) - first_turn + 1)
+
+
+def _draw_frames(
+    game: Game,
+    names: Mapping[str, str],
+    seat_notes: Mapping[str, str],
+    language: str,
+    turns: tuple[int, int] | None,
+    reduction: int,
+    progress: Progress | None,
+    reuse: bool = True,
+) -> _Frames:
+    """Every shown turn's frame (`_frame_images`), kept compressed."""
+    frames = _Frames(FrameStore(), [])
+    total = _total(game, turns)
+    for frame, image in _frame_images(game, names, seat_notes, language, turns, reduction, reuse):
+        frames.images.append(image)
         frames.shown.append(frame)
         if progress is not None:
             progress(min(1.0, len(frames.shown) / total))
     return frames
+
+
+def _tallest(
+    game: Game,
+    names: Mapping[str, str],
+    seat_notes: Mapping[str, str],
+    language: str,
+    turns: tuple[int, int] | None,
+    reduction: int,
+) -> tuple[int, int]:
+    """How many frames the replay shows and the height of the tallest, measured before
+    any is drawn (the first frame of a GIF sets its size): only the header's words are
+    laid out (`compose.picture_height`)."""
+    code = _language(language)
+    shown_names = {pid: display_name(pid, names) for pid in game.player_ids}
+    count, tallest = 0, 0
+    for turn in _shown(game, turns):
+        count += 1
+        height = compose.picture_height(
+            turn.game, names=shown_names, seat_notes=seat_notes, language=code
+        )
+        tallest = max(tallest, height)
+    if count == 0:
+        return 0, 0
+    body = Image.new("L", (1, tallest)).reduce(reduction).height
+    return count, BAND_HEIGHT // reduction + body
 
 
 def _ground_index() -> int:
@@ -383,13 +437,9 @@ def _encode_within(images: Sequence[Image.Image], max_bytes: int) -> bytes | int
     `max_bytes` only its length (counted, not kept)."""
     height = _height(images)
     out = ByteCounter(max_bytes)
-    last = len(images) - 1
     with GifWriter(out, transparency=TRANSPARENT, disposal=1) as writer:
         for index in range(len(images)):
-            duration = FIRST_MS if index == 0 else FRAME_MS
-            if index == last:
-                duration = LAST_MS
-            writer.add(_padded(images[index], height), duration)
+            writer.add(_padded(images[index], height), _duration(index, len(images)))
     return out.count if out.overflowed else out.getvalue()
 
 
@@ -420,11 +470,28 @@ def render_replay(
     a range past the game's end stops at its last turn. `progress(part)` is called
     as frames are drawn, `part` rising to 1.0."""
     drawn = REDUCTIONS[0]
-    frames = _draw_frames(game, names or {}, seat_notes or {}, language, turns, drawn, progress)
-    if not frames.images:
+    names, seat_notes = names or {}, seat_notes or {}
+    count, height = _tallest(game, names, seat_notes, language, turns, drawn)
+    if count == 0:
         raise ValueError("no turn in that range")
+    # most replays fit at the first size: written as they are drawn, nothing kept
+    streamed = _stream(
+        game, names, seat_notes, language, turns, drawn, count, height, max_bytes, progress
+    )
+    if streamed is not None:
+        written, shown_turns = streamed
+        return Replay(written, count, shown_turns, _scaled_width(game, drawn), height, 1 / drawn)
+    # too large: drawn again and kept (compressed), to be shrunk or thinned out
+    reached = [0.0]
+
+    def again(part: float) -> None:
+        if progress is not None and part > reached[0]:
+            reached[0] = part
+            progress(part)
+
+    frames = _draw_frames(game, names, seat_notes, language, turns, drawn, again)
     images = _Lazy(frames.images)
-    gif = _encode_within(images, max_bytes)
+    gif: bytes | int = _encode_within(images, max_bytes)
     reduction = drawn
     for smaller in REDUCTIONS[1:]:
         if _size(gif) <= max_bytes:
@@ -446,6 +513,56 @@ def render_replay(
     assert isinstance(gif, bytes), "a single frame fits"
     width, height = images.size(0)[0], _height(images)
     return Replay(gif, len(images), (shown[0].turn, shown[-1].turn), width, height, 1 / reduction)
+
+
+def _stream(
+    game: Game,
+    names: Mapping[str, str],
+    seat_notes: Mapping[str, str],
+    language: str,
+    turns: tuple[int, int] | None,
+    reduction: int,
+    count: int,
+    height: int,
+    max_bytes: int,
+    progress: Progress | None,
+) -> tuple[bytes, tuple[int, int]] | None:
+    """The GIF of every shown turn at `reduction`, each frame written as soon as it is
+    drawn (`count` frames, `height` the tallest's), with the first and last turn shown;
+    None as soon as it grows past `max_bytes`."""
+    out = ByteCounter(max_bytes)
+    writer = GifWriter(out, transparency=TRANSPARENT, disposal=1)
+    total = _total(game, turns)
+    first: int | None = None
+    last = 0
+    for index, (frame, image) in enumerate(
+        _frame_images(game, names, seat_notes, language, turns, reduction)
+    ):
+        writer.add(_padded(image, height), _duration(index, count))
+        if out.overflowed:
+            return None
+        first = frame.turn if first is None else first
+        last = frame.turn
+        if progress is not None:
+            progress(min(1.0, (index + 1) / total))
+    writer.close()
+    if out.overflowed or first is None:
+        return None
+    return out.getvalue(), (first, last)
+
+
+def _duration(index: int, count: int) -> int:
+    """How long frame `index` of `count` is shown: the first a little longer, the last
+    (the final ranking, or the game as it stands) much longer."""
+    if index == count - 1:
+        return LAST_MS
+    return FIRST_MS if index == 0 else FRAME_MS
+
+
+def _scaled_width(game: Game, reduction: int) -> int:
+    """The frames' width: the snapshot's, reduced."""
+    width = compose.picture_width(game)
+    return Image.new("L", (width, 1)).reduce(reduction).width
 
 
 def write_replay(
