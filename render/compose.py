@@ -20,6 +20,7 @@ preview; no text is smaller than MIN_TEXT_SIZE at full size.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -88,6 +89,9 @@ class Snapshot:
     marks: list[landscape.FieldMark] = field(default_factory=list)
     header_height: int = HEADER_HEIGHT
     """The header band's height: HEADER_HEIGHT, more when the last turn takes lines."""
+    kept: layers.Kept | None = None
+    """With `reuse`: the kept parts pasted and the boxes drawn after them
+    (`render_game` maps only those boxes onto the palette)."""
 
     def field_centre(self, game: Game, label: str) -> tuple[int, int]:
         """Pixel centre of field `label` on this picture."""
@@ -406,11 +410,22 @@ def snapshot(
         )
         for seat in range(len(game.players))
     ]
+    kept = None
     if reuse:
-        _paste_parts(picture, game, geo, shown, notes, language, land_origin, supply_origin)
-        _paste_boards(picture, game, shown, notes, language, board_origin, origins)
+        kept = layers.Kept()
+        _paste_parts(picture, game, geo, language, land_origin, supply_origin, kept)
+        _paste_boards(picture, game, shown, notes, language, board_origin, origins, kept)
         landscape.draw_marks(picture, game, geo, land_origin, marks)
         workerboard.draw_moves(picture, game, board_origin, turn)
+        # what was drawn over the kept parts (generously: a ring spreads past its box)
+        kept.drawn.append((0, 0, width, top))
+        kept.drawn.extend(
+            _around(landscape.mark_box(game, geo, land_origin, mark), picture.size)
+            for mark in marks
+        )
+        kept.drawn.extend(
+            _around(box, picture.size) for box in workerboard.moves_boxes(game, board_origin, turn)
+        )
     else:
         landscape.draw_landscape(picture, game, geo, land_origin, marks, t)
         players.draw_supply(picture, game, supply_origin, geo.width, t)
@@ -420,7 +435,10 @@ def snapshot(
         for seat, (player, origin) in enumerate(zip(game.players, origins, strict=True)):
             players.draw_player_board(picture, game, seat, origin, shown, notes.get(player.id), t)
     y += board_rows(len(game.players)) * (players.BOARD_HEIGHT + GAP)
-    picture.paste(players.legend_picture(COLUMN_WIDTH, language), (column_x, y))
+    legend = players.legend_picture(COLUMN_WIDTH, language)
+    picture.paste(legend, (column_x, y))
+    if kept is not None:
+        kept.parts.append((("legend", COLUMN_WIDTH, language), legend, (column_x, y)))
     return Snapshot(
         picture,
         lines,
@@ -433,6 +451,7 @@ def snapshot(
         supply_origin,
         marks,
         header.height,
+        kept,
     )
 
 
@@ -440,35 +459,36 @@ def _paste_parts(
     picture: Image.Image,
     game: Game,
     geo: landscape.LandscapeGeometry,
-    shown: Mapping[str, str],
-    notes: Mapping[str, str],
     language: Language,
     land_origin: tuple[int, int],
     supply_origin: tuple[int, int],
+    kept: layers.Kept,
 ) -> None:
     """The landscape without the last turn's marks, and the supply, as kept."""
     t = translator(language)
     size = (geo.width, geo.height)
+    land_key = ("landscape", language, size, geo.radius, landscape.pieces_key(game))
     land = layers.layer(
-        ("landscape", language, size, geo.radius, landscape.pieces_key(game)),
-        size,
-        lambda image: landscape.draw_landscape(image, game, geo, (0, 0), (), t),
+        land_key, size, lambda image: landscape.draw_landscape(image, game, geo, (0, 0), (), t)
     )
     picture.paste(land, land_origin)
+    kept.parts.append((land_key, land, land_origin))
     supply = game.supply
+    supply_key = (
+        "supply",
+        language,
+        geo.width,
+        tuple(supply.goods.items()),
+        tuple(supply.workers.items()),
+        supply.cows,
+    )
     strip = layers.layer(
-        (
-            "supply",
-            language,
-            geo.width,
-            tuple(supply.goods.items()),
-            tuple(supply.workers.items()),
-            supply.cows,
-        ),
+        supply_key,
         (geo.width + 1, players.SUPPLY_HEIGHT + 1),
         lambda image: players.draw_supply(image, game, (0, 0), geo.width, t),
     )
     picture.paste(strip, supply_origin)
+    kept.parts.append((supply_key, strip, supply_origin))
 
 
 def _paste_boards(
@@ -479,6 +499,7 @@ def _paste_boards(
     language: Language,
     board_origin: tuple[int, int],
     origins: list[tuple[int, int]],
+    kept: layers.Kept,
 ) -> None:
     """The worker board with its standing workers, and each player's board, as kept."""
     t = translator(language)
@@ -491,6 +512,7 @@ def _paste_boards(
     board_key = ("worker board", language, workerboard.standing_key(game))
     board = layers.layer(board_key, (workerboard.WIDTH, workerboard.HEIGHT), draw_worker_board)
     picture.paste(board, board_origin)
+    kept.parts.append((board_key, board, board_origin))
     for seat, (player, origin) in enumerate(zip(game.players, origins, strict=True)):
         note = notes.get(player.id)
         key = (
@@ -514,6 +536,7 @@ def _paste_boards(
             _board_drawer(game, seat, shown, note, t),
         )
         picture.paste(part, origin)
+        kept.parts.append((key, part, origin))
 
 
 def _board_drawer(
@@ -523,3 +546,18 @@ def _board_drawer(
         players.draw_player_board(image, game, seat, (0, 0), shown, note, t)
 
     return draw
+
+
+MARGIN_DRAWN = 16
+"""How far past a box what was drawn in it may spread (a ring's width and more)."""
+
+
+def _around(box: tuple[float, float, float, float], size: tuple[int, int]) -> layers.Box:
+    """`box` widened by MARGIN_DRAWN, in whole pixels, within the picture."""
+    left, top, right, bottom = box
+    return (
+        max(0, math.floor(left) - MARGIN_DRAWN),
+        max(0, math.floor(top) - MARGIN_DRAWN),
+        min(size[0], math.ceil(right) + MARGIN_DRAWN + 1),
+        min(size[1], math.ceil(bottom) + MARGIN_DRAWN + 1),
+    )

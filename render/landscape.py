@@ -417,6 +417,19 @@ def draw_marks(
         draw.line([*corners, corners[0]], fill=mark.colour, width=MARK_WIDTH, joint="curve")
 
 
+def mark_box(
+    game: Game, geo: LandscapeGeometry, offset: tuple[int, int], mark: FieldMark
+) -> tuple[float, float, float, float]:
+    """The box of `mark`'s ring on a picture whose landscape starts at `offset` (its
+    field's corners and the ring's half width)."""
+    f = game.fields[mark.label]
+    corners = geo.corners(f.q, f.r, inset=MARK_INSET)
+    half = MARK_WIDTH / 2 + MARK_EDGE
+    xs = [x + offset[0] for x, _ in corners]
+    ys = [y + offset[1] for _, y in corners]
+    return (min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half)
+
+
 def field_marks(game: Game, turn: RecentTurn | None, highlight: str | None) -> list[FieldMark]:
     """Rings for the fields built in the last turn (in the builder's colour) and for
     `highlight` (a label) if it is not one of them."""

@@ -22,11 +22,25 @@ so games that look alike share them; the cache is bounded like the others
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 
 from PIL import Image
 
 from .caches import BoundedCache, image_size
 from .palette import BOARD_GROUND
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass
+class Kept:
+    """What a snapshot drawn with `reuse` took from the kept parts: `parts` pasted and
+    not drawn over (key, the part, where), and the boxes drawn after them (the header,
+    the marks, the worker board's moves); everything else is the board's ground."""
+
+    parts: list[tuple[Hashable, Image.Image, tuple[int, int]]] = field(default_factory=list)
+    drawn: list[Box] = field(default_factory=list)
+
 
 LAYER_BYTES = 32 * 1024 * 1024
 LAYERS: BoundedCache[Image.Image] = BoundedCache("snapshot layers", LAYER_BYTES)
@@ -42,3 +56,18 @@ def layer(key: Hashable, size: tuple[int, int], draw: Callable[[Image.Image], No
         draw(image)
         LAYERS.put(key, image, image_size(image))
     return image
+
+
+INDEXED_BYTES = 12 * 1024 * 1024
+INDEXED: BoundedCache[Image.Image] = BoundedCache("snapshot layers on the palette", INDEXED_BYTES)
+
+
+def indexed(key: Hashable, image: Image.Image, palette: Image.Image) -> Image.Image:
+    """The part `key` (drawn as `image`) mapped onto `palette`, kept: mapping a colour to
+    the palette depends on the colour alone, so a part mapped alone is the same as the
+    part of a picture mapped whole."""
+    mapped = INDEXED.get(key)
+    if mapped is None:
+        mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
+        INDEXED.put(key, mapped, image_size(mapped))
+    return mapped

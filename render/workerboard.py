@@ -434,6 +434,39 @@ def draw_moves(
             icons.paste(picture, icons.pawn(seat_colour(seat), PAWN), (x + ox, y + oy))
 
 
+def moves_boxes(game: Game, offset: tuple[int, int], turn: RecentTurn | None) -> list[Box]:
+    """Where `draw_moves` draws (before the rings' spread): the wheel when it was turned,
+    each box or city cell the turn used, each representative."""
+    ox, oy = offset
+    spots = layout()
+    boxes: list[Box] = []
+    if turn is not None:
+        if turn.wheel_stops:
+            boxes.append(WHEEL_BOX)
+        for placed in turn.placements:
+            if placed.space is not None:
+                boxes.append(spots.bank_cells[placed.space - 1])
+            else:
+                assert placed.area is not None and placed.place is not None
+                assert placed.box is not None
+                boxes.append(spots.harvest_boxes[(placed.area, placed.place, placed.box)])
+        for row, col in turn.auction_result.values():
+            x, y = spots.city_cells[(row, col)]
+            boxes.append(
+                (
+                    x - CITY_CELL[0] / 2,
+                    y - CITY_CELL[1] / 2,
+                    x + CITY_CELL[0] / 2,
+                    y + CITY_CELL[1] / 2,
+                )
+            )
+    for position in game.representatives:
+        if position is not None:
+            x, y = spots.city_cells[position]
+            boxes.append((x - PAWN / 2, y - PAWN / 2, x + PAWN / 2, y + PAWN / 2))
+    return [_shift(box, ox, oy) for box in boxes]
+
+
 def _draw_turn_marks(
     picture: Image.Image,
     draw: ImageDraw.ImageDraw,

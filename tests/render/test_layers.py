@@ -15,7 +15,7 @@ from PIL import Image, ImageChops
 
 import render
 from i18n import Language
-from render import caches, compose, layers, replay
+from render import caches, compose, fonts, layers, replay, textboxes
 from render.replay import turn_states
 from rules import Game
 
@@ -103,3 +103,29 @@ def test_every_replay_frame_is_the_frame_drawn_whole() -> None:
 def test_the_kept_parts_are_bounded() -> None:
     assert caches.REGISTRY["snapshot layers"] is layers.LAYERS
     assert caches.memory()["snapshot layers"][1] <= layers.LAYER_BYTES
+
+
+def test_a_text_is_as_wide_as_its_letters_wherever_freetype_says_so() -> None:
+    """`fonts.text_width` adds up the letters' widths of plain text (a font without
+    kerning): every prefix of every text of a snapshot, in each language, at each size
+    and weight, is as wide as FreeType measures it whole."""
+    texts: set[str] = set()
+    for language in ("en", "fr", "pl", "ja"):
+        caches.clear_all()  # the shared art's words are drawn (and recorded) again
+        with textboxes.recording() as drawn:
+            compose.snapshot(game_at(4, "end", seed=3), names=_names(game_at(4, "end")),
+                             language=language)  # fmt: skip
+        texts.update(box.text for box in drawn)
+    assert len(texts) > 100
+    checked = 0
+    for text in sorted(texts):
+        for size in fonts.SCALE:
+            for bold in (False, True):
+                for end in range(1, len(text) + 1, 3):
+                    prefix = text[:end]
+                    whole = sum(
+                        fonts._run_width(i, size, bold, run) for i, run in fonts.split_runs(prefix)
+                    )
+                    assert fonts.text_width(prefix, size, bold) == whole, (prefix, size, bold)
+                    checked += 1
+    assert checked > 10_000
