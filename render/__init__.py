@@ -7,7 +7,10 @@ to its panel (`render.textboxes` records where each text went). The same state i
 same language always gives the same bytes. Static art (each printed field, the worker
 board, icons, the masks of words, each language's legend) is drawn once and shared by
 every game, in caches of bounded size (`render.caches`), so a render lays out sprites
-and draws the pieces.
+and draws the pieces. The parts of a picture that look as they did in one drawn before
+(the landscape, the supply, the worker board, each player's board) are kept too, drawn
+and mapped onto the palette, and pasted (`render.layers`): a move's picture draws and
+maps only the header and what the last turn changed, the same pixels and bytes.
 """
 
 from __future__ import annotations

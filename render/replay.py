@@ -18,8 +18,16 @@ fewer frames (an even spread, the last frame always kept), so a game of
 any length fits.
 
 Pure: a `Game` in, bytes out; the drawing reuses the snapshot's caches (every field,
-sprite and word mask is drawn once per process), and the state is folded forward
-turn by turn from the record rather than rebuilt for each frame.
+sprite and word mask is drawn once per process) and its kept parts (`render.layers`:
+a frame draws only what its turn changed), and the state is folded forward turn by
+turn from the record rather than rebuilt for each frame.
+
+Memory (issue 37.1): flat whatever the game's length. The frames' tallest height is
+measured first (only the header's words are laid out), then each frame is written to
+the GIF as soon as it is drawn (`render.gifwriter`, Pillow's bytes) and dropped. Only a
+replay that grows past `max_bytes` is drawn again, its frames kept zlib-compressed
+(`FrameStore`, ~80 KB a frame) to be shrunk or thinned out: the same GIF as before,
+byte for byte, in every case.
 """
 
 from __future__ import annotations
