@@ -504,13 +504,21 @@ def _paste_boards(
     """The worker board with its standing workers, and each player's board, as kept."""
     t = translator(language)
 
-    def draw_worker_board(image: Image.Image) -> None:
+    size = (workerboard.WIDTH, workerboard.HEIGHT)
+
+    def draw_titled(image: Image.Image) -> None:
         image.paste(workerboard.static_board(), (0, 0))
         workerboard.draw_titles(image, (0, 0), t)
-        workerboard.draw_standing(image, game, (0, 0))
 
+    # the printed board with its titles (once per language), then its standing workers
+    titled = layers.layer(("worker board titled", language), size, draw_titled)
     board_key = ("worker board", language, workerboard.standing_key(game))
-    board = layers.layer(board_key, (workerboard.WIDTH, workerboard.HEIGHT), draw_worker_board)
+    board = layers.layer(
+        board_key,
+        size,
+        lambda image: workerboard.draw_standing(image, game, (0, 0)),
+        ground=titled,
+    )
     picture.paste(board, board_origin)
     kept.parts.append((board_key, board, board_origin))
     for seat, (player, origin) in enumerate(zip(game.players, origins, strict=True)):

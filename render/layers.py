@@ -46,13 +46,18 @@ LAYER_BYTES = 32 * 1024 * 1024
 LAYERS: BoundedCache[Image.Image] = BoundedCache("snapshot layers", LAYER_BYTES)
 
 
-def layer(key: Hashable, size: tuple[int, int], draw: Callable[[Image.Image], None]) -> Image.Image:
-    """The part `key` (`size` pixels, drawn by `draw` on the board's ground with its
-    top-left corner at (0, 0)), drawn now if it is not kept. Shared: paste it, never
-    draw on it."""
+def layer(
+    key: Hashable,
+    size: tuple[int, int],
+    draw: Callable[[Image.Image], None],
+    ground: Image.Image | None = None,
+) -> Image.Image:
+    """The part `key` (`size` pixels, drawn by `draw` on the board's ground, or on a copy
+    of `ground`, with its top-left corner at (0, 0)), drawn now if it is not kept.
+    Shared: paste it, never draw on it."""
     image = LAYERS.get(key)
     if image is None:
-        image = Image.new("RGB", size, BOARD_GROUND)
+        image = Image.new("RGB", size, BOARD_GROUND) if ground is None else ground.copy()
         draw(image)
         LAYERS.put(key, image, image_size(image))
     return image
