@@ -76,3 +76,53 @@ def indexed(key: Hashable, image: Image.Image, palette: Image.Image) -> Image.Im
         mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
         INDEXED.put(key, mapped, image_size(mapped))
     return mapped
+
+
+REDUCED_BYTES = 8 * 1024 * 1024
+REDUCED: BoundedCache[Image.Image] = BoundedCache("snapshot layers reduced", REDUCED_BYTES)
+
+
+def reduced(
+    key: Hashable, image: Image.Image, phase: tuple[int, int], factor: int, palette: Image.Image
+) -> Image.Image:
+    """The part `key` (drawn as `image`) reduced `factor` times (`Image.reduce`: a box
+    average) and mapped onto `palette`, kept, as it lies in the reduced picture: the part
+    is put `phase` pixels into a canvas of the board's ground that starts on a multiple
+    of `factor` (each part has at least a pixel of ground all round it in the picture,
+    so every block of the canvas is the picture's block)."""
+    full = (key, phase, factor)
+    small = REDUCED.get(full)
+    if small is None:
+        dx, dy = phase
+        width = -(-(dx + image.width) // factor) * factor
+        height = -(-(dy + image.height) // factor) * factor
+        canvas = Image.new("RGB", (width, height), BOARD_GROUND)
+        canvas.paste(image, phase)
+        small = canvas.reduce(factor).quantize(palette=palette, dither=Image.Dither.NONE)
+        REDUCED.put(full, small, image_size(small))
+    return small
+
+
+def reduced_picture(
+    picture: Image.Image, kept: Kept, factor: int, palette: Image.Image, ground: int
+) -> Image.Image:
+    """`picture.reduce(factor)` mapped onto `palette` (`ground`: the board's ground's
+    index), reducing and mapping only what was drawn after the kept parts: a replay
+    frame."""
+    width, height = -(-picture.width // factor), -(-picture.height // factor)
+    small = Image.new("P", (width, height), ground)
+    small.putpalette(palette.getpalette() or [])
+    for key, part, (x, y) in kept.parts:
+        phase = (x % factor, y % factor)
+        small.paste(reduced(key, part, phase, factor, palette), (x // factor, y // factor))
+    for left, top, right, bottom in kept.drawn:
+        box = (
+            left - left % factor,
+            top - top % factor,
+            min(picture.width, -(-right // factor) * factor),
+            min(picture.height, -(-bottom // factor) * factor),
+        )
+        drawn = picture.crop(box).reduce(factor)
+        mapped = drawn.quantize(palette=palette, dither=Image.Dither.NONE)
+        small.paste(mapped, (box[0] // factor, box[1] // factor))
+    return small

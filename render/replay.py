@@ -48,7 +48,7 @@ from i18n import LANGUAGES, Translator, translator
 from rules import Event, Game
 from rules.recent import last_turn, turn_starts
 
-from . import _DRAWING, _language, compose, fonts, icons, textboxes
+from . import _DRAWING, _language, compose, fonts, icons, layers, textboxes
 from .gifwriter import ByteCounter, GifWriter
 from .palette import BOARD_GROUND, GOLD, HEADER_MUTED, INK, WHITE, png_palette, seat_colour
 from .words import display_name
@@ -319,22 +319,36 @@ def _frame_images(
     for turn in _shown(game, turns):
         frame, state = turn.frame, turn.game
         with _DRAWING:
-            picture = compose.snapshot(
+            drawn = compose.snapshot(
                 state,
                 names=shown_names,
                 seat_notes=seat_notes,
                 language=code,
                 reuse=reuse and not textboxes.is_recording(),
-            ).image
+            )
+            picture = drawn.image
             band = _band(picture.width, frame, last, state, shown_names, t)
         # each part reduced on its own (BAND_HEIGHT is a multiple of every reduction):
         # no copy of the whole picture at full size
-        top, body = band.reduce(reduction), picture.reduce(reduction)
-        del picture
-        small = Image.new("RGB", (body.width, top.height + body.height))
-        small.paste(top, (0, 0))
-        small.paste(body, (0, top.height))
-        yield frame, small.quantize(palette=gif_palette, dither=Image.Dither.NONE)
+        top = band.reduce(reduction)
+        if drawn.kept is None:
+            body = picture.reduce(reduction)
+            small = Image.new("RGB", (body.width, top.height + body.height))
+            small.paste(top, (0, 0))
+            small.paste(body, (0, top.height))
+            yield frame, small.quantize(palette=gif_palette, dither=Image.Dither.NONE)
+            continue
+        # the kept parts come reduced and mapped already; a colour maps alone, so the
+        # band and the body are mapped apart
+        mapped = layers.reduced_picture(
+            picture, drawn.kept, reduction, gif_palette, _ground_index()
+        )
+        del picture, drawn
+        indexed = Image.new("P", (mapped.width, top.height + mapped.height))
+        indexed.putpalette(gif_palette.getpalette() or [])
+        indexed.paste(top.quantize(palette=gif_palette, dither=Image.Dither.NONE), (0, 0))
+        indexed.paste(mapped, (0, top.height))
+        yield frame, indexed
 
 
 def _total(game: Game, turns: tuple[int, int] | None) -> int:
@@ -546,6 +560,8 @@ def _stream(
     for index, (frame, image) in enumerate(
         _frame_images(game, names, seat_notes, language, turns, reduction)
     ):
+        if image.height > height:  # measured short (never seen): drawn again and kept
+            return None
         writer.add(_padded(image, height), _duration(index, count))
         if out.overflowed:
             return None

@@ -85,16 +85,26 @@ def test_the_bots_png_is_the_png_of_the_whole_drawing(
     assert render.render_game(game, names=names, seat_notes=notes, language=language) == expected
 
 
-def test_every_replay_frame_is_the_frame_drawn_whole() -> None:
-    game = game_at(3, "end", seed=7)
+@pytest.mark.parametrize(
+    ("players", "seed", "language", "turns", "reduction"),
+    [(3, 7, "ja", None, 2), (4, 5, "fr", (30, 60), 3), (2, 5, "en", (0, 30), 4)],
+)
+def test_every_replay_frame_is_the_frame_drawn_whole(
+    players: int, seed: int, language: Language, turns: tuple[int, int] | None, reduction: int
+) -> None:
+    """A frame is the kept parts reduced and mapped apart (each on its own canvas of the
+    ground, aligned to the reduction) and what was drawn over them reduced from the
+    picture: the same palette indices as the whole picture reduced and mapped."""
+    game = game_at(players, "end", seed=seed)
     names = _names(game)
-    whole = replay._draw_frames(game, names, {}, "ja", None, 2, None, reuse=False)
-    kept = replay._draw_frames(game, names, {}, "ja", None, 2, None, reuse=True)
-    assert len(whole.images) == len(kept.images) == game.turn_number + 1
+    args = (game, names, _notes(game), language, turns, reduction, None)
+    whole = replay._draw_frames(*args, reuse=False)
+    kept = replay._draw_frames(*args, reuse=True)
+    assert len(whole.images) == len(kept.images) > 10
     differing = [
         frame.turn
         for frame, a, b in zip(whole.shown, whole.images, kept.images, strict=True)
-        if not _same(a.convert("RGB"), b.convert("RGB"))
+        if a.size != b.size or a.tobytes() != b.tobytes() or a.getpalette() != b.getpalette()
     ]
     assert differing == []
     assert replay._encode(whole.images) == replay._encode(kept.images)
