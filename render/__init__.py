@@ -7,7 +7,10 @@ to its panel (`render.textboxes` records where each text went). The same state i
 same language always gives the same bytes. Static art (each printed field, the worker
 board, icons, the masks of words, each language's legend) is drawn once and shared by
 every game, in caches of bounded size (`render.caches`), so a render lays out sprites
-and draws the pieces.
+and draws the pieces. The parts of a picture that look as they did in one drawn before
+(the landscape, the supply, the worker board, each player's board) are kept too, drawn
+and mapped onto the palette, and pasted (`render.layers`): a move's picture draws and
+maps only the header and what the last turn changed, the same pixels and bytes.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Mapping
+from functools import lru_cache
 
 from PIL import Image
 
@@ -22,7 +26,7 @@ from i18n import LANGUAGES, Language, is_language, translator
 from rules import Game
 from rules.recent import last_turn
 
-from . import compose, landscape, palette, players
+from . import compose, landscape, layers, palette, players, textboxes
 
 _DRAWING = threading.Lock()
 """Drawing shares cached fonts and sprites: one thread draws at a time (the bot renders
@@ -72,10 +76,50 @@ def render_game(
     """
     code = _language(language)
     with _DRAWING:
-        image = compose.snapshot(
-            game, highlight=highlight, names=names, seat_notes=seat_notes, language=code
-        ).image
-    return to_png(image)
+        drawn = compose.snapshot(
+            game,
+            highlight=highlight,
+            names=names,
+            seat_notes=seat_notes,
+            language=code,
+            reuse=not textboxes.is_recording(),
+        )
+    if drawn.kept is None:
+        return to_png(drawn.image)
+    # the kept parts come mapped onto the palette already (outside the lock: the kept
+    # parts are never drawn on)
+    return _png(_indexed(drawn.image, drawn.kept))
+
+
+def _png(indexed: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    indexed.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return buffer.getvalue()
+
+
+@lru_cache(maxsize=1)
+def _ground_index() -> int:
+    ground = Image.new("RGB", (1, 1), palette.BOARD_GROUND)
+    index = ground.quantize(palette=palette.png_palette(), dither=Image.Dither.NONE).getpixel(
+        (0, 0)
+    )
+    assert isinstance(index, int)
+    return index
+
+
+def _indexed(image: Image.Image, kept: layers.Kept) -> Image.Image:
+    """`image` mapped onto the palette as `to_png` maps it, mapping only what was drawn
+    after the kept parts: the parts come mapped from `layers.indexed`, the board's
+    ground is one index."""
+    fixed = palette.png_palette()
+    indexed = Image.new("P", image.size, _ground_index())
+    indexed.putpalette(fixed.getpalette() or [])
+    for key, part, origin in kept.parts:
+        indexed.paste(layers.indexed(key, part, fixed), origin)
+    for box in kept.drawn:
+        mapped = image.crop(box).quantize(palette=fixed, dither=Image.Dither.NONE)
+        indexed.paste(mapped, box[:2])
+    return indexed
 
 
 def render_landscape(

@@ -1,5 +1,6 @@
 """Benchmark: `python -m render.bench [--renders 30] [--moves 150] [--seed 3] [--games 40]
-[--language en]` (the pictures' language: en, fr, pl or ja).
+[--language en] [--replay-players 4 --replay-seed 1444 | --no-replay] [--against DIR]`
+(the pictures' language: en, fr, pl or ja).
 
 Prints, for a mid-game 4-player snapshot:
 - the median (min, max) wall time of a full render to PNG bytes, its CPU time, the
@@ -11,17 +12,29 @@ Prints, for a mid-game 4-player snapshot:
   many games at once, none of them drawn twice in a row;
 - what the render caches hold after all that (bounded, shared by every game), and the
   process's peak memory;
+- a whole replay of a long game (by default a random 4-player game of 323 turns), in a
+  fresh process: the median wall and CPU time of a frame (drawn, reduced, kept), the
+  replay's total, the GIF's size and the process's peak memory (issue 37: at most
+  12 ms of CPU a frame, 200 MiB whatever the game's length);
+- with `--against DIR` (a checkout of another version, e.g. main's), the snapshot's and
+  the replay's figures of both versions measured in the same run, each in fresh
+  processes taking turns, so that both see the same load;
 - the run's total wall and CPU time (the machine is shared: CPU time is the steadier).
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
+import json
+import os
 import resource
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 from i18n import LANGUAGES
 from rules import Game
@@ -41,6 +54,97 @@ render.render_game(game, language={language!r})
 wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
 print(f"{{wall * 1000:.0f}} {{cpu * 1000:.0f}} {{imported * 1000:.0f}}")
 """
+
+
+REPLAY_PROCESS = """
+import json, resource, statistics, sys, time
+from pathlib import Path
+from render.__main__ import play
+from render.replay import render_replay
+{peak_source}
+game, _ = play({players}, {seed}, 0, final=True)
+walls, cpus = [], []
+last = [time.perf_counter(), time.process_time()]
+def step(part):
+    wall, cpu = time.perf_counter(), time.process_time()
+    walls.append((wall - last[0]) * 1000)
+    cpus.append((cpu - last[1]) * 1000)
+    last[:] = [wall, cpu]
+started, cpu_started = time.perf_counter(), time.process_time()
+result = render_replay(game, progress=step)
+wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+print(json.dumps({{
+    "frames": result.frames, "bytes": len(result.gif), "scale": result.scale,
+    "wall": wall, "cpu": cpu, "frame_wall": statistics.median(walls[1:]),
+    "frame_cpu": statistics.median(cpus[1:]), "peak": peak_mib(),
+}}))
+"""
+
+SNAPSHOT_PROCESS = """
+import json, statistics, time
+import render
+from render.__main__ import play
+game, _ = play(4, {seed}, {moves}, final=False)
+render.render_game(game, language={language!r})
+walls, cpus = [], []
+for _ in range({renders}):
+    started, cpu_started = time.perf_counter(), time.process_time()
+    render.render_game(game, language={language!r})
+    cpus.append((time.process_time() - cpu_started) * 1000)
+    walls.append((time.perf_counter() - started) * 1000)
+print(json.dumps({{"wall": statistics.median(walls), "cpu": statistics.median(cpus)}}))
+"""
+
+
+def peak_mib() -> float:
+    """This process's peak memory in MiB: the kernel's high-water mark of its memory
+    (`VmHWM`, Linux), else `ru_maxrss` (which on Linux also counts a parent's memory as
+    it was when this process was started)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
+
+
+def _source(function: Callable[[], float]) -> str:
+    """A function's source, for a child process that runs another version's code."""
+    return inspect.getsource(function)
+
+
+def _child(code: str, path: str | None) -> dict[str, float]:
+    """The JSON figures `code` prints, run in a fresh process (with `path` first on
+    PYTHONPATH: another version of the code)."""
+    env = dict(os.environ)
+    if path is not None:
+        env["PYTHONPATH"] = os.pathsep.join([path, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=3600,
+        env=env,
+        cwd=path,
+    )
+    figures: dict[str, float] = json.loads(result.stdout.splitlines()[-1])
+    return figures
+
+
+def _replay_line(label: str, runs: list[dict[str, float]]) -> str:
+    def median(key: str) -> float:
+        return statistics.median(run[key] for run in runs)
+
+    return (
+        f"{label}replay of {int(runs[0]['frames'])} frames (scale {runs[0]['scale']:.2f}, "
+        f"{runs[0]['bytes'] / 2**20:.2f} MiB): a frame median wall {median('frame_wall'):.1f} ms, "
+        f"CPU {median('frame_cpu'):.1f} ms; whole replay wall {median('wall'):.1f} s, "
+        f"CPU {median('cpu'):.1f} s; peak memory {median('peak'):.0f} MiB"
+        f" ({len(runs)} run{'s' if len(runs) > 1 else ''}, medians)"
+    )
 
 
 def _timed(
@@ -80,6 +184,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--games", type=int, default=40, help="different games drawn in turn")
     parser.add_argument("--language", choices=LANGUAGES, default="en", help="the pictures' words")
+    parser.add_argument("--replay-players", type=int, choices=(2, 3, 4), default=4)
+    parser.add_argument(
+        "--replay-seed", type=int, default=1444, help="the replayed random game (1444: 323 turns)"
+    )
+    parser.add_argument("--replay-runs", type=int, default=1, help="replays per version")
+    parser.add_argument("--no-replay", action="store_true", help="skip the replay")
+    parser.add_argument(
+        "--against", type=Path, help="another checkout (e.g. main's) measured alike beside this one"
+    )
     args = parser.parse_args(argv)
     if args.renders < 1 or args.games < 1:
         parser.error("--renders and --games must be at least 1")
@@ -111,11 +224,42 @@ def main(argv: list[str] | None = None) -> int:
         f"max {max(walls):.1f} ms; CPU median {statistics.median(cpus):.1f} ms"
     )
 
+    if args.against is not None:
+        here = str(Path(__file__).resolve().parent.parent)
+        pair = [("this: ", here), (f"{args.against}: ", str(args.against.resolve()))]
+        code = SNAPSHOT_PROCESS.format(
+            seed=args.seed, moves=args.moves, language=args.language, renders=args.renders
+        )
+        snapshots: dict[str, list[dict[str, float]]] = {label: [] for label, _ in pair}
+        for _ in range(3):
+            for label, path in pair:
+                snapshots[label].append(_child(code, path))
+        for label, runs in snapshots.items():
+            print(
+                f"{label}snapshot to PNG, {args.renders} renders x 3 processes: median of medians "
+                f"wall {statistics.median(r['wall'] for r in runs):.1f} ms, "
+                f"CPU {statistics.median(r['cpu'] for r in runs):.1f} ms"
+            )
+    if not args.no_replay:
+        code = REPLAY_PROCESS.format(
+            players=args.replay_players, seed=args.replay_seed, peak_source=_source(peak_mib)
+        )
+        versions: list[tuple[str, str | None]] = [("", None)]
+        if args.against is not None:
+            here = str(Path(__file__).resolve().parent.parent)
+            versions = [("this: ", here), (f"{args.against}: ", str(args.against.resolve()))]
+        replays: dict[str, list[dict[str, float]]] = {label: [] for label, _ in versions}
+        for _ in range(max(1, args.replay_runs)):
+            for label, where in versions:
+                replays[label].append(_child(code, where))
+        for label, runs in replays.items():
+            print(_replay_line(label, runs))
+
     held = caches.memory()
     total = sum(size for _, size in held.values())
     budget = sum(cache.max_bytes for cache in caches.REGISTRY.values())
     parts = ", ".join(f"{name} {size / 2**20:.1f}" for name, (_, size) in held.items())
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = peak_mib()
     print(
         f"render caches: {total / 2**20:.1f} MiB of at most {budget / 2**20:.0f} MiB "
         f"({parts}); process peak {peak:.0f} MiB"

@@ -20,6 +20,7 @@ preview; no text is smaller than MIN_TEXT_SIZE at full size.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -29,7 +30,7 @@ from i18n import Language, Translator, translator
 from rules import Game
 from rules.recent import RecentTurn, last_turn
 
-from . import fonts, icons, landscape, players, textboxes, words, workerboard
+from . import fonts, icons, landscape, layers, players, textboxes, words, workerboard
 from .palette import (
     BOARD_GROUND,
     GOLD,
@@ -88,6 +89,9 @@ class Snapshot:
     marks: list[landscape.FieldMark] = field(default_factory=list)
     header_height: int = HEADER_HEIGHT
     """The header band's height: HEADER_HEIGHT, more when the last turn takes lines."""
+    kept: layers.Kept | None = None
+    """With `reuse`: the kept parts pasted and the boxes drawn after them
+    (`render_game` maps only those boxes onto the palette)."""
 
     def field_centre(self, game: Game, label: str) -> tuple[int, int]:
         """Pixel centre of field `label` on this picture."""
@@ -337,6 +341,32 @@ def column_height(player_count: int, language: Language) -> int:
     )
 
 
+def picture_width(game: Game) -> int:
+    """The snapshot's width (its landscape's and the column's)."""
+    return MARGIN + landscape.geometry(game).width + GAP + COLUMN_WIDTH + MARGIN
+
+
+def picture_height(
+    game: Game,
+    *,
+    names: Mapping[str, str] | None = None,
+    seat_notes: Mapping[str, str] | None = None,
+    language: Language = "en",
+) -> int:
+    """The snapshot's height, without drawing it (only the header's words are laid out:
+    the last turn said on more lines makes it taller)."""
+    t = translator(language)
+    notes = {pid: note for pid, note in (seat_notes or {}).items() if note}
+    shown = {pid: display_name(pid, names) for pid in game.player_ids}
+    results = result_lines(game, shown, t) if game.is_over else []
+    geo = landscape.geometry(game)
+    right_height = column_height(len(game.players), language)
+    body_height = max(geo.height + GAP + players.SUPPLY_HEIGHT, right_height)
+    width = picture_width(game)
+    header = header_texts(game, last_turn(game), shown, notes, width, bool(results), t)
+    return header.height + GAP + body_height + MARGIN
+
+
 def snapshot(
     game: Game,
     *,
@@ -344,8 +374,12 @@ def snapshot(
     names: Mapping[str, str] | None = None,
     seat_notes: Mapping[str, str] | None = None,
     language: Language = "en",
+    reuse: bool = False,
 ) -> Snapshot:
-    """Draw the whole game, its words in `language`."""
+    """Draw the whole game, its words in `language`. With `reuse`, the parts that look
+    as they did in a picture drawn before (`render.layers`) are pasted, not drawn: the
+    same pixels, drawn in a fraction of the time (the text recordings of the tests see
+    only what is drawn)."""
     t = translator(language)
     notes = {pid: note for pid, note in (seat_notes or {}).items() if note}
     shown = {pid: display_name(pid, names) for pid in game.player_ids}
@@ -366,25 +400,45 @@ def snapshot(
     # the landscape in the middle of the room above the supply
     land_origin = (MARGIN, top + (body_height - left_height) // 2)
     marks = landscape.field_marks(game, turn, highlight)
-    landscape.draw_landscape(picture, game, geo, land_origin, marks, t)
-    players.draw_supply(picture, game, supply_origin, geo.width, t)
-
     column_x = MARGIN + geo.width + GAP
     board_origin = (column_x, top)
-    picture.paste(workerboard.static_board(), board_origin)
-    workerboard.draw_titles(picture, board_origin, t)
-    workerboard.draw_pieces(picture, game, board_origin, turn)
     y = top + workerboard.HEIGHT + GAP
-    origins = []
-    for seat, player in enumerate(game.players):
-        origin = (
+    origins = [
+        (
             column_x + (seat % 2) * (players.BOARD_WIDTH + GAP),
             y + (seat // 2) * (players.BOARD_HEIGHT + GAP),
         )
-        players.draw_player_board(picture, game, seat, origin, shown, notes.get(player.id), t)
-        origins.append(origin)
+        for seat in range(len(game.players))
+    ]
+    kept = None
+    if reuse:
+        kept = layers.Kept()
+        _paste_parts(picture, game, geo, language, land_origin, supply_origin, kept)
+        _paste_boards(picture, game, shown, notes, language, board_origin, origins, kept)
+        landscape.draw_marks(picture, game, geo, land_origin, marks)
+        workerboard.draw_moves(picture, game, board_origin, turn)
+        # what was drawn over the kept parts (generously: a ring spreads past its box)
+        kept.drawn.append((0, 0, width, top))
+        kept.drawn.extend(
+            _around(landscape.mark_box(game, geo, land_origin, mark), picture.size)
+            for mark in marks
+        )
+        kept.drawn.extend(
+            _around(box, picture.size) for box in workerboard.moves_boxes(game, board_origin, turn)
+        )
+    else:
+        landscape.draw_landscape(picture, game, geo, land_origin, marks, t)
+        players.draw_supply(picture, game, supply_origin, geo.width, t)
+        picture.paste(workerboard.static_board(), board_origin)
+        workerboard.draw_titles(picture, board_origin, t)
+        workerboard.draw_pieces(picture, game, board_origin, turn)
+        for seat, (player, origin) in enumerate(zip(game.players, origins, strict=True)):
+            players.draw_player_board(picture, game, seat, origin, shown, notes.get(player.id), t)
     y += board_rows(len(game.players)) * (players.BOARD_HEIGHT + GAP)
-    picture.paste(players.legend_picture(COLUMN_WIDTH, language), (column_x, y))
+    legend = players.legend_picture(COLUMN_WIDTH, language)
+    picture.paste(legend, (column_x, y))
+    if kept is not None:
+        kept.parts.append((("legend", COLUMN_WIDTH, language), legend, (column_x, y)))
     return Snapshot(
         picture,
         lines,
@@ -397,4 +451,121 @@ def snapshot(
         supply_origin,
         marks,
         header.height,
+        kept,
+    )
+
+
+def _paste_parts(
+    picture: Image.Image,
+    game: Game,
+    geo: landscape.LandscapeGeometry,
+    language: Language,
+    land_origin: tuple[int, int],
+    supply_origin: tuple[int, int],
+    kept: layers.Kept,
+) -> None:
+    """The landscape without the last turn's marks, and the supply, as kept."""
+    t = translator(language)
+    size = (geo.width, geo.height)
+    land_key = ("landscape", language, size, geo.radius, landscape.pieces_key(game))
+    land = layers.layer(
+        land_key, size, lambda image: landscape.draw_landscape(image, game, geo, (0, 0), (), t)
+    )
+    picture.paste(land, land_origin)
+    kept.parts.append((land_key, land, land_origin))
+    supply = game.supply
+    supply_key = (
+        "supply",
+        language,
+        geo.width,
+        tuple(supply.goods.items()),
+        tuple(supply.workers.items()),
+        supply.cows,
+    )
+    strip = layers.layer(
+        supply_key,
+        (geo.width + 1, players.SUPPLY_HEIGHT + 1),
+        lambda image: players.draw_supply(image, game, (0, 0), geo.width, t),
+    )
+    picture.paste(strip, supply_origin)
+    kept.parts.append((supply_key, strip, supply_origin))
+
+
+def _paste_boards(
+    picture: Image.Image,
+    game: Game,
+    shown: Mapping[str, str],
+    notes: Mapping[str, str],
+    language: Language,
+    board_origin: tuple[int, int],
+    origins: list[tuple[int, int]],
+    kept: layers.Kept,
+) -> None:
+    """The worker board with its standing workers, and each player's board, as kept."""
+    t = translator(language)
+
+    size = (workerboard.WIDTH, workerboard.HEIGHT)
+
+    def draw_titled(image: Image.Image) -> None:
+        image.paste(workerboard.static_board(), (0, 0))
+        workerboard.draw_titles(image, (0, 0), t)
+
+    # the printed board with its titles (once per language), then its standing workers
+    titled = layers.layer(("worker board titled", language), size, draw_titled)
+    board_key = ("worker board", language, workerboard.standing_key(game))
+    board = layers.layer(
+        board_key,
+        size,
+        lambda image: workerboard.draw_standing(image, game, (0, 0)),
+        ground=titled,
+    )
+    picture.paste(board, board_origin)
+    kept.parts.append((board_key, board, board_origin))
+    for seat, (player, origin) in enumerate(zip(game.players, origins, strict=True)):
+        note = notes.get(player.id)
+        key = (
+            "player board",
+            language,
+            seat,
+            display_name(player.id, shown),
+            note,
+            player.coins,
+            player.cows,
+            player.canteens,
+            player.settlements_left,
+            tuple(player.goods.items()),
+            tuple(player.workers.items()),
+            game.awaiting == player.id,
+            not game.is_over and game.turn_player == player.id and not game.in_setup,
+        )
+        part = layers.layer(
+            key,
+            (players.BOARD_WIDTH + 1, players.BOARD_HEIGHT + 1),
+            _board_drawer(game, seat, shown, note, t),
+        )
+        picture.paste(part, origin)
+        kept.parts.append((key, part, origin))
+
+
+def _board_drawer(
+    game: Game, seat: int, shown: Mapping[str, str], note: str | None, t: Translator
+) -> Callable[[Image.Image], None]:
+    def draw(image: Image.Image) -> None:
+        players.draw_player_board(image, game, seat, (0, 0), shown, note, t)
+
+    return draw
+
+
+MARGIN_DRAWN = 16
+"""How far past a box what was drawn in it may spread (a ring's width and more)."""
+
+
+def _around(box: tuple[float, float, float, float], size: tuple[int, int]) -> layers.Box:
+    """`box` widened by MARGIN_DRAWN, in whole pixels, within the picture."""
+    left, top, right, bottom = box
+    return (
+        max(0, math.floor(left) - MARGIN_DRAWN),
+        max(0, math.floor(top) - MARGIN_DRAWN),
+        min(size[0], math.ceil(right) + MARGIN_DRAWN + 1),
+        min(size[1], math.ceil(bottom) + MARGIN_DRAWN + 1),
     )

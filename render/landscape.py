@@ -397,11 +397,37 @@ def draw_pieces(
                 fonts.draw_text(
                     draw, (bx, by), f"{count}", COUNT_SIZE, fill=INK, bold=True, anchor="mm"
                 )
+    draw_marks(picture, game, geo, offset, marks)
+
+
+def draw_marks(
+    picture: Image.Image,
+    game: Game,
+    geo: LandscapeGeometry,
+    offset: tuple[int, int],
+    marks: Sequence[FieldMark],
+) -> None:
+    """The rings of `marks` (drawn last, over the pieces)."""
+    draw = ImageDraw.Draw(picture)
+    ox, oy = offset
     for mark in marks:
         f = game.fields[mark.label]
         corners = [(x + ox, y + oy) for x, y in geo.corners(f.q, f.r, inset=MARK_INSET)]
         draw.line([*corners, corners[0]], fill=INK, width=MARK_WIDTH + 2 * MARK_EDGE, joint="curve")
         draw.line([*corners, corners[0]], fill=mark.colour, width=MARK_WIDTH, joint="curve")
+
+
+def mark_box(
+    game: Game, geo: LandscapeGeometry, offset: tuple[int, int], mark: FieldMark
+) -> tuple[float, float, float, float]:
+    """The box of `mark`'s ring on a picture whose landscape starts at `offset` (its
+    field's corners and the ring's half width)."""
+    f = game.fields[mark.label]
+    corners = geo.corners(f.q, f.r, inset=MARK_INSET)
+    half = MARK_WIDTH / 2 + MARK_EDGE
+    xs = [x + offset[0] for x, _ in corners]
+    ys = [y + offset[1] for _, y in corners]
+    return (min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half)
 
 
 def field_marks(game: Game, turn: RecentTurn | None, highlight: str | None) -> list[FieldMark]:
@@ -426,7 +452,8 @@ def draw_landscape(
     marks: Sequence[FieldMark],
     t: Translator,
 ) -> None:
-    """The whole landscape in its frame, its top-left corner at `offset`."""
+    """The whole landscape in its frame, its top-left corner at `offset` (`marks` drawn
+    last: what `render.layers` keeps is drawn with none)."""
     x, y = offset
     frame = (x, y, x + geo.width - 1, y + geo.height - 1)
     ImageDraw.Draw(picture).rounded_rectangle(
@@ -443,6 +470,33 @@ def landscape_picture(game: Game, marks: Sequence[FieldMark], t: Translator) -> 
     picture = Image.new("RGB", (geo.width, geo.height), BOARD_GROUND)
     draw_landscape(picture, game, geo, (0, 0), marks, t)
     return picture
+
+
+def pieces_key(game: Game) -> tuple[object, ...]:
+    """Everything `draw_landscape` reads from `game` (marks aside): the tiles, each
+    field's print and what stands on it, settlements by their owner's seat. Two games
+    with the same key have the same landscape picture."""
+    seats = {p.id: seat for seat, p in enumerate(game.players)}
+    return (
+        tuple((p.letter, p.centre) for p in game.tiles),
+        tuple(
+            (
+                f.label,
+                f.q,
+                f.r,
+                f.tile,
+                f.kind,
+                tuple(sorted(f.cost.items())),
+                f.double,
+                f.start,
+                f.cow,
+                f.canteen,
+                seats.get(f.settlements[0], 0) if f.settlements else None,
+                len(f.settlements),
+            )
+            for f in game.fields.values()
+        ),
+    )
 
 
 def field_centres(

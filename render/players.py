@@ -7,6 +7,7 @@ coins, cows, canteens, settlements left, goods and workers.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -334,7 +335,9 @@ def _legend_rows(width: int, t: Translator) -> list[list[tuple[Painter, str, flo
     return rows
 
 
+@lru_cache(maxsize=64)
 def legend_height(width: int, language: Language) -> int:
+    """The legend's height (a number: kept, as every snapshot lays out its column)."""
     return len(_legend_rows(width, translator(language))) * LEGEND_LINE + 14
 
 

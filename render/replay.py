@@ -18,20 +18,29 @@ fewer frames (an even spread, the last frame always kept), so a game of
 any length fits.
 
 Pure: a `Game` in, bytes out; the drawing reuses the snapshot's caches (every field,
-sprite and word mask is drawn once per process), and the state is folded forward
-turn by turn from the record rather than rebuilt for each frame.
+sprite and word mask is drawn once per process) and its kept parts (`render.layers`:
+a frame draws only what its turn changed), and the state is folded forward turn by
+turn from the record rather than rebuilt for each frame.
+
+Memory (issue 37.1): flat whatever the game's length. The frames' tallest height is
+measured first (only the header's words are laid out), then each frame is written to
+the GIF as soon as it is drawn (`render.gifwriter`, Pillow's bytes) and dropped. Only a
+replay that grows past `max_bytes` is drawn again, its frames kept zlib-compressed
+(`FrameStore`, ~80 KB a frame) to be shrunk or thinned out: the same GIF as before,
+byte for byte, in every case.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+import zlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import overload
 
 from PIL import Image, ImageDraw
 
@@ -39,7 +48,8 @@ from i18n import LANGUAGES, Translator, translator
 from rules import Event, Game
 from rules.recent import last_turn, turn_starts
 
-from . import _DRAWING, _language, compose, fonts, icons
+from . import _DRAWING, _language, compose, fonts, icons, layers, textboxes
+from .gifwriter import ByteCounter, GifWriter
 from .palette import BOARD_GROUND, GOLD, HEADER_MUTED, INK, WHITE, png_palette, seat_colour
 from .words import display_name
 
@@ -186,9 +196,84 @@ def _band(
     return band
 
 
+class FrameStore(Sequence[Image.Image]):
+    """The drawn frames, each kept zlib-compressed (a half-size frame of 0.7 MB in
+    about 40 KB): a replay's memory stays flat whatever the game's length, and the
+    frames are there to be shrunk or thinned out if the GIF comes out too large.
+    Reading one decompresses it (a fresh image each time)."""
+
+    def __init__(self) -> None:
+        self._frames: list[tuple[tuple[int, int], bytes]] = []
+        self._palette: list[int] = []
+
+    def append(self, image: Image.Image) -> None:
+        if not self._palette:
+            self._palette = image.getpalette() or []
+        self._frames.append((image.size, zlib.compress(image.tobytes(), 1)))
+
+    def size(self, index: int) -> tuple[int, int]:
+        return self._frames[index][0]
+
+    @property
+    def nbytes(self) -> int:
+        """The compressed frames' bytes."""
+        return sum(len(data) for _, data in self._frames)
+
+    def __len__(self) -> int:
+        return len(self._frames)
+
+    @overload
+    def __getitem__(self, index: int) -> Image.Image: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Image.Image]: ...
+    def __getitem__(self, index: int | slice) -> Image.Image | Sequence[Image.Image]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        size, data = self._frames[index]
+        image = Image.frombytes("P", size, zlib.decompress(data))
+        image.putpalette(self._palette)
+        return image
+
+
+class _Lazy(Sequence[Image.Image]):
+    """Frames made on demand from a store's (shrunk, or some of them): nothing held."""
+
+    def __init__(
+        self,
+        store: FrameStore,
+        indices: Sequence[int] | None = None,
+        scale: float | None = None,
+    ) -> None:
+        self.store = store
+        self.indices = list(indices) if indices is not None else list(range(len(store)))
+        self.scale = scale
+
+    def size(self, index: int) -> tuple[int, int]:
+        width, height = self.store.size(self.indices[index])
+        if self.scale is None:
+            return width, height
+        return _scaled((width, height), self.scale)
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    @overload
+    def __getitem__(self, index: int) -> Image.Image: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Image.Image]: ...
+    def __getitem__(self, index: int | slice) -> Image.Image | Sequence[Image.Image]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        image = self.store[self.indices[index]]
+        return image if self.scale is None else _shrunk(image, self.scale)
+
+    def subset(self, chosen: Sequence[int]) -> _Lazy:
+        return _Lazy(self.store, [self.indices[i] for i in chosen], self.scale)
+
+
 @dataclass
 class _Frames:
-    images: list[Image.Image]
+    images: FrameStore
     shown: list[TurnFrame]
 
 
@@ -201,6 +286,78 @@ def _gif_palette() -> Image.Image:
     return image
 
 
+def _shown(game: Game, turns: tuple[int, int] | None) -> Iterator[TurnState]:
+    """The turns a replay shows, as `turn_states` folds them."""
+    first_turn, last_turn_shown = turns if turns is not None else (0, turn_count(game))
+    for turn in turn_states(game):
+        frame, state = turn.frame, turn.game
+        is_last = state is game
+        if frame.turn < first_turn or (frame.turn > last_turn_shown and not is_last):
+            continue
+        if frame.turn > last_turn_shown:
+            break
+        yield turn
+
+
+def _frame_images(
+    game: Game,
+    names: Mapping[str, str],
+    seat_notes: Mapping[str, str],
+    language: str,
+    turns: tuple[int, int] | None,
+    reduction: int,
+    reuse: bool = True,
+) -> Iterator[tuple[TurnFrame, Image.Image]]:
+    """Each shown turn's frame as it is drawn, `reduction` times smaller than the
+    snapshot, on the GIF's palette; `reuse`: the snapshot's unchanged parts pasted as
+    kept (`render.layers`), not drawn again."""
+    code = _language(language)
+    t = translator(code)
+    last = turn_count(game)
+    gif_palette = _gif_palette()
+    shown_names = {pid: display_name(pid, names) for pid in game.player_ids}
+    for turn in _shown(game, turns):
+        frame, state = turn.frame, turn.game
+        with _DRAWING:
+            drawn = compose.snapshot(
+                state,
+                names=shown_names,
+                seat_notes=seat_notes,
+                language=code,
+                reuse=reuse and not textboxes.is_recording(),
+            )
+            picture = drawn.image
+            band = _band(picture.width, frame, last, state, shown_names, t)
+        # each part reduced on its own (BAND_HEIGHT is a multiple of every reduction):
+        # no copy of the whole picture at full size
+        top = band.reduce(reduction)
+        if drawn.kept is None:
+            body = picture.reduce(reduction)
+            small = Image.new("RGB", (body.width, top.height + body.height))
+            small.paste(top, (0, 0))
+            small.paste(body, (0, top.height))
+            yield frame, small.quantize(palette=gif_palette, dither=Image.Dither.NONE)
+            continue
+        # the kept parts come reduced and mapped already; a colour maps alone, so the
+        # band and the body are mapped apart
+        mapped = layers.reduced_picture(
+            picture, drawn.kept, reduction, gif_palette, _ground_index()
+        )
+        del picture, drawn
+        indexed = Image.new("P", (mapped.width, top.height + mapped.height))
+        indexed.putpalette(gif_palette.getpalette() or [])
+        indexed.paste(top.quantize(palette=gif_palette, dither=Image.Dither.NONE), (0, 0))
+        indexed.paste(mapped, (0, top.height))
+        yield frame, indexed
+
+
+def _total(game: Game, turns: tuple[int, int] | None) -> int:
+    """What the progress counts frames against (the range's turns)."""
+    last = turn_count(game)
+    first_turn, last_turn_shown = turns if turns is not None else (0, last)
+    return max(1, min(last, last_turn_shown) - first_turn + 1)
+
+
 def _draw_frames(
     game: Game,
     names: Mapping[str, str],
@@ -209,84 +366,107 @@ def _draw_frames(
     turns: tuple[int, int] | None,
     reduction: int,
     progress: Progress | None,
+    reuse: bool = True,
 ) -> _Frames:
-    code = _language(language)
-    t = translator(code)
-    last = turn_count(game)
-    first_turn, last_turn_shown = turns if turns is not None else (0, last)
-    gif_palette = _gif_palette()
-    shown_names = {pid: display_name(pid, names) for pid in game.player_ids}
-    frames = _Frames([], [])
-    total = max(1, min(last, last_turn_shown) - first_turn + 1)
-    for turn in turn_states(game):
-        frame, state = turn.frame, turn.game
-        is_last = state is game
-        if frame.turn < first_turn or (frame.turn > last_turn_shown and not is_last):
-            continue
-        if frame.turn > last_turn_shown:
-            break
-        with _DRAWING:
-            picture = compose.snapshot(
-                state, names=shown_names, seat_notes=seat_notes, language=code
-            ).image
-            band = _band(picture.width, frame, last, state, shown_names, t)
-        # each part reduced on its own (BAND_HEIGHT is a multiple of every reduction):
-        # no copy of the whole picture at full size
-        top, body = band.reduce(reduction), picture.reduce(reduction)
-        small = Image.new("RGB", (body.width, top.height + body.height))
-        small.paste(top, (0, 0))
-        small.paste(body, (0, top.height))
-        frames.images.append(small.quantize(palette=gif_palette, dither=Image.Dither.NONE))
+    """Every shown turn's frame (`_frame_images`), kept compressed."""
+    frames = _Frames(FrameStore(), [])
+    total = _total(game, turns)
+    for frame, image in _frame_images(game, names, seat_notes, language, turns, reduction, reuse):
+        frames.images.append(image)
         frames.shown.append(frame)
         if progress is not None:
             progress(min(1.0, len(frames.shown) / total))
     return frames
 
 
-def _same_size(images: list[Image.Image]) -> list[Image.Image]:
+def _tallest(
+    game: Game,
+    names: Mapping[str, str],
+    seat_notes: Mapping[str, str],
+    language: str,
+    turns: tuple[int, int] | None,
+    reduction: int,
+) -> tuple[int, int]:
+    """How many frames the replay shows and the height of the tallest, measured before
+    any is drawn (the first frame of a GIF sets its size): only the header's words are
+    laid out (`compose.picture_height`)."""
+    code = _language(language)
+    shown_names = {pid: display_name(pid, names) for pid in game.player_ids}
+    count, tallest = 0, 0
+    for turn in _shown(game, turns):
+        count += 1
+        height = compose.picture_height(
+            turn.game, names=shown_names, seat_notes=seat_notes, language=code
+        )
+        tallest = max(tallest, height)
+    if count == 0:
+        return 0, 0
+    body = Image.new("L", (1, tallest)).reduce(reduction).height
+    return count, BAND_HEIGHT // reduction + body
+
+
+def _ground_index() -> int:
+    """The palette index of the board's ground (what a shorter frame is extended with)."""
+    ground = _gif_palette().getpalette() or []
+    rgb = BOARD_GROUND
+    return next((i for i in range(TRANSPARENT) if tuple(ground[3 * i : 3 * i + 3]) == rgb), 0)
+
+
+def _padded(image: Image.Image, height: int) -> Image.Image:
+    """`image` extended at the bottom with the board's ground to `height`."""
+    if image.height >= height:
+        return image
+    canvas = Image.new("P", (image.width, height), _ground_index())
+    canvas.putpalette(_gif_palette().getpalette() or [])
+    canvas.paste(image, (0, 0))
+    return canvas
+
+
+def _same_size(images: Sequence[Image.Image]) -> list[Image.Image]:
     """The frames on one canvas as tall as the tallest (a turn said on more lines makes
     the header taller; a GIF's frames cannot be larger than its first): the shorter
     ones extended at the bottom with the board's ground."""
     height = max(image.height for image in images)
-    ground = _gif_palette().getpalette() or []
-    rgb = BOARD_GROUND
-    index = next((i for i in range(TRANSPARENT) if tuple(ground[3 * i : 3 * i + 3]) == rgb), 0)
-    padded = []
-    for image in images:
-        if image.height < height:
-            canvas = Image.new("P", (image.width, height), index)
-            canvas.putpalette(ground)
-            canvas.paste(image, (0, 0))
-            image = canvas
-        padded.append(image)
-    return padded
+    return [_padded(image, height) for image in images]
+
+
+def _scaled(size: tuple[int, int], scale: float) -> tuple[int, int]:
+    return (max(1, round(size[0] * scale)), max(1, round(size[1] * scale)))
 
 
 def _shrunk(image: Image.Image, scale: float) -> Image.Image:
     """A frame `scale` times its size, on the same palette."""
-    size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
-    smaller = image.convert("RGB").resize(size, Image.Resampling.BOX)
+    smaller = image.convert("RGB").resize(_scaled(image.size, scale), Image.Resampling.BOX)
     return smaller.quantize(palette=_gif_palette(), dither=Image.Dither.NONE)
 
 
-def _encode(images: list[Image.Image]) -> bytes:
-    images = _same_size(images)
-    durations = [FRAME_MS] * len(images)
-    durations[0] = FIRST_MS
-    durations[-1] = LAST_MS
-    buffer = io.BytesIO()
-    images[0].save(
-        buffer,
-        format="GIF",
-        save_all=True,
-        append_images=images[1:],
-        duration=durations if len(images) > 1 else LAST_MS,
-        loop=0,
-        optimize=True,
-        transparency=TRANSPARENT,
-        disposal=1,
-    )
-    return buffer.getvalue()
+def _height(images: Sequence[Image.Image]) -> int:
+    """The tallest frame's height (read without drawing a lazy frame)."""
+    if isinstance(images, (FrameStore, _Lazy)):
+        return max(images.size(i)[1] for i in range(len(images)))
+    return max(image.height for image in images)
+
+
+def _encode(images: Sequence[Image.Image]) -> bytes:
+    """The GIF of `images`."""
+    gif = _encode_within(images, 2**62)
+    assert isinstance(gif, bytes)
+    return gif
+
+
+def _encode_within(images: Sequence[Image.Image], max_bytes: int) -> bytes | int:
+    """The GIF of `images` (each made when it is written, none held), or beyond
+    `max_bytes` only its length (counted, not kept)."""
+    height = _height(images)
+    out = ByteCounter(max_bytes)
+    with GifWriter(out, transparency=TRANSPARENT, disposal=1) as writer:
+        for index in range(len(images)):
+            writer.add(_padded(images[index], height), _duration(index, len(images)))
+    return out.count if out.overflowed else out.getvalue()
+
+
+def _size(gif: bytes | int) -> int:
+    return gif if isinstance(gif, int) else len(gif)
 
 
 def _spread(count: int, keep: int) -> list[int]:
@@ -312,30 +492,101 @@ def render_replay(
     a range past the game's end stops at its last turn. `progress(part)` is called
     as frames are drawn, `part` rising to 1.0."""
     drawn = REDUCTIONS[0]
-    frames = _draw_frames(game, names or {}, seat_notes or {}, language, turns, drawn, progress)
-    if not frames.images:
+    names, seat_notes = names or {}, seat_notes or {}
+    count, height = _tallest(game, names, seat_notes, language, turns, drawn)
+    if count == 0:
         raise ValueError("no turn in that range")
-    gif = _encode(frames.images)
-    reduction, first_drawn = drawn, frames.images
+    # most replays fit at the first size: written as they are drawn, nothing kept
+    streamed = _stream(
+        game, names, seat_notes, language, turns, drawn, count, height, max_bytes, progress
+    )
+    if streamed is not None:
+        written, shown_turns = streamed
+        return Replay(written, count, shown_turns, _scaled_width(game, drawn), height, 1 / drawn)
+    # too large: drawn again and kept (compressed), to be shrunk or thinned out
+    reached = [0.0]
+
+    def again(part: float) -> None:
+        if progress is not None and part > reached[0]:
+            reached[0] = part
+            progress(part)
+
+    frames = _draw_frames(game, names, seat_notes, language, turns, drawn, again)
+    images = _Lazy(frames.images)
+    gif: bytes | int = _encode_within(images, max_bytes)
+    reduction = drawn
     for smaller in REDUCTIONS[1:]:
-        if len(gif) <= max_bytes:
+        if _size(gif) <= max_bytes:
             break
         # shrunk from the frames drawn (a fraction of the cost of drawing them again)
         reduction = smaller
-        frames.images = [_shrunk(image, drawn / smaller) for image in first_drawn]
-        gif = _encode(frames.images)
-    images, shown = frames.images, frames.shown
-    while len(gif) > max_bytes and len(images) > MIN_FRAMES:
-        keep = max(MIN_FRAMES, int(len(images) * max_bytes / len(gif) * 0.9))
+        images = _Lazy(frames.images, scale=drawn / smaller)
+        gif = _encode_within(images, max_bytes)
+    shown = frames.shown
+    while _size(gif) > max_bytes and len(images) > MIN_FRAMES:
+        keep = max(MIN_FRAMES, int(len(images) * max_bytes / _size(gif) * 0.9))
         chosen = _spread(len(images), keep)
-        images = [images[i] for i in chosen]
+        images = images.subset(chosen)
         shown = [shown[i] for i in chosen]
-        gif = _encode(images)
-    while len(gif) > max_bytes and len(images) > 1:
-        images, shown = images[-1:], shown[-1:]
-        gif = _encode(images)
-    width, height = images[0].width, max(image.height for image in images)
+        gif = _encode_within(images, max_bytes)
+    while _size(gif) > max_bytes and len(images) > 1:
+        images, shown = images.subset([len(images) - 1]), shown[-1:]
+        gif = _encode_within(images, max_bytes)
+    assert isinstance(gif, bytes), "a single frame fits"
+    width, height = images.size(0)[0], _height(images)
     return Replay(gif, len(images), (shown[0].turn, shown[-1].turn), width, height, 1 / reduction)
+
+
+def _stream(
+    game: Game,
+    names: Mapping[str, str],
+    seat_notes: Mapping[str, str],
+    language: str,
+    turns: tuple[int, int] | None,
+    reduction: int,
+    count: int,
+    height: int,
+    max_bytes: int,
+    progress: Progress | None,
+) -> tuple[bytes, tuple[int, int]] | None:
+    """The GIF of every shown turn at `reduction`, each frame written as soon as it is
+    drawn (`count` frames, `height` the tallest's), with the first and last turn shown;
+    None as soon as it grows past `max_bytes`."""
+    out = ByteCounter(max_bytes)
+    writer = GifWriter(out, transparency=TRANSPARENT, disposal=1)
+    total = _total(game, turns)
+    first: int | None = None
+    last = 0
+    for index, (frame, image) in enumerate(
+        _frame_images(game, names, seat_notes, language, turns, reduction)
+    ):
+        if image.height > height:  # measured short (never seen): drawn again and kept
+            return None
+        writer.add(_padded(image, height), _duration(index, count))
+        if out.overflowed:
+            return None
+        first = frame.turn if first is None else first
+        last = frame.turn
+        if progress is not None:
+            progress(min(1.0, (index + 1) / total))
+    writer.close()
+    if out.overflowed or first is None:
+        return None
+    return out.getvalue(), (first, last)
+
+
+def _duration(index: int, count: int) -> int:
+    """How long frame `index` of `count` is shown: the first a little longer, the last
+    (the final ranking, or the game as it stands) much longer."""
+    if index == count - 1:
+        return LAST_MS
+    return FIRST_MS if index == 0 else FRAME_MS
+
+
+def _scaled_width(game: Game, reduction: int) -> int:
+    """The frames' width: the snapshot's, reduced."""
+    width = compose.picture_width(game)
+    return Image.new("L", (width, 1)).reduce(reduction).width
 
 
 def write_replay(

@@ -380,9 +380,27 @@ def draw_pieces(
 ) -> None:
     """Wheel stop, workers on the bank and the harvest boxes, representatives in the city,
     and the marks of `turn` (the last turn)."""
+    draw_standing(picture, game, offset)
+    draw_moves(picture, game, offset, turn)
+
+
+def standing_key(game: Game) -> tuple[object, ...]:
+    """What `draw_standing` reads from `game`."""
+    return (
+        game.wheel,
+        tuple(tuple(colours) for colours in game.bank),
+        tuple(
+            (area, tuple((tuple(p.large), tuple(p.small)) for p in game.harvest[area]))
+            for area in data.AREAS
+        ),
+    )
+
+
+def draw_standing(picture: Image.Image, game: Game, offset: tuple[int, int]) -> None:
+    """The wheel turned to its last stop and the workers on the bank and the harvest
+    boxes (what changes only when a worker is placed or the wheel turns)."""
     ox, oy = offset
     spots = layout()
-    draw = ImageDraw.Draw(picture)
     wheel = wheel_picture(game.wheel)
     picture.paste(
         wheel,
@@ -399,12 +417,54 @@ def draw_pieces(
                     spots.harvest_spots[(area, place, box)], colours, strict=False
                 ):
                     icons.paste(picture, icons.worker(colour, WORKER), (x + ox, y + oy))
+
+
+def draw_moves(
+    picture: Image.Image, game: Game, offset: tuple[int, int], turn: RecentTurn | None
+) -> None:
+    """The marks of `turn` and the representatives in the city (over the marks)."""
+    ox, oy = offset
+    spots = layout()
+    draw = ImageDraw.Draw(picture)
     if turn is not None:
         _draw_turn_marks(picture, draw, game, turn, offset)
     for seat, position in enumerate(game.representatives):
         if position is not None:
             x, y = spots.city_cells[position]
             icons.paste(picture, icons.pawn(seat_colour(seat), PAWN), (x + ox, y + oy))
+
+
+def moves_boxes(game: Game, offset: tuple[int, int], turn: RecentTurn | None) -> list[Box]:
+    """Where `draw_moves` draws (before the rings' spread): the wheel when it was turned,
+    each box or city cell the turn used, each representative."""
+    ox, oy = offset
+    spots = layout()
+    boxes: list[Box] = []
+    if turn is not None:
+        if turn.wheel_stops:
+            boxes.append(WHEEL_BOX)
+        for placed in turn.placements:
+            if placed.space is not None:
+                boxes.append(spots.bank_cells[placed.space - 1])
+            else:
+                assert placed.area is not None and placed.place is not None
+                assert placed.box is not None
+                boxes.append(spots.harvest_boxes[(placed.area, placed.place, placed.box)])
+        for row, col in turn.auction_result.values():
+            x, y = spots.city_cells[(row, col)]
+            boxes.append(
+                (
+                    x - CITY_CELL[0] / 2,
+                    y - CITY_CELL[1] / 2,
+                    x + CITY_CELL[0] / 2,
+                    y + CITY_CELL[1] / 2,
+                )
+            )
+    for position in game.representatives:
+        if position is not None:
+            x, y = spots.city_cells[position]
+            boxes.append((x - PAWN / 2, y - PAWN / 2, x + PAWN / 2, y + PAWN / 2))
+    return [_shift(box, ox, oy) for box in boxes]
 
 
 def _draw_turn_marks(

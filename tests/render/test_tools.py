@@ -34,12 +34,23 @@ def test_the_command_line_plays_to_the_end_with_final(tmp_path, capsys):
 
 
 def test_the_benchmark_prints_its_figures(capsys):
-    assert bench.main(["--renders", "2", "--games", "2", "--moves", "40"]) == 0
+    # a short game replayed (2 players, seed 5: 81 turns), the default being a long one
+    args = ["--renders", "2", "--games", "2", "--moves", "40"]
+    assert bench.main([*args, "--replay-players", "2", "--replay-seed", "5"]) == 0
     printed = capsys.readouterr().out
     for words in ("median", "min", "max", "KiB", "px", "first render in a fresh process"):
         assert words in printed
     for words in ("different games", "render caches", "MiB", "wall", "CPU"):
         assert words in printed
+    assert "replay of 82 frames" in printed and "peak memory" in printed
+
+
+def test_the_benchmark_measures_another_checkout_beside_this_one(capsys):
+    here = str(RENDER_DIR.parent)
+    args = ["--renders", "2", "--games", "1", "--moves", "20", "--no-replay", "--against", here]
+    assert bench.main(args) == 0
+    printed = capsys.readouterr().out
+    assert printed.count("snapshot to PNG") == 2 and f"{here}: snapshot" in printed
 
 
 def test_the_readme_pictures_are_drawn_at_their_moments(tmp_path, capsys):

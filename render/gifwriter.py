@@ -1,0 +1,181 @@
+"""An animated GIF written frame by frame, so that a replay holds no more than two frames.
+
+Pillow's own writer (`Image.save(save_all=True, append_images=...)`) takes an iterator
+of frames but keeps every frame it has read (a full copy and a delta of each) until the
+last one, then writes them all: memory grows with the game (about 2 MiB a turn). This
+writer does what it does, with Pillow's own helpers, but writes each frame as soon as
+the next one is known (a frame identical to the previous one only lengthens the
+previous one's duration, so one frame waits): the bytes are Pillow's
+(`tests/render/test_replay_memory.py` compares them).
+
+    with GifWriter(out, transparency=255, disposal=1) as writer:
+        for frame, duration in frames:
+            writer.add(frame, duration)
+
+The frames are "P" images on one palette; a frame must not be changed once added.
+`out` needs only `write`: `ByteCounter` counts what goes past a limit without keeping it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from types import TracebackType
+from typing import IO, Any, Protocol
+
+from PIL import GifImagePlugin, Image, ImageChops
+
+
+class Writable(Protocol):
+    def write(self, data: bytes, /) -> int: ...
+
+
+class ByteCounter(io.RawIOBase):
+    """Keeps the first `limit` bytes written and counts them all (`count`): an encoding
+    that has grown past the limit goes on being measured in flat memory."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.count = 0
+        self._kept = io.BytesIO()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any, /) -> int:
+        size = len(data)
+        if self.count + size <= self.limit:
+            self._kept.write(data)
+        self.count += size
+        return size
+
+    @property
+    def overflowed(self) -> bool:
+        return self.count > self.limit
+
+    def getvalue(self) -> bytes:
+        """Every byte written (only while within the limit)."""
+        if self.overflowed:
+            raise ValueError(f"{self.count} bytes written, {self.limit} kept")
+        return self._kept.getvalue()
+
+
+class GifWriter:
+    """Pillow's multi-frame GIF save (`optimize`, a `transparency` index for unchanged
+    pixels, one `disposal`, `loop`), one frame at a time."""
+
+    def __init__(self, out: Writable, *, transparency: int, disposal: int, loop: int = 0) -> None:
+        self._out = out
+        self._info: dict[str, Any] = {
+            "loop": loop,
+            "optimize": True,
+            "transparency": transparency,
+            "disposal": disposal,
+        }
+        self._first: Image.Image | None = None
+        self._previous: Image.Image | None = None
+        self._pending: tuple[Image.Image, tuple[int, int, int, int] | None, dict[str, Any]] | None
+        self._pending = None
+        self._written = 0
+        self.frames = 0
+        """Frames added (identical neighbours included)."""
+
+    def add(self, frame: Image.Image, duration: int) -> None:
+        """As `_write_multiple_frames` reads each frame of `append_images`."""
+        im_frame = GifImagePlugin._normalize_mode(frame)
+        if self._first is None:
+            self._first = frame
+            for key, value in im_frame.info.items():
+                if key != "transparency" and isinstance(key, str):
+                    self._info.setdefault(key, value)
+        info = self._info.copy()
+        if "transparency" in im_frame.info:
+            info.setdefault("transparency", im_frame.info["transparency"])
+        im_frame = GifImagePlugin._normalize_palette(im_frame, None, info)
+        info["duration"] = duration
+        self.frames += 1
+        bbox: tuple[int, int, int, int] | None = None
+        shown = im_frame
+        if self._pending is not None and self._previous is not None:
+            delta, bbox = GifImagePlugin._getbbox(self._previous, im_frame)
+            if not bbox:  # the same picture: the previous frame is shown longer
+                previous_info = self._pending[2]
+                previous_info["duration"] = previous_info.get("duration", 0) + duration
+                return
+            # disposal 1 and optimize (the only settings used): unchanged pixels
+            # become the transparent index (a new one if the palette was optimized)
+            if "transparency" not in info:
+                assert im_frame.palette is not None
+                with contextlib.suppress(ValueError):  # no colour left unused
+                    info["transparency"] = im_frame.palette._new_color_index(im_frame)
+            if "transparency" in info:
+                if delta.mode == "RGBA":  # the frames' palettes differ (optimized apart)
+                    r, g, b, a = delta.split()
+                    delta = ImageChops.lighter(ImageChops.lighter(r, g), ImageChops.lighter(b, a))
+                unchanged = delta.point([255, *(0,) * 255], "1")
+                shown = im_frame.copy()
+                shown.paste(info["transparency"], mask=unchanged)
+        self._flush()
+        self._previous = im_frame
+        self._pending = (shown, bbox, info)
+
+    def _flush(self) -> None:
+        if self._pending is None:
+            return
+        shown, bbox, info = self._pending
+        self._pending = None
+        if bbox is None:
+            for part in GifImagePlugin._get_global_header(shown, info):
+                self._out.write(part)
+            offset = (0, 0)
+        else:
+            info["include_color_table"] = True
+            if bbox != (0, 0, *shown.size):
+                shown = shown.crop(bbox)
+            offset = bbox[:2]
+        GifImagePlugin._write_frame_data(_as_io(self._out), shown, offset, info)
+        self._written += 1
+
+    def close(self) -> None:
+        """The last frame and the trailer; a single picture is written as Pillow writes
+        a one-frame GIF."""
+        if self._first is None:
+            raise ValueError("a GIF needs a frame")
+        if self._written == 0:
+            assert self._pending is not None
+            duration = self._pending[2]["duration"]
+            self._pending = None
+            first = self._first
+            buffer = io.BytesIO()
+            first.save(
+                buffer,
+                format="GIF",
+                save_all=True,
+                append_images=[],
+                duration=duration,
+                loop=self._info["loop"],
+                optimize=True,
+                transparency=self._info["transparency"],
+                disposal=self._info["disposal"],
+            )
+            self._out.write(buffer.getvalue())
+            return
+        self._flush()
+        self._out.write(b";")
+
+    def __enter__(self) -> GifWriter:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if kind is None:
+            self.close()
+
+
+def _as_io(out: Writable) -> IO[bytes]:
+    """Pillow's frame writer only calls `write`."""
+    return out  # type: ignore[return-value]

@@ -1,0 +1,141 @@
+"""Pictures drawn by what changed are the pictures drawn whole (issue 37.2, 37.4).
+
+`compose.snapshot(reuse=True)` pastes the parts kept in `render.layers` (the
+landscape, the supply, the worker board with its standing workers, each player's
+board) and draws only the rest; `compose.snapshot()` draws everything, as every
+picture was drawn before: the reference. Whole games are drawn both ways, one turn
+after another (so the kept parts of earlier turns and of the other games are there to
+be wrongly reused), in several languages, with names, seat notes and a highlight.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image, ImageChops
+
+import render
+from i18n import Language
+from render import caches, compose, fonts, layers, replay, textboxes
+from render.replay import turn_states
+from rules import Game
+
+from .helpers import game_at
+
+GAMES: list[tuple[int, int, Language]] = [(2, 5, "en"), (3, 7, "ja"), (4, 5, "fr"), (4, 3, "pl")]
+"""(players, seed, language): each played to its end."""
+
+
+def _names(game: Game) -> dict[str, str]:
+    return {pid: f"{pid.title()} Longname-{i}" for i, pid in enumerate(game.player_ids)}
+
+
+def _notes(game: Game) -> dict[str, str]:
+    return {game.player_ids[-1]: "AI plays"}
+
+
+def _same(a: Image.Image, b: Image.Image) -> bool:
+    return a.size == b.size and ImageChops.difference(a, b).getbbox() is None
+
+
+@pytest.mark.parametrize(("players", "seed", "language"), GAMES)
+def test_every_turn_of_a_game_is_drawn_alike_with_the_parts_kept(
+    players: int, seed: int, language: Language
+) -> None:
+    game = game_at(players, "end", seed=seed)
+    names, notes = _names(game), _notes(game)
+    labels = sorted(game.fields)
+    differing = []
+    for index, state in enumerate(turn_states(game)):
+        highlight = labels[index % len(labels)] if index % 3 == 0 else None
+        whole = compose.snapshot(
+            state.game, highlight=highlight, names=names, seat_notes=notes, language=language
+        )
+        kept = compose.snapshot(
+            state.game,
+            highlight=highlight,
+            names=names,
+            seat_notes=notes,
+            language=language,
+            reuse=True,
+        )
+        if not _same(whole.image, kept.image):
+            differing.append(state.frame.turn)
+        assert kept.header == whole.header and kept.marks == whole.marks
+    assert differing == [], f"turns drawn differently: {differing}"
+    assert len(layers.LAYERS) > 0
+
+
+@pytest.mark.parametrize(
+    ("players", "phase", "language"),
+    [(2, "start", "ja"), (3, "mid", "en"), (4, "end", "ja"), (4, "mid", "pl")],
+)
+def test_the_bots_png_is_the_png_of_the_whole_drawing(
+    players: int, phase: str, language: Language
+) -> None:
+    game = game_at(players, phase)
+    names, notes = _names(game), _notes(game)
+    reference = compose.snapshot(game, names=names, seat_notes=notes, language=language)
+    expected = render.to_png(reference.image)
+    # drawn cold, then with every part kept, then after the kept parts of other games
+    caches.clear_all()
+    assert render.render_game(game, names=names, seat_notes=notes, language=language) == expected
+    assert render.render_game(game, names=names, seat_notes=notes, language=language) == expected
+    for other in (game_at(2, "mid"), game_at(4, "end", seed=3)):
+        render.render_game(other, language=language)
+    assert render.render_game(game, names=names, seat_notes=notes, language=language) == expected
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "language", "turns", "reduction"),
+    [(3, 7, "ja", None, 2), (4, 5, "fr", (30, 60), 3), (2, 5, "en", (0, 30), 4)],
+)
+def test_every_replay_frame_is_the_frame_drawn_whole(
+    players: int, seed: int, language: Language, turns: tuple[int, int] | None, reduction: int
+) -> None:
+    """A frame is the kept parts reduced and mapped apart (each on its own canvas of the
+    ground, aligned to the reduction) and what was drawn over them reduced from the
+    picture: the same palette indices as the whole picture reduced and mapped."""
+    game = game_at(players, "end", seed=seed)
+    names = _names(game)
+    args = (game, names, _notes(game), language, turns, reduction, None)
+    whole = replay._draw_frames(*args, reuse=False)
+    kept = replay._draw_frames(*args, reuse=True)
+    assert len(whole.images) == len(kept.images) > 10
+    differing = [
+        frame.turn
+        for frame, a, b in zip(whole.shown, whole.images, kept.images, strict=True)
+        if a.size != b.size or a.tobytes() != b.tobytes() or a.getpalette() != b.getpalette()
+    ]
+    assert differing == []
+    assert replay._encode(whole.images) == replay._encode(kept.images)
+
+
+def test_the_kept_parts_are_bounded() -> None:
+    assert caches.REGISTRY["snapshot layers"] is layers.LAYERS
+    assert caches.memory()["snapshot layers"][1] <= layers.LAYER_BYTES
+
+
+def test_a_text_is_as_wide_as_its_letters_wherever_freetype_says_so() -> None:
+    """`fonts.text_width` adds up the letters' widths of plain text (a font without
+    kerning): every prefix of every text of a snapshot, in each language, at each size
+    and weight, is as wide as FreeType measures it whole."""
+    texts: set[str] = set()
+    for language in ("en", "fr", "pl", "ja"):
+        caches.clear_all()  # the shared art's words are drawn (and recorded) again
+        with textboxes.recording() as drawn:
+            compose.snapshot(game_at(4, "end", seed=3), names=_names(game_at(4, "end")),
+                             language=language)  # fmt: skip
+        texts.update(box.text for box in drawn)
+    assert len(texts) > 100
+    checked = 0
+    for text in sorted(texts):
+        for size in fonts.SCALE:
+            for bold in (False, True):
+                for end in range(1, len(text) + 1, 3):
+                    prefix = text[:end]
+                    whole = sum(
+                        fonts._run_width(i, size, bold, run) for i, run in fonts.split_runs(prefix)
+                    )
+                    assert fonts.text_width(prefix, size, bold) == whole, (prefix, size, bold)
+                    checked += 1
+    assert checked > 10_000
