@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.core.ai_players.ai_seats import AiPlayers
+from bot.core.ai_players.assembly import game_service
 from bot.core.play import prompts
 from bot.core.play.service import GameService, Outcome, Refusal, Renderer
 from bot.core.runtime.names import clean_name
@@ -870,7 +871,7 @@ def run_console(
         restore.callback(name_commands_with, previous_namer)
         store = runner.run(Store.open(str(db_path)))
         try:
-            service = GameService(store, renderer=renderer, announcer=announcer)
+            service = game_service(store, renderer=renderer, announcer=announcer)
             game_id = open_or_continue(runner, service, options, db_path, write, loaded)
             if game_id is None:
                 return 1

@@ -27,14 +27,11 @@ import asyncio
 import json
 import logging
 import random
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-from bot.core.clock.due import period_of, steps_due
-from bot.core.clock.hours import HoursPrefs, active_seconds, picture_note
-from bot.core.community import ratings
 from bot.core.delivery.notify import NotifyPrefs
 from bot.core.delivery.outbox import (
     NOT_POSTED_YET,
@@ -52,10 +49,9 @@ from bot.core.delivery.picture_modes import ends_turn
 from bot.core.delivery.presence import Presence, seat_notes
 from bot.core.delivery.renderer import PillowRenderer, Renderer
 from bot.core.play import passes
+from bot.core.play.hooks import Hooks, NoQuietHours, QuietHoursOf
 from bot.core.play.repeats import Pings, Reposts
 from bot.core.runtime import logs, metrics
-from bot.core.server import limits
-from bot.core.server.limits import limits_of
 from bot.core.store import (
     ABANDONED,
     ACTIVE,
@@ -76,7 +72,6 @@ from bot.core.store import (
     ai_seat_id,
     ai_seat_number,
     is_ai_seat,
-    moment_of,
     now,
 )
 from bot.core.wording import words
@@ -131,6 +126,8 @@ FORCED_NOTE = "forced"
 """The move log's note for a step the engine applied because it was the only choice."""
 IN_ADVANCE_NOTE = "advance"
 """The move log's note for a pass given in advance."""
+AI_MOVE_NOTE = "ai"
+"""The move log's note of a move the AI made for a person's seat."""
 
 
 def opener_among(players: Sequence[Seat], opener: str) -> str:
@@ -213,6 +210,11 @@ def events_of(data: Sequence[Sequence[Any]]) -> list[Event]:
     return [Event(kind, player, dict(d)) for kind, player, d in data]
 
 
+def all_seats_ai(row: GameRow) -> bool:
+    """Whether the AI plays every seat of the game (it must not run alone)."""
+    return bool(row.players) and all(row.ai_plays(seat.user_id) for seat in row.players)
+
+
 class GameService:
     def __init__(
         self,
@@ -236,14 +238,16 @@ class GameService:
         """What {/board} re-posted (at most once per state)."""
         self.pings = Pings()
         """The decisions whose player was pinged (once per decision, also after an undo)."""
-        self.after_announce: list[Callable[[Outcome], Awaitable[None]]] = []
+        self.hooks = Hooks()
+        """Where the capabilities above the game flow hook in (`bot.core.play.hooks`)."""
+        self.after_announce = self.hooks.after_announce
         """Called after each saved move or start (the deadline clock); a hook that fails
         is logged and skipped, never failing the move."""
-        self.after_game_over: list[Callable[[GameRow], Awaitable[None]]] = []
+        self.after_game_over = self.hooks.after_game_over
         """Called when a game under way ends (its last move, a vote, abandoned): its
         players' seats under way are free again (the matchmaking queue may match them)."""
-        self.hours = HoursPrefs(store)
-        """The players' quiet hours (`bot.core.clock.hours`)."""
+        self.hours: QuietHoursOf = NoQuietHours()
+        """The players' quiet hours (installed by `bot.core.clock.hours`)."""
         self.presence = Presence(store, load_game=self.game_of)
         """Heads-ups owed by moves; players away and back (`bot.core.delivery.presence`)."""
         self.delivery = Delivery(
@@ -252,7 +256,7 @@ class GameService:
             notifier=notifier,
             notices=notices,
             away_in=self.presence.away_in,
-            quiet_end=self.hours.quiet_end,
+            quiet_end=self._quiet_end,
             render=self._picture,
             load_game=self.game_of,
             lock=self.lock,
@@ -261,6 +265,9 @@ class GameService:
         """Delivers the messages moves owe; a front end that runs for long `start`s it,
         so what failed is tried again (and what a previous run left is delivered)."""
         self.presence.deliver = self.delivery.deliver
+
+    async def _quiet_end(self, user_id: str, moment: datetime) -> datetime | None:
+        return await self.hours.quiet_end(user_id, moment)
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -332,23 +339,12 @@ class GameService:
             highlight=highlight,
             names=row.seat_names,
             seat_notes={
-                **await self._quiet_notes(row, game, away),
+                **await self.hooks.notes(row, game, away),
                 **dict.fromkeys(row.taken_over, game_words(row).translate(AI_PLAYS)),
                 **seat_notes(away, row, game_words(row)),
             },
             language=row.language,
         )
-
-    async def _quiet_notes(
-        self, row: GameRow, game: Game, away: Mapping[str, Away]
-    ) -> dict[str, str]:
-        """ "quiet until 7:00 AM UTC" by the awaited player's name while they are inside
-        their quiet hours (where it matters: their deadline waits; `bot.core.clock.hours`)."""
-        awaited = game.awaiting
-        if awaited is None or awaited in away or row.ai_plays(awaited) or game.is_over:
-            return {}
-        until = await self.hours.quiet_end(awaited, datetime.now(UTC))
-        return {} if until is None else {awaited: picture_note(until, game_words(row))}
 
     async def board_picture(self, row: GameRow, user_id: str, language: str = "en") -> bytes:
         """`user_id`'s own board, in their language (only they see it)."""
@@ -371,7 +367,7 @@ class GameService:
         language: str = SOURCE_LANGUAGE,
     ) -> GameRow:
         """A new game's lobby; `language`: that of its public messages and pictures."""
-        await self._check_limits(guild_id, creator.user_id, lobby=True)
+        await self.hooks.check_seat(guild_id, creator.user_id, lobby=True)
         try:
             return await self.store.create_lobby(
                 guild_id=guild_id,
@@ -383,12 +379,6 @@ class GameService:
         except ChannelBusy as busy:
             row = await self.store.get(busy.game_id)
             raise Refusal(lambda t: channel_busy(row, t)) from None
-
-    async def _check_limits(self, guild_id: int | None, user_id: str, *, lobby: bool) -> None:
-        """The server's limits (`bot.core.server.limits`) on one more lobby (`lobby`) or seat."""
-        over = await limits.over_limit(self.store, guild_id, user_id, lobby=lobby)
-        if over is not None:
-            raise Refusal(over.message, **over.fields)
 
     async def set_language(
         self, row: GameRow, user_id: str, language: str, *, may_manage: bool
@@ -434,7 +424,7 @@ class GameService:
 
         row = await self.row_of(game)
         if row.status == LOBBY and not row.has_player(user.user_id):
-            await self._check_limits(row.guild_id, user.user_id, lobby=False)
+            await self.hooks.check_seat(row.guild_id, user.user_id, lobby=False)
         return await self._change_seats(row, joined)
 
     async def leave(self, game: int | GameRow, user_id: str) -> GameRow:
@@ -525,20 +515,7 @@ class GameService:
                     "and let someone join."
                 )
             )
-        chosen = await limits_of(self.store, row.guild_id)
-        for seat in row.humans:
-            under_way = await self.store.games_under_way_of(row.guild_id, seat.user_id)
-            if limits.check_active_games(under_way, chosen) is not None:
-                raise Refusal(
-                    translatable_plural(
-                        "{who} plays {n} game under way in this server already, the most "
-                        "allowed: they can leave this lobby, or finish or abandon a game first.",
-                        "{who} plays {n} games under way in this server already, the most "
-                        "allowed: they can leave this lobby, or finish or abandon a game first.",
-                    ),
-                    n=chosen.active_games,
-                    who=seat.name,
-                )
+        await self.hooks.check_start(row)
         if len(row.players) < MIN_PLAYERS:
             raise Refusal(
                 translatable_plural(
@@ -749,7 +726,7 @@ class GameService:
         row = await self.row_of(game)
         checked = self._check(row, user_id, expected_version, expected_epoch)
         if not by_ai and row.ai_plays(user_id):
-            if checked.awaiting == user_id and limits.all_seats_ai(row):
+            if checked.awaiting == user_id and all_seats_ai(row):
                 # a game paused with the AI alone: the person's move takes their seat back
                 row = await self._resume_paused(row, user_id)
                 checked = self._check(row, user_id, expected_version, expected_epoch)
@@ -918,7 +895,7 @@ class GameService:
             # the AI's moves for a person's seat (left out of their answer times)
             for version, (player, _) in enumerate(new_moves, start=row.version + 1):
                 if player == user_id and version not in notes:
-                    notes[version] = ratings.AI_MOVE_NOTE
+                    notes[version] = AI_MOVE_NOTE
         new_events = events
         # While the same player goes on deciding, their prompt message is updated and
         # tells their moves so far; when someone else must act, a new message tells
@@ -950,8 +927,8 @@ class GameService:
             in_place=in_place,
             highlight=highlight_of(events),
         )
-        # a server that switched statistics off has its games' ends seen, not rated
-        counted = game.is_over and await ratings.statistics_enabled(self.store, row.guild_id)
+        # a game's end is written in the same transaction (its rating, `bot.core.play.hooks`)
+        at_end = await self.hooks.ending(row, game, ended_at=stamp) if game.is_over else None
         try:
             await self.store.commit_move(
                 game_id,
@@ -966,10 +943,7 @@ class GameService:
                 expected_epoch=row.undo_epoch,
                 notes=notes,
                 expected_taken_over=expected_taken_over,
-                # a game's end is rated in the same transaction (`bot.core.community.ratings`)
-                at_end=ratings.end_hook(row, game, ended_at=stamp, counted=counted)
-                if game.is_over
-                else None,
+                at_end=at_end,
             )
         except StaleVersion:
             raise Refusal(STALE_WORDS) from None
@@ -1119,7 +1093,7 @@ class GameService:
             own = await asyncio.to_thread(self._moves_so_far, earlier, user_id)
             told = {"header": events_json(header), "own": events_json(own)}
             text = words.describe(header + own, names, t=game_words(row))
-            sent = await self._deadline_steps_done(row, earlier)
+            sent = await self.hooks.steps_done_at_undo(row, earlier)
             state_json = json.dumps(earlier.to_dict())
             owed = await self._owed(
                 earlier,
@@ -1210,19 +1184,6 @@ class GameService:
                 events += words.with_silent_action(step, pid, notation) if chosen else step
         return events
 
-    async def _deadline_steps_done(self, row: GameRow, earlier: Game) -> int:
-        """The deadline steps of the earlier decision to count as done at an undo: its
-        clock is the one it had (from the time of its move), and every step due by now
-        counts as done, so none is taken at once because of the undo, and none twice."""
-        if earlier.awaiting is None:
-            return 0
-        stamp = await self.store.move_time(row.id, earlier.version) or row.updated_at
-        # counted in the awaited player's active hours, as the deadlines count them
-        hours = await self.hours.one(earlier.awaiting)
-        elapsed = active_seconds(hours, moment_of(stamp), moment_of(now()))
-        period = period_of(earlier.pending.kind, row.turn_seconds, row.auction_seconds)
-        return steps_due(elapsed, period)
-
     async def _announce(self, outcome: Outcome) -> Outcome:
         """Deliver what the game owes now (this version's message last); the caller holds
         the game's lock. The outcome says whether it was shown, and if not, why."""
@@ -1238,16 +1199,7 @@ class GameService:
             )
             report = Report(outcome.row)
         outcome = self._reported(outcome, report)
-        for hook in self.after_announce:
-            try:
-                await hook(outcome)
-            except Exception as error:
-                log.warning(
-                    "game %s channel %s: after-move hook failed: %r",
-                    outcome.row.id,
-                    outcome.row.play_channel_id,
-                    error,
-                )
+        await self.hooks.announced(outcome)
         if outcome.row.status not in OPEN_STATUSES:
             await self.game_over(outcome.row)
         return outcome
@@ -1255,11 +1207,7 @@ class GameService:
     async def game_over(self, row: GameRow) -> None:
         """Tell the `after_game_over` hooks that `row`'s game, under way, has ended; a
         hook that fails is logged and skipped."""
-        for hook in self.after_game_over:
-            try:
-                await hook(row)
-            except Exception as error:
-                log.warning("game %s: after-end hook failed: %r", row.id, error)
+        await self.hooks.game_over(row)
 
     @staticmethod
     def _reported(outcome: Outcome, report: Report) -> Outcome:
