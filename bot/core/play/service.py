@@ -80,7 +80,7 @@ class GameService:
         backoff: Backoff | None = None,
     ) -> None:
         self.store = store
-        self.renderer: Renderer = renderer or PillowRenderer()
+        drawing: Renderer = renderer or PillowRenderer()
         self.announcer: Announcer = announcer or SilentAnnouncer()
         self.notifier = notifier
         self.hooks = Hooks()
@@ -99,7 +99,7 @@ class GameService:
         self.announcing = Announcing(
             self.games,
             self.hooks,
-            renderer=self.renderer,
+            renderer=drawing,
             announcer=self.announcer,
             notifier=notifier,
             notices=notices,
@@ -123,6 +123,15 @@ class GameService:
         self.delivery = self.announcing.delivery
         """Delivers the messages moves owe; a front end that runs for long `start`s it,
         so what failed is tried again (and what a previous run left is delivered)."""
+
+    @property
+    def renderer(self) -> Renderer:
+        """What draws the pictures (`Announcing`'s, replaceable: a test counts what it draws)."""
+        return self.announcing.renderer
+
+    @renderer.setter
+    def renderer(self, renderer: Renderer) -> None:
+        self.announcing.renderer = renderer
 
     async def _quiet_end(self, user_id: str, moment: datetime) -> datetime | None:
         """The installed quiet hours' (read when asked: they are installed after)."""
