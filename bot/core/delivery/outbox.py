@@ -35,21 +35,45 @@ network failed for now: soon again), `Blocked` (a permission is missing or the p
 gone, people must act: tried now and then, and at once at the next move or
 `/montana board`), `Dropped` (it can never be delivered, e.g. closed DMs: given up).
 Each carries words saying why, for the players.
+
+The parts: `outcome` (what the front end is handed, and its protocols), `problems` (the
+failures it raises), `backoff` (when to try again), `quiet` (the players' quiet hours);
+this module is the delivery itself, and the one name callers import them by.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Protocol, cast
+from typing import cast
 
+from bot.core.delivery.backoff import Backoff, Hold, Holds, Outage
+from bot.core.delivery.outcome import (
+    NOT_POSTED_YET,
+    Announcer,
+    NoticeSender,
+    Outcome,
+    Posted,
+    Prober,
+    SilentAnnouncer,
+    Ticket,
+    TurnNotifier,
+)
 from bot.core.delivery.picture_modes import wants_picture
 from bot.core.delivery.presence import HEADS_UP, YOUR_TURN, Notice
-from bot.core.runtime import incidents, logs
+from bot.core.delivery.problems import (
+    STORED_MARK,
+    Blocked,
+    DeliveryProblem,
+    Dropped,
+    TryAgain,
+    unexpected,
+)
+from bot.core.delivery.quiet import QuietEnd, QuietHours
+from bot.core.runtime import logs
 from bot.core.runtime.periodic import Clock, PeriodicTask
 from bot.core.store import (
     ACTIVE,
@@ -60,287 +84,16 @@ from bot.core.store import (
     Away,
     GameRow,
     Owed,
-    OwedMessage,
     Store,
     StoreError,
 )
-from i18n import SOURCE_LANGUAGE, Message, Translator, translatable, translator
-from rules import Event, Game
+from rules import Game
 
 log = logging.getLogger(__name__)
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-# ------------------------------------------------------------------ what is shown
-
-
-@dataclass(frozen=True)
-class Ticket:
-    """Which owed message an `Outcome` delivers."""
-
-    key: str
-    """The same at every attempt at this message, and unique to it (a nonce)."""
-    since: datetime
-    """When the message was owed: nothing posted for it can be older."""
-    retry: bool
-    """An earlier attempt may have reached the players: look before posting again."""
-    owed_id: int = 0
-    """The owed message's id in the outbox: its identity, the same at every attempt and
-    unique to it (two messages with the same words never share it)."""
-    version: int = 0
-    """The game's version the message is about."""
-
-
-NOT_POSTED_YET = translatable("the message could not be posted yet; I keep trying")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """An accepted move (or the start of a game, or a fresh prompt) and what to show."""
-
-    row: GameRow
-    """The game's row after the move."""
-    game: Game
-    actor: str | None
-    """Who moved (None for the start of the game or a fresh prompt)."""
-    events: list[Event]
-    text: str
-    """What happened, in words."""
-    picture: bytes
-    """The picture of the game (b"" when the message carries none)."""
-    previous_message_id: int | None
-    """The message holding the game's prompt so far (its buttons go stale once a new
-    prompt is posted)."""
-    awaited_changed: bool = True
-    """Whether someone else must act now (they are pinged); False while the same player
-    goes on deciding (`text` is then the running account of their moves)."""
-    message_id: int | None = field(default=None, compare=False)
-    announced: bool = True
-    """False when showing the move failed so far (it is saved all the same)."""
-    prompt: bool = True
-    """The message carries the game's current prompt: picture, the awaited player's
-    mention and buttons. An older move still owed is shown as words only."""
-    in_place: bool = False
-    """Update `previous_message_id` (the same player's prompt) instead of posting."""
-    ticket: Ticket | None = None
-    notes: tuple[str, ...] = ()
-    """What the message had to leave out, or where it had to go instead, in words."""
-    away: Mapping[str, Away] = field(default_factory=dict)
-    """The game's players away now (the prompt says so for the awaited one)."""
-    quiet: Mapping[str, datetime] = field(default_factory=dict)
-    """The awaited player, when inside their quiet hours now, and when those end: the
-    prompt says so and does not ping them (a `YOUR_TURN` notice is owed for then)."""
-    problem: str = ""
-    """Why the move is not shown yet (when `announced` is False), in English words."""
-    problem_words: DeliveryProblem | None = field(default=None, compare=False)
-    """The same, to be said in a reader's language (`problem_in`)."""
-
-    def problem_in(self, t: Translator) -> str:
-        """Why the move is not shown yet, in `t`'s language."""
-        if self.problem_words is not None:
-            return self.problem_words.text(t)
-        if self.problem == NOT_POSTED_YET.id:
-            return t.translate(NOT_POSTED_YET)
-        return self.problem
-
-    @property
-    def version(self) -> int:
-        return self.row.version
-
-    @property
-    def finished(self) -> bool:
-        return self.game.is_over
-
-    @property
-    def awaited(self) -> str | None:
-        return self.game.awaiting
-
-
-@dataclass(frozen=True)
-class Posted:
-    """A delivered message, as the front end reports it."""
-
-    message_id: int | None
-    moved_to: int | None = None
-    """The channel or thread the game plays in from now on, when the message had to go
-    elsewhere (its thread was deleted, or refuses the bot)."""
-    notes: tuple[str, ...] = ()
-
-
-class DeliveryProblem(Exception):
-    """A message could not be delivered; `words` say why, for the players (in English:
-    the logs and the outbox keep them), `text(t)` in a reader's language. Made from
-    words already said, a marked `Message` and its fields, or a wording `lambda t: ...`."""
-
-    def __init__(
-        self,
-        words: str | Message | Callable[[Translator], str],
-        *,
-        retry_after: float | None = None,
-        fields: Mapping[str, object] | None = None,
-    ) -> None:
-        wording: Callable[[Translator], str]
-        if isinstance(words, str):
-            said = words
-            wording = lambda t: said  # noqa: E731
-        elif isinstance(words, Message):
-            marked, filled = words, dict(fields or {})
-            wording = lambda t: (  # noqa: E731
-                t.gettext(marked.id, **filled)
-                if marked.context is None
-                else t.pgettext(marked.context, marked.id, **filled)
-            )
-        else:
-            wording = words
-        english = wording(translator(SOURCE_LANGUAGE))
-        super().__init__(english)
-        self.words = english
-        self._wording = wording
-        self.retry_after = retry_after
-        self.stored = _stored(words, fields) or english
-        """What the outbox keeps (`last_error`): a marked sentence as its English and
-        fields (`STORED_MARK` + JSON), so that read back after a restart it is said in
-        the game's language again (`from_stored`); other words as they are."""
-
-    def text(self, t: Translator) -> str:
-        return self._wording(t)
-
-    @classmethod
-    def from_stored(cls, stored: str) -> DeliveryProblem:
-        """The problem the outbox kept (`stored`), to be said in any language again."""
-        if stored.startswith(STORED_MARK):
-            try:
-                kept = json.loads(stored[len(STORED_MARK) :])
-                marked = Message(kept["id"], context=kept.get("context"))
-                return cls(marked, fields=dict(kept.get("fields") or {}))
-            except (ValueError, KeyError, TypeError):
-                pass
-        return cls(stored)
-
-
-STORED_MARK = "i18n:"
-
-
-def _stored(words: object, fields: Mapping[str, object] | None) -> str | None:
-    if not isinstance(words, Message) or words.plural is not None:
-        return None
-    kept = {"id": words.id, "context": words.context, "fields": dict(fields or {})}
-    try:
-        return STORED_MARK + json.dumps(kept, ensure_ascii=False)
-    except (TypeError, ValueError):  # a field JSON cannot keep: the English words
-        return None
-
-
-class TryAgain(DeliveryProblem):
-    """Discord (or the network) failed for now: try again soon."""
-
-
-class Blocked(DeliveryProblem):
-    """Only people can fix it (a permission, a deleted channel): try again now and then."""
-
-
-class Dropped(DeliveryProblem):
-    """It can never be delivered (closed DMs): give up on this message."""
-
-
-def unexpected(
-    error: BaseException, what: str, kind: type[DeliveryProblem] = TryAgain
-) -> DeliveryProblem:
-    """An error no one foresaw, logged with its traceback under an id; the players read
-    only that id ("something went wrong (error `a1b2c3`) ...")."""
-    incident = incidents.record(log, error, what)
-    return kind(lambda t: incidents.went_wrong(incident, t))
-
-
-class Announcer(Protocol):
-    async def announce(self, outcome: Outcome) -> int | Posted | None:
-        """Show the outcome; return the id of the message now holding it (or `Posted`).
-        Raise a `DeliveryProblem` to say how it failed."""
-        ...
-
-
-class Prober(Protocol):
-    """What a front end's `Announcer` may also do: say whether Discord answers again."""
-
-    async def probe(self, row: GameRow) -> bool:
-        """Whether Discord answers a cheap request about the game's place now (it may
-        still refuse a post there: the attempt then says how)."""
-        ...
-
-
-class SilentAnnouncer:
-    async def announce(self, outcome: Outcome) -> int | None:
-        return None
-
-
-class TurnNotifier(Protocol):
-    """The front end's direct messages: "the game waits for you"."""
-
-    async def notify_turn(
-        self, user_id: str, row: GameRow, game: Game, message_id: int | None, key: str
-    ) -> None:
-        """Tell `user_id` (`message_id`: the game's message to link, if any).
-        Raise a `DeliveryProblem` to say how it failed."""
-        ...
-
-
-class NoticeSender(Protocol):
-    """The front end's notices: a line in the game's thread, or a direct message."""
-
-    async def send_notice(
-        self, notice: Notice, row: GameRow, game: Game, ticket: Ticket
-    ) -> int | None:
-        """Say `notice` for the game; the id of the message posted, if any. Raise a
-        `DeliveryProblem` to say how it failed."""
-        ...
-
-
-# ------------------------------------------------------------------ when to try again
-
-
-@dataclass(frozen=True)
-class Backoff:
-    """How long to wait after a failed attempt, by how long the message has been failing:
-    `first`, then as long again as it has failed so far (so the waits double when the
-    attempts keep to them: 2, 4, 8 s ...), never longer than `most`. Attempts made in
-    between (each move made during an outage tries at once) do not lengthen the wait:
-    once Discord is back, the next attempt is at most one wait away, and everything
-    owed behind it goes out in the same pass."""
-
-    first: float = 2.0
-    """Seconds before the first retry ..."""
-    most: float = 300.0
-    """... and the longest wait."""
-    blocked: float = 600.0
-    """Seconds between tries while a permission is missing (an admin may grant it)."""
-    probe_every: float = 10.0
-    """Seconds between two questions to the front end whether Discord answers again,
-    while posts back off because it failed for now."""
-
-    def delay(self, failing_for: float, problem: DeliveryProblem) -> float:
-        """Seconds to wait after a failed attempt, `failing_for` seconds after the first
-        failed attempt at the same message (0 for the first)."""
-        if isinstance(problem, Blocked):
-            return self.blocked
-        wait = min(self.most, self.first + max(failing_for, 0.0))
-        return max(wait, problem.retry_after or 0.0)
-
-
-@dataclass(frozen=True)
-class Hold:
-    """An owed message whose delivery (or failure) could not be recorded: when it first
-    failed to be, and when to try again (kept in memory; after a restart the message is
-    simply due, and a retry finds it by its identity)."""
-
-    game_id: int
-    since: datetime
-    until: datetime
-
-
-# ------------------------------------------------------------------ delivering
 
 
 @dataclass
@@ -362,7 +115,6 @@ Render = Callable[[GameRow, Game, str | None, Mapping[str, Away]], Awaitable[byt
 """The picture of a game (row, engine state, the field to highlight, the players away)."""
 AwayIn = Callable[[GameRow], Awaitable[Mapping[str, Away]]]
 """The players of a game away now."""
-QuietEnd = Callable[[str, datetime], Awaitable[datetime | None]]
 """When a player's quiet hours around a moment end (None: they are active then)."""
 LoadGame = Callable[[GameRow], Game]
 GameLock = Callable[[int], asyncio.Lock]
@@ -402,7 +154,7 @@ class Delivery(PeriodicTask):
         self.notifier = notifier
         self.notices = notices
         self.away_in = away_in
-        self.quiet_end = quiet_end
+        self.quiet = QuietHours(store, quiet_end)
         self.render = render
         self.load_game = load_game
         self.lock = lock
@@ -416,17 +168,14 @@ class Delivery(PeriodicTask):
         self._shown: dict[int, tuple[int | None, int | None, int | None]] = {}
         """Game id -> (prompt message, its version, thread) as this process last delivered
         them: a press may have read its row just before that was recorded."""
-        self._held: dict[int, Hold] = {}
-        """Outbox id -> when to try again, for the messages whose outcome the store
-        could not record (its own `next_at` says nothing then)."""
+        self._held = Holds(self.backoff)
+        """The messages whose outcome the store could not record."""
         self.passes = 0
         """Passes the task ran (how busy it is while nothing can be delivered)."""
         self._pass_tasks: set[asyncio.Task[int]] = set()
         """The tasks delivering the games of a pass (`run_due`)."""
-        self._outage: dict[int, GameRow] = {}
-        """The games whose last post attempt failed for now (`TryAgain`), oldest first."""
-        self._next_probe: datetime | None = None
-        """When to ask the front end whether Discord answers again (`Prober`)."""
+        self._outage = Outage(self.backoff.probe_every)
+        """The games waiting for Discord to answer again."""
 
     # ---- the task: what is owed, now (also what a previous run left) and whenever due
 
@@ -442,12 +191,9 @@ class Delivery(PeriodicTask):
         make every game that failed for now due at once. Whether it did."""
         prober = self.announcer if hasattr(self.announcer, "probe") else None
         now = self.clock()
-        if not self._outage or self._next_probe is None or now < self._next_probe:
+        row = self._outage.probe_due(now)
+        if row is None or prober is None:
             return False
-        self._next_probe = now + timedelta(seconds=self.backoff.probe_every)
-        if prober is None:
-            return False
-        row = next(iter(self._outage.values()))
         try:
             answered = await cast(Prober, prober).probe(row)
         except Exception:
@@ -455,10 +201,8 @@ class Delivery(PeriodicTask):
             answered = False
         if not answered:
             return False
-        games = list(self._outage)
+        games = self._outage.answered()
         log.info("Discord answers again: trying the posts of %d games now", len(games))
-        self._outage.clear()
-        self._next_probe = None
         try:
             await self.store.bring_owed_forward(games, now)
         except StoreError as error:
@@ -476,16 +220,13 @@ class Delivery(PeriodicTask):
 
     async def next_due(self) -> datetime | None:
         """When the earliest owed message is really due (None: nothing owed)."""
-        held = list(self._held.values())
-        upcoming = await self.store.next_owed_at(besides=list(self._held))
+        held = list(self._held.by_id.values())
+        upcoming = await self.store.next_owed_at(besides=list(self._held.by_id))
         moments = [upcoming] if upcoming is not None else []
-        if self._outage and self._next_probe is not None and hasattr(self.announcer, "probe"):
-            moments.append(self._next_probe)
+        probe_at = self._outage.wake_at
+        if probe_at is not None and hasattr(self.announcer, "probe"):
+            moments.append(probe_at)
         return min([*moments, *(hold.until for hold in held)], default=None)
-
-    def _due_at(self, entry: Owed) -> datetime:
-        hold = self._held.get(entry.id)
-        return entry.next_at if hold is None else max(entry.next_at, hold.until)
 
     def after_failure(self) -> float:
         return self.backoff.first
@@ -569,9 +310,7 @@ class Delivery(PeriodicTask):
     ) -> Report:
         report = Report(row)
         now = self.clock()
-        owed_ids = {entry.id for entry in owed}
-        for gone in [i for i, h in self._held.items() if h.game_id == row.id and i not in owed_ids]:
-            del self._held[gone]  # recorded meanwhile (or superseded)
+        self._held.keep_owed(row.id, {entry.id for entry in owed})
         owed = await self._without_superseded(owed)
         posts = [entry for entry in owed if entry.kind == POST]
         newest = posts[-1] if posts else None
@@ -586,7 +325,7 @@ class Delivery(PeriodicTask):
             if in_line and report.problem is not None:
                 waiting.append(entry.id)
                 continue  # in order: a post (a line in the thread) waits for the posts before
-            due_at = self._due_at(entry)
+            due_at = self._held.due_at(entry)
             if not force and due_at > now:
                 if entry.kind == POST:
                     report.problem = TryAgain.from_stored(entry.last_error or "")
@@ -680,7 +419,7 @@ class Delivery(PeriodicTask):
                     picture = await self.render(row, game, body.get("highlight"), away)
             except Exception:
                 log.exception("drawing version %s failed; posting its words alone", entry.version)
-        quiet = await self._quiet_awaited(row, game, body) if prompt else {}
+        quiet = await self.quiet.awaited(row, game, body, self.clock()) if prompt else {}
         outcome = Outcome(
             row=row,
             game=game,
@@ -700,18 +439,17 @@ class Delivery(PeriodicTask):
             answer = await self.announcer.announce(outcome)
         except DeliveryProblem as problem:
             report.problem = problem
-            self._note_outage(row, problem)
+            self._outage.failed(row, problem, self.clock())
             return await self._failed(entry, problem)
         except Exception as error:
             report.problem = unexpected(error, f"posting version {entry.version} failed")
-            self._note_outage(row, report.problem)
+            self._outage.failed(row, report.problem, self.clock())
             return await self._failed(entry, report.problem)
-        if self._outage.pop(row.id, None) is not None and not self._outage:
-            self._next_probe = None  # no game waits for Discord any more
+        self._outage.posted(row.id)
         posted = answer if isinstance(answer, Posted) else Posted(answer)
         report.posted[entry.version] = posted
         for user in quiet:  # before the post is recorded: a crash here posts it again
-            await self._owe_turn(row, entry.version, user)
+            await self.quiet.owe_turn(row, entry.version, user)
         if prompt:
             row = replace(row, message_id=posted.message_id, prompt_version=entry.version)
         if posted.moved_to is not None:
@@ -736,61 +474,7 @@ class Delivery(PeriodicTask):
             return None
         # in order: the posts after it wait until it is recorded (found again by identity)
         report.problem = TryAgain(f"message {posted.message_id} could not be recorded")
-        return self._held[entry.id].until
-
-    async def _quiet_awaited(
-        self, row: GameRow, game: Game, body: Mapping[str, object]
-    ) -> dict[str, datetime]:
-        """The awaited player and the end of their quiet hours, when the prompt would
-        ping them now and they are inside them (else nobody)."""
-        awaited = game.awaiting
-        if (
-            self.quiet_end is None
-            or awaited is None
-            or not body.get("handover", True)
-            or row.status != ACTIVE
-            or row.ai_plays(awaited)
-        ):
-            return {}
-        until = await self.quiet_end(awaited, self.clock())
-        return {awaited: until} if until is not None else {}
-
-    async def _owe_turn(self, row: GameRow, version: int, user: str) -> None:
-        """The ping a post left out inside `user`'s quiet hours, owed as a notice: it
-        waits for the start of their active hours (`_quiet_now`), void if the game
-        moved on by then."""
-        notice = Notice(YOUR_TURN, user, turn=version)
-        try:
-            await self.store.owe(row.id, [OwedMessage(NOTICE, version, notice.body())])
-        except StoreError as error:
-            log.warning("could not owe the ping left out in quiet hours: %s", error)
-
-    async def _quiet_now(self, entry: Owed, user: str) -> bool:
-        """Whether `user` is inside their quiet hours now; if so, `entry` (a mention or
-        direct message for them) is put off to the start of their active hours, when
-        it is delivered (or dropped, if void by then), once."""
-        if self.quiet_end is None:
-            return False
-        until = await self.quiet_end(user, self.clock())
-        if until is None:
-            return False
-        try:
-            await self.store.postpone_owed([entry.id], until)
-        except StoreError as error:
-            log.warning("could not put off a message in quiet hours: %s", error)
-            return True
-        log.info("%s for %s put off to the end of their quiet hours", entry.kind, user)
-        return True
-
-    def _note_outage(self, row: GameRow, problem: DeliveryProblem) -> None:
-        """A post failed: when for now, the game waits for Discord to answer again."""
-        if not isinstance(problem, TryAgain):  # people must act: the back-off says when
-            if self._outage.pop(row.id, None) is not None and not self._outage:
-                self._next_probe = None
-            return
-        self._outage.setdefault(row.id, row)
-        if self._next_probe is None:
-            self._next_probe = self.clock() + timedelta(seconds=self.backoff.probe_every)
+        return self._held.by_id[entry.id].until
 
     async def _direct(self, report: Report, game: Game, entry: Owed) -> None:
         row = report.row
@@ -807,7 +491,7 @@ class Delivery(PeriodicTask):
         message_id = posted.message_id if posted is not None else None
         if message_id is None and row.prompt_version == row.version:
             message_id = row.message_id
-        if await self._quiet_now(entry, user):
+        if await self.quiet.put_off(entry, user, self.clock()):
             return
         notifier = self.notifier
         await self._attempt(
@@ -823,7 +507,9 @@ class Delivery(PeriodicTask):
         if self.notices is None or void is not None:
             await self._delivered(entry, None, note=void)
             return
-        if notice.kind in (HEADS_UP, YOUR_TURN) and await self._quiet_now(entry, notice.user):
+        if notice.kind in (HEADS_UP, YOUR_TURN) and await self.quiet.put_off(
+            entry, notice.user, self.clock()
+        ):
             return
         notices = self.notices
         await self._attempt(
@@ -869,22 +555,11 @@ class Delivery(PeriodicTask):
             await self.store.delivery_failed(entry.id, next_at, problem.stored, failed_at=now)
         except StoreError as error:
             log.warning("could not record the failed delivery: %s", error)
-            next_at = self._hold(entry, problem).until
+            next_at = self._held.hold(entry, problem, now).until
         else:
-            self._held.pop(entry.id, None)
+            self._held.release(entry.id)
         self._wake_for_retry()
         return next_at
-
-    def _hold(self, entry: Owed, problem: DeliveryProblem) -> Hold:
-        """Try `entry` again later, its outcome not recorded: with the back-off, from the
-        first time that failed."""
-        now = self.clock()
-        earlier = self._held.get(entry.id)
-        since = earlier.since if earlier is not None else now
-        wait = self.backoff.delay((now - since).total_seconds(), problem)
-        hold = Hold(entry.game_id, since, now + timedelta(seconds=wait))
-        self._held[entry.id] = hold
-        return hold
 
     async def _delivered(
         self,
@@ -903,7 +578,7 @@ class Delivery(PeriodicTask):
                 entry, message_id, prompt=prompt, moved_to=moved_to, note=note
             )
         except StoreError as error:
-            hold = self._hold(entry, TryAgain(str(error)))
+            hold = self._held.hold(entry, TryAgain(str(error)), self.clock())
             log.warning(
                 "could not record %s of version %s delivered (message %s): %s; again at %s",
                 entry.kind,
@@ -914,26 +589,34 @@ class Delivery(PeriodicTask):
             )
             self._wake_for_retry()
             return False
-        self._held.pop(entry.id, None)
+        self._held.release(entry.id)
         return True
 
 
 __all__ = [
+    "NOT_POSTED_YET",
+    "STORED_MARK",
     "Announcer",
+    "AwayIn",
     "Backoff",
     "Blocked",
     "Delivery",
     "DeliveryProblem",
     "Dropped",
+    "GameLock",
     "Hold",
+    "LoadGame",
     "NoticeSender",
     "OtherSender",
     "Outcome",
     "Posted",
     "Prober",
+    "QuietEnd",
+    "Render",
     "Report",
     "SilentAnnouncer",
     "Ticket",
     "TryAgain",
     "TurnNotifier",
+    "unexpected",
 ]

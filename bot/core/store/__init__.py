@@ -3,15 +3,16 @@
 `open_store(database)` picks by the database setting: a file path (or nothing: the
 default file) keeps the embedded SQLite store (`sqlite.SqliteStore`); a
 `postgresql://` URL uses a PostgreSQL server (`postgres.PostgresStore`, asyncpg).
-Both run the same statements (`base.Store`), with the same guarantees: one
-transaction per move with the optimistic version (and undo epoch) check, the
-append-only move log, migrations with a schema version, and a refusal of a database
-made by a newer bot. Nothing outside this package writes SQL.
+Both run the same statements (`base.Store`, composed of a part per group of tables),
+with the same guarantees: one transaction per move with the optimistic version (and
+undo epoch) check, the append-only move log, migrations with a schema version, and a
+refusal of a database made by a newer bot. Nothing outside this package writes SQL.
 """
 
 from __future__ import annotations
 
-from .base import AiTables, AtEnd, Shards, Store, reminder_step
+from .base import AiTables, Store
+from .deadlines import reminder_step
 from .dialect import is_postgres, masked
 from .model import (
     ABANDONED,
@@ -59,7 +60,7 @@ from .model import (
     now,
     stamp_of,
 )
-from .parts import Row, Statement, Tx
+from .parts import AtEnd, Row, Shards, Statement, Tx
 from .postgres import PostgresStore
 from .queue import QueuedPlayer
 from .ratings import (

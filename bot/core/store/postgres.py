@@ -23,10 +23,10 @@ from asyncpg.pool import PoolConnectionProxy
 
 from bot.core.runtime.errors import StartupError
 
-from .base import Shards, Store
+from .base import Store
 from .dialect import is_postgres, masked, postgres_sql, statements_for
 from .model import READ_WAIT_SECONDS, WRITE_WAIT_SECONDS, StoreError
-from .parts import Row, Tx, guarded, one_line
+from .parts import Row, Shards, Tx, guarded, one_line
 from .readonly import READ_ONLY, check_schema
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .web import MOVES_CHANNEL, Moved, MoveListener
