@@ -22,10 +22,7 @@ exist: the field is the same in every language (`python -m i18n check` compares 
 from __future__ import annotations
 
 import string
-from typing import TYPE_CHECKING, Protocol
-
-if TYPE_CHECKING:
-    from .translator import Translator
+from typing import Protocol
 
 ROOT_COMMAND = "montana"
 """The top-level slash command every path is under, unless it names another one."""
@@ -40,12 +37,20 @@ OPTION_NAME_CONTEXT = "option name"
 """The catalogue contexts of the commands' localized names (`bot.discord_app.translator`)."""
 
 
+class Lookup(Protocol):
+    """What naming a command needs of the reader's `i18n.Translator`: the localized name of
+    a command or an option, if its catalogue has one. (A protocol, not the translator
+    itself, which fills command fields with this module: no circle of imports.)"""
+
+    def lookup(self, context: str | None, message: str) -> str | None: ...
+
+
 class CommandNamer(Protocol):
     """How a command and an option are written for the reader of `t`."""
 
-    def command(self, t: Translator, path: str) -> str: ...
+    def command(self, t: Lookup, path: str) -> str: ...
 
-    def option(self, t: Translator, path: str, option: str) -> str: ...
+    def option(self, t: Lookup, path: str, option: str) -> str: ...
 
 
 def full_path(path: str) -> list[str]:
@@ -55,23 +60,23 @@ def full_path(path: str) -> list[str]:
     return words if words[:1] and words[0] in TOP_LEVEL_COMMANDS else [ROOT_COMMAND, *words]
 
 
-def localized_path(t: Translator, path: str) -> str:
+def localized_path(t: Lookup, path: str) -> str:
     """`/montana game new` as a client of `t`'s language lists it: `/montana partie nouvelle`."""
     parts = full_path(path)
     return "/" + " ".join(t.lookup(COMMAND_NAME_CONTEXT, part) or part for part in parts)
 
 
-def localized_option(t: Translator, option: str) -> str:
+def localized_option(t: Lookup, option: str) -> str:
     return t.lookup(OPTION_NAME_CONTEXT, option) or option
 
 
 class PlainCommands:
     """Commands written as text in the reader's language: `` `/montana partie nouvelle` ``."""
 
-    def command(self, t: Translator, path: str) -> str:
+    def command(self, t: Lookup, path: str) -> str:
         return f"`{localized_path(t, path)}`"
 
-    def option(self, t: Translator, path: str, option: str) -> str:
+    def option(self, t: Lookup, path: str, option: str) -> str:
         """`days` -> `` `jours:` ``; `days=3` (an option with its value) -> `` `jours: 3` ``."""
         name, _, value = option.partition("=")
         return (
@@ -104,7 +109,7 @@ class CommandField:
 
     __slots__ = ("path", "t")
 
-    def __init__(self, t: Translator, path: str) -> None:
+    def __init__(self, t: Lookup, path: str) -> None:
         self.t = t
         self.path = path
 

@@ -2,7 +2,11 @@
 
 Each feature module adds its subcommands to the `/montana` group (`group.py`) and
 names the `DynamicItem`s it answers (`DYNAMIC_ITEMS`); the client registers them all,
-and the few top-level commands besides `/montana` (`TOP_LEVEL`).
+and the few top-level commands besides `/montana` (`TOP_LEVEL`). It also hands a lower
+feature what it shows of a higher one (the folders import only downwards): the Replay
+buttons under a game's end to the announcer, the Hint press to `presses`, the takeover
+vote's button to the deadline poster. The features see the client only as
+`app.MontanaApp`, which `MontanaBot` meets; nothing but `run` imports this module.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from bot.discord_app import components
 from bot.discord_app.ai_players import aiplayers
 from bot.discord_app.clock import deadlines, hours, mine
 from bot.discord_app.clock.mine import games_everywhere_command
-from bot.discord_app.community import matchmaking, records, replay, stats
+from bot.discord_app.community import matchmaking, past_games, records, replay, stats
 from bot.discord_app.delivery import notify, picture_modes, presence
 from bot.discord_app.delivery.announce import DiscordAnnouncer
 from bot.discord_app.play import history, lobby, looking, moves, presses
@@ -64,6 +68,7 @@ FEATURES = (
     notify,
     presence,
     history,
+    past_games,
     hours,
     aiplayers,
     records,
@@ -171,14 +176,14 @@ class MontanaBot(discord.Client):
         self.service = game_service(
             self.store,
             renderer=self._renderer,
-            announcer=DiscordAnnouncer(self),
+            announcer=DiscordAnnouncer(self, game_over=replay.replay_view),
             notifier=notifier,
             notices=presence.DiscordNotices(self, notifier, PresenceLines(self.store)),
             seed_source=self._seed_source,
         )
         self.deadlines = DeadlineDriver(
             self.service,
-            deadlines.DiscordDeadlinePoster(self, notifier),
+            deadlines.DiscordDeadlinePoster(self, notifier, seat_vote=aiplayers.TakeoverButton),
             poll_seconds=self.settings.deadline_poll_seconds,
         )
         self.service.after_announce.append(self.deadlines.on_announced)
@@ -299,7 +304,9 @@ class MontanaBot(discord.Client):
         epoch: int = 0,
     ) -> None:
         """A press on a game's button or select (`components.ChoiceButton`/`ChoiceSelect`)."""
-        await presses.handle_choice(interaction, game_id, version, code, epoch)
+        await presses.handle_choice(
+            interaction, game_id, version, code, epoch, served=aiplayers.PRESSES
+        )
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a component no handler of ours would take (another bot's, or tampered):

@@ -11,7 +11,7 @@ store at press time, so a button posted before a restart still works; one whose
 version or epoch is not the game's answers "this prompt is out of date" and changes
 nothing. Codes are made by `bot.core.play.prompts` (`a:<notation>`, `p:<panel>`, `board`,
 `undo`, `inadvance`) plus the lobby's `join`, `leave` and `start`. A press is handed to the client
-(`MontanaBot.handle_choice`), which the features (`presses`, `lobby`) serve: this
+(`MontanaApp.handle_choice`), which the features (`presses`, `lobby`) serve: this
 module knows no feature.
 """
 
@@ -22,7 +22,7 @@ import logging
 import re
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, cast
 
 import aiohttp
 import discord
@@ -48,9 +48,7 @@ from i18n import (
 )
 
 from ..core.store import Away, GameRow, Seat, StoreError
-
-if TYPE_CHECKING:
-    from .client import MontanaBot
+from .app import MontanaApp
 
 log = logging.getLogger(__name__)
 
@@ -80,16 +78,13 @@ STYLES = {
 }
 
 
-class HasService(Protocol):
-    service: GameService
+def bot_of(interaction: discord.Interaction[Any]) -> MontanaApp:
+    """The bot that received `interaction`, as its features see it (`app.MontanaApp`)."""
+    return cast("MontanaApp", interaction.client)
 
 
 def service_of(interaction: discord.Interaction[Any]) -> GameService:
-    return cast("HasService", interaction.client).service
-
-
-def bot_of(interaction: discord.Interaction[Any]) -> MontanaBot:
-    return cast("MontanaBot", interaction.client)
+    return bot_of(interaction).service
 
 
 LANGUAGE_CHOICES = [

@@ -1,9 +1,10 @@
 """The `/montana` command and its subgroups, and what every command of it shares.
 
-The groups are defined here, on their own: each feature module (`lobby`, `moves`,
-`looking`, `deadlines`, `notify`, `presence`, `history`) adds its subcommands to them when
-imported, and `client` assembles the features. Nothing here imports a feature. (The
-`server` group, for a server's administrators, is defined with its commands in `server`.)
+The groups are defined here, on their own: each feature module (`play.lobby`,
+`play.moves`, `clock.deadlines`, `community.past_games`, ...) adds its subcommands to them
+when imported, and `client` assembles the features. Nothing here imports a feature. (The
+`server` group, for a server's administrators, is defined with its commands in
+`server.server`.)
 
 Discord allows 25 subcommands or groups under a command and 25 subcommands in a group
 (`tests/bot/test_command_tree.py` checks the tree against every limit):
@@ -27,12 +28,11 @@ import discord
 from discord import app_commands
 
 from bot.core.play.service import Refusal
-from bot.discord_app.server.monitoring import counted
 from i18n import translatable
 
 from ..core.store import StoreError
 from .components import bot_of, database_trouble, user_t
-from .guard import went_wrong
+from .guard import counted, went_wrong
 
 log = logging.getLogger(__name__)
 

@@ -15,6 +15,9 @@ anywhere else is refused to the presser alone, in words, and changes nothing.
 `tree.on_error`) or a press (`run_press`), is answered by `went_wrong`: "something
 went wrong (error `a1b2c3`); the operators can look it up", the log line carrying
 that id and the traceback (`bot.core.runtime.incidents`).
+
+**Counted.** Every answer, to a command or a press, is counted by its kind and outcome
+(`counted`) for the operators' metrics (`server.monitoring` serves them).
 """
 
 from __future__ import annotations
@@ -30,8 +33,7 @@ import discord
 
 from bot.core.play.prompts import UnknownChoice
 from bot.core.play.service import STALE_WORDS, Refusal
-from bot.core.runtime import incidents
-from bot.discord_app.server.monitoring import counted
+from bot.core.runtime import incidents, metrics
 from i18n import Message, translatable
 
 from ..core.store import LOBBY, OPEN_STATUSES, GameRow, StoreError
@@ -217,6 +219,30 @@ async def run_press(
         await went_wrong(interaction, error)
 
 
+def kind_of(interaction: discord.Interaction[Any]) -> str:
+    """What an interaction was, as the metrics tell it: the command, or `press`."""
+    if interaction.type is discord.InteractionType.component:
+        return "press"
+    command = interaction.command
+    return command.qualified_name if command is not None else "command"
+
+
+async def counted(interaction: discord.Interaction[Any], answering: Awaitable[None]) -> None:
+    """Await the answer to `interaction`, counting it by kind and outcome."""
+    outcome = metrics.ERROR
+    try:
+        await answering
+        outcome = metrics.OK
+    except (Refusal, UnknownChoice):
+        outcome = metrics.REFUSED
+        raise
+    except StoreError:
+        outcome = metrics.DATABASE_ERROR
+        raise
+    finally:
+        metrics.interaction_answered(interaction.guild_id, kind_of(interaction), outcome)
+
+
 async def went_wrong(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Log an unexpected error under a new id, with its traceback, and tell the user
     alone that id — never the error itself."""
@@ -251,6 +277,8 @@ __all__ = [
     "Offer",
     "Place",
     "check_place",
+    "counted",
+    "kind_of",
     "place_of",
     "run_press",
     "went_wrong",

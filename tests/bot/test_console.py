@@ -450,10 +450,18 @@ def test_ctrl_c_at_the_prompt_stops_cleanly_and_keeps_the_game(tmp_path: Path) -
             break
         shown += chunk
     assert re.search(rb"\n(ana|ben)> $", shown), shown.decode()
-    process.send_signal(signal.SIGINT)
     # stdin stays open until the process has ended: closing it (as communicate() does at
-    # once) raced the interrupt with the end of input, "No more input" on a busy machine
-    rest = _read_until_closed(process.stdout.fileno(), deadline=time.monotonic() + 60)
+    # once) raced the interrupt with the end of input, "No more input" on a busy machine.
+    # input() writes its prompt before it starts reading: an interrupt that falls between
+    # the two waits until the read returns (a person's Ctrl-C comes later than that), so
+    # the interrupt is sent again while the console has shown nothing of handling it.
+    fd = process.stdout.fileno()
+    for _ in range(10):
+        process.send_signal(signal.SIGINT)
+        ready, _, _ = select.select([fd], [], [], 3.0)
+        if ready:
+            break
+    rest = _read_until_closed(fd, deadline=time.monotonic() + 60)
     process.wait(timeout=60)
     assert process.stdin is not None and process.stderr is not None
     process.stdin.close()

@@ -21,8 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from i18n import Translator
-from i18n.commands import PlainCommands, full_path
+from i18n.commands import Lookup, PlainCommands, full_path
 
 GROUP_MARK = "…"
 """`{/game …}` names a group of commands, which Discord cannot mention."""
@@ -47,7 +46,7 @@ class DiscordCommands(PlainCommands):
         that is no longer among them is named in plain text again."""
         self.ids = {command.name: command.id for command in commands}
 
-    def command(self, t: Translator, path: str) -> str:
+    def command(self, t: Lookup, path: str) -> str:
         words = full_path(path)
         command_id = self.ids.get(words[0])
         if command_id is None or path.endswith(GROUP_MARK):
@@ -61,7 +60,7 @@ class ConsoleCommands(PlainCommands):
 
     words: Mapping[str, str] = field(default_factory=dict)
 
-    def command(self, t: Translator, path: str) -> str:
+    def command(self, t: Lookup, path: str) -> str:
         word = self.words.get(path)
         return f"`{word}`" if word is not None else super().command(t, path)
 

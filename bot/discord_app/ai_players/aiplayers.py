@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import discord
@@ -35,6 +37,7 @@ from bot.discord_app.components import (
 )
 from bot.discord_app.group import NO_PINGS, channel_id_of, game_group, me_group, montana, tracked
 from bot.discord_app.guard import VOTE_OFFER, run_press
+from bot.discord_app.play.presses import Press
 
 log = logging.getLogger(__name__)
 
@@ -202,5 +205,8 @@ async def reclaim(interaction: discord.Interaction[Any]) -> None:
 
 
 DYNAMIC_ITEMS: DynamicItems = (TakeoverButton,)
+PRESSES: Mapping[str, Press] = MappingProxyType({prompts.HINT: send_hint})
+"""The prompt's codes this feature serves (`play.presses.handle_choice`, through the
+client): the Hint button."""
 
-__all__ = ["DYNAMIC_ITEMS", "TakeoverButton", "send_hint", "takeover_view"]
+__all__ = ["DYNAMIC_ITEMS", "PRESSES", "TakeoverButton", "send_hint", "takeover_view"]

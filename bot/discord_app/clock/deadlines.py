@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -30,7 +31,6 @@ from bot.core.store import (
     GameRow,
 )
 from bot.core.wording import words
-from bot.discord_app.ai_players.aiplayers import TakeoverButton
 from bot.discord_app.components import (
     LANGUAGE_CHOICES,
     PACE_CHOICES,
@@ -58,12 +58,22 @@ log = logging.getLogger(__name__)
 # discord.py reads their annotations in the namespace of the module defining them.
 
 
-class DiscordDeadlinePoster:
-    """Says the deadline driver's steps in the game's channel or thread (and by DM)."""
+SeatVote = Callable[[int, str, str], discord.ui.Item[Any]]
+"""The button to vote a late player's seat to the AI: (game id, player, label) -> the
+button. The AI players' feature owns it (`ai_players.aiplayers.TakeoverButton`, given by
+the client), as the core's deadline driver hands a deadline to the AI (`at_deadline`)."""
 
-    def __init__(self, client: discord.Client, notifier: Notifier) -> None:
+
+class DiscordDeadlinePoster:
+    """Says the deadline driver's steps in the game's channel or thread (and by DM);
+    `seat_vote` adds the AI takeover vote under an overdue notice (`SeatVote`)."""
+
+    def __init__(
+        self, client: discord.Client, notifier: Notifier, *, seat_vote: SeatVote | None = None
+    ) -> None:
         self.client = client
         self.notifier = notifier
+        self.seat_vote = seat_vote
 
     def _link(self, row: GameRow, t: Translator) -> str:
         if row.message_id is None:
@@ -105,9 +115,9 @@ class DiscordDeadlinePoster:
             view.add_item(
                 EndVoteButton(row.id, row.version, t.pgettext("button", "Vote to end the game"))
             )
-            view.add_item(
-                TakeoverButton(row.id, player, t.pgettext("button", "Hand the seat to the AI"))
-            )
+            if self.seat_vote is not None:
+                label = t.pgettext("button", "Hand the seat to the AI")
+                view.add_item(self.seat_vote(row.id, player, label))
         text += self._link(row, t)
         channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
         try:
@@ -365,4 +375,4 @@ async def vote_end(interaction: discord.Interaction[Any]) -> None:
 
 DYNAMIC_ITEMS: DynamicItems = (EndVoteButton,)
 
-__all__ = ["DYNAMIC_ITEMS", "DiscordDeadlinePoster", "EndVoteButton", "timestamp"]
+__all__ = ["DYNAMIC_ITEMS", "DiscordDeadlinePoster", "EndVoteButton", "SeatVote", "timestamp"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -161,8 +161,17 @@ async def games_command(interaction: discord.Interaction[Any]) -> None:
     await answer(interaction, with_footer(text, everywhere_hint(t)))
 
 
+class KnowsServers(Protocol):
+    """What `within_reach` and `server_names` read of a client (the bot, or the plain
+    discord.py client of `DigestSender`): the servers it is in."""
+
+    def is_ready(self) -> bool: ...
+
+    def get_guild(self, id: int, /) -> discord.Guild | None: ...
+
+
 def within_reach(
-    client: discord.Client, shards: Shards | None, games: Sequence[MyGame]
+    client: KnowsServers, shards: Shards | None, games: Sequence[MyGame]
 ) -> list[MyGame]:
     """`games` without those of a server the bot is no longer in. Only a server of this
     process's `shards` can be told gone (another process's server is not in
@@ -179,7 +188,7 @@ def within_reach(
     ]
 
 
-def server_names(client: discord.Client, games: Sequence[MyGame]) -> dict[int, str]:
+def server_names(client: KnowsServers, games: Sequence[MyGame]) -> dict[int, str]:
     """The names of the games' servers this process knows, as safe markdown."""
     names = {}
     for mine in games:

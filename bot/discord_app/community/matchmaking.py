@@ -25,7 +25,7 @@ import weakref
 from collections.abc import Coroutine
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -55,6 +55,7 @@ from bot.core.store import (
     stamp_of,
 )
 from bot.core.wording.refusals import Refusal, game_words
+from bot.discord_app.app import MontanaApp
 from bot.discord_app.components import (
     LANGUAGE_CHOICES,
     PACE_CHOICES,
@@ -68,21 +69,16 @@ from bot.discord_app.components import (
 from bot.discord_app.group import answer, game_group, tracked
 from i18n import language_for_locale, translatable
 
-if TYPE_CHECKING:
-    from bot.discord_app.client import MontanaBot
-
 log = logging.getLogger(__name__)
 
 NORMAL_PACE = "normal"
 PLAYERS_CHOICES = [app_commands.Choice(name=value, value=value) for value in PLAYER_CHOICES]
 
-_locks: weakref.WeakKeyDictionary[discord.Client, dict[int, asyncio.Lock]] = (
-    weakref.WeakKeyDictionary()
-)
+_locks: weakref.WeakKeyDictionary[MontanaApp, dict[int, asyncio.Lock]] = weakref.WeakKeyDictionary()
 """One matching at a time per server (in this process)."""
 
 
-def _lock(bot: discord.Client, guild_id: int) -> asyncio.Lock:
+def _lock(bot: MontanaApp, guild_id: int) -> asyncio.Lock:
     return _locks.setdefault(bot, {}).setdefault(guild_id, asyncio.Lock())
 
 
@@ -200,8 +196,8 @@ async def _match_and_tell(interaction: discord.Interaction[Any], guild_id: int) 
             await interaction.edit_original_response(content=text, view=None)
 
 
-async def match_queue(bot: MontanaBot, guild_id: int) -> list[GameRow]:
-    """Open every table the server's queue makes now (`bot`: the `MontanaBot`); the
+async def match_queue(bot: MontanaApp, guild_id: int) -> list[GameRow]:
+    """Open every table the server's queue makes now (`bot`: the `MontanaApp`); the
     games started."""
     opened: list[GameRow] = []
     async with _lock(bot, guild_id):
@@ -232,7 +228,7 @@ class QueueWatch:
     server of its shards with a queue). Each in the background: the move, vote, abandon
     or setting that made it possible is not kept waiting for the table."""
 
-    def __init__(self, bot: MontanaBot) -> None:
+    def __init__(self, bot: MontanaApp) -> None:
         self.bot = bot
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -273,7 +269,7 @@ class QueueWatch:
 
 
 async def open_table(
-    bot: MontanaBot, guild_id: int, table: Table, moment: datetime
+    bot: MontanaApp, guild_id: int, table: Table, moment: datetime
 ) -> GameRow | None:
     """Seat and start `table`'s game: the game's row after it (abandoned if the start
     was refused: its players left the queue with it), or None if it could not be
@@ -335,7 +331,7 @@ async def open_table(
 
 
 async def _new_thread(
-    bot: discord.Client, channel_id: int, seats: tuple[Seat, ...]
+    bot: MontanaApp, channel_id: int, seats: tuple[Seat, ...]
 ) -> discord.Thread | None:
     """A public thread for the game in `channel_id` (in its parent, for a thread); None:
     the game plays in the channel itself (not a text channel, or Discord refused)."""

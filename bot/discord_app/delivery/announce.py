@@ -45,7 +45,6 @@ from bot.core.play import prompts
 from bot.core.server.limits import all_seats_ai
 from bot.core.store import GameRow
 from bot.core.wording import words
-from bot.discord_app.community.replay import replay_view
 from bot.discord_app.components import (
     MISSING_PERMISSIONS,
     THREAD_ARCHIVED,
@@ -59,7 +58,6 @@ from bot.discord_app.components import (
 )
 from bot.discord_app.delivery.picture_modes import with_board_button
 from bot.discord_app.delivery.weblinks import OPEN_LIVE_BOARD, live_link, with_link
-from bot.discord_app.play.lobby import thread_name
 from i18n import Translator, translatable
 from render.words import ENGLISH
 
@@ -86,6 +84,12 @@ THREAD_REFUSED = translatable(
     "(I may not post in the game's thread <#{thread}> ({missing}), so the game goes on "
     "here in the channel.)"
 )
+
+
+def thread_name(row: GameRow) -> str:
+    """The name of a game's thread: its players (the lobby names the thread it opens so,
+    and renames it when the seats change)."""
+    return ("Montana — " + ", ".join(s.name for s in row.players))[:100]
 
 
 def mention(user_id: str) -> str:
@@ -131,8 +135,17 @@ def marked(content: str, ticket: Ticket | None) -> str:
     return fit(content.rstrip(), MESSAGE_LIMIT - len(mark)) + mark
 
 
-def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
-    """The text and the components of the message announcing `outcome`."""
+GameOverView = Callable[[int, Translator], discord.ui.View]
+"""The components under the message that ends game `id`, in the table's words: given by
+the feature that owns them (the client passes `community.replay.replay_view`: Replay and
+Turn by turn), since a feature above delivery may import it, never the reverse."""
+
+
+def compose(
+    outcome: Outcome, game_over: GameOverView | None = None
+) -> tuple[str, discord.ui.View | None]:
+    """The text and the components of the message announcing `outcome` (`game_over`:
+    those under the message that ends the game, besides the Board button)."""
     game = outcome.game
     names = outcome.row.names
     t = game_t(outcome.row)
@@ -142,7 +155,8 @@ def compose(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
         pass  # an older move's words: the prompt is on the newest message
     elif game.is_over or outcome.row.status != "active":
         parts.append(words.results(game, names, t))
-        view = with_board_button(replay_view(outcome.row.id, t), outcome.row, t)
+        ended = game_over(outcome.row.id, t) if game_over is not None else None
+        view = with_board_button(ended, outcome.row, t)
     else:
         row = outcome.row
         parts.append(
@@ -207,8 +221,12 @@ def with_notes(content: str, notes: list[str], ticket: Ticket | None = None) -> 
 
 
 class DiscordAnnouncer:
-    def __init__(self, client: discord.Client) -> None:
+    """Posts each move's message (`bot.core.delivery.outbox`'s announcer): `game_over` gives
+    the components under the message that ends a game (`GameOverView`)."""
+
+    def __init__(self, client: discord.Client, *, game_over: GameOverView | None = None) -> None:
         self.client = client
+        self.game_over = game_over
 
     async def _with_live_link(
         self, row: GameRow, view: discord.ui.View | None
@@ -244,7 +262,7 @@ class DiscordAnnouncer:
 
     async def _announce(self, outcome: Outcome) -> Posted:
         row = outcome.row
-        content, view = compose(outcome)
+        content, view = compose(outcome, self.game_over)
         if outcome.prompt:
             view = await self._with_live_link(row, view)
         if outcome.in_place and outcome.previous_message_id is not None:
@@ -458,10 +476,12 @@ class DiscordAnnouncer:
 
 __all__ = [
     "DiscordAnnouncer",
+    "GameOverView",
     "compose",
     "find_posted",
     "identity_mark",
     "identity_of",
     "marked",
     "mention",
+    "thread_name",
 ]

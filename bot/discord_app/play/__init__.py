@@ -1,3 +1,3 @@
 """The game on Discord: the lobby, moves typed or pressed, looking at the board, the move
-log. Mirrors `bot.core.play`.
+log. Mirrors `bot.core.play`. Imports the base and delivery.
 """

@@ -41,6 +41,7 @@ from bot.discord_app.components import (
     shown_name,
     user_t,
 )
+from bot.discord_app.delivery.announce import thread_name
 from bot.discord_app.delivery.picture_modes import PICTURES_CHOICES, check_pictures
 from bot.discord_app.group import NO_PINGS, answer, channel_id_of, game_group, tracked
 from i18n import Translator, language_for_locale, translatable
@@ -148,10 +149,6 @@ async def lobby_press(interaction: discord.Interaction[Any], game: GameRow, code
     view = lobby_view(row) if row.status == LOBBY else None
     limits = await limits_of(service.store, row.guild_id)
     await interaction.response.edit_message(content=lobby_text(row, limits=limits), view=view)
-
-
-def thread_name(row: GameRow) -> str:
-    return ("Montana — " + ", ".join(s.name for s in row.players))[:100]
 
 
 async def start_game(interaction: discord.Interaction[Any], game: int | GameRow) -> None:

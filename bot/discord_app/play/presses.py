@@ -1,7 +1,9 @@
 """What a press on a game message does: a move, a step panel, the presser's board,
 taking back the last move (Undo) or passing in advance in the city auction.
 
-`handle_choice` serves every `ChoiceButton` and `ChoiceSelect` (through the client).
+`handle_choice` serves every `ChoiceButton` and `ChoiceSelect` (through the client); a
+code a feature above the game flow serves (the AI's Hint, `ai_players.aiplayers.PRESSES`)
+is handed to it through `served`, which the client passes.
 A press reads its game once: the row is loaded, checked for the presser, and passed
 down to the service, whose save is guarded by the store's version (and undo epoch)
 check.
@@ -10,6 +12,8 @@ check.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import discord
@@ -20,7 +24,6 @@ from bot.core.play.service import NO_BOARD, Outcome, Refusal
 from bot.core.runtime import metrics
 from bot.core.store import GameRow
 from bot.core.wording import words
-from bot.discord_app.ai_players.aiplayers import send_hint
 from bot.discord_app.components import (
     NOT_SHOWN,
     from_ephemeral,
@@ -36,22 +39,38 @@ from i18n import Translator
 
 log = logging.getLogger(__name__)
 
+Press = Callable[[discord.Interaction[Any], GameRow, int, int], Awaitable[None]]
+"""What a press of a prompt's code does when another feature serves it: called with the
+game's row, and the version and epoch of the message pressed."""
+NO_PRESSES: Mapping[str, Press] = MappingProxyType({})
+
 
 async def handle_choice(
-    interaction: discord.Interaction[Any], game_id: int, version: int, code: str, epoch: int = 0
+    interaction: discord.Interaction[Any],
+    game_id: int,
+    version: int,
+    code: str,
+    epoch: int = 0,
+    served: Mapping[str, Press] = NO_PRESSES,
 ) -> None:
     """Whatever a button or select of a Montana message asks for (`version` and `epoch`:
-    the game's state the message was made for), if that message offers it."""
+    the game's state the message was made for), if that message offers it; `served`: the
+    codes other features serve, by code."""
     offer = LOBBY_OFFER if code in LOBBY_CODES else PROMPT_OFFER
 
     async def act(row: GameRow) -> None:
-        await _handle_choice(interaction, row, version, code, epoch)
+        await _handle_choice(interaction, row, version, code, epoch, served)
 
     await run_press(interaction, game_id, offer, act)
 
 
 async def _handle_choice(
-    interaction: discord.Interaction[Any], row: GameRow, version: int, code: str, epoch: int
+    interaction: discord.Interaction[Any],
+    row: GameRow,
+    version: int,
+    code: str,
+    epoch: int,
+    served: Mapping[str, Press],
 ) -> None:
     service = service_of(interaction)
     user_id = str(interaction.user.id)
@@ -76,8 +95,9 @@ async def _handle_choice(
     if code == prompts.UNDO:
         await undo_press(interaction, row, version, epoch)
         return
-    if code == prompts.HINT:
-        await send_hint(interaction, row, version, epoch)
+    press = served.get(code)
+    if press is not None:  # the Hint button: `ai_players.aiplayers.send_hint`
+        await press(interaction, row, version, epoch)
         return
     if code == prompts.IN_ADVANCE:
         standing = await service.pass_in_advance(
@@ -165,4 +185,12 @@ async def send_own_board(interaction: discord.Interaction[Any], row: GameRow) ->
     )
 
 
-__all__ = ["after_press", "handle_choice", "open_panel", "receipt_view", "send_own_board"]
+__all__ = [
+    "NO_PRESSES",
+    "Press",
+    "after_press",
+    "handle_choice",
+    "open_panel",
+    "receipt_view",
+    "send_own_board",
+]

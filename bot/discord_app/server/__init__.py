@@ -1,3 +1,3 @@
 """For administrators, moderators and operators: `/montana server ...`, metrics and
-health. Mirrors `bot.core.server`.
+health. Mirrors `bot.core.server`. Imports the base and every folder but ai_players.
 """

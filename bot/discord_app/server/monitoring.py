@@ -7,62 +7,33 @@ beside the bot, serving
 * `/healthz`: 200 `ok` when the bot is connected to Discord's gateway (every shard it
   runs) and the database answers a trivial query; otherwise 503 and one line per reason.
 
-Also the two instruments only the Discord side sees: every interaction's kind and
-outcome (`counted`, at `group.tracked` and the press handler) and the statuses of
-Discord's failed HTTP answers (`discord_trace`, on discord.py's HTTP session).
+Also the statuses of Discord's failed HTTP answers (`discord_trace`, on discord.py's HTTP
+session), an instrument only the Discord side sees; every interaction's kind and outcome
+is counted where each is answered (`guard.counted`, at `group.tracked` and `run_press`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
 from datetime import UTC, datetime
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from bot.core.play.prompts import UnknownChoice
-from bot.core.play.service import Refusal
 from bot.core.runtime import metrics
 from bot.core.runtime.errors import StartupError
-from bot.core.store import Store, StoreError, is_postgres
-
-if TYPE_CHECKING:
-    from bot.discord_app.client import MontanaBot
+from bot.core.store import Store, is_postgres
+from bot.discord_app.app import MontanaApp
 
 log = logging.getLogger(__name__)
 
 HEALTH_TIMEOUT = 2.0
 """Seconds the database has to answer the health check (and the scrape's reads)."""
-
-
-def kind_of(interaction: discord.Interaction[Any]) -> str:
-    """What an interaction was, as the metrics tell it: the command, or `press`."""
-    if interaction.type is discord.InteractionType.component:
-        return "press"
-    command = interaction.command
-    return command.qualified_name if command is not None else "command"
-
-
-async def counted(interaction: discord.Interaction[Any], answering: Awaitable[None]) -> None:
-    """Await the answer to `interaction`, counting it by kind and outcome."""
-    outcome = metrics.ERROR
-    try:
-        await answering
-        outcome = metrics.OK
-    except (Refusal, UnknownChoice):
-        outcome = metrics.REFUSED
-        raise
-    except StoreError:
-        outcome = metrics.DATABASE_ERROR
-        raise
-    finally:
-        metrics.interaction_answered(interaction.guild_id, kind_of(interaction), outcome)
 
 
 def discord_trace() -> aiohttp.TraceConfig:
@@ -112,7 +83,7 @@ class MonitoringServer:
     """`/metrics` and `/healthz` for `client` on `host`:`port` (`port` 0: any free port,
     `bound_port` says which)."""
 
-    def __init__(self, client: MontanaBot, host: str, port: int) -> None:
+    def __init__(self, client: MontanaApp, host: str, port: int) -> None:
         self.client = client
         self.host = host
         self.port = port
@@ -175,7 +146,8 @@ class MonitoringServer:
     async def problems(self) -> list[str]:
         """Why the bot is not healthy, one line each (none: healthy)."""
         problems = []
-        if not gateway_connected(self.client):
+        client = self.client  # a discord.py client (the protocol does not say how it connects)
+        if not (isinstance(client, discord.Client) and gateway_connected(client)):
             problems.append("not connected to Discord's gateway")
         store = self._store()
         if store is None:
@@ -199,9 +171,7 @@ def _sockets(site: web.BaseSite) -> list[Any]:
 __all__ = [
     "HEALTH_TIMEOUT",
     "MonitoringServer",
-    "counted",
     "discord_trace",
     "gateway_connected",
-    "kind_of",
     "read_from_store",
 ]
