@@ -42,6 +42,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bot.core.ai_players.ai_seats import AiPlayers
+from bot.core.ai_players.assembly import game_service
 from bot.core.delivery.pictures import BlankRenderer
 from bot.core.play.service import GameService, PillowRenderer, Renderer
 from bot.core.runtime.workers import worker_pool
@@ -199,7 +200,7 @@ async def run(options: argparse.Namespace) -> int:
     answers: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(str(Path(folder) / "bench.sqlite3"))
-        service = GameService(store, renderer=renderer)
+        service = game_service(store, renderer=renderer)
         players = AiPlayers(
             service,
             delay=0,

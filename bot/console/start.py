@@ -29,6 +29,7 @@ from bot.console.options import (
 )
 from bot.console.prompt import CONSOLE_COMMANDS, Console, ConsoleAnnouncer, InputFunction
 from bot.console.text import plain, terminal_width, wrap
+from bot.core.ai_players.assembly import game_service
 from bot.core.play.service import GameService, Refusal, Renderer
 from bot.core.runtime.names import clean_name
 from bot.core.store import FINISHED, LOBBY, Seat, Store, ai_seat_level, is_ai_seat
@@ -211,7 +212,7 @@ def run_console(
         restore.callback(name_commands_with, previous_namer)
         store = runner.run(Store.open(str(db_path)))
         try:
-            service = GameService(store, renderer=renderer, announcer=announcer)
+            service = game_service(store, renderer=renderer, announcer=announcer)
             game_id = open_or_continue(runner, service, options, db_path, write, loaded)
             if game_id is None:
                 return 1

@@ -25,6 +25,7 @@ from aiohttp import web
 from discord import app_commands
 
 from bot.core.ai_players.ai_seats import AiPlayers
+from bot.core.ai_players.assembly import game_service
 from bot.core.clock.deadlines import DeadlineDriver
 from bot.core.clock.my_games import DigestTask
 from bot.core.community.ratings import SUMMARY, rate_past_games
@@ -172,7 +173,7 @@ class MontanaBot(discord.Client):
             self._pictures = ProcessRenderer(self.settings.picture_processes)
             self._renderer = self._pictures
         self.replays = Replays(self._pictures.executor if self._pictures is not None else None)
-        self.service = GameService(
+        self.service = game_service(
             self.store,
             renderer=self._renderer,
             announcer=DiscordAnnouncer(self, game_over=replay.replay_view),

@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from bot.core.ai_players.ai_seats import AiPlayers
+from bot.core.ai_players.assembly import game_service
 from bot.core.delivery.pictures import SampledRenderer
-from bot.core.play.service import AI_PLAYS_NOTE, TAKEN_OVER, GameService, PillowRenderer
+from bot.core.play.service import AI_PLAYS_NOTE, TAKEN_OVER, PillowRenderer
 from bot.core.store import Seat, Store, is_ai_seat
 from rules import Game
 from rules.simulate import choose_action
@@ -375,7 +376,7 @@ async def test_two_wake_ups_at_once_make_the_ai_move_once(tmp_path: Path) -> Non
     """Two tasks deciding for the same state (a wake-up racing another): both decide the
     same move, one saves it, the other finds the version moved on and applies nothing."""
     store = await Store.open(str(tmp_path / "m.sqlite3"))
-    service = GameService(store, renderer=SampledRenderer(every=1000))
+    service = game_service(store, renderer=SampledRenderer(every=1000))
     players = AiPlayers(service, delay=0)
     try:
         human = Seat("h", "Hana")
@@ -407,7 +408,7 @@ async def test_two_wake_ups_at_once_make_the_ai_move_once(tmp_path: Path) -> Non
 
 async def test_a_dead_worker_is_replaced_at_the_next_decision(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "m.sqlite3"))
-    service = GameService(store, renderer=SampledRenderer(every=1000))
+    service = game_service(store, renderer=SampledRenderer(every=1000))
     players = AiPlayers(service, delay=0)
     try:
         lobby = await service.open_lobby(

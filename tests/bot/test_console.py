@@ -34,10 +34,10 @@ from bot.console import (
     start_new,
     wrap,
 )
+from bot.core.ai_players.assembly import game_service
 from bot.core.community.ratings import rating_player
 from bot.core.delivery.pictures import BlankRenderer
 from bot.core.play import prompts
-from bot.core.play.service import GameService
 from bot.core.store import FINISHED, Store
 from i18n import translator
 from i18n.commands import name_commands_with
@@ -58,7 +58,7 @@ class Session:
         self.runner = asyncio.Runner()
         self.store = self.runner.run(Store.open(str(tmp_path / "console.sqlite3")))
         self.announcer = ConsoleAnnouncer(tmp_path / "pictures", self.output.append)
-        self.service = GameService(self.store, renderer=BlankRenderer(), announcer=self.announcer)
+        self.service = game_service(self.store, renderer=BlankRenderer(), announcer=self.announcer)
         self.game_id = self.runner.run(start_new(self.service, names, seed))
         self.answer: Callable[[str], str] = self.end_of_input
         self.console = Console(
@@ -393,7 +393,7 @@ async def _play_all_but_the_end(db: Path, *, remaining: int, seed: int) -> list[
     """A console game in `db`, stopped `remaining` moves before its end; those moves."""
     store = await Store.open(str(db))
     try:
-        service = GameService(store, renderer=BlankRenderer())
+        service = game_service(store, renderer=BlankRenderer())
         game_id = await start_new(service, ["ana", "ben"], seed)
         row = await service.get(game_id)
         preview = service.game_of(row)

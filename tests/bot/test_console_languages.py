@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from bot.console import Console, ConsoleAnnouncer, parse_args, start_new
+from bot.core.ai_players.assembly import game_service
 from bot.core.delivery.pictures import BlankRenderer
-from bot.core.play.service import GameService
 from bot.core.store import FINISHED, Store
 from bot.core.wording import words
 from i18n import Language, translator
@@ -54,7 +54,7 @@ def test_a_whole_console_game_is_played_in_each_language(
         store = runner.run(Store.open(str(tmp_path / "console.sqlite3")))
         try:
             announcer = ConsoleAnnouncer(tmp_path / "pictures", output.append)
-            service = GameService(store, renderer=BlankRenderer(), announcer=announcer)
+            service = game_service(store, renderer=BlankRenderer(), announcer=announcer)
             game_id = runner.run(start_new(service, ["ana", "ben"], 7, language))
             moves = 0
 

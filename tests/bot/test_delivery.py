@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.ai_players.assembly import game_service
 from bot.core.delivery.outbox import Blocked, Dropped, Outcome, Posted, TryAgain
 from bot.core.play.service import GameService
 from bot.core.store import GameRow, Seat, Store
@@ -110,7 +111,7 @@ def at(moment: datetime) -> Callable[[], datetime]:
 async def setup(tmp_path: Path):
     store = await Store.open(str(tmp_path / "m.sqlite3"))
     discord, inboxes = Discord(), Inboxes()
-    service = GameService(store, renderer=TinyRenderer(), announcer=discord, notifier=inboxes)
+    service = game_service(store, renderer=TinyRenderer(), announcer=discord, notifier=inboxes)
     row = await service.open_lobby(guild_id=1, channel_id=10, thread_id=None, creator=ANA)
     await service.join(row.id, BEN)
     await service.start(row.id, ANA.user_id, seed=3)
@@ -351,7 +352,7 @@ async def test_why_a_move_is_not_shown_is_said_in_the_games_language_after_a_res
 
     # a restart: a new service on the same database; its delivery, before the retry is
     # due, reads why the message is still owed from the outbox alone
-    restarted = GameService(
+    restarted = game_service(
         setup.service.store, renderer=TinyRenderer(), announcer=setup.discord, notifier=Inboxes()
     )
     report = await restarted.delivery.deliver(setup.game_id)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.ai_players.assembly import game_service
 from bot.core.play.service import STALE_WORDS, GameService, Outcome, Refusal
 from bot.core.store import FINISHED, Seat, Store
 from rules import Action, Game
@@ -54,7 +55,7 @@ class Recorder:
 @pytest.fixture
 async def service(tmp_path: Path):
     store = await Store.open(str(tmp_path / "m.sqlite3"))
-    yield GameService(store, renderer=FakeRenderer(), announcer=Recorder())
+    yield game_service(store, renderer=FakeRenderer(), announcer=Recorder())
     await store.close()
 
 

@@ -46,7 +46,7 @@ from babel.dates import format_timedelta
 
 from bot.core.clock.due import AUCTION_ANSWER, period_of, steps_due
 from bot.core.clock.hours import HoursPrefs, QuietHours, active_seconds, after_active
-from bot.core.community import ratings
+from bot.core.play.hooks import Hooks
 from bot.core.play.service import GameService, Outcome, Refusal
 from bot.core.runtime import logs
 from bot.core.runtime.periodic import Clock, PeriodicTask
@@ -260,8 +260,10 @@ def next_due(games: Iterable[tuple[Watch, Awaited | None]]) -> datetime | None:
 class DeadlineStore:
     """The deadline tables (migration 3 of `bot.core.store`)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, hooks: Hooks | None = None) -> None:
         self.store = store
+        self.hooks = hooks or Hooks()
+        """The game flow's hooks: what a game's end writes with it (its rating)."""
 
     async def deadlines(self, game_id: int) -> Deadlines:
         seconds = await self.store.deadline_seconds(game_id)
@@ -298,10 +300,9 @@ class DeadlineStore:
 
     async def end_game(self, row: GameRow, game: Game, result: dict[str, Any]) -> bool:
         """Active -> ended with `result` stored, if the game is still at its version;
-        rated in the same transaction, the overdue player placed last
-        (`bot.core.community.ratings`)."""
-        counted = await ratings.statistics_enabled(self.store, row.guild_id)
-        at_end = ratings.end_hook(row, game, ended_at=now(), quitter=game.awaiting, counted=counted)
+        rated in the same transaction, the overdue player placed last (the `at_end`
+        hooks of `bot.core.play.hooks`: `bot.core.community.ratings`)."""
+        at_end = await self.hooks.ending(row, game, ended_at=now(), quitter=game.awaiting)
         return await self.store.end_game(row.id, row.version, result, at_end=at_end)
 
 
@@ -384,7 +385,7 @@ class DeadlineDriver(PeriodicTask):
         super().__init__(clock=clock, poll_seconds=poll_seconds)
         self.service = service
         self.poster = poster
-        self.db = DeadlineStore(service.store)
+        self.db = DeadlineStore(service.store, service.hooks)
         self.presence = service.presence
         self.hours = HoursPrefs(service.store)
         self._awaited: dict[int, tuple[tuple[int, int], Awaited | None]] = {}

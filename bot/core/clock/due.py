@@ -1,5 +1,6 @@
 """When the deadline steps of a decision are due: the arithmetic the deadline driver
-(`bot.core.clock.deadlines`) and the undo (`bot.core.play.service`) share.
+(`bot.core.clock.deadlines`) and the undo (`bot.core.clock.flow`, hooked into
+`bot.core.play.undo`) share.
 
 A decision's clock starts at the time of the move that led to it. With T its deadline
 (the auction answer's or the turn's), step 1 (the half-time reminder) is due at T/2,

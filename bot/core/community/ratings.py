@@ -27,6 +27,9 @@ answer times (from the stored move times: from the move before theirs, when it w
 another player's, to their own; moves made for them — forced, passed in advance or on a
 deadline, or by the AI — are left out) and its main actions; `/montana stats` reads a
 player's rows, never the moves.
+
+`install` hooks the rating into the game flow's end (`at_end` of `bot.core.play.hooks`), for
+a game's last move and for the vote that ends it (`bot.core.clock.deadlines`).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from typing import Protocol
 
 from openskill.models import PlackettLuce
 
+from bot.core.play.service import AI_MOVE_NOTE, GameService
 from bot.core.store import GameRow, Seat, Store, ai_seat_level, is_ai_seat, moment_of
 from bot.core.store.model import OwedMessage
 from bot.core.store.ratings import (
@@ -62,8 +66,6 @@ PROVISIONAL_GAMES = 5
 SUMMARY = "summary"
 """The outbox kind of a game's end-of-game summary (`body["where"]`: "thread" or
 "channel", the short line in the parent channel)."""
-AI_MOVE_NOTE = "ai"
-"""`moves.note` of a move the AI made for a person's seat."""
 NOT_ANSWERED = frozenset({"forced", "advance", "deadline", AI_MOVE_NOTE})
 """Notes of moves nobody answered for themselves (left out of the answer times)."""
 AUCTION_VERBS = frozenset({"place", "pass"})
@@ -407,6 +409,20 @@ def end_hook(
     return write
 
 
+def install(service: GameService) -> None:
+    """Rate each game's end in the transaction that saves it; a server that switched
+    statistics off has its games' ends seen, not rated."""
+    store = service.store
+
+    async def at_end(
+        row: GameRow, game: Game, ended_at: str, quitter: str | None
+    ) -> Callable[[RatingTx], Awaitable[None]]:
+        counted = await statistics_enabled(store, row.guild_id)
+        return end_hook(row, game, ended_at=ended_at, quitter=quitter, counted=counted)
+
+    service.hooks.at_end.append(at_end)
+
+
 async def rate_past_games(store: Store) -> int:
     """Rate, once and in the order they ended, the finished and ended games no rating
     has seen (those that ended before ratings existed); how many there were. A game
@@ -515,6 +531,7 @@ __all__ = [
     "PlayerStats",
     "ai_level_of",
     "end_hook",
+    "install",
     "is_ai_level",
     "level_name",
     "month_ago",

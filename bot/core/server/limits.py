@@ -14,6 +14,9 @@ and the way out. What each limit is:
 
 And a game never runs with every seat played by the AI: `all_seats_ai` tells it, the
 AI players pause such a game (`bot.core.ai_players.ai_seats`).
+
+`install` hooks the limits into the game flow (`bot.core.play.hooks`): before a lobby opens
+or a seat is taken, and before a lobby starts.
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot.core.play.service import GameService, all_seats_ai
 from bot.core.runtime.periodic import Clock, PeriodicTask
 from bot.core.store import ABANDONED, LOBBY, GameRow, Store, moment_of
+from bot.core.wording.refusals import Refusal
 from i18n import Message, Translator, translatable_plural
 
 log = logging.getLogger(__name__)
@@ -126,9 +131,34 @@ def lobby_closes_at(created_at: datetime, limits: Limits) -> datetime:
     return created_at + timedelta(days=limits.lobby_days)
 
 
-def all_seats_ai(row: GameRow) -> bool:
-    """Whether the AI plays every seat of the game (it must not run alone)."""
-    return bool(row.players) and all(row.ai_plays(seat.user_id) for seat in row.players)
+def install(service: GameService) -> None:
+    """Refuse, in the game flow, a lobby opened, a seat taken or a lobby started beyond
+    the server's limits (`before_seat`, `before_start` of `bot.core.play.hooks`)."""
+    store = service.store
+
+    async def before_seat(guild_id: int | None, user_id: str, lobby: bool) -> None:
+        over = await over_limit(store, guild_id, user_id, lobby=lobby)
+        if over is not None:
+            raise Refusal(over.message, **over.fields)
+
+    async def before_start(row: GameRow) -> None:
+        chosen = await limits_of(store, row.guild_id)
+        for seat in row.humans:
+            under_way = await store.games_under_way_of(row.guild_id, seat.user_id)
+            if check_active_games(under_way, chosen) is not None:
+                raise Refusal(
+                    translatable_plural(
+                        "{who} plays {n} game under way in this server already, the most "
+                        "allowed: they can leave this lobby, or finish or abandon a game first.",
+                        "{who} plays {n} games under way in this server already, the most "
+                        "allowed: they can leave this lobby, or finish or abandon a game first.",
+                    ),
+                    n=chosen.active_games,
+                    who=seat.name,
+                )
+
+    service.hooks.before_seat.append(before_seat)
+    service.hooks.before_start.append(before_start)
 
 
 def lobby_expiry_words(row: GameRow, limits: Limits, t: Translator) -> str:
@@ -251,6 +281,7 @@ __all__ = [
     "all_seats_ai",
     "check_active_games",
     "check_open_lobbies",
+    "install",
     "limits_of",
     "lobby_closes_at",
     "lobby_expired_words",
