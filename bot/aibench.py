@@ -42,7 +42,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bot.core.ai_players.ai_seats import AiPlayers
-from bot.core.ai_players.assembly import game_service
+from bot.core.assembly import game_service
 from bot.core.delivery.pictures import BlankRenderer
 from bot.core.play.service import GameService, PillowRenderer, Renderer
 from bot.core.runtime.workers import worker_pool

@@ -38,6 +38,8 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "render": ("rules", "i18n"),
     "ai": ("rules",),
     "bot.core": ("render", "rules", "ai", "i18n"),
+    # the service as front ends build it: the game flow with every capability's hooks
+    "bot.core.assembly": ("render", "rules", "ai", "i18n", "bot.core"),
     **{
         f"bot.core.{folder}": ("render", "rules", "ai", "i18n", *below)
         for folder, below in {

@@ -29,7 +29,7 @@ from bot.console.options import (
 )
 from bot.console.prompt import CONSOLE_COMMANDS, Console, ConsoleAnnouncer, InputFunction
 from bot.console.text import plain, terminal_width, wrap
-from bot.core.ai_players.assembly import game_service
+from bot.core.assembly import game_service
 from bot.core.play.service import GameService, Refusal, Renderer
 from bot.core.runtime.names import clean_name
 from bot.core.store import FINISHED, LOBBY, Seat, Store, ai_seat_level, is_ai_seat

@@ -25,7 +25,7 @@ from aiohttp import web
 from discord import app_commands
 
 from bot.core.ai_players.ai_seats import AiPlayers
-from bot.core.ai_players.assembly import game_service
+from bot.core.assembly import game_service
 from bot.core.clock.deadlines import DeadlineDriver
 from bot.core.clock.my_games import DigestTask
 from bot.core.community.ratings import SUMMARY, rate_past_games

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.ai_players.ai_seats import AiPlayers
-from bot.core.ai_players.assembly import game_service
+from bot.core.assembly import game_service
 from bot.core.delivery.pictures import SampledRenderer
 from bot.core.play.service import AI_PLAYS_NOTE, TAKEN_OVER, PillowRenderer
 from bot.core.store import Seat, Store, is_ai_seat

@@ -34,7 +34,7 @@ from bot.console import (
     start_new,
     wrap,
 )
-from bot.core.ai_players.assembly import game_service
+from bot.core.assembly import game_service
 from bot.core.community.ratings import rating_player
 from bot.core.delivery.pictures import BlankRenderer
 from bot.core.play import prompts

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.console import Console, ConsoleAnnouncer, parse_args, start_new
-from bot.core.ai_players.assembly import game_service
+from bot.core.assembly import game_service
 from bot.core.delivery.pictures import BlankRenderer
 from bot.core.store import FINISHED, Store
 from bot.core.wording import words

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.ai_players.assembly import game_service
+from bot.core.assembly import game_service
 from bot.core.delivery.outbox import Blocked, Dropped, Outcome, Posted, TryAgain
 from bot.core.play.service import GameService
 from bot.core.store import GameRow, Seat, Store

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.ai_players.assembly import game_service
+from bot.core.assembly import game_service
 from bot.core.play.service import STALE_WORDS, GameService, Outcome, Refusal
 from bot.core.store import FINISHED, Seat, Store
 from rules import Action, Game

@@ -1,4 +1,3 @@
-"""AI players in the game flow: AI seats, seats taken over by the AI, hints; and, being the
-top folder, the assembly of the game service with every capability hooked in.
+"""AI players in the game flow: AI seats, seats taken over by the AI, hints.
 May import every other folder of the core.
 """

@@ -1,7 +1,7 @@
 """What the clock hooks into the game flow (`bot.core.play.hooks`): the players' quiet hours
 as the service's `hours` (the outbox's heads-ups and direct messages wait for their end),
 "quiet until 7:00 AM UTC" by the awaited player's name on the picture, and the deadline
-steps an undo counts as done. `install` registers them; `bot.core.ai_players.assembly`
+steps an undo counts as done. `install` registers them; `bot.core.assembly`
 calls it.
 """
 

@@ -2,7 +2,7 @@
 the server's settings, the AI seats) hooks in, instead of lines inside the service.
 
 `Hooks` is a small typed registry of events, one field each; a capability registers on it
-through its `install(service)` (`bot.core.ai_players.assembly` installs every one on the
+through its `install(service)` (`bot.core.assembly` installs every one on the
 service it builds). The events, in the order a game meets them:
 
 - `before_seat`: a lobby opens or a player takes a seat; a check raises a `Refusal` to

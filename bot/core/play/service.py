@@ -14,7 +14,7 @@ own one concern:
 A front end gives the service an `Announcer` that shows each accepted move (a channel
 message, a terminal print) and returns the id of the message carrying the new prompt, if
 any (and, optionally, a `TurnNotifier` for direct messages). It builds the service through
-`bot.core.ai_players.assembly.game_service`, which installs every capability's hooks.
+`bot.core.assembly.game_service`, which installs every capability's hooks.
 
 Every move runs under a per-game asyncio lock and is saved with the store's optimistic
 version check, so two presses of the same button can never both apply: the second one

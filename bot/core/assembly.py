@@ -1,7 +1,7 @@
 """The game service as every front end uses it: the game flow (`bot.core.play.service`)
 with every capability that hooks into it installed (`bot.core.play.hooks`), so that no
-front end forgets one. It lives in the core's top folder, the one that may import every
-other (`tests/test_layers.py`).
+front end forgets one. It sits beside the core's folders, above all of them: the one
+module of the core that may import every folder (`tests/test_layers.py`).
 
 - `bot.core.clock.flow`: quiet hours (the service's `hours`, the picture's notes) and the
   deadline steps an undo counts as done;
