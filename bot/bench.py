@@ -8,7 +8,7 @@ Each game is opened with `/montana game new`, Join and Start, then played to its
 the random policy (`rules.simulate.choose_action`), every move tapped through the
 buttons and menus a player would use (typed with `/montana play` when no button
 leads there). The bot runs unchanged (`MontanaBot`, its store, renderer); only
-Discord is the in-process fake of `tests/bot/fakediscord.py`, so this needs the
+Discord is the in-process fake of `tests/bot/fakediscord/`, so this needs the
 repository checkout, not just the installed package.
 
 Every picture is drawn for real unless `--real-every N` asks for every Nth only.

@@ -10,6 +10,7 @@ and away, pictures. `play/` the game flow: lobbies and seats, turns, the service
 composes them, prompts, passes, repeats. Above it the capabilities that hook into the game
 flow: `clock/` (deadlines, quiet hours, paces, my games), `community/` (ratings,
 statistics, records, replays, matchmaking), `server/` (the bot's and each server's
-settings, limits), `ai_players/` (AI seats, takeovers, hints). It imports `rules`,
+settings, limits), `ai_players/` (AI seats, takeovers, hints); `assembly.py` builds the
+service with every capability's hooks installed. It imports `rules`,
 `render`, `ai` and `i18n`, never discord.py. See `bot/README.md`.
 """

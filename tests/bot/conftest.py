@@ -1,4 +1,4 @@
-"""Fixtures for end-to-end bot tests through real discord.py (see ``fakediscord.py``).
+"""Fixtures for end-to-end bot tests through real discord.py (see ``fakediscord/``).
 
 * ``fake_discord``: an in-process :class:`FakeDiscord` (one guild, channel "general"). Start your
   client with ``await fake_discord.start(client)``. At teardown every client is closed and the
