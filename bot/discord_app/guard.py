@@ -11,6 +11,13 @@ panel, hint, receipt or log page) — in the game's channel or thread. Each kind
 component names the places it is shown on (`Offer`, the table below); a press
 anywhere else is refused to the presser alone, in words, and changes nothing.
 
+**Presses of messages that are no game's.** The queue's Withdraw, a leaderboard's
+pages, the forget confirmation and the moderators' buttons name no game: each is checked
+against the kind of message it was pressed on (`Kind`, `check_kind`): the presser's own
+ephemeral answer or not, and the message's other components of the same feature. A
+game's button pressed on such a message, or theirs on a game's, is refused to the
+presser alone (`NOT_THIS_MESSAGE`) and changes nothing.
+
 **Unexpected errors.** Whatever no refusal foresaw, in a command (`group.tracked`,
 `tree.on_error`) or a press (`run_press`), is answered by `went_wrong`: "something
 went wrong (error `a1b2c3`); the operators can look it up", the log line carrying
