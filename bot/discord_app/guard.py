@@ -11,6 +11,13 @@ panel, hint, receipt or log page) — in the game's channel or thread. Each kind
 component names the places it is shown on (`Offer`, the table below); a press
 anywhere else is refused to the presser alone, in words, and changes nothing.
 
+**Presses of messages that are no game's.** The queue's Withdraw, a leaderboard's
+pages, the forget confirmation and the moderators' buttons name no game: each is checked
+against the kind of message it was pressed on (`Kind`, `check_kind`): the presser's own
+ephemeral answer or not, and the message's other components of the same feature. A
+game's button pressed on such a message, or theirs on a game's, is refused to the
+presser alone (`NOT_THIS_MESSAGE`) and changes nothing.
+
 **Unexpected errors.** Whatever no refusal foresaw, in a command (`group.tracked`,
 `tree.on_error`) or a press (`run_press`), is answered by `went_wrong`: "something
 went wrong (error `a1b2c3`); the operators can look it up", the log line carrying
@@ -144,6 +151,98 @@ STEP_OFFER = Offer(
 """⏮ ◀ ▶ ⏭ and "go to turn": on the presser's own step view."""
 
 
+@dataclass(frozen=True)
+class Kind:
+    """The kind of message a feature's components (not bound to a game) are shown on:
+    the custom-id prefixes of its components, whether it is the presser's own ephemeral
+    answer, and whether it may show the pressed component alone (else another
+    component of its kind is beside it). A press whose message is of another kind (a
+    tampered client pressing the queue's Withdraw on a game's prompt, say) is refused
+    to the presser alone, in words (`NOT_THIS_MESSAGE`), and changes nothing."""
+
+    prefixes: tuple[str, ...]
+    own: bool
+    alone: bool = True
+
+
+NOT_THIS_MESSAGE = translatable(
+    "That button is not on this message: use the buttons of the message that shows "
+    "it. Nothing was changed."
+)
+QUEUE_KIND = Kind(("mq:",), own=True)
+"""Withdraw: under the asker's own {/game find} answer."""
+LEADERBOARD_KIND = Kind(("lb:",), own=False, alone=False)
+"""◀ Previous and Next ▶: on a leaderboard's page, the asker's own or posted."""
+FORGET_KIND = Kind(("mf:",), own=True, alone=False)
+"""Forget me and Cancel: on the asker's own {/me forget} question."""
+SERVER_GAMES_KIND = Kind(("sv:ask:",), own=True)
+"""Abandon #n / Close lobby #n: on the moderator's own {/server games} list."""
+SERVER_END_KIND = Kind(("sv:end:",), own=True)
+"""Yes, end it: on the moderator's own confirmation question."""
+FEATURE_PREFIXES = ("mq:", "lb:", "mf:", "sv:")
+"""The custom ids of the components of messages that are no game's."""
+
+
+def custom_ids(message: discord.Message) -> list[str]:
+    """The custom ids of the components `message` shows, in order (rows, containers,
+    sections' accessories)."""
+    found: list[str] = []
+
+    def walk(item: Any) -> None:
+        custom_id = getattr(item, "custom_id", None)
+        if isinstance(custom_id, str):
+            found.append(custom_id)
+        for child in getattr(item, "children", None) or ():
+            walk(child)
+        accessory = getattr(item, "accessory", None)
+        if accessory is not None:
+            walk(accessory)
+
+    for component in message.components:
+        walk(component)
+    return found
+
+
+def _pressed_id(interaction: discord.Interaction[Any]) -> str:
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    return custom_id if isinstance(custom_id, str) else ""
+
+
+def _beside(interaction: discord.Interaction[Any], message: discord.Message) -> list[str]:
+    """The custom ids on the pressed message beside the pressed component (one of its
+    occurrences taken out)."""
+    ids = custom_ids(message)
+    pressed = _pressed_id(interaction)
+    if pressed in ids:
+        ids.reverse()
+        ids.remove(pressed)
+        ids.reverse()
+    return ids
+
+
+def is_own(interaction: discord.Interaction[Any], message: discord.Message) -> bool:
+    """Whether `message` is an ephemeral answer to the presser."""
+    if not message.flags.ephemeral:
+        return False
+    metadata = message.interaction_metadata
+    return metadata is None or metadata.user.id == interaction.user.id
+
+
+def check_kind(interaction: discord.Interaction[Any], kind: Kind) -> None:
+    """Refuse a press whose message is not of `kind` (`Refusal`)."""
+    message = interaction.message
+    if message is None or (kind.own and not is_own(interaction, message)):
+        raise Refusal(NOT_THIS_MESSAGE)
+    if not kind.own and message.flags.ephemeral and not is_own(interaction, message):
+        raise Refusal(NOT_THIS_MESSAGE)
+    beside = _beside(interaction, message)
+    if any(not custom_id.startswith(kind.prefixes) for custom_id in beside):
+        raise Refusal(NOT_THIS_MESSAGE)
+    if not kind.alone and not beside:
+        raise Refusal(NOT_THIS_MESSAGE)
+
+
 def place_of(interaction: discord.Interaction[Any], row: GameRow) -> Place | None:
     """Which of `row`'s messages was pressed (None: no message of this game, being in
     another channel or thread)."""
@@ -178,6 +277,13 @@ def _carries_current_state(interaction: discord.Interaction[Any], row: GameRow) 
 
 def check_place(interaction: discord.Interaction[Any], row: GameRow, offer: Offer) -> None:
     """Refuse a press that the pressed message does not offer (`Refusal`)."""
+    message = interaction.message
+    if message is not None and any(
+        # a message of another feature (a queue entry, a leaderboard page) is no game's
+        custom_id.startswith(FEATURE_PREFIXES)
+        for custom_id in _beside(interaction, message)
+    ):
+        raise Refusal(NOT_THIS_MESSAGE)
     place = place_of(interaction, row)
     if place is None:
         raise Refusal(ANOTHER_PLACE, where=f"<#{row.play_channel_id}>")
@@ -267,17 +373,28 @@ async def went_wrong(interaction: discord.Interaction[Any], error: BaseException
 
 
 __all__ = [
+    "FEATURE_PREFIXES",
+    "FORGET_KIND",
+    "LEADERBOARD_KIND",
     "LOBBY_OFFER",
     "LOG_PAGE_OFFER",
+    "NOT_THIS_MESSAGE",
     "PROMPT_OFFER",
+    "QUEUE_KIND",
     "REPLAY_OFFER",
+    "SERVER_END_KIND",
+    "SERVER_GAMES_KIND",
     "STEP_OFFER",
     "TURN_BY_TURN_OFFER",
     "VOTE_OFFER",
+    "Kind",
     "Offer",
     "Place",
+    "check_kind",
     "check_place",
     "counted",
+    "custom_ids",
+    "is_own",
     "kind_of",
     "place_of",
     "run_press",

@@ -35,7 +35,7 @@ from render import render_game
 from render.replay import turn_count, turn_state
 from rules import Game
 
-from ..core.store import GameRow, Store
+from ..core.store import OPEN_STATUSES, GameRow, Store
 from .live import POLL_SECONDS, SAFETY_POLL_SECONDS, Watcher
 from .pages import GameWords, game_page, game_words, language_of, mark_of, not_found_page
 from .servers import add_server_routes
@@ -49,6 +49,10 @@ CONTENT_SECURITY_POLICY = (
 )
 KEPT = 256
 """Pictures and page words kept drawn (a few open games' marks, languages and turns)."""
+NAMES_SECONDS = 5.0
+"""How long a game that is over is trusted as read before it is read again: its version
+never changes, but `/montana me forget` renames a player in it, and a running web
+process shows the new name within this."""
 SETTINGS_SECONDS = 5.0
 """How long a server's web switch is trusted before it is read again (every request of
 every open page read it): a server switching its pages off sees them 404 within this."""
@@ -111,6 +115,8 @@ class WebSwitches:
 
 
 WEB_SWITCHES: web.AppKey[WebSwitches] = web.AppKey("web_switches", WebSwitches)
+NAMES_TRUSTED: web.AppKey[float] = web.AppKey("names_seconds", float)
+"""`NAMES_SECONDS`, or what a test gives `make_app`."""
 PAGES: web.AppKey[dict[str, tuple[int, int | None]]] = web.AppKey("pages", dict)
 """Each token asked for: its game's id and server (a token never changes game)."""
 
@@ -171,6 +177,12 @@ async def _game_at(
     # and event streams of the open pages at a move: the benchmark's profile of the
     # web process found most of its CPU there
     kept: tuple[GameRow, Game] = await app[KEPT_DRAWN].get(("game", game_id, mark), read)
+    if kept[0].status not in OPEN_STATUSES:
+        # over: no new version will come, but a player forgotten is renamed in it, so
+        # it is read again every `NAMES_SECONDS` (one read per game looked at)
+        period = app[NAMES_TRUSTED]
+        since = int(time.monotonic() // period) if period > 0 else time.monotonic()
+        kept = await app[KEPT_DRAWN].get(("game", game_id, mark, since), read)
     return kept
 
 
@@ -370,10 +382,11 @@ def make_app(
     poll_seconds: float | None = None,
     safety_poll_seconds: float | None = None,
     settings_seconds: float = SETTINGS_SECONDS,
+    names_seconds: float = NAMES_SECONDS,
 ) -> web.Application:
     """The web pages on `store` (the caller opens and closes the store); the Watcher's
-    periods (`bot.web.live`) and how long a server's web switch is trusted may be changed
-    for tests."""
+    periods (`bot.web.live`), how long a server's web switch and a game over's names are
+    trusted may be changed for tests."""
     app = web.Application(middlewares=[safety_headers])
     app[STORE] = store
     app[WATCHER] = Watcher(
@@ -386,6 +399,7 @@ def make_app(
     app[KEPT_DRAWN] = Kept()
     app[WEB_SWITCHES] = WebSwitches(store, settings_seconds)
     app[PAGES] = {}
+    app[NAMES_TRUSTED] = names_seconds
 
     async def end_streams(app: web.Application) -> None:
         await app[WATCHER].end_streams()

@@ -12,7 +12,7 @@ from i18n import LANGUAGE_NAMES, LANGUAGES, Language, Translator, is_language, t
 from render.replay import turn_states
 from rules import Game
 
-from ..core.store import GameRow
+from ..core.store import FORGOTTEN_NAME, GameRow
 
 FALLBACK: Language = "en"
 
@@ -58,7 +58,14 @@ class GameWords:
 
 
 def mark_of(row: GameRow) -> str:
-    return f"{row.version}-{row.undo_epoch}"
+    """The game's mark as the page's addresses carry it: "<version>-<epoch>", and "-f"
+    once a player of it asked to be forgotten (`/montana me forget` renames them in the
+    games that are over, without a new version): the pictures kept for good under the
+    old address show the old name, so the new ones get addresses of their own."""
+    mark = f"{row.version}-{row.undo_epoch}"
+    if any(seat.name == FORGOTTEN_NAME for seat in row.players):
+        mark += "-f"
+    return mark
 
 
 def game_words(row: GameRow, game: Game, t: Translator) -> GameWords:

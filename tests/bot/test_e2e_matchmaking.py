@@ -10,6 +10,8 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import discord
+
 from bot.core.community.matchmaking import expiry_cut
 from bot.core.store import ACTIVE, stamp_of
 from tests.bot.driver import game_at_main, make_bot, original
@@ -178,3 +180,32 @@ async def test_a_table_completed_from_a_games_thread_opens_beside_it(
         m for m in fake_discord.messages_in(fake_discord.channel) if "found a table" in m.content
     ]
     assert len(announced) == 1 and set(announced[0].pinged_ids) == {cleo.id, dan.id}
+
+
+async def test_the_servers_opener_role_applies_to_finding_a_table(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 35.7: a table `/montana game find` seats is a game opened, so a server
+    that lets only a role open games refuses the others the queue, in words; the role's
+    members and the server's managers queue as before."""
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    admin = fake_discord.add_user("admin", permissions=ADMIN)
+    host = fake_discord.add_user("host", permissions=discord.Permissions(send_messages=True))
+    guest = fake_discord.add_user("guest")
+    assert host.role_id is not None
+    await fake_discord.slash(
+        admin,
+        fake_discord.channel,
+        "montana server settings",
+        options={"opener_role": host.role_id},
+    )
+    refused = await find(fake_discord, guest, fake_discord.channel, players="2")
+    assert refused.ephemeral
+    assert f"only members with the role <@&{host.role_id}> can open a game" in refused.text
+    assert "Nothing was changed" in refused.text
+    assert "mq:withdraw" not in original(refused).custom_ids()
+    assert await queued_ids(fake_discord, bot) == []
+    await find(fake_discord, host, fake_discord.channel, players="3")
+    await find(fake_discord, admin, fake_discord.channel, players="3")
+    assert sorted(await queued_ids(fake_discord, bot)) == sorted([str(host.id), str(admin.id)])

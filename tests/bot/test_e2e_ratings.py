@@ -340,3 +340,34 @@ async def test_a_server_with_statistics_off_sees_its_games_end_unrated(
         assert await bot.store.rating_of(fake_discord.guild_id, user_id) is None
     await bot.store.set_guild_settings(fake_discord.guild_id, {ratings.STATISTICS: ratings.ON})
     assert await ratings.rate_past_games(bot.store) == 0
+
+
+async def test_a_hidden_players_figures_stay_out_of_the_public_summary(
+    fake_discord: FakeDiscord, database: str
+) -> None:
+    """Issue 35.7: the end-of-game summary, posted for everyone, shows a player who hid
+    their statistics with their place and settlements but none of their figures: no
+    rating, no change, no answer times (the others keep theirs)."""
+    bot = bot_on(database)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
+    ana: FakeUser = next(u for u in table.users.values() if u.name == "ana")
+    await fake_discord.slash(
+        ana, fake_discord.channel, "montana me stats", options={"hidden": True}
+    )
+    await finish(fake_discord, table, game_id, thread)
+    results: list[SeatResult] = await bot.store.game_results(game_id)
+    (summary,) = summaries(fake_discord, thread)
+    mine = next(r for r in results if r.seat == str(ana.id))
+    theirs = next(r for r in results if r.seat != str(ana.id))
+    lines = summary.content.splitlines()
+    (ana_line,) = [line for line in lines if line.startswith(f"{mine.place}. ")]
+    assert f"{mine.name} — {mine.settlements} settlements" in ana_line
+    assert "rating" not in ana_line
+    (ben_line,) = [line for line in lines if line.startswith(f"{theirs.place}. ")]
+    assert f"rating {theirs.rating_after}?" in ben_line
+    for line in lines:
+        if line.startswith(("Median time to answer", "Fastest answer")):
+            assert mine.name not in line, line
+    assert mine.rated  # their games still count for the others' ratings

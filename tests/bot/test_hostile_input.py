@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import discord
+
 from bot.core.delivery.pictures import BlankRenderer
 from bot.core.store import GameRow
 from rules import Game
@@ -573,3 +575,75 @@ async def test_a_press_is_honoured_only_on_a_message_of_its_game_that_offers_it(
 def state_of(row: GameRow) -> str:
     """The state key a button of the row's current prompt carries."""
     return f"{row.version}.{row.undo_epoch}" if row.undo_epoch else str(row.version)
+
+
+async def test_a_features_press_is_honoured_only_on_its_own_kind_of_message(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 35.5: the queue's Withdraw, a leaderboard page, the forget confirmation and
+    the moderators' buttons forged on a game's prompt, its lobby, another's answer or a
+    message of another feature — and a game's buttons forged on a feature's message —
+    are refused to the presser alone and change nothing: the prompt keeps its buttons,
+    the ephemeral answer pressed on keeps its words."""
+    s = await scene(fake_discord, tmp_path)
+    mine = await s.row(s.mine)
+    v = state_of(mine)
+    awaited, other = await s.users()
+    admin = fake_discord.add_user("ad", permissions=discord.Permissions(manage_guild=True))
+    my_prompt = await s.prompt()
+    my_lobby = s.fake.world.messages[mine.lobby_message_id or 0]
+    log_in_my_thread = original(await fake_discord.slash(awaited, s.thread, "montana game log"))
+    queued = original(await fake_discord.slash(other, s.thread, "montana game find"))
+    assert "mq:withdraw" in queued.custom_ids()
+    asked_forget = original(await fake_discord.slash(awaited, s.thread, "montana me forget"))
+    admins_list = original(await fake_discord.slash(admin, s.thread, "montana server games"))
+    not_here = "That button is not on this message"
+    presses: list[tuple[FakeUser, FakeMessage, str]] = [
+        (other, my_prompt, "mq:withdraw"),
+        (awaited, my_prompt, "lb:2:n"),
+        (awaited, my_prompt, "lb:1:p"),
+        (awaited, my_prompt, f"mf:{awaited.id}:y"),
+        (awaited, my_prompt, f"mf:{awaited.id}:n"),
+        (admin, my_prompt, f"sv:ask:{s.mine}"),
+        (admin, my_prompt, f"sv:end:{s.mine}"),
+        (other, my_lobby, "mq:withdraw"),
+        (awaited, my_lobby, f"mf:{awaited.id}:y"),
+        (admin, my_lobby, f"sv:end:{s.mine}"),
+        # on another feature's message, one's own or another's
+        (awaited, log_in_my_thread, f"mf:{awaited.id}:y"),
+        (other, queued, "lb:2:n"),
+        (other, queued, f"mf:{other.id}:y"),
+        (admin, queued, f"sv:end:{s.mine}"),
+        (awaited, asked_forget, "mq:withdraw"),
+        (awaited, asked_forget, "lb:2:n"),
+        (admin, admins_list, "mq:withdraw"),
+        (admin, admins_list, f"mf:{admin.id}:y"),
+        (admin, admins_list, f"sv:end:{s.mine}"),
+        # a game's own buttons on a feature's ephemeral answer in its thread
+        (other, queued, f"mt:{s.mine}:{v}:hint"),
+        (awaited, asked_forget, f"mt:{s.mine}:{v}:a:recruit"),
+    ]
+    verdicts = Verdicts(fake_discord)
+    before = every_table(s.db)
+    for user, message, custom_id in presses:
+        public = verdicts.public()
+        shown = (message.content, json.dumps(message.components, sort_keys=True))
+        result = await fake_discord.press_forged(user, message, custom_id)
+        what = f"{user.name} pressed {custom_id!r} on message {message.id} {message.text[:60]!r}"
+        verdicts.check(what, result, public)
+        if not_here not in result.text:
+            verdicts.problems.append(f"{what}: not told {not_here!r}: {result.text[:200]!r}")
+        if (message.content, json.dumps(message.components, sort_keys=True)) != shown:
+            verdicts.problems.append(f"{what}: the message pressed on changed")
+        if every_table(s.db) != before:
+            verdicts.problems.append(f"{what}: something saved changed")
+            before = every_table(s.db)
+    verdicts.assert_none()
+    assert len(my_prompt.custom_ids()) >= 2  # the prompt keeps its buttons
+    # where they belong they still work
+    withdrawn = await fake_discord.press(other, queued, label="Withdraw")
+    assert "You left this server's queue" in withdrawn.text
+    kept = await fake_discord.press(awaited, asked_forget, label="Cancel")
+    assert "Nothing was deleted." in kept.text
+    played = await fake_discord.press(awaited, await s.prompt(), label="Recruit")
+    assert not played.errors and (await s.row(s.mine)).version > mine.version

@@ -343,3 +343,52 @@ async def test_a_servers_pictures_default_reaches_its_new_games(
     assert row is not None and row.pictures == PICTURES_EVERY_MOVE
     with pytest.raises(Refusal, match="pictures must be one of"):
         validated("pictures", "sometimes")
+
+
+async def test_a_channels_moderator_acts_on_its_games_only(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Manage Channels by a member overwrite in one channel reaches the games of that
+    channel (and its threads) alone: the list shows only those, a press on another's is
+    refused in words; Manage Server reaches every game."""
+    table, game_id, thread = await game_at_main(fake_discord, tmp_path / "m.sqlite3", "ana", "ben")
+    bot = table.bot
+    lounge = fake_discord.add_channel("lounge")
+    cleo = fake_discord.add_user("cleo")
+    await fake_discord.slash(cleo, lounge, "montana game new")
+    lobby = await bot.store.open_game_in(lounge.id)
+    assert lobby is not None
+    mod = fake_discord.add_user("mo")
+    fake_discord.grant(mod, lounge, MODERATOR)
+    # asked in the lounge or in the general channel: the lounge's lobby only
+    for where in (lounge, fake_discord.channel):
+        listing = original(await fake_discord.slash(mod, where, "montana server games"))
+        assert listing.ephemeral
+        assert "The games of the channels you manage" in listing.content
+        assert f"**#{lobby.id}** lobby in <#{lounge.id}>" in listing.content
+        assert f"**#{game_id}**" not in listing.content
+        assert f"sv:ask:{game_id}" not in listing.custom_ids()
+    # a forged press on the general channel's game is refused in words
+    refused = await fake_discord.press_forged(mod, listing, f"sv:ask:{game_id}")
+    assert refused.ephemeral
+    assert f"the game **#{game_id}** is in <#{thread.id}>" in refused.text
+    assert "Nothing was changed" in refused.text
+    forged_end = await fake_discord.press_forged(mod, listing, f"sv:end:{game_id}")
+    assert forged_end.ephemeral and "Nothing was changed" in forged_end.text
+    assert (await table.row(game_id)).status == ACTIVE
+    # the lounge's lobby is theirs to close
+    asked = original(await fake_discord.press(mod, listing, label=f"Close lobby #{lobby.id}"))
+    closed = await fake_discord.press(mod, asked, label="Yes, end it")
+    assert f"The lobby **#{lobby.id}** is closed." in closed.text
+    assert (await table.row(lobby.id)).status == ABANDONED
+    # without any channel to manage, the list is refused
+    nobody = fake_discord.add_user("nobody")
+    denied = await fake_discord.slash(nobody, lounge, "montana server games")
+    assert "Only members allowed to manage this server or its" in denied.text
+    # a server manager reaches the general channel's game from the lounge
+    admin = fake_discord.add_user("ad", permissions=ADMIN)
+    theirs = original(await fake_discord.slash(admin, lounge, "montana server games"))
+    assert f"**#{game_id}**" in theirs.content
+    asked = original(await fake_discord.press(admin, theirs, label=f"Abandon #{game_id}"))
+    done = await fake_discord.press(admin, asked, label="Yes, end it")
+    assert f"The game **#{game_id}** is abandoned." in done.text

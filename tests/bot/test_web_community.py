@@ -6,6 +6,8 @@ keep hidden players, servers with their pages off and guessed addresses private.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -24,7 +26,7 @@ from bot.core.server.server_settings import WEB, change_server_settings
 from bot.core.server.settings import Settings
 from bot.core.store import PlayerRating
 from bot.discord_app.client import MontanaBot
-from bot.web.app import make_app
+from bot.web.app import NAMES_SECONDS, make_app
 from bot.web.server_pages import BoardLine, GameLine, server_page
 from i18n import translator
 from tests.bot.driver import PNG, Table, original
@@ -382,3 +384,34 @@ def test_names_are_escaped_on_the_server_page() -> None:
     page = server_page("tok", hostile, [line], 0, [game], [game], "en")
     assert "<img src=x" not in page and escape(hostile) in page
     assert page.count(escape(hostile)) >= 4, "the server's name, the line and both games"
+
+
+async def test_forget_me_reaches_a_running_web_process_within_seconds(server: Server) -> None:
+    """Issue 35.7: a game that is over keeps its version when `/montana me forget`
+    renames a player in it; the running web process reads it again within
+    `NAMES_SECONDS`, so its page (words, picture address, state) shows the new name
+    without a restart."""
+    store = server.table.bot.store
+    game_id = server.finished[-1]
+    token = (await store.web_tokens_of([game_id]))[game_id]
+    row = await store.get(game_id)
+    assert row is not None
+    old_name = row.names[str(server.users["ana"].id)]
+    status, _, body = await server.get(f"/g/{token}?lang=en")
+    assert status == 200 and escape(old_name) in body.decode()
+    _, _, before = await server.get(f"/g/{token}/state.json?lang=en")
+    asked = await server.slash("ana", "me", "forget")
+    done = await server.fake.press(server.users["ana"], original(asked), label="Forget me")
+    assert "gone from" in done.text
+    deadline = asyncio.get_running_loop().time() + NAMES_SECONDS + 3
+    while True:
+        status, _, body = await server.get(f"/g/{token}?lang=en")
+        page = body.decode()
+        if "(a former player)" in page:
+            break
+        assert asyncio.get_running_loop().time() < deadline, "the old name stayed"
+        await asyncio.sleep(0.25)
+    assert escape(old_name) not in page
+    _, _, after = await server.get(f"/g/{token}/state.json?lang=en")
+    assert old_name not in after.decode() and "(a former player)" in after.decode()
+    assert json.loads(after)["mark"] != json.loads(before)["mark"]  # new picture address

@@ -243,6 +243,7 @@ def rated_game(
     ended_at: str,
     quitter: str | None = None,
     counted: bool = True,
+    hidden: frozenset[str] = frozenset(),
 ) -> RatedGame:
     """What a game's end writes: pure, from what its transaction read. A game outside
     a server (the console's), or of a server that switched statistics off (`counted`
@@ -322,7 +323,7 @@ def rated_game(
         rated=rated,
         results=results,
         ratings=list(new_ratings.values()),
-        owed=summary_owed(row, game.version, results, new_ratings, ranking),
+        owed=summary_owed(row, game.version, results, new_ratings, ranking, hidden=hidden),
         version=game.version,
     )
 
@@ -333,9 +334,14 @@ def summary_owed(
     results: Sequence[SeatResult],
     after: dict[str, PlayerRating],
     ranking: Sequence[Placing],
+    *,
+    hidden: frozenset[str] = frozenset(),
 ) -> list[OwedMessage]:
     """The summary in the game's thread and, when it plays in a thread, the short line
-    in the parent channel: the figures; the front end words them in the game's language."""
+    in the parent channel: the figures; the front end words them in the game's language.
+    A player who hid their statistics (`hidden`) keeps their place and settlements, but
+    none of their figures: no rating, change or answer times (not even the fastest or
+    slowest answer)."""
     seats = [
         {
             "seat": r.seat,
@@ -355,7 +361,15 @@ def summary_owed(
         }
         for r, placing in zip(results, ranking, strict=True)
     ]
-    every = [(seconds, r.seat) for r in results for seconds in r.answers + r.auction_answers]
+    for seat in seats:
+        if seat["seat"] in hidden:
+            seat.update(hidden=True, before=None, after=None, provisional=False, median=None)
+    every = [
+        (seconds, r.seat)
+        for r in results
+        if r.seat not in hidden
+        for seconds in r.answers + r.auction_answers
+    ]
     first = results[0] if results else None
     body = {
         "seats": seats,
@@ -380,13 +394,16 @@ async def rate_in(
     ended_at: str,
     quitter: str | None = None,
     counted: bool = True,
+    hidden: frozenset[str] = frozenset(),
 ) -> RatedGame | None:
     """Rate a game inside the transaction of its end: None if it was rated already."""
     players = list(dict.fromkeys(rating_player(row, seat) for seat in row.players))
     inputs = await Store.rating_inputs(tx, row.guild_id, row.id, players)
     if inputs is None:
         return None
-    rated = rated_game(row, game, inputs, ended_at=ended_at, quitter=quitter, counted=counted)
+    rated = rated_game(
+        row, game, inputs, ended_at=ended_at, quitter=quitter, counted=counted, hidden=hidden
+    )
     await Store.save_rated_game(tx, rated)
     return rated
 
@@ -398,15 +415,30 @@ def end_hook(
     ended_at: str,
     quitter: str | None = None,
     counted: bool = True,
+    hidden: frozenset[str] = frozenset(),
 ) -> Callable[[RatingTx], Awaitable[None]]:
     """What a game's end writes in its own transaction (its rating, statistics and
     summary): for `Store.commit_move(at_end=)` and `Store.end_game(at_end=)`; `counted`:
-    the server's statistics are on (`statistics_enabled`)."""
+    the server's statistics are on (`statistics_enabled`); `hidden`: the seats whose
+    players hid their statistics (`hidden_seats`), without figures in the summary."""
 
     async def write(tx: RatingTx) -> None:
-        await rate_in(tx, row, game, ended_at=ended_at, quitter=quitter, counted=counted)
+        await rate_in(
+            tx, row, game, ended_at=ended_at, quitter=quitter, counted=counted, hidden=hidden
+        )
 
     return write
+
+
+async def hidden_seats(store: Store, row: GameRow) -> frozenset[str]:
+    """The seats of `row` whose players hid their statistics (`/montana me stats`)."""
+    return frozenset(
+        [
+            seat.user_id
+            for seat in row.players
+            if not seat.is_ai and await store.stats_hidden(seat.user_id)
+        ]
+    )
 
 
 def install(service: GameService) -> None:
@@ -418,7 +450,10 @@ def install(service: GameService) -> None:
         row: GameRow, game: Game, ended_at: str, quitter: str | None
     ) -> Callable[[RatingTx], Awaitable[None]]:
         counted = await statistics_enabled(store, row.guild_id)
-        return end_hook(row, game, ended_at=ended_at, quitter=quitter, counted=counted)
+        hidden = await hidden_seats(store, row)
+        return end_hook(
+            row, game, ended_at=ended_at, quitter=quitter, counted=counted, hidden=hidden
+        )
 
     service.hooks.at_end.append(at_end)
 
@@ -440,8 +475,16 @@ async def rate_past_games(store: Store) -> int:
         if row.result_json is not None:
             quitter = json.loads(row.result_json).get("awaited")
         counted = await statistics_enabled(store, row.guild_id)
+        hidden = await hidden_seats(store, row)
         await store.in_transaction(
-            end_hook(row, game, ended_at=row.updated_at, quitter=quitter, counted=counted)
+            end_hook(
+                row,
+                game,
+                ended_at=row.updated_at,
+                quitter=quitter,
+                counted=counted,
+                hidden=hidden,
+            )
         )
         count += 1
     return count
@@ -531,6 +574,7 @@ __all__ = [
     "PlayerStats",
     "ai_level_of",
     "end_hook",
+    "hidden_seats",
     "install",
     "is_ai_level",
     "level_name",

@@ -86,7 +86,9 @@ def summary_text(body: Mapping[str, Any], game_id: int, t: Translator) -> str:
             cows=seat.get("cows", 0),
             holdings=seat.get("holdings", 0),
         )
-        if seat.get("after") is not None and seat.get("level"):
+        if seat.get("hidden"):
+            pass  # their statistics are hidden: no figures of theirs in public
+        elif seat.get("after") is not None and seat.get("level"):
             # an AI seat plays for its level's rating (`ratings.ai_level_of`)
             line += " · " + t.gettext(
                 "rating of {level} {rating} ({change})",
@@ -114,12 +116,13 @@ def summary_text(body: Mapping[str, Any], game_id: int, t: Translator) -> str:
     medians = [
         t.gettext("{name} {time}", name=s["name"], time=duration_text(s["median"], t))
         for s in seats
-        if s.get("median") is not None
+        if s.get("median") is not None and not s.get("hidden")
     ]
     if medians:
         lines.append(t.gettext("Median time to answer: {list}.", list=words.listed(medians, t)))
     fastest, slowest = body.get("fastest"), body.get("slowest")
-    if fastest and slowest:
+    hidden = {s["seat"] for s in seats if s.get("hidden")}
+    if fastest and slowest and not {fastest[1], slowest[1]} & hidden:
         lines.append(
             t.gettext(
                 "Fastest answer: {fast_name}, {fast}. Slowest: {slow_name}, {slow}.",

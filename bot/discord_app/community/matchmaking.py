@@ -67,9 +67,27 @@ from bot.discord_app.components import (
     user_t,
 )
 from bot.discord_app.group import answer, game_group, tracked
+from bot.discord_app.guard import QUEUE_KIND, check_kind
 from i18n import language_for_locale, translatable
 
 log = logging.getLogger(__name__)
+
+ROLE_NEEDED_TO_FIND = translatable(
+    "In this server, only members with the role {role} can open a game, and a table "
+    "{/game find} seats is a game opened: ask its administrators for the role, or join a "
+    "game someone opened. Nothing was changed."
+)
+
+
+def may_open(interaction: discord.Interaction[Any], role: int | None) -> bool:
+    """Whether the member may open a game where `role` (the server's `opener_role`) is
+    needed: no role is, or they have it, or they may manage the server (as
+    `play.lobby.check_may_open` has it for {/game new})."""
+    if role is None or interaction.permissions.manage_guild:
+        return True
+    user = interaction.user
+    return isinstance(user, discord.Member) and user.get_role(role) is not None
+
 
 NORMAL_PACE = "normal"
 PLAYERS_CHOICES = [app_commands.Choice(name=value, value=value) for value in PLAYER_CHOICES]
@@ -116,6 +134,7 @@ class WithdrawButton(
 
 @tracked
 async def withdraw(interaction: discord.Interaction[Any]) -> None:
+    check_kind(interaction, QUEUE_KIND)
     t = user_t(interaction)
     guild_id = interaction.guild_id
     left = guild_id is not None and await service_of(interaction).store.leave_queue(
@@ -148,6 +167,9 @@ async def find(
     if guild_id is None or interaction.channel_id is None:
         raise Refusal(translatable("Use this command in a server channel."))
     store = service_of(interaction).store
+    role = (await server_settings(store, guild_id)).opener_role
+    if not may_open(interaction, role):
+        raise Refusal(ROLE_NEEDED_TO_FIND, role=f"<@&{role}>")
     user_id = str(interaction.user.id)
     moment = datetime.now(UTC)
     since = expiry_cut(moment)

@@ -46,7 +46,7 @@ from bot.discord_app.delivery.weblinks import (
     with_link,
 )
 from bot.discord_app.group import NO_PINGS, me_group, montana, tracked
-from bot.discord_app.guard import went_wrong
+from bot.discord_app.guard import FORGET_KIND, LEADERBOARD_KIND, check_kind, went_wrong
 from i18n import Translator, translatable
 from rules import Game
 
@@ -232,6 +232,7 @@ class LeaderboardButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async def turn_page() -> None:
+            check_kind(interaction, LEADERBOARD_KIND)
             t = user_t(interaction)
             guild_id = guild_of(interaction)
             guild_name = interaction.guild.name if interaction.guild else ""
@@ -423,6 +424,7 @@ class ForgetButton(
         await answer_press(interaction, lambda: self.answer(interaction))
 
     async def answer(self, interaction: discord.Interaction[Any]) -> None:
+        check_kind(interaction, FORGET_KIND)
         t = user_t(interaction)
         if interaction.user.id != self.user_id:
             raise Refusal(translatable("Only the player who asked can answer this."))

@@ -56,7 +56,7 @@ from bot.discord_app.components import (
 from bot.discord_app.delivery.notify import message_link
 from bot.discord_app.delivery.picture_modes import PICTURES_CHOICES
 from bot.discord_app.group import NO_PINGS, answer, montana, tracked
-from bot.discord_app.guard import went_wrong
+from bot.discord_app.guard import SERVER_END_KIND, SERVER_GAMES_KIND, Kind, check_kind, went_wrong
 from bot.discord_app.play.lobby import lobby_text
 from i18n import Message, Translator, language_for_locale, translatable
 
@@ -74,6 +74,8 @@ server_group = app_commands.Group(
 GAMES_SHOWN = 10
 """The games listed at once (each with its button; the message must stay under 2000
 characters): the oldest first."""
+GAMES_READ = 500
+"""The open games read to find those within a channel moderator's reach."""
 ALL = "all"
 
 SETTING_LABELS: dict[str, Message] = {
@@ -100,6 +102,10 @@ NOT_MODERATOR = translatable(
     "Only members allowed to manage this server or its channels can see and end its "
     "games. Nothing was changed."
 )
+OUT_OF_REACH = translatable(
+    "You may end only the games of the channels you manage, and the game **#{game}** "
+    "is in {where}. Nothing was changed."
+)
 NOT_THIS_SERVER = translatable("That game is not one of this server's. Nothing was changed.")
 OUTSIDE_SERVER = translatable("Use this command in a server channel.")
 
@@ -113,10 +119,57 @@ def may_administer(interaction: discord.Interaction[Any]) -> bool:
 
 
 def may_moderate(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the member may manage the server, or the channels somewhere in it (here,
+    or in another channel by its permission overwrites)."""
     permissions = interaction.permissions
-    return interaction.guild_id is not None and (
-        permissions.manage_guild or permissions.manage_channels
+    if interaction.guild_id is None:
+        return False
+    if permissions.manage_guild or permissions.manage_channels:
+        return True
+    guild, member = interaction.guild, interaction.user
+    return (
+        guild is not None
+        and isinstance(member, discord.Member)
+        and any(channel.permissions_for(member).manage_channels for channel in guild.channels)
     )
+
+
+def may_manage_server(interaction: discord.Interaction[Any]) -> bool:
+    """Manage Server: every game of the server is within reach."""
+    user = interaction.user
+    return interaction.permissions.manage_guild or (
+        isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+    )
+
+
+def everywhere(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the member's reach is the whole server: they manage it, or its channels
+    by a role (not only by some channels' overwrites)."""
+    user = interaction.user
+    return may_manage_server(interaction) or (
+        isinstance(user, discord.Member) and user.guild_permissions.manage_channels
+    )
+
+
+def within_reach(interaction: discord.Interaction[Any], row: GameRow) -> bool:
+    """Whether the member may end `row`: they manage the server, or they may manage the
+    channels of the game's channel (the lobby's, and where it plays, a thread counting as
+    its channel) — the member's permissions in that channel, its overwrites included."""
+    if row.guild_id != interaction.guild_id:
+        return False
+    if may_manage_server(interaction):
+        return True
+    guild, member = interaction.guild, interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return False
+    known = [
+        channel
+        for channel_id in dict.fromkeys((row.channel_id, row.play_channel_id))
+        if (channel := guild.get_channel_or_thread(channel_id)) is not None
+    ]
+    # a channel or thread deleted meanwhile (or not known) does not decide; with none
+    # known, only the server's managers reach the game
+    return bool(known) and all(c.permissions_for(member).manage_channels for c in known)
 
 
 def guild_of(interaction: discord.Interaction[Any]) -> int:
@@ -368,12 +421,24 @@ async def games_command(interaction: discord.Interaction[Any]) -> None:
         raise Refusal(NOT_MODERATOR)
     await interaction.response.defer(ephemeral=True, thinking=True)
     t = user_t(interaction)
-    rows = await bot_of(interaction).store.games_open_in_guild(guild_id, GAMES_SHOWN + 1)
+    # the games within the asker's reach: every one for the server's managers, those of
+    # the channels they manage for the others
+    every = await bot_of(interaction).store.games_open_in_guild(guild_id, GAMES_READ)
+    rows = [row for row in every if within_reach(interaction, row)][: GAMES_SHOWN + 1]
+    if not rows and not everywhere(interaction):
+        await answer(
+            interaction, t.gettext("No game is under way or open in the channels you manage.")
+        )
+        return
     if not rows:
         await answer(interaction, t.gettext("No game is under way or open in this server."))
         return
     shown = rows[:GAMES_SHOWN]
-    lines = [t.gettext("**This server's games** (oldest first):")]
+    lines = [
+        t.gettext("**This server's games** (oldest first):")
+        if everywhere(interaction)
+        else t.gettext("**The games of the channels you manage** (oldest first):")
+    ]
     lines += [await game_line(interaction, row, t) for row in shown]
     if len(rows) > GAMES_SHOWN:
         lines.append(
@@ -395,20 +460,25 @@ async def games_command(interaction: discord.Interaction[Any]) -> None:
 async def run_moderator_press(
     interaction: discord.Interaction[Any],
     game_id: int,
+    kind: Kind,
     act: Callable[[GameRow], Awaitable[None]],
 ) -> None:
     """Like `guard.run_press` for the moderators' buttons, which are not on a game's
-    message: the presser must still be allowed to manage the server or its channels,
-    and the game must be this server's; a refusal, a failing database or an unexpected
-    error is answered to the presser alone."""
+    message: pressed on the moderator's own message of `kind`; the presser must still be
+    allowed to manage the server, or the channels of the game's channel
+    (`within_reach`), and the game must be this server's; a refusal, a failing database
+    or an unexpected error is answered to the presser alone."""
     try:
         async with bot_of(interaction).busy():
             await bot_of(interaction).remember_locale(interaction)
+            check_kind(interaction, kind)
             if not may_moderate(interaction):
                 raise Refusal(NOT_MODERATOR)
             row = await service_of(interaction).get(game_id)
             if row.guild_id != interaction.guild_id:
                 raise Refusal(NOT_THIS_SERVER)
+            if not within_reach(interaction, row):
+                raise Refusal(OUT_OF_REACH, game=row.id, where=f"<#{row.play_channel_id}>")
             await act(row)
     except Refusal as refusal:
         await reply(interaction, refusal.text(user_t(interaction)))
@@ -471,7 +541,7 @@ class EndAskButton(
                 question, view=view, ephemeral=True, allowed_mentions=NO_PINGS
             )
 
-        await run_moderator_press(interaction, self.game_id, ask)
+        await run_moderator_press(interaction, self.game_id, SERVER_GAMES_KIND, ask)
 
 
 class EndConfirmButton(
@@ -516,7 +586,7 @@ class EndConfirmButton(
             )
             await say_ended_by_moderator(interaction, ended, was_lobby)
 
-        await run_moderator_press(interaction, self.game_id, end)
+        await run_moderator_press(interaction, self.game_id, SERVER_END_KIND, end)
 
 
 async def say_ended_by_moderator(
@@ -557,7 +627,9 @@ DYNAMIC_ITEMS: DynamicItems = (EndAskButton, EndConfirmButton)
 __all__ = [
     "DYNAMIC_ITEMS",
     "may_administer",
+    "may_manage_server",
     "may_moderate",
     "server_group",
     "settings_words",
+    "within_reach",
 ]

@@ -35,6 +35,7 @@ and fails the test if ``fake.errors`` is not empty.
 API in short (``FakeDiscord``; ``FakeGateway`` has the same world and interaction helpers):
 
 * world: ``add_user(name, permissions=, dms_open=)``, ``set_permissions(user, perms)``,
+  ``grant(user, channel, perms)`` (a member overwrite: perms in that channel and its threads),
   ``add_channel(name)``, ``channel`` ("general"), ``guild_id``, ``bot_user``, ``threads``,
   ``channel_by_id(id)``, ``dm_channel(user)`` (a slash command there is one in a DM with
   the bot: only a command whose ``contexts`` allow it), ``join_guild(name)`` /

@@ -56,6 +56,10 @@ class WorldAccess:
     def set_permissions(self, user: FakeUser, permissions: discord.Permissions) -> None:
         self.world.set_permissions(user, permissions)
 
+    def grant(self, user: FakeUser, channel: FakeChannel, permissions: discord.Permissions) -> None:
+        """A member overwrite: ``permissions`` for ``user`` in ``channel`` and its threads."""
+        self.world.grant(user, channel, permissions)
+
     def add_channel(self, name: str) -> FakeChannel:
         return self.world.add_channel(name)
 

@@ -41,6 +41,14 @@ class WorldBuilding(WorldPayloads):
             event = "GUILD_ROLE_CREATE"
         self.emit(event, {"guild_id": str(self.guild_id), "role": self._user_role(user)})
 
+    def grant(self, user: FakeUser, channel: FakeChannel, permissions: discord.Permissions) -> None:
+        """Allow ``user`` ``permissions`` in ``channel`` (a text channel) and its threads,
+        as a member overwrite there would (a moderator of one channel: Manage Channels)."""
+        channel.member_allowed[user.id] = permissions.value
+        if not permissions.value:
+            del channel.member_allowed[user.id]
+        self.emit("CHANNEL_UPDATE", channel.payload())
+
     def add_channel(self, name: str) -> FakeChannel:
         channel = FakeChannel(new_snowflake(), name, 0, guild_id=self.guild_id)
         self.channels[channel.id] = channel

@@ -94,12 +94,13 @@ class CommandRoutes(WorldPayloads):
                 app_permissions=str(discord.Permissions._dm_permissions().value),
             )
         else:
-            channel_payload["permissions"] = str(user.total_permissions().value)
+            here = self.member_permissions(user, channel)
+            channel_payload["permissions"] = str(here.value)
             payload.update(
                 guild_id=str(self.guild_id),
                 guild={"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
                 guild_locale=self.guild_locale,
-                member=self.member_payload(user),
+                member={**self.member_payload(user), "permissions": str(here.value)},
                 context=0,
                 authorizing_integration_owners={"0": str(self.guild_id)},
                 app_permissions=str(self.bot_permissions(channel).value),

@@ -125,6 +125,10 @@ class FakeChannel:
     bot_denied: int = 0
     """Permissions taken from the bot here (and in this channel's threads)."""
     overwrites: list[Json] = field(default_factory=list)
+    """The bot's role's overwrite (`deny_bot`)."""
+    member_allowed: dict[int, int] = field(default_factory=dict)
+    """Members' overwrites here (`grant`): what each member is allowed beyond their
+    server permissions, by user id."""
 
     @property
     def mention(self) -> str:
@@ -150,7 +154,13 @@ class FakeChannel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": 0,
-            "permission_overwrites": list(self.overwrites),
+            "permission_overwrites": [
+                *self.overwrites,
+                *(
+                    {"id": str(user_id), "type": 1, "allow": str(allowed), "deny": "0"}
+                    for user_id, allowed in self.member_allowed.items()
+                ),
+            ],
             "nsfw": False,
             "parent_id": None if self.parent_id is None else str(self.parent_id),
             "topic": None,

@@ -99,6 +99,15 @@ class WorldState:
             allowed.attach_files = allowed.embed_links = False  # Discord's implicit rule
         return allowed
 
+    def member_permissions(self, user: FakeUser, channel: FakeChannel) -> discord.Permissions:
+        """What ``user`` may do in ``channel``: their server permissions and what a member
+        overwrite there (or on a thread's parent) allows them (`grant`)."""
+        total = user.total_permissions()
+        source = self.channels.get(channel.parent_id or 0) if channel.is_thread else channel
+        if source is not None and not total.administrator:
+            total = discord.Permissions(total.value | source.member_allowed.get(user.id, 0))
+        return total
+
     @property
     def text_channels(self) -> list[FakeChannel]:
         return [c for c in self.channels.values() if c.type == 0 and not c.deleted]
