@@ -126,6 +126,17 @@ class Prober(Protocol):
         ...
 
 
+class Clearer(Protocol):
+    """What a front end's `Announcer` may also do: take the buttons off a stale prompt
+    (outbox kind `CLEAR`)."""
+
+    async def clear(self, row: GameRow, channel_id: int, message_id: int) -> None:
+        """Remove the buttons of `message_id` in `channel_id` (the channel or thread it
+        was posted in). Raise `Dropped` when Discord says it is gone there, another
+        `DeliveryProblem` to be tried again."""
+        ...
+
+
 class SilentAnnouncer:
     async def announce(self, outcome: Outcome) -> int | None:
         return None

@@ -12,6 +12,12 @@ from typing import Any
 from .model import Owed, OwedMessage, moment_of, stamp_of
 from .parts import Row, Statement, StoreParts, guarded
 
+CLEAR = "clear"
+"""An owed message (issue 41): the buttons of a prompt made stale by a newer one, to be
+taken off (body: its `message_id` and the `channel_id` it lives in). Owed when the new
+prompt is recorded, retried like a post, given up only when Discord says the message is
+gone; version 0, so that an undo never drops it."""
+
 
 def _owed(row: Row) -> Owed:
     return Owed(
@@ -142,17 +148,33 @@ class OutboxTables(StoreParts):
         prompt: bool = False,
         moved_to: int | None = None,
         note: str | None = None,
+        channel_id: int | None = None,
+        stale: tuple[int, int] | None = None,
     ) -> None:
-        """Mark a message delivered (`message_id`: where it is, if anywhere). `prompt`:
-        it carries the game's prompt for its version; `moved_to`: the game plays in this
-        channel or thread from now on (its own thread was gone, or refused the bot)."""
+        """Mark a message delivered (`message_id`: where it is, if anywhere; `channel_id`:
+        the channel or thread it is in). `prompt`: it carries the game's prompt for its
+        version; `moved_to`: the game plays in this channel or thread from now on (its own
+        thread was gone, or refused the bot); `stale`: the previous prompt (message id,
+        the channel it lives in), whose buttons are then owed a `CLEAR`, in the same
+        transaction."""
         stamp = stamp_of(datetime.now(UTC))
         statements: list[Statement] = [
             (
-                "UPDATE outbox SET delivered_at = ?, message_id = ?, last_error = ? WHERE id = ?",
-                (stamp, message_id, note, owed.id),
+                "UPDATE outbox SET delivered_at = ?, message_id = ?, last_error = ?, "
+                "channel_id = ? WHERE id = ?",
+                (stamp, message_id, note, channel_id, owed.id),
             )
         ]
+        if stale is not None:
+            old_message, old_channel = stale
+            body = {"message_id": old_message, "channel_id": old_channel}
+            statements.append(
+                (
+                    "INSERT INTO outbox (game_id, version, kind, body, created_at, next_at, "
+                    "message_id, channel_id) VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
+                    (owed.game_id, CLEAR, json.dumps(body), stamp, stamp, old_message, old_channel),
+                )
+            )
         if prompt:
             statements.append(
                 (
@@ -171,5 +193,29 @@ class OutboxTables(StoreParts):
             )
         await self.transaction(statements)
 
+    @guarded
+    async def message_place(self, game_id: int, message_id: int) -> int | None:
+        """The channel or thread a delivered message of the game lives in (None: not
+        recorded, e.g. delivered before the outbox kept it)."""
+        rows = await self._read(
+            "SELECT channel_id FROM outbox WHERE game_id = ? AND message_id = ? "
+            "AND kind <> ? AND channel_id IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (game_id, message_id, CLEAR),
+        )
+        return int(rows[0][0]) if rows else None
 
-__all__ = ["OutboxTables", "owed_inserts"]
+    async def cleared(self, game_id: int, message_id: int, note: str | None = None) -> None:
+        """The stale prompt `message_id`'s buttons are off (or it is gone): its `CLEAR`
+        is delivered."""
+        await self.transaction(
+            [
+                (
+                    "UPDATE outbox SET delivered_at = ?, last_error = ? WHERE game_id = ? "
+                    "AND kind = ? AND message_id = ? AND delivered_at IS NULL",
+                    (stamp_of(datetime.now(UTC)), note, game_id, CLEAR, message_id),
+                )
+            ]
+        )
+
+
+__all__ = ["CLEAR", "OutboxTables", "owed_inserts"]

@@ -40,7 +40,7 @@ from datetime import timedelta
 
 import discord
 
-from bot.core.delivery.outbox import Blocked, Outcome, Posted, Ticket
+from bot.core.delivery.outbox import Blocked, Dropped, Outcome, Posted, Ticket
 from bot.core.play import prompts
 from bot.core.server.limits import all_seats_ai
 from bot.core.store import GameRow
@@ -277,15 +277,22 @@ class DiscordAnnouncer:
             # the nonce found an earlier attempt that went out as the prompt back then
             with contextlib.suppress(discord.HTTPException):
                 await message.edit(view=None)
-        previous = outcome.previous_message_id
-        if outcome.prompt and previous is not None and previous != message.id:
-            old = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
-            try:
-                await old.get_partial_message(previous).edit(view=None)
-            except discord.HTTPException as error:
-                log.warning("could not clear the old prompt: %s", error)
+        # the previous prompt's buttons: owed by the core once this one is recorded
+        # (`clear`), in the channel or thread that prompt was posted in
         moved_to = place if place != row.play_channel_id else None
         return Posted(message.id, moved_to=moved_to, notes=tuple(notes))
+
+    async def clear(self, row: GameRow, channel_id: int, message_id: int) -> None:
+        """Take the buttons off a stale prompt, in the channel or thread it was posted in
+        (`Clearer`): given up (`Dropped`) only when Discord says it is not there."""
+        channel = self.client.get_partial_messageable(channel_id, guild_id=row.guild_id)
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)
+        except discord.NotFound as error:
+            log.info("the old prompt %s is gone from %s: %s", message_id, channel_id, error)
+            raise Dropped("the old prompt is gone") from error
+        except (discord.DiscordException, OSError, TimeoutError) as error:
+            raise delivery_problem(error, self.refused(row)) from error
 
     # ---- editing the same player's prompt
 
