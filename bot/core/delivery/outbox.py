@@ -54,7 +54,6 @@ from bot.core.delivery.backoff import Backoff, Hold, Holds, Outage
 from bot.core.delivery.outcome import (
     NOT_POSTED_YET,
     Announcer,
-    Clearer,
     NoticeSender,
     Outcome,
     Posted,
@@ -74,6 +73,7 @@ from bot.core.delivery.problems import (
     unexpected,
 )
 from bot.core.delivery.quiet import QuietEnd, QuietHours
+from bot.core.delivery.stale import StalePrompts
 from bot.core.runtime import logs
 from bot.core.runtime.periodic import Clock, PeriodicTask
 from bot.core.store import (
@@ -88,7 +88,6 @@ from bot.core.store import (
     Store,
     StoreError,
 )
-from bot.core.store.outbox import CLEAR
 from rules import Game
 
 log = logging.getLogger(__name__)
@@ -157,6 +156,7 @@ class Delivery(PeriodicTask):
         self.notices = notices
         self.away_in = away_in
         self.quiet = QuietHours(store, quiet_end)
+        self.stale = StalePrompts(store, lambda: self.announcer)
         self.render = render
         self.load_game = load_game
         self.lock = lock
@@ -324,7 +324,7 @@ class Delivery(PeriodicTask):
             in_line = entry.kind == POST or (entry.kind == NOTICE and not Notice.of(entry.body).dm)
             # another kind (`senders`: a game's summary) is a line in the thread too; a
             # stale prompt's clear (`CLEAR`) waits for nothing
-            in_line = in_line or entry.kind not in (POST, DM, NOTICE, CLEAR)
+            in_line = in_line or entry.kind not in (POST, DM, NOTICE, *StalePrompts.KINDS)
             if in_line and report.problem is not None:
                 waiting.append(entry.id)
                 continue  # in order: a post (a line in the thread) waits for the posts before
@@ -345,8 +345,8 @@ class Delivery(PeriodicTask):
                 await self._direct(report, game, entry)
             elif entry.kind == NOTICE:
                 await self._notice(report, game, entry, Notice.of(entry.body))
-            elif entry.kind == CLEAR:
-                await self._clear_owed(report, entry)
+            elif entry.kind in StalePrompts.KINDS:
+                await self._stale_work(report, entry)
             else:
                 await self._other(report, game, entry)
         if waiting and resume_at is not None:
@@ -453,7 +453,7 @@ class Delivery(PeriodicTask):
         self._outage.posted(row.id)
         posted = answer if isinstance(answer, Posted) else Posted(answer)
         place = posted.moved_to if posted.moved_to is not None else row.play_channel_id
-        stale = await self._stale(row, posted) if prompt else None
+        stale = await self.stale.cleared_or_owed(row, posted) if prompt else None
         report.posted[entry.version] = posted
         for user in quiet:  # before the post is recorded: a crash here posts it again
             await self.quiet.owe_turn(row, entry.version, user)
@@ -478,71 +478,28 @@ class Delivery(PeriodicTask):
             note="; ".join(posted.notes) or None,
             channel_id=place,
             stale=stale,
+            unchecked=entry.created_at if posted.unchecked else None,
         )
         if recorded:
-            if stale is not None:
-                await self._clear_now(row, *stale)
+            if stale is not None:  # a clear owed: the task tries it again
+                self._wake_for_retry()
             return None
         # in order: the posts after it wait until it is recorded (found again by identity)
         report.problem = TryAgain(f"message {posted.message_id} could not be recorded")
         return self._held.by_id[entry.id].until
 
-    # ---- a stale prompt's buttons (issue 41)
-
-    def _clearer(self) -> Clearer | None:
-        return cast(Clearer, self.announcer) if hasattr(self.announcer, "clear") else None
-
-    async def _stale(self, row: GameRow, posted: Posted) -> tuple[int, int] | None:
-        """The prompt a new one makes stale (its message, the channel or thread it was
-        posted in), when the front end can clear it: owed in the transaction that records
-        the new prompt."""
-        old = row.message_id
-        if old is None or old == posted.message_id or self._clearer() is None:
-            return None
-        try:
-            place = await self.store.message_place(row.id, old)
-        except StoreError as error:
-            log.warning("could not read where message %s is: %s", old, error)
-            place = None
-        return old, place if place is not None else row.play_channel_id
-
-    async def _clear_now(self, row: GameRow, message_id: int, channel_id: int) -> None:
-        """Clear a stale prompt just owed, at once (the one edit a move always made); if
-        that fails, the task tries again with the back-off of a post."""
-        clearer = self._clearer()
-        if clearer is None:
+    async def _stale_work(self, report: Report, entry: Owed) -> None:
+        """An owed `CLEAR` or `RECHECK` (`StalePrompts`), retried like a post."""
+        if (work := self.stale.work(entry)) is None:
+            await self._delivered(entry, None, note=f"no front end for {entry.kind}")
             return
-        note = None
-        try:
-            await clearer.clear(row, channel_id, message_id)
-        except Dropped as dropped:
-            note = dropped.words
-        except Exception as error:
-            words = error.words if isinstance(error, DeliveryProblem) else repr(error)
-            log.warning("could not clear the old prompt %s (tried again): %s", message_id, words)
-            self._wake_for_retry()
-            return
-        try:
-            await self.store.cleared(row.id, message_id, note)
-        except StoreError as error:  # owed still: the task clears it again (harmless)
-            log.warning("could not record the old prompt %s cleared: %s", message_id, error)
-            self._wake_for_retry()
 
-    async def _clear_owed(self, report: Report, entry: Owed) -> None:
-        """Clear a stale prompt owed (`CLEAR`): retried until Discord takes it or says the
-        message is gone from its channel (`Dropped`)."""
-        clearer = self._clearer()
-        if clearer is None:
-            await self._delivered(entry, None, note="no front end for clears")
-            return
-        row = report.row
-        message_id = int(entry.body["message_id"])
-        channel_id = int(entry.body.get("channel_id") or row.play_channel_id)
+        async def run() -> None:
+            if (kept := await work(report.row)) is not None:  # a duplicate prompt deleted
+                row = report.row = replace(report.row, message_id=kept)
+                self._shown[row.id] = (kept, row.prompt_version, row.thread_id)
 
-        async def clear() -> None:
-            await clearer.clear(row, channel_id, message_id)
-
-        await self._attempt(entry, f"clearing the old prompt {message_id}", clear)
+        await self._attempt(entry, f"{entry.kind} ({entry.body})", run)
 
     async def _direct(self, report: Report, game: Game, entry: Owed) -> None:
         row = report.row
@@ -639,6 +596,7 @@ class Delivery(PeriodicTask):
         note: str | None = None,
         channel_id: int | None = None,
         stale: tuple[int, int] | None = None,
+        unchecked: datetime | None = None,
     ) -> bool:
         """Record `entry` delivered; False when the store refused (it is then held, and
         tried again with the back-off: the next attempt finds the message by its
@@ -652,6 +610,7 @@ class Delivery(PeriodicTask):
                 note=note,
                 channel_id=channel_id,
                 stale=stale,
+                unchecked=unchecked,
             )
         except StoreError as error:
             hold = self._held.hold(entry, TryAgain(str(error)), self.clock())
@@ -676,7 +635,6 @@ __all__ = [
     "AwayIn",
     "Backoff",
     "Blocked",
-    "Clearer",
     "Delivery",
     "DeliveryProblem",
     "Dropped",

@@ -17,6 +17,11 @@ CLEAR = "clear"
 taken off (body: its `message_id` and the `channel_id` it lives in). Owed when the new
 prompt is recorded, retried like a post, given up only when Discord says the message is
 gone; version 0, so that an undo never drops it."""
+RECHECK = "recheck"
+"""An owed check (issue 41): a message was posted without knowing whether an earlier
+attempt had gone out (Discord could not be read for too long); once it can be read, a
+duplicate (the later message) is deleted (body: the outbox message's `owed_id`, its
+`channel_id`, the `message_id` posted, `since` when it was owed). Version 0."""
 
 
 def _owed(row: Row) -> Owed:
@@ -150,13 +155,15 @@ class OutboxTables(StoreParts):
         note: str | None = None,
         channel_id: int | None = None,
         stale: tuple[int, int] | None = None,
+        unchecked: datetime | None = None,
     ) -> None:
         """Mark a message delivered (`message_id`: where it is, if anywhere; `channel_id`:
         the channel or thread it is in). `prompt`: it carries the game's prompt for its
         version; `moved_to`: the game plays in this channel or thread from now on (its own
         thread was gone, or refused the bot); `stale`: the previous prompt (message id,
         the channel it lives in), whose buttons are then owed a `CLEAR`, in the same
-        transaction."""
+        transaction; `unchecked`: the message was posted without a look for an earlier
+        attempt (owed since then): a `RECHECK` is owed, in the same transaction."""
         stamp = stamp_of(datetime.now(UTC))
         statements: list[Statement] = [
             (
@@ -173,6 +180,21 @@ class OutboxTables(StoreParts):
                     "INSERT INTO outbox (game_id, version, kind, body, created_at, next_at, "
                     "message_id, channel_id) VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
                     (owed.game_id, CLEAR, json.dumps(body), stamp, stamp, old_message, old_channel),
+                )
+            )
+        if unchecked is not None and message_id is not None:
+            where = (message_id, channel_id)
+            check = {
+                "owed_id": owed.id,
+                "channel_id": channel_id,
+                "message_id": message_id,
+                "since": stamp_of(unchecked),
+            }
+            statements.append(
+                (
+                    "INSERT INTO outbox (game_id, version, kind, body, created_at, next_at, "
+                    "message_id, channel_id) VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
+                    (owed.game_id, RECHECK, json.dumps(check), stamp, stamp, *where),
                 )
             )
         if prompt:
@@ -199,23 +221,23 @@ class OutboxTables(StoreParts):
         recorded, e.g. delivered before the outbox kept it)."""
         rows = await self._read(
             "SELECT channel_id FROM outbox WHERE game_id = ? AND message_id = ? "
-            "AND kind <> ? AND channel_id IS NOT NULL ORDER BY id DESC LIMIT 1",
-            (game_id, message_id, CLEAR),
+            "AND kind NOT IN (?, ?) AND channel_id IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (game_id, message_id, CLEAR, RECHECK),
         )
         return int(rows[0][0]) if rows else None
 
-    async def cleared(self, game_id: int, message_id: int, note: str | None = None) -> None:
-        """The stale prompt `message_id`'s buttons are off (or it is gone): its `CLEAR`
-        is delivered."""
-        await self.transaction(
+    async def prompt_replaced(self, game_id: int, duplicate: int, kept: int) -> bool:
+        """The game's prompt `duplicate` was deleted as a duplicate of `kept` (the same
+        message, posted earlier): `kept` is the prompt (if `duplicate` still was)."""
+        (count,) = await self.transaction(
             [
                 (
-                    "UPDATE outbox SET delivered_at = ?, last_error = ? WHERE game_id = ? "
-                    "AND kind = ? AND message_id = ? AND delivered_at IS NULL",
-                    (stamp_of(datetime.now(UTC)), note, game_id, CLEAR, message_id),
+                    "UPDATE games SET message_id = ? WHERE id = ? AND message_id = ?",
+                    (kept, game_id, duplicate),
                 )
             ]
         )
+        return count > 0
 
 
-__all__ = ["CLEAR", "OutboxTables", "owed_inserts"]
+__all__ = ["CLEAR", "RECHECK", "OutboxTables", "owed_inserts"]
