@@ -13,7 +13,9 @@ import sqlite3
 from pathlib import Path
 
 import discord
+import pytest
 
+from bot.discord_app.delivery import announce
 from rules import Action
 from tests.bot.driver import Table, make_bot
 from tests.bot.fakediscord import FakeChannel, FakeDiscord
@@ -164,3 +166,49 @@ async def test_a_retry_that_cannot_look_waits_instead_of_posting_twice(
 
 async def _is(found: object, expected: object) -> bool:
     return found == expected
+
+
+async def test_a_post_that_could_not_look_for_too_long_goes_out_and_its_duplicate_is_removed(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(announce, "BLIND_AFTER", 0.0)  # the bound is reached at once
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread = await two_player_game(fake_discord, db)
+    old = table.prompt_message(await table.row(game_id))
+    fake_discord.inject(MESSAGES, 502, channel=thread, performed=True, times=5)
+    blind = fake_discord.inject(HISTORY, 503, channel=thread, times=2)
+    pressed = await hand_over(table, game_id)
+    assert "keep trying" in pressed.text
+    (first,) = after(fake_discord, thread, old)
+    fake_discord.world.nonce_window = 0.0
+
+    # the retry cannot look and posts (with the identity); the recheck owed finds both
+    # once Discord shows the thread again, deletes the later, and the earlier is the prompt
+    await eventually(lambda: shown_at(table, game_id, first), SLOW)
+    assert blind.hits == 2
+    assert after(fake_discord, thread, old) == [first]
+    duplicates = [
+        m
+        for m in fake_discord.world.messages.values()
+        if m.deleted and m.channel_id == thread.id and m.id > first.id
+    ]
+    assert len(duplicates) == 1 and announce.identity_of(duplicates[0].content) == (
+        announce.identity_of(first.content)
+    )
+    await eventually(lambda: _is(live_prompts(fake_discord, thread), [first]))
+    # and the game goes on from it
+    _, game = await table.game(game_id)
+    assert game.awaiting is not None
+    assert await table.tap_move(game_id, game.legal_actions(game.awaiting)[0]) is not None
+
+
+async def test_a_fresh_prompt_costs_one_post_and_one_edit_as_before(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    table, game_id, thread = await two_player_game(fake_discord, tmp_path / "m.sqlite3")
+    before = len(fake_discord.requests())
+    await board(fake_discord, table, game_id, thread)
+    made = [r.route for r in fake_discord.requests()[before:] if "/channels/" in r.path]
+    assert made.count(MESSAGES) == 1 and made.count(EDITS) == 1  # the post, the old one's clear
+    assert made.count(HISTORY) == 0
+    assert len(live_prompts(fake_discord, thread)) == 1
