@@ -26,6 +26,11 @@ that the game waits for them. `Delivery` hands them to the front end (`Announcer
   every `Backoff.probe_every` seconds whether Discord answers again (`Prober`, a cheap
   read); once it does, every game that failed so is tried at once, so a long outage
   (the waits at their cap) ends for the players seconds after Discord is back;
+* a new prompt makes the previous one stale: its buttons are taken off, in the channel
+  or thread it was posted in; if that fails, the record of the new prompt owes it
+  (kind `clear`), retried like a post; a post made without a look for an earlier
+  attempt (Discord could not be read for too long) owes a `recheck` that deletes a
+  duplicate (`bot.core.delivery.stale`);
 * a delivery that cannot be recorded (the database refuses the write) is owed like a
   failed post: held in memory and tried again with the same back-off, when the front
   end finds the message by its identity instead of posting it again.

@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+import aiohttp
 import discord
 
 from bot.core.delivery.outbox import Blocked, Dropped, Outcome, Posted, Ticket
@@ -228,7 +229,7 @@ async def look_for_posted(
         found = await carrying(
             client, row.play_channel_id, row.guild_id, ticket.owed_id, ticket.since
         )
-    except (discord.HTTPException, discord.RateLimited, OSError, TimeoutError) as error:
+    except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
         if not is_transient(error):
             log.info("could not look for an earlier attempt: %s", error)
             return None, True  # refused: the post itself says how
