@@ -99,7 +99,8 @@ class StalePrompts:
             message_id = int(body["message_id"])
 
             async def clear(row: GameRow) -> int | None:
-                await clearer.clear(row, channel_id or row.play_channel_id, message_id)
+                if message_id != row.message_id:  # never the game's prompt now
+                    await clearer.clear(row, channel_id or row.play_channel_id, message_id)
                 return None
 
             return clear
