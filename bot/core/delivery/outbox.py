@@ -26,6 +26,11 @@ that the game waits for them. `Delivery` hands them to the front end (`Announcer
   every `Backoff.probe_every` seconds whether Discord answers again (`Prober`, a cheap
   read); once it does, every game that failed so is tried at once, so a long outage
   (the waits at their cap) ends for the players seconds after Discord is back;
+* a new prompt makes the previous one stale: its buttons are taken off, in the channel
+  or thread it was posted in; if that fails, the record of the new prompt owes it
+  (kind `clear`), retried like a post; a post made without a look for an earlier
+  attempt (Discord could not be read for too long) owes a `recheck` that deletes a
+  duplicate (`bot.core.delivery.stale`);
 * a delivery that cannot be recorded (the database refuses the write) is owed like a
   failed post: held in memory and tried again with the same back-off, when the front
   end finds the message by its identity instead of posting it again.
@@ -73,6 +78,7 @@ from bot.core.delivery.problems import (
     unexpected,
 )
 from bot.core.delivery.quiet import QuietEnd, QuietHours
+from bot.core.delivery.stale import StalePrompts
 from bot.core.runtime import logs
 from bot.core.runtime.periodic import Clock, PeriodicTask
 from bot.core.store import (
@@ -155,6 +161,7 @@ class Delivery(PeriodicTask):
         self.notices = notices
         self.away_in = away_in
         self.quiet = QuietHours(store, quiet_end)
+        self.stale = StalePrompts(store, lambda: self.announcer)
         self.render = render
         self.load_game = load_game
         self.lock = lock
@@ -320,8 +327,9 @@ class Delivery(PeriodicTask):
         """When that post is tried again."""
         for entry in owed:
             in_line = entry.kind == POST or (entry.kind == NOTICE and not Notice.of(entry.body).dm)
-            # another kind (`senders`: a game's summary) is a line in the thread too
-            in_line = in_line or entry.kind not in (POST, DM, NOTICE)
+            # another kind (`senders`: a game's summary) is a line in the thread too; a
+            # stale prompt's clear (`CLEAR`) waits for nothing
+            in_line = in_line or entry.kind not in (POST, DM, NOTICE, *StalePrompts.KINDS)
             if in_line and report.problem is not None:
                 waiting.append(entry.id)
                 continue  # in order: a post (a line in the thread) waits for the posts before
@@ -342,6 +350,8 @@ class Delivery(PeriodicTask):
                 await self._direct(report, game, entry)
             elif entry.kind == NOTICE:
                 await self._notice(report, game, entry, Notice.of(entry.body))
+            elif entry.kind in StalePrompts.KINDS:
+                await self._stale_work(report, entry)
             else:
                 await self._other(report, game, entry)
         if waiting and resume_at is not None:
@@ -447,6 +457,8 @@ class Delivery(PeriodicTask):
             return await self._failed(entry, report.problem)
         self._outage.posted(row.id)
         posted = answer if isinstance(answer, Posted) else Posted(answer)
+        place = posted.moved_to if posted.moved_to is not None else row.play_channel_id
+        stale = await self.stale.cleared_or_owed(row, posted) if prompt else None
         report.posted[entry.version] = posted
         for user in quiet:  # before the post is recorded: a crash here posts it again
             await self.quiet.owe_turn(row, entry.version, user)
@@ -469,12 +481,30 @@ class Delivery(PeriodicTask):
             prompt=prompt,
             moved_to=posted.moved_to,
             note="; ".join(posted.notes) or None,
+            channel_id=place,
+            stale=stale,
+            unchecked=entry.created_at if posted.unchecked else None,
         )
         if recorded:
+            if stale is not None:  # a clear owed: the task tries it again
+                self._wake_for_retry()
             return None
         # in order: the posts after it wait until it is recorded (found again by identity)
         report.problem = TryAgain(f"message {posted.message_id} could not be recorded")
         return self._held.by_id[entry.id].until
+
+    async def _stale_work(self, report: Report, entry: Owed) -> None:
+        """An owed `CLEAR` or `RECHECK` (`StalePrompts`), retried like a post."""
+        if (work := self.stale.work(entry)) is None:
+            await self._delivered(entry, None, note=f"no front end for {entry.kind}")
+            return
+
+        async def run() -> None:
+            if (kept := await work(report.row)) is not None:  # a duplicate prompt deleted
+                row = report.row = replace(report.row, message_id=kept)
+                self._shown[row.id] = (kept, row.prompt_version, row.thread_id)
+
+        await self._attempt(entry, f"{entry.kind} ({entry.body})", run)
 
     async def _direct(self, report: Report, game: Game, entry: Owed) -> None:
         row = report.row
@@ -569,13 +599,23 @@ class Delivery(PeriodicTask):
         prompt: bool = False,
         moved_to: int | None = None,
         note: str | None = None,
+        channel_id: int | None = None,
+        stale: tuple[int, int] | None = None,
+        unchecked: datetime | None = None,
     ) -> bool:
         """Record `entry` delivered; False when the store refused (it is then held, and
         tried again with the back-off: the next attempt finds the message by its
         identity)."""
         try:
             await self.store.delivered(
-                entry, message_id, prompt=prompt, moved_to=moved_to, note=note
+                entry,
+                message_id,
+                prompt=prompt,
+                moved_to=moved_to,
+                note=note,
+                channel_id=channel_id,
+                stale=stale,
+                unchecked=unchecked,
             )
         except StoreError as error:
             hold = self._held.hold(entry, TryAgain(str(error)), self.clock())

@@ -108,6 +108,10 @@ class Posted:
     """The channel or thread the game plays in from now on, when the message had to go
     elsewhere (its thread was deleted, or refuses the bot)."""
     notes: tuple[str, ...] = ()
+    unchecked: bool = False
+    """Posted without knowing whether an earlier attempt went out (looking failed for
+    too long, `announce.BLIND_AFTER`): the core owes a `RECHECK`, which removes a
+    duplicate once a look succeeds."""
 
 
 class Announcer(Protocol):
@@ -123,6 +127,33 @@ class Prober(Protocol):
     async def probe(self, row: GameRow) -> bool:
         """Whether Discord answers a cheap request about the game's place now (it may
         still refuse a post there: the attempt then says how)."""
+        ...
+
+
+class Clearer(Protocol):
+    """What a front end's `Announcer` may also do: take the buttons off a stale prompt
+    (outbox kind `CLEAR`)."""
+
+    async def clear(self, row: GameRow, channel_id: int, message_id: int) -> None:
+        """Remove the buttons of `message_id` in `channel_id` (the channel or thread it
+        was posted in). Raise `Dropped` when Discord says it is gone there, another
+        `DeliveryProblem` to be tried again."""
+        ...
+
+
+class Rechecker(Protocol):
+    """What a front end's `Announcer` may also do: find and remove a duplicate of a
+    message posted without looking first (outbox kind `RECHECK`)."""
+
+    async def carrying(
+        self, row: GameRow, channel_id: int, owed_id: int, since: datetime
+    ) -> list[int]:
+        """The bot's messages in `channel_id` delivering outbox message `owed_id` (its
+        identity), oldest first. Raise a `DeliveryProblem` when it cannot look."""
+        ...
+
+    async def delete(self, row: GameRow, channel_id: int, message_id: int) -> None:
+        """Delete the bot's message (gone already: done). Raise a `DeliveryProblem`."""
         ...
 
 

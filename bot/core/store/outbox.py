@@ -12,6 +12,17 @@ from typing import Any
 from .model import Owed, OwedMessage, moment_of, stamp_of
 from .parts import Row, Statement, StoreParts, guarded
 
+CLEAR = "clear"
+"""An owed message (issue 41): the buttons of a prompt made stale by a newer one, to be
+taken off (body: its `message_id` and the `channel_id` it lives in). Owed when the new
+prompt is recorded, retried like a post, given up only when Discord says the message is
+gone; version 0, so that an undo never drops it."""
+RECHECK = "recheck"
+"""An owed check (issue 41): a message was posted without knowing whether an earlier
+attempt had gone out (Discord could not be read for too long); once it can be read, a
+duplicate (the later message) is deleted (body: the outbox message's `owed_id`, its
+`channel_id`, the `message_id` posted, `since` when it was owed). Version 0."""
+
 
 def _owed(row: Row) -> Owed:
     return Owed(
@@ -142,17 +153,50 @@ class OutboxTables(StoreParts):
         prompt: bool = False,
         moved_to: int | None = None,
         note: str | None = None,
+        channel_id: int | None = None,
+        stale: tuple[int, int] | None = None,
+        unchecked: datetime | None = None,
     ) -> None:
-        """Mark a message delivered (`message_id`: where it is, if anywhere). `prompt`:
-        it carries the game's prompt for its version; `moved_to`: the game plays in this
-        channel or thread from now on (its own thread was gone, or refused the bot)."""
+        """Mark a message delivered (`message_id`: where it is, if anywhere; `channel_id`:
+        the channel or thread it is in). `prompt`: it carries the game's prompt for its
+        version; `moved_to`: the game plays in this channel or thread from now on (its own
+        thread was gone, or refused the bot); `stale`: the previous prompt (message id,
+        the channel it lives in), whose buttons are then owed a `CLEAR`, in the same
+        transaction; `unchecked`: the message was posted without a look for an earlier
+        attempt (owed since then): a `RECHECK` is owed, in the same transaction."""
         stamp = stamp_of(datetime.now(UTC))
         statements: list[Statement] = [
             (
-                "UPDATE outbox SET delivered_at = ?, message_id = ?, last_error = ? WHERE id = ?",
-                (stamp, message_id, note, owed.id),
+                "UPDATE outbox SET delivered_at = ?, message_id = ?, last_error = ?, "
+                "channel_id = ? WHERE id = ?",
+                (stamp, message_id, note, channel_id, owed.id),
             )
         ]
+        if stale is not None:
+            old_message, old_channel = stale
+            body = {"message_id": old_message, "channel_id": old_channel}
+            statements.append(
+                (
+                    "INSERT INTO outbox (game_id, version, kind, body, created_at, next_at, "
+                    "message_id, channel_id) VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
+                    (owed.game_id, CLEAR, json.dumps(body), stamp, stamp, old_message, old_channel),
+                )
+            )
+        if unchecked is not None and message_id is not None:
+            where = (message_id, channel_id)
+            check = {
+                "owed_id": owed.id,
+                "channel_id": channel_id,
+                "message_id": message_id,
+                "since": stamp_of(unchecked),
+            }
+            statements.append(
+                (
+                    "INSERT INTO outbox (game_id, version, kind, body, created_at, next_at, "
+                    "message_id, channel_id) VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
+                    (owed.game_id, RECHECK, json.dumps(check), stamp, stamp, *where),
+                )
+            )
         if prompt:
             statements.append(
                 (
@@ -171,5 +215,29 @@ class OutboxTables(StoreParts):
             )
         await self.transaction(statements)
 
+    @guarded
+    async def message_place(self, game_id: int, message_id: int) -> int | None:
+        """The channel or thread a delivered message of the game lives in (None: not
+        recorded, e.g. delivered before the outbox kept it)."""
+        rows = await self._read(
+            "SELECT channel_id FROM outbox WHERE game_id = ? AND message_id = ? "
+            "AND kind NOT IN (?, ?) AND channel_id IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (game_id, message_id, CLEAR, RECHECK),
+        )
+        return int(rows[0][0]) if rows else None
 
-__all__ = ["OutboxTables", "owed_inserts"]
+    async def prompt_replaced(self, game_id: int, duplicate: int, kept: int) -> bool:
+        """The game's prompt `duplicate` was deleted as a duplicate of `kept` (the same
+        message, posted earlier): `kept` is the prompt (if `duplicate` still was)."""
+        (count,) = await self.transaction(
+            [
+                (
+                    "UPDATE games SET message_id = ? WHERE id = ? AND message_id = ?",
+                    (kept, game_id, duplicate),
+                )
+            ]
+        )
+        return count > 0
+
+
+__all__ = ["CLEAR", "RECHECK", "OutboxTables", "owed_inserts"]

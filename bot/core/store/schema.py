@@ -501,5 +501,10 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
             ),
         ),
     ),
+    (
+        # where each delivered message lives (issue 41): an old prompt's buttons are
+        # cleared in the channel or thread it was posted in, also after the game moved
+        "ALTER TABLE outbox ADD COLUMN channel_id BIGINT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -35,12 +35,14 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+import aiohttp
 import discord
 
-from bot.core.delivery.outbox import Blocked, Outcome, Posted, Ticket
+from bot.core.delivery.outbox import Blocked, Dropped, Outcome, Posted, Ticket
 from bot.core.play import prompts
 from bot.core.server.limits import all_seats_ai
 from bot.core.store import GameRow
@@ -52,6 +54,7 @@ from bot.discord_app.components import (
     away_words,
     delivery_problem,
     game_t,
+    is_transient,
     picture_file,
     quiet_note,
     row_view,
@@ -189,30 +192,78 @@ def compose(
     return fit("\n".join(parts) or "…"), view
 
 
+BLIND_AFTER = 600.0
+"""Seconds a retry waits (backing off) while Discord fails to show where the game plays,
+before it posts without having looked whether an earlier attempt went out: with its
+identity, so that a later look finds and deletes a duplicate (the core's `RECHECK`)."""
+_looks_failing: dict[int, float] = {}
+"""Outbox message -> when (monotonic) a look for an earlier attempt at it first failed."""
+
+
+async def carrying(
+    client: discord.Client, channel_id: int, guild_id: int | None, owed_id: int, since: datetime
+) -> list[discord.Message]:
+    """The bot's messages in `channel_id` carrying outbox message `owed_id`'s identity
+    (`marked`), posted since `since`, oldest first; Discord's failure raised as it is."""
+    channel = client.get_partial_messageable(channel_id, guild_id=guild_id)
+    after = discord.Object(discord.utils.time_snowflake(since - timedelta(seconds=5)))
+    me = client.user
+    found = []
+    async for message in channel.history(limit=LOOK_BACK, after=after):
+        mine = me is not None and message.author.id == me.id
+        if mine and identity_of(message.content) == owed_id:
+            found.append(message)
+    return found
+
+
+async def look_for_posted(
+    client: discord.Client, row: GameRow, ticket: Ticket | None
+) -> tuple[discord.Message | None, bool]:
+    """On a retry (`ticket.retry`): the bot's message carrying the ticket's identity that
+    an earlier attempt posted where the game plays, if it went out; and whether it could
+    look (False: looking failed for `BLIND_AFTER` seconds, post anyway). While Discord
+    fails to show the messages for less long, its error is raised: the post waits."""
+    if ticket is None or not ticket.retry or not ticket.owed_id:
+        return None, True
+    try:
+        found = await carrying(
+            client, row.play_channel_id, row.guild_id, ticket.owed_id, ticket.since
+        )
+    except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
+        if not is_transient(error):
+            log.info("could not look for an earlier attempt: %s", error)
+            return None, True  # refused: the post itself says how
+        first = _looks_failing.setdefault(ticket.owed_id, time.monotonic())
+        if time.monotonic() - first < BLIND_AFTER:
+            log.info("could not look for an earlier attempt (waiting): %s", error)
+            raise
+        log.warning(
+            "could not look for an earlier attempt at %s for %.0f s; posting without",
+            ticket.key,
+            time.monotonic() - first,
+        )
+        _looks_failing.pop(ticket.owed_id, None)
+        return None, False
+    _looks_failing.pop(ticket.owed_id, None)
+    if found:
+        log.info(
+            "%s (version %s) was posted already (message %s)",
+            ticket.key,
+            ticket.version,
+            found[0].id,
+        )
+        return found[0], True
+    return None, True
+
+
 async def find_posted(
     client: discord.Client, row: GameRow, ticket: Ticket | None
 ) -> discord.Message | None:
     """On a retry (`ticket.retry`): the bot's message carrying the ticket's identity
-    (`marked`) that an earlier attempt posted where the game plays, if it went out."""
-    if ticket is None or not ticket.retry or not ticket.owed_id:
-        return None
-    channel = client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
-    since = discord.Object(discord.utils.time_snowflake(ticket.since - timedelta(seconds=5)))
-    me = client.user
-    try:
-        async for message in channel.history(limit=LOOK_BACK, after=since):
-            mine = me is not None and message.author.id == me.id
-            if mine and identity_of(message.content) == ticket.owed_id:
-                log.info(
-                    "%s (version %s) was posted already (message %s)",
-                    ticket.key,
-                    ticket.version,
-                    message.id,
-                )
-                return message
-    except discord.HTTPException as error:
-        log.info("could not look for an earlier attempt: %s", error)
-    return None
+    (`marked`) that an earlier attempt posted where the game plays, if it went out
+    (`look_for_posted`: while Discord fails to show the messages, raises)."""
+    message, _ = await look_for_posted(client, row, ticket)
+    return message
 
 
 def with_notes(content: str, notes: list[str], ticket: Ticket | None = None) -> str:
@@ -269,7 +320,7 @@ class DiscordAnnouncer:
             edited = await self._edit_prompt(outcome, content, view)
             if edited is not None:
                 return edited
-        message = await self._already_posted(outcome)
+        message, looked = await look_for_posted(self.client, row, outcome.ticket)
         place, notes = row.play_channel_id, list[str]()
         if message is None:
             message, place, notes = await self._post(outcome, content, view)
@@ -277,15 +328,43 @@ class DiscordAnnouncer:
             # the nonce found an earlier attempt that went out as the prompt back then
             with contextlib.suppress(discord.HTTPException):
                 await message.edit(view=None)
-        previous = outcome.previous_message_id
-        if outcome.prompt and previous is not None and previous != message.id:
-            old = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
-            try:
-                await old.get_partial_message(previous).edit(view=None)
-            except discord.HTTPException as error:
-                log.warning("could not clear the old prompt: %s", error)
+        # the previous prompt's buttons: owed by the core once this one is recorded
+        # (`clear`), in the channel or thread that prompt was posted in
         moved_to = place if place != row.play_channel_id else None
-        return Posted(message.id, moved_to=moved_to, notes=tuple(notes))
+        return Posted(message.id, moved_to=moved_to, notes=tuple(notes), unchecked=not looked)
+
+    async def carrying(
+        self, row: GameRow, channel_id: int, owed_id: int, since: datetime
+    ) -> list[int]:
+        """The bot's messages in `channel_id` delivering outbox message `owed_id`, oldest
+        first (`Rechecker`)."""
+        try:
+            found = await carrying(self.client, channel_id, row.guild_id, owed_id, since)
+        except (discord.DiscordException, OSError, TimeoutError) as error:
+            raise delivery_problem(error, self.refused(row)) from error
+        return sorted(message.id for message in found)
+
+    async def delete(self, row: GameRow, channel_id: int, message_id: int) -> None:
+        """Delete the bot's message (`Rechecker`); gone already: done."""
+        channel = self.client.get_partial_messageable(channel_id, guild_id=row.guild_id)
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.NotFound:
+            return
+        except (discord.DiscordException, OSError, TimeoutError) as error:
+            raise delivery_problem(error, self.refused(row)) from error
+
+    async def clear(self, row: GameRow, channel_id: int, message_id: int) -> None:
+        """Take the buttons off a stale prompt, in the channel or thread it was posted in
+        (`Clearer`): given up (`Dropped`) only when Discord says it is not there."""
+        channel = self.client.get_partial_messageable(channel_id, guild_id=row.guild_id)
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)
+        except discord.NotFound as error:
+            log.info("the old prompt %s is gone from %s: %s", message_id, channel_id, error)
+            raise Dropped("the old prompt is gone") from error
+        except (discord.DiscordException, OSError, TimeoutError) as error:
+            raise delivery_problem(error, self.refused(row)) from error
 
     # ---- editing the same player's prompt
 
@@ -324,10 +403,6 @@ class DiscordAnnouncer:
                 notes.append(game_t(row).translate(NO_PICTURE, channel=row.play_channel_id))
 
     # ---- posting a new message
-
-    async def _already_posted(self, outcome: Outcome) -> discord.Message | None:
-        """On a retry: the message an earlier attempt did post, if it went out."""
-        return await find_posted(self.client, outcome.row, outcome.ticket)
 
     async def _post(
         self, outcome: Outcome, content: str, view: discord.ui.View | None
@@ -477,10 +552,12 @@ class DiscordAnnouncer:
 __all__ = [
     "DiscordAnnouncer",
     "GameOverView",
+    "carrying",
     "compose",
     "find_posted",
     "identity_mark",
     "identity_of",
+    "look_for_posted",
     "marked",
     "mention",
     "thread_name",
