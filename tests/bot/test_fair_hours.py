@@ -288,3 +288,39 @@ async def test_a_game_whose_deadline_step_fails_holds_up_no_other_game(
     for error in fake_discord.errors:
         assert re.search(rf"error [0-9a-f]{{6}}: game {broken_id}: ", error), error
     fake_discord.errors.clear()
+
+
+async def test_a_lobby_that_cannot_be_closed_holds_up_no_other(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The lobby expiry pass: one lobby's failure (its opening time unreadable) is logged
+    with an error id, and the other lobby still closes, saying so."""
+    db = tmp_path / "m.sqlite3"
+    bot = make_bot(db)
+    await fake_discord.start(bot)
+    ana, ben = fake_discord.add_user("ana"), fake_discord.add_user("ben")
+    broken = await fake_discord.slash(ana, fake_discord.channel, "montana", "game", "new")
+    assert not broken.ephemeral
+    other_channel = fake_discord.add_channel("other")
+    other = await fake_discord.slash(ben, other_channel, "montana", "game", "new")
+    assert other.original is not None
+    broken_row = await bot.store.open_game_in(fake_discord.channel.id)
+    other_row = await bot.store.open_game_in(other_channel.id)
+    assert broken_row is not None and other_row is not None
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE games SET created_at = 'not a time' WHERE id = ?", (broken_row.id,))
+    await bot.lobby_expiry.stop()
+    bot.lobby_expiry.clock = lambda: datetime.now(UTC) + timedelta(days=7, minutes=1)
+    await bot.lobby_expiry.one_pass()
+    assert "this lobby closed: it did not start within 7 days" in other.original.content
+    assert (await table_row(bot, broken_row.id)) == "lobby"
+    assert fake_discord.errors
+    for error in fake_discord.errors:
+        assert re.search(rf"error [0-9a-f]{{6}}: game {broken_row.id}: ", error), error
+    fake_discord.errors.clear()
+
+
+async def table_row(bot: Any, game_id: int) -> str:
+    row = await bot.store.get(game_id)
+    assert row is not None
+    return str(row.status)

@@ -47,6 +47,7 @@ from babel.dates import format_timedelta
 
 from bot.core.clock.due import AUCTION_ANSWER, period_of, steps_due
 from bot.core.clock.hours import HoursPrefs, QuietHours, counted_seconds, counted_until
+from bot.core.delivery.presence import AwayChange
 from bot.core.play.hooks import Hooks
 from bot.core.play.service import GameService, Outcome, Refusal
 from bot.core.runtime import incidents, logs
@@ -555,7 +556,7 @@ class DeadlineDriver(PeriodicTask):
         taken = 0
         async with self._pass:
             for change in await self.presence.end_due(now):
-                await self.presence.tell(change)
+                await self._tell(change)
                 self._scanned_at = None  # clocks restarted: the next pass reads them all
             dirty, self._dirty = self._dirty, set()
             for game_id in dirty:
@@ -578,6 +579,14 @@ class DeadlineDriver(PeriodicTask):
             heapq.heappop(self._heap)
         due = [self._heap[0][0] if self._heap else None, await self.presence.next_end()]
         return min((moment for moment in due if moment is not None), default=None)
+
+    async def _tell(self, change: AwayChange) -> None:
+        """Say an away time's end; a failure is logged with its error id, and the pass
+        goes on with the others."""
+        try:
+            await self.presence.tell(change)
+        except Exception as error:
+            incidents.record(log, error, "saying that an away time ended failed")
 
     # ---- what is due
 
@@ -663,7 +672,7 @@ class DeadlineDriver(PeriodicTask):
         taken = 0
         async with self._pass:
             for change in await self.presence.end_due(self.clock()):
-                await self.presence.tell(change)
+                await self._tell(change)
             for watch, awaited in await self._games():
                 if await self._step(watch, awaited):
                     taken += 1
