@@ -31,7 +31,7 @@ from bot.core.clock.hours import (
 from tests.bot.driver import Table, make_bot, open_game, to_main_decision
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.bot.fakediscord.interactions import InteractionResult
-from tests.bot.test_deadlines import driver_at, last_move_time, manual_clock
+from tests.bot.test_deadlines import driver_at, last_move_time, manual_clock, two_player_game
 
 
 async def slash_forged(
@@ -324,3 +324,60 @@ async def table_row(bot: Any, game_id: int) -> str:
     row = await bot.store.get(game_id)
     assert row is not None
     return str(row.status)
+
+
+Found = list[tuple[tuple[str, ...], dict[str, Any], list[dict[str, Any]]]]
+
+
+def numeric_options(commands: list[dict[str, Any]]) -> Found:
+    """Each bounded whole-number or number option: its command's path, itself, its siblings."""
+    found: Found = []
+
+    def walk(path: tuple[str, ...], options: list[dict[str, Any]]) -> None:
+        subs = [o for o in options if o["type"] in (1, 2)]
+        if subs:
+            for s in subs:
+                walk((*path, s["name"]), s.get("options") or [])
+            return
+        for o in options:
+            if o["type"] in (4, 10) and ("min_value" in o or "max_value" in o):
+                found.append((path, o, options))
+
+    for c in commands:
+        walk((c["name"],), c.get("options") or [])
+    return found
+
+
+async def test_every_numeric_option_forged_out_of_range_is_refused_in_words(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 35 point 6: each whole-number option of every command (hours, days, limits,
+    pages...), sent far outside the range Discord's schema allows, gets an answer in words
+    — never "something went wrong", never an error logged."""
+    table, game_id, thread = await two_player_game(fake_discord, tmp_path / "m.sqlite3")
+    _, game = await table.game(game_id)
+    assert game.awaiting is not None
+    user = table.user(game.awaiting)
+    fake_discord.errors.clear()
+    problems: list[str] = []
+    for path, option, siblings in numeric_options(fake_discord._tree_commands()):
+        required = {
+            o["name"]: o.get("min_value", 1) if o["type"] in (4, 10) else "x"
+            for o in siblings
+            if o.get("required") and o is not option
+        }
+        low = option.get("min_value", 0)
+        for value in (10**12, -(10**12), low - 1, option.get("max_value", 10**6) + 1):
+            valid = {**required, option["name"]: low}
+            try:
+                result = await slash_forged(
+                    fake_discord, user, thread, path, valid, {option["name"]: value}
+                )
+            except Exception as error:
+                problems.append(f"{path} {option['name']}={value}: raised {error!r}")
+                continue
+            if "Something went wrong" in result.content or fake_discord.errors:
+                said = f"{result.content[:150]} {fake_discord.errors[:1]}"
+                problems.append(f"{path} {option['name']}={value}: {said}")
+                fake_discord.errors.clear()
+    assert not problems, "\n".join(problems)
