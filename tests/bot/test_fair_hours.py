@@ -15,6 +15,7 @@ from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.core.clock.hours import (
@@ -357,10 +358,16 @@ async def test_every_numeric_option_forged_out_of_range_is_refused_in_words(
     table, game_id, thread = await two_player_game(fake_discord, tmp_path / "m.sqlite3")
     _, game = await table.game(game_id)
     assert game.awaiting is not None
-    user = table.user(game.awaiting)
+    player = table.user(game.awaiting)
+    admin = fake_discord.add_user("admin", permissions=discord.Permissions(manage_guild=True))
     fake_discord.errors.clear()
     problems: list[str] = []
-    for path, option, siblings in numeric_options(fake_discord._tree_commands()):
+    options = numeric_options(fake_discord._tree_commands())
+    named = {(path[-1], option["name"]) for path, option, _ in options}
+    assert {("new", "turn_hours"), ("settings", "auction_hours"), ("away", "days")} <= named
+    assert ("settings", "lobby_days") in named and len(options) >= 12
+    for path, option, siblings in options:
+        user = admin if "server" in path else player
         required = {
             o["name"]: o.get("min_value", 1) if o["type"] in (4, 10) else "x"
             for o in siblings
@@ -376,6 +383,8 @@ async def test_every_numeric_option_forged_out_of_range_is_refused_in_words(
             except Exception as error:
                 problems.append(f"{path} {option['name']}={value}: raised {error!r}")
                 continue
+            if "server" in path and "must be" not in result.content:
+                problems.append(f"{path} {option['name']}={value}: {result.content[:150]}")
             if "Something went wrong" in result.content or fake_discord.errors:
                 said = f"{result.content[:150]} {fake_discord.errors[:1]}"
                 problems.append(f"{path} {option['name']}={value}: {said}")
