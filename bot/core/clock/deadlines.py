@@ -476,14 +476,32 @@ class DeadlineDriver(PeriodicTask):
         self.wake()
         return new
 
-    async def settle(self) -> None:
-        """Take the steps due now before a player's quiet hours change: a deadline that
-        passed under the old hours is recorded as passed (`overdue`), so new hours never
-        move it back nor void the votes cast against its player."""
+    async def settle(self, player: str) -> None:
+        """Take the steps due now in the games awaiting `player`, before their quiet hours
+        change: a deadline that passed under the old hours is recorded as passed
+        (`overdue`), so new hours never move it back nor void the votes cast against them.
+        Only those games are looked at (from the heap: the answer does not wait for a
+        pass over every game); before the first pass, a whole pass."""
         try:
-            await self.one_pass()
+            if self._scanned_at is None:
+                await self.one_pass()
+                return
+            async with self._pass:
+                now = self.clock()
+                mine = [
+                    game_id
+                    for game_id, (_, awaited) in self._awaited.items()
+                    if awaited is not None and awaited.player == player
+                ]
+                for game_id in mine:
+                    entry = self._entry.get(game_id)
+                    if game_id not in self._dirty and (entry is None or entry[0] > now):
+                        continue
+                    for watch, awaited in await self._track(game_id):
+                        if await self._step(watch, awaited):
+                            await self._track(game_id)
         except Exception as error:  # the change of hours goes on; the task tries again
-            incidents.record(log, error, "the deadline pass before a change of hours")
+            incidents.record(log, error, "the deadline steps before a change of hours")
 
     def rescan(self) -> None:
         """Read every game's clock again at once: a player's quiet hours changed, which

@@ -144,7 +144,7 @@ async def hours_command(
     t = user_t(interaction)
     current = await prefs.one(user_id)
     if clear:
-        await bot.deadlines.settle()
+        await bot.deadlines.settle(user_id)
         if not await prefs.clear(user_id):
             raise Refusal(lambda t: hours_status(None, utcnow(), t))
         bot.deadlines.rescan()
@@ -184,7 +184,7 @@ async def hours_command(
     except HoursError as error:
         raise hours_refusal(error) from None
     # what is due under the old hours is taken first: a deadline passed stays passed
-    await bot.deadlines.settle()
+    await bot.deadlines.settle(user_id)
     await prefs.set(user_id, hours, utcnow())
     bot.deadlines.rescan()
     await reply(interaction, t.gettext("Done.") + " " + hours_status(hours, utcnow(), t))
