@@ -261,9 +261,8 @@ async def test_forged_huge_deadline_hours_are_refused_and_change_nothing(
 async def test_a_game_whose_deadline_step_fails_holds_up_no_other_game(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    """One game's deadline beyond the calendar (a value saved before it was checked)
-    makes its step fail: the failure is logged with an error id, and the other game's
-    overdue notice still comes."""
+    """One game's overdue step raises (its notice cannot be said): the failure is logged
+    with an error id, and the other game's overdue notice still comes."""
     db = tmp_path / "m.sqlite3"
     bot = make_bot(db, seed=2)
     await fake_discord.start(bot)
@@ -273,22 +272,54 @@ async def test_a_game_whose_deadline_step_fails_holds_up_no_other_game(
     game_id, thread, _ = await open_game(fake_discord, table, other_channel, "c", "d")
     await to_main_decision(table, broken_id)
     await to_main_decision(table, game_id)
-    with sqlite3.connect(db) as raw:
-        raw.execute(
-            "UPDATE games SET turn_seconds = ?, auction_seconds = ? WHERE id = ?",
-            (1_000_000_000 * 3600, 1_000_000_000 * 3600, broken_id),
-        )
     driver = await manual_clock(bot, game_id, 49)
+    await driver_at(
+        bot, max(driver.clock(), await last_move_time(bot, broken_id) + timedelta(hours=49))
+    )
+    poster = driver.poster
+    remind = poster.remind
+
+    async def failing(row: Any, game: Any, step: Any) -> None:
+        if row.id == broken_id:
+            raise RuntimeError("this game's thread is broken")
+        await remind(row, game, step)
+
+    poster.remind = failing  # type: ignore[method-assign]
     await driver.run_due()
     said = fake_discord.messages_in(thread)[-1]
     assert "Overdue" in said.content
-    # the next passes, from the heap, go on too
-    await driver.one_pass()
-    # logged with an error id, the game named; nothing else went wrong
     assert fake_discord.errors
     for error in fake_discord.errors:
         assert re.search(rf"error [0-9a-f]{{6}}: game {broken_id}: ", error), error
     fake_discord.errors.clear()
+
+
+async def test_a_deadline_saved_beyond_the_calendar_breaks_no_pass(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 35 point 6: a `turn_hours: 1000000000` saved before the hours were checked
+    (or a 0) counts as the nearest allowed (720 hours, a minute): the deadline pass goes
+    on, and the other game's overdue notice comes."""
+    db = tmp_path / "m.sqlite3"
+    bot = make_bot(db, seed=2)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    huge_id, _, _ = await open_game(fake_discord, table, fake_discord.channel, "a", "b")
+    other_channel = fake_discord.add_channel("other")
+    game_id, thread, _ = await open_game(fake_discord, table, other_channel, "c", "d")
+    await to_main_decision(table, huge_id)
+    await to_main_decision(table, game_id)
+    with sqlite3.connect(db) as raw:
+        raw.execute(
+            "UPDATE games SET turn_seconds = ?, auction_seconds = 0 WHERE id = ?",
+            (1_000_000_000 * 3600, huge_id),
+        )
+    driver = await manual_clock(bot, game_id, 49)
+    await driver.run_due()
+    assert "Overdue" in fake_discord.messages_in(thread)[-1].content
+    assert (await driver.db.deadlines(huge_id)).turn_seconds == 720 * 3600
+    assert (await driver.db.deadlines(huge_id)).auction_seconds == 60
+    await driver.one_pass()
 
 
 async def test_a_lobby_that_cannot_be_closed_holds_up_no_other(

@@ -84,6 +84,8 @@ DEADLINE_HOURS = (1, 720)
 options offer them; `check_hours` refuses any other value, however it was sent."""
 LONGEST_SECONDS = DEADLINE_HOURS[1] * HOUR
 """No deadline is saved longer than this, whatever asks for it (the settings too)."""
+SHORTEST_SECONDS = 60
+"""Nor counted shorter than a minute (`Deadlines.stored`)."""
 DEFAULT_POLL_SECONDS = 60.0
 MIN_SLEEP_SECONDS = 1.0
 """Never spin: a step is recorded before it is taken, so the next due time moves on."""
@@ -172,6 +174,17 @@ class Deadlines:
     def period(self, kind: str) -> int:
         """The deadline of a decision of this kind, in seconds."""
         return period_of(kind, self.turn_seconds, self.auction_seconds)
+
+    @classmethod
+    def stored(cls, turn_seconds: int, auction_seconds: int) -> Deadlines:
+        """The deadlines as read: a value saved before they were checked (a forged
+        `turn_hours: 1000000000`, or 0) counts as the nearest allowed, from a minute to
+        `LONGEST_SECONDS`, so that no game's clock breaks the deadline pass."""
+
+        def bounded(seconds: int) -> int:
+            return max(SHORTEST_SECONDS, min(int(seconds), LONGEST_SECONDS))
+
+        return cls(bounded(turn_seconds), bounded(auction_seconds))
 
 
 @dataclass(frozen=True)
@@ -301,7 +314,7 @@ class DeadlineStore:
 
     async def deadlines(self, game_id: int) -> Deadlines:
         seconds = await self.store.deadline_seconds(game_id)
-        return Deadlines() if seconds is None else Deadlines(*seconds)
+        return Deadlines() if seconds is None else Deadlines.stored(*seconds)
 
     async def set_deadlines(self, game_id: int, deadlines: Deadlines) -> None:
         await self.store.set_deadline_seconds(
@@ -345,7 +358,7 @@ def watch_of(clock: DeadlineClock, restarts: Mapping[int, tuple[int, datetime]])
         game_id=clock.game_id,
         version=clock.version,
         moved_at=parse_time(clock.moved_at),
-        deadlines=Deadlines(clock.turn_seconds, clock.auction_seconds),
+        deadlines=Deadlines.stored(clock.turn_seconds, clock.auction_seconds),
         sent=clock.sent,
         restarted_at=restart_at(restarts, clock.game_id, clock.version),
         undo_epoch=clock.undo_epoch,
