@@ -29,6 +29,9 @@ from bot.core.clock.hours import (
     counted_until,
     quiet_hours,
 )
+from bot.core.clock.my_games import DIGEST_HOUR, DigestTask
+from bot.discord_app.clock.mine import DigestSender
+from bot.discord_app.delivery.notify import Notifier
 from tests.bot.driver import Table, make_bot, open_game, to_main_decision
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.bot.fakediscord.interactions import InteractionResult
@@ -421,3 +424,45 @@ async def test_every_numeric_option_forged_out_of_range_is_refused_in_words(
                 problems.append(f"{path} {option['name']}={value}: {said}")
                 fake_discord.errors.clear()
     assert not problems, "\n".join(problems)
+
+
+async def test_a_digest_that_fails_holds_up_no_other(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The digest pass: one player's digest failing is logged with an error id, and the
+    other player's digest still comes."""
+    bot = make_bot(tmp_path / "m.sqlite3", seed=5)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    first, _, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
+    other_channel = fake_discord.add_channel("other")
+    second, _, _ = await open_game(fake_discord, table, other_channel, "cleo", "dan")
+    await to_main_decision(table, first)
+    await to_main_decision(table, second)
+    awaited = []
+    for game_id in (first, second):
+        _, game = await table.game(game_id)
+        assert game.awaiting is not None
+        awaited.append(table.user(game.awaiting))
+        await fake_discord.slash(
+            awaited[-1], fake_discord.channel, "montana", "me", "notify", options={"digest": True}
+        )
+    failing, fine = awaited
+    await bot.digests.stop()
+    claim = bot.store.claim_digest
+
+    async def claiming(user_id: str, day: str) -> bool:
+        if user_id == str(failing.id):
+            raise RuntimeError("this player's digest is broken")
+        return await claim(user_id, day)
+
+    monkeypatch.setattr(bot.store, "claim_digest", claiming)
+    send = DigestSender(bot, Notifier(bot, bot.store))
+    moment = datetime.now(UTC).replace(hour=DIGEST_HOUR, minute=1) + timedelta(days=1)
+    await DigestTask(bot.deadlines, send, clock=lambda: moment).one_pass()
+    assert len(fake_discord.dms(fine)) == 1
+    assert not fake_discord.dms(failing)
+    assert fake_discord.errors
+    for error in fake_discord.errors:
+        assert re.search(rf"error [0-9a-f]{{6}}: the digest of {failing.id} ", error), error
+    fake_discord.errors.clear()
