@@ -32,7 +32,7 @@ from bot.core.clock.hours import (
 from bot.core.clock.my_games import DIGEST_HOUR, DigestTask
 from bot.discord_app.clock.mine import DigestSender
 from bot.discord_app.delivery.notify import Notifier
-from tests.bot.driver import Table, make_bot, open_game, to_main_decision
+from tests.bot.driver import Table, make_bot, open_game, original, to_main_decision
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.bot.fakediscord.interactions import InteractionResult
 from tests.bot.test_deadlines import driver_at, last_move_time, manual_clock, two_player_game
@@ -466,3 +466,45 @@ async def test_a_digest_that_fails_holds_up_no_other(
     for error in fake_discord.errors:
         assert re.search(rf"error [0-9a-f]{{6}}: the digest of {failing.id} ", error), error
     fake_discord.errors.clear()
+
+
+async def test_hours_set_when_overdue_keep_the_takeover_votes_cast_against_them(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 35 point 1, the AI takeover vote: one vote cast while the player is overdue
+    still counts after they set quiet hours that would have kept them in time."""
+    db = tmp_path / "m.sqlite3"
+    bot = make_bot(db, seed=2)
+    await fake_discord.start(bot)
+    table = Table(fake_discord, bot)
+    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "a", "b", "c")
+    await to_main_decision(table, game_id)
+    _, game = await table.game(game_id)
+    late = game.awaiting
+    assert late is not None
+    first, second = [p for p in table.users if p != late]
+    late_user = table.user(late)
+    driver = await manual_clock(bot, game_id, 49)
+    await driver.run_due()
+    one = await fake_discord.slash(
+        table.user(first), thread, "montana", "game", "takeover", options={"player": late_user}
+    )
+    assert "1 of the 2 votes needed" in original(one).content
+    moved = await last_move_time(bot, game_id)
+    night = moved + timedelta(hours=1)
+    await fake_discord.slash(
+        late_user,
+        thread,
+        "montana me hours",
+        options={
+            "from": night.strftime("%H:%M"),
+            "to": (night + timedelta(hours=12)).strftime("%H:%M"),
+            "timezone": "UTC",
+        },
+    )
+    two = await fake_discord.slash(
+        table.user(second), thread, "montana", "game", "takeover", options={"player": late_user}
+    )
+    assert "the AI plays" in two.text
+    await bot.ai.idle()
+    assert (await table.row(game_id)).taken_over == (late,)

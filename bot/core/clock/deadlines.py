@@ -689,7 +689,11 @@ class DeadlineDriver(PeriodicTask):
                 deadline = deadline_of(watch, game.pending.kind, hours)
                 if not overdue(watch, game.pending.kind, hours, moment):
                     return None
-                return Absence(False, min(deadline, moment), moment)
+                if deadline > moment:
+                    # passed under the hours of then, which quiet hours set since moved:
+                    # it passed no earlier than without any (the votes since then count)
+                    deadline = deadline_of(watch, game.pending.kind, None)
+                return Absence(False, deadline, moment)
         return None
 
     async def next_due(self) -> datetime | None:
