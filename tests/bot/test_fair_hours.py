@@ -491,6 +491,7 @@ async def test_hours_set_when_overdue_keep_the_takeover_votes_cast_against_them(
     )
     assert "1 of the 2 votes needed" in original(one).content
     moved = await last_move_time(bot, game_id)
+    await driver_at(bot, moved + timedelta(hours=50))  # an hour after that vote
     night = moved + timedelta(hours=1)
     await fake_discord.slash(
         late_user,
