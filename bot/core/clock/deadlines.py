@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import heapq
 import logging
+import math
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -45,10 +46,11 @@ from typing import Any, Literal, Protocol
 from babel.dates import format_timedelta
 
 from bot.core.clock.due import AUCTION_ANSWER, period_of, steps_due
-from bot.core.clock.hours import HoursPrefs, QuietHours, active_seconds, after_active
+from bot.core.clock.hours import HoursPrefs, QuietHours, counted_seconds, counted_until
+from bot.core.delivery.presence import AwayChange
 from bot.core.play.hooks import Hooks
 from bot.core.play.service import GameService, Outcome, Refusal
-from bot.core.runtime import logs
+from bot.core.runtime import incidents, logs
 from bot.core.runtime.periodic import Clock, PeriodicTask
 from bot.core.store import (
     ACTIVE,
@@ -75,6 +77,15 @@ FULL_PASS_POLLS = 10
 games that moved and those the heap says are due."""
 
 HOUR = 3600
+DEADLINE_STEP = 2
+"""The step count recorded once a decision's deadline has passed (1: its half time)."""
+DEADLINE_HOURS = (1, 720)
+"""The deadlines a player may give (whole hours, one hour to 30 days), as the commands'
+options offer them; `check_hours` refuses any other value, however it was sent."""
+LONGEST_SECONDS = DEADLINE_HOURS[1] * HOUR
+"""No deadline is saved longer than this, whatever asks for it (the settings too)."""
+SHORTEST_SECONDS = 60
+"""Nor counted shorter than a minute (`Deadlines.stored`)."""
 DEFAULT_POLL_SECONDS = 60.0
 MIN_SLEEP_SECONDS = 1.0
 """Never spin: a step is recorded before it is taken, so the next due time moves on."""
@@ -90,6 +101,24 @@ def parse_time(stamp: str) -> datetime:
 
 
 OVER_ALREADY = translatable("This game is over already.")
+HOURS_ALLOWED = translatable(
+    "{name} must be a whole number of hours from {low} to {high} (30 days); not {value}. "
+    "Nothing was changed."
+)
+
+
+def check_hours(name: str, value: object) -> int | None:
+    """A deadline a player gave (`turn_hours`, `auction_hours`; None: not given), checked
+    here whatever the front end's schema let through: a whole number within
+    `DEADLINE_HOURS`, else a `Refusal` saying what is allowed and changing nothing."""
+    if value is None:
+        return None
+    low, high = DEADLINE_HOURS
+    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+        return value
+    if isinstance(value, float) and value.is_integer() and low <= value <= high:
+        return int(value)
+    raise Refusal(HOURS_ALLOWED, name=name, low=low, high=high, value=str(value)[:40])
 
 
 def period_text(seconds: int, t: Translator = ENGLISH) -> str:
@@ -146,6 +175,17 @@ class Deadlines:
         """The deadline of a decision of this kind, in seconds."""
         return period_of(kind, self.turn_seconds, self.auction_seconds)
 
+    @classmethod
+    def stored(cls, turn_seconds: int, auction_seconds: int) -> Deadlines:
+        """The deadlines as read: a value saved before they were checked (a forged
+        `turn_hours: 1000000000`, or 0) counts as the nearest allowed, from a minute to
+        `LONGEST_SECONDS`, so that no game's clock breaks the deadline pass."""
+
+        def bounded(seconds: int) -> int:
+            return max(SHORTEST_SECONDS, min(int(seconds), LONGEST_SECONDS))
+
+        return cls(bounded(turn_seconds), bounded(auction_seconds))
+
 
 @dataclass(frozen=True)
 class Watch:
@@ -192,8 +232,16 @@ class Absence:
 
 def deadline_of(watch: Watch, kind: str, hours: QuietHours | None = None) -> datetime:
     """When the decision's deadline passes: its period counted in the awaited player's
-    active hours (all hours without quiet ones, `bot.core.clock.hours`)."""
-    return after_active(hours, watch.started_at, watch.deadlines.period(kind))
+    active hours (all hours without quiet ones, `bot.core.clock.hours`), at the latest
+    `WALL_FACTOR` times the period after the clock started (`counted_until`)."""
+    return counted_until(hours, watch.started_at, watch.deadlines.period(kind))
+
+
+def overdue(watch: Watch, kind: str, hours: QuietHours | None, moment: datetime) -> bool:
+    """Whether the decision's deadline has passed at `moment`: once its step was taken
+    (`Watch.sent` of 2 or more) it stays passed, whatever quiet hours the awaited player
+    sets afterwards (issue 35 point 1: nobody undoes their own lateness)."""
+    return watch.sent >= DEADLINE_STEP or moment >= deadline_of(watch, kind, hours)
 
 
 def due_at(watch: Watch, kind: str, hours: QuietHours | None = None) -> datetime:
@@ -201,7 +249,7 @@ def due_at(watch: Watch, kind: str, hours: QuietHours | None = None) -> datetime
     awaited player, whose quiet hours are `hours`)."""
     period = watch.deadlines.period(kind)
     offset = period / 2 if watch.sent == 0 else period * watch.sent
-    return after_active(hours, watch.started_at, offset)
+    return counted_until(hours, watch.started_at, offset)
 
 
 StepKind = Literal["remind", "overdue", "pass"]
@@ -233,25 +281,24 @@ def step_for(watch: Watch, awaited: Awaited | None, now: datetime) -> Step | Non
     if awaited is None or now < due_at(watch, awaited.kind, awaited.hours):
         return None
     period = watch.deadlines.period(awaited.kind)
-    elapsed = active_seconds(awaited.hours, watch.started_at, now)
+    elapsed = counted_seconds(awaited.hours, watch.started_at, now)
     # after a long outage, catch up without sending every missed reminder
     sent = max(steps_due(elapsed, period), watch.sent + 1)
     kind: StepKind = "remind"
-    if now >= deadline_of(watch, awaited.kind, awaited.hours):
+    if overdue(watch, awaited.kind, awaited.hours, now):
         kind = "pass" if awaited.kind == AUCTION_ANSWER else "overdue"
     return Step(watch, awaited, kind, sent)
 
 
 def next_due(games: Iterable[tuple[Watch, Awaited | None]]) -> datetime | None:
-    """The earliest time something becomes due among `games`."""
-    return min(
-        (
-            due_at(watch, awaited.kind, awaited.hours)
-            for watch, awaited in games
-            if awaited is not None
-        ),
-        default=None,
-    )
+    """The earliest time something becomes due among `games` (a game whose due time
+    cannot be computed is left out: the driver logs it)."""
+    found: list[datetime] = []
+    for watch, awaited in games:
+        if awaited is not None:
+            with contextlib.suppress(ArithmeticError):
+                found.append(due_at(watch, awaited.kind, awaited.hours))
+    return min(found, default=None)
 
 
 # ------------------------------------------------------------------ the store's part
@@ -267,7 +314,7 @@ class DeadlineStore:
 
     async def deadlines(self, game_id: int) -> Deadlines:
         seconds = await self.store.deadline_seconds(game_id)
-        return Deadlines() if seconds is None else Deadlines(*seconds)
+        return Deadlines() if seconds is None else Deadlines.stored(*seconds)
 
     async def set_deadlines(self, game_id: int, deadlines: Deadlines) -> None:
         await self.store.set_deadline_seconds(
@@ -311,7 +358,7 @@ def watch_of(clock: DeadlineClock, restarts: Mapping[int, tuple[int, datetime]])
         game_id=clock.game_id,
         version=clock.version,
         moved_at=parse_time(clock.moved_at),
-        deadlines=Deadlines(clock.turn_seconds, clock.auction_seconds),
+        deadlines=Deadlines.stored(clock.turn_seconds, clock.auction_seconds),
         sent=clock.sent,
         restarted_at=restart_at(restarts, clock.game_id, clock.version),
         undo_epoch=clock.undo_epoch,
@@ -419,6 +466,13 @@ class DeadlineDriver(PeriodicTask):
     ) -> Deadlines:
         """Change a game's deadlines (None keeps one); returns them as they are now.
         Hours may be fractions (MONTANA_TURN_HOURS=0.3): kept as whole seconds."""
+        for name, value in (("turn_hours", turn_hours), ("auction_hours", auction_hours)):
+            # the settings' defaults may be fractions; nothing beyond 30 days, whatever asks
+            if value is not None and (
+                not math.isfinite(value) or not 0 < value * HOUR <= LONGEST_SECONDS
+            ):
+                low, high = DEADLINE_HOURS
+                raise Refusal(HOURS_ALLOWED, name=name, low=low, high=high, value=str(value)[:40])
         current = await self.db.deadlines(game_id)
         new = Deadlines(
             turn_seconds=(
@@ -434,6 +488,33 @@ class DeadlineDriver(PeriodicTask):
         self._dirty.add(game_id)
         self.wake()
         return new
+
+    async def settle(self, player: str) -> None:
+        """Take the steps due now in the games awaiting `player`, before their quiet hours
+        change: a deadline that passed under the old hours is recorded as passed
+        (`overdue`), so new hours never move it back nor void the votes cast against them.
+        Only those games are looked at (from the heap: the answer does not wait for a
+        pass over every game); before the first pass, a whole pass."""
+        try:
+            if self._scanned_at is None:
+                await self.one_pass()
+                return
+            async with self._pass:
+                now = self.clock()
+                mine = [
+                    game_id
+                    for game_id, (_, awaited) in self._awaited.items()
+                    if awaited is not None and awaited.player == player
+                ]
+                for game_id in mine:
+                    entry = self._entry.get(game_id)
+                    if game_id not in self._dirty and (entry is None or entry[0] > now):
+                        continue
+                    for watch, awaited in await self._track(game_id):
+                        if await self._step(watch, awaited):
+                            await self._track(game_id)
+        except Exception as error:  # the change of hours goes on; the task tries again
+            incidents.record(log, error, "the deadline steps before a change of hours")
 
     def rescan(self) -> None:
         """Read every game's clock again at once: a player's quiet hours changed, which
@@ -468,12 +549,13 @@ class DeadlineDriver(PeriodicTask):
         if awaited is None:
             self._entry.pop(watch.game_id, None)
             return
-        entry = (
-            due_at(watch, awaited.kind, awaited.hours),
-            watch.game_id,
-            watch.version,
-            watch.undo_epoch,
-        )
+        try:
+            due = due_at(watch, awaited.kind, awaited.hours)
+        except Exception as error:  # e.g. a deadline beyond the calendar: this game alone
+            self._entry.pop(watch.game_id, None)
+            incidents.record(log, error, f"game {watch.game_id}: its deadline's due time")
+            return
+        entry = (due, watch.game_id, watch.version, watch.undo_epoch)
         if self._entry.get(watch.game_id) != entry:
             self._entry[watch.game_id] = entry
             heapq.heappush(self._heap, entry)
@@ -505,7 +587,7 @@ class DeadlineDriver(PeriodicTask):
         taken = 0
         async with self._pass:
             for change in await self.presence.end_due(now):
-                await self.presence.tell(change)
+                await self._tell(change)
                 self._scanned_at = None  # clocks restarted: the next pass reads them all
             dirty, self._dirty = self._dirty, set()
             for game_id in dirty:
@@ -528,6 +610,14 @@ class DeadlineDriver(PeriodicTask):
             heapq.heappop(self._heap)
         due = [self._heap[0][0] if self._heap else None, await self.presence.next_end()]
         return min((moment for moment in due if moment is not None), default=None)
+
+    async def _tell(self, change: AwayChange) -> None:
+        """Say an away time's end; a failure is logged with its error id, and the pass
+        goes on with the others."""
+        try:
+            await self.presence.tell(change)
+        except Exception as error:
+            incidents.record(log, error, "saying that an away time ended failed")
 
     # ---- what is due
 
@@ -597,7 +687,13 @@ class DeadlineDriver(PeriodicTask):
             if (watch.version, watch.undo_epoch) == (row.version, row.undo_epoch):
                 hours = await self.hours.one(player)
                 deadline = deadline_of(watch, game.pending.kind, hours)
-                return Absence(False, deadline, moment) if moment >= deadline else None
+                if not overdue(watch, game.pending.kind, hours, moment):
+                    return None
+                if deadline > moment:
+                    # passed under the hours of then, which quiet hours set since moved:
+                    # it passed no earlier than without any (the votes since then count)
+                    deadline = deadline_of(watch, game.pending.kind, None)
+                return Absence(False, deadline, moment)
         return None
 
     async def next_due(self) -> datetime | None:
@@ -611,7 +707,7 @@ class DeadlineDriver(PeriodicTask):
         taken = 0
         async with self._pass:
             for change in await self.presence.end_due(self.clock()):
-                await self.presence.tell(change)
+                await self._tell(change)
             for watch, awaited in await self._games():
                 if await self._step(watch, awaited):
                     taken += 1
@@ -619,7 +715,20 @@ class DeadlineDriver(PeriodicTask):
         return taken
 
     async def _step(self, watch: Watch, awaited: Awaited | None) -> bool:
-        """Take the step due for one game now, if any; whether one was taken."""
+        """Take the step due for one game now, if any; whether one was taken. Whatever
+        fails for this game is logged with its error id (`incidents`) and holds up no
+        other game's deadline."""
+        try:
+            return await self._step_of(watch, awaited)
+        except Refusal as refusal:  # e.g. its state cannot be read (logged once)
+            log.warning("game %s: no deadline step: %s", watch.game_id, refusal.message)
+            return False
+        except Exception as error:
+            # one game's trouble must not hold up the others' deadlines
+            incidents.record(log, error, f"game {watch.game_id}: a deadline step failed")
+            return False
+
+    async def _step_of(self, watch: Watch, awaited: Awaited | None) -> bool:
         step = step_for(watch, awaited, self.clock())
         if step is None:
             return False
@@ -631,15 +740,7 @@ class DeadlineDriver(PeriodicTask):
         ):
             return False
         with logs.game_scope(row.id, row.play_channel_id):
-            try:
-                await self._take(row, step)
-            except Refusal as refusal:  # e.g. its state cannot be read (logged once)
-                log.warning("no deadline step: %s", refusal.message)
-                return False
-            except Exception:
-                # one game's trouble must not hold up the others' deadlines
-                log.exception("a deadline step failed")
-                return False
+            await self._take(row, step)
         return True
 
     async def _take(self, row: GameRow, step: Step) -> None:
@@ -737,7 +838,7 @@ class DeadlineDriver(PeriodicTask):
             watches = await self.db.watches(row.id)
             period = (await self.db.deadlines(row.id)).period(game.pending.kind)
             hours = await self.hours.one(awaited)
-            if not watches or self.clock() < deadline_of(watches[0], game.pending.kind, hours):
+            if not watches or not overdue(watches[0], game.pending.kind, hours, self.clock()):
                 names = row.names
                 raise Refusal(
                     lambda t: t.gettext(
@@ -783,6 +884,7 @@ __all__ = [
     "Deadlines",
     "Step",
     "VoteOutcome",
+    "check_hours",
     "due_at",
     "next_due",
     "period_text",

@@ -11,6 +11,12 @@ Europe/Warsaw is a night). Inside them:
   (`active_from`): the deadline driver computes it from the stored times, so it is
   taken once, also after a restart (the step is recorded before it is taken).
 
+Quiet hours cannot stall a game (issue 35 point 1): they last at most
+`MAX_QUIET_HOURS` a day (a longer span is refused, `HoursError("long")`), and a deadline
+counted in active hours passes at the latest `WALL_FACTOR` times its length plus 12 hours
+after its clock started, on the wall clock (`wall_ceiling`, `counted_until`,
+`counted_seconds`), whatever the hours.
+
 Every function here takes the moments it works on; nothing reads a clock. Moments are
 aware datetimes (UTC or any offset); the local wall clock of each day is turned into
 UTC through `zoneinfo`, so a day with a daylight-saving change is as long as it is.
@@ -73,9 +79,20 @@ LOCALE_ZONES: dict[str, str] = {
 """The time zone suggested first for a Discord locale (its most populous one)."""
 
 
+MAX_QUIET_HOURS = 12
+"""The longest quiet hours a day: at least as many active hours remain, so a deadline
+runs at least half the time."""
+
+WALL_FACTOR = 2
+WALL_SLACK = MAX_QUIET_HOURS * 3600
+"""A deadline counted in active hours passes at the latest `WALL_FACTOR` times its length
+plus `WALL_SLACK` seconds (one longest night) after its clock started, in wall time: a
+48 hour deadline within 108 hours, a 2 hour one within 16."""
+
+
 class HoursError(ValueError):
     """Hours or a time zone that cannot be used; `.kind` says which ("time", "zone",
-    "same") for the words the player gets."""
+    "same", "long": more than `MAX_QUIET_HOURS` a day) for the words the player gets."""
 
     def __init__(self, kind: str, given: str = "") -> None:
         super().__init__(f"{kind}: {given!r}")
@@ -129,13 +146,23 @@ def parse_clock(text: str) -> time:
     return time(hour, minute)
 
 
+def quiet_minutes(begin: time, finish: time) -> int:
+    """How long quiet hours from `begin` to `finish` last on the wall clock, in minutes
+    (across midnight when `finish` comes first)."""
+    minutes = (finish.hour * 60 + finish.minute) - (begin.hour * 60 + begin.minute)
+    return minutes % (24 * 60)
+
+
 def quiet_hours(start: str, end: str, zone: str) -> QuietHours:
-    """Quiet hours as typed; `HoursError` when a time or the zone is wrong, or when
-    they start and end at the same time (no active hours, or no quiet ones)."""
+    """Quiet hours as typed; `HoursError` when a time or the zone is wrong, when they
+    start and end at the same time (no active hours, or no quiet ones), or when they
+    last more than `MAX_QUIET_HOURS` ("long": a game could stall)."""
     begin, finish = parse_clock(start), parse_clock(end)
     zone_of(zone)
     if begin == finish:
         raise HoursError("same", start)
+    if quiet_minutes(begin, finish) > MAX_QUIET_HOURS * 60:
+        raise HoursError("long", f"{begin:%H:%M}–{finish:%H:%M}")
     return QuietHours(begin, finish, zone)
 
 
@@ -232,6 +259,42 @@ def after_active(hours: QuietHours | None, start: datetime, seconds: float) -> d
     raise AssertionError("unreachable: the quiet spans never end")  # pragma: no cover
 
 
+def wall_ceiling(start: datetime, seconds: float) -> datetime:
+    """The latest a deadline of `seconds` counted from `start` may pass, on the wall clock:
+    `WALL_FACTOR` times its length plus one longest night (`MAX_QUIET_HOURS`)."""
+    return start + timedelta(seconds=WALL_FACTOR * max(seconds, 0.0) + WALL_SLACK)
+
+
+def counted_until(hours: QuietHours | None, start: datetime, seconds: float) -> datetime:
+    """When a deadline of `seconds` counted in active hours from `start` passes: after
+    that many active seconds (`after_active`), but never later than `wall_ceiling`, so
+    no quiet hours can stall a game. (Quiet hours of at most `MAX_QUIET_HOURS` a day
+    always end the count before the ceiling, but for an hour on a daylight-saving day:
+    the ceiling guards whatever hours were stored.)"""
+    left = max(seconds, 0.0)
+    if hours is None:
+        return start + timedelta(seconds=left)
+    ceiling = wall_ceiling(start, left)
+    cursor = start
+    for quiet_start, quiet_end in _spans(hours, start):  # as `after_active`, up to the ceiling
+        if quiet_start > cursor:
+            chunk = (quiet_start - cursor).total_seconds()
+            if left < chunk:
+                return min(cursor + timedelta(seconds=left), ceiling)
+            left -= chunk
+        cursor = max(cursor, quiet_end)
+        if cursor >= ceiling:
+            return ceiling
+    raise AssertionError("unreachable: the quiet spans never end")  # pragma: no cover
+
+
+def counted_seconds(hours: QuietHours | None, start: datetime, end: datetime) -> float:
+    """The seconds a deadline's clock has counted from `start` to `end`: the active ones,
+    or more once the wall clock nears the ceiling (the inverse of `counted_until`)."""
+    wall = (end - start).total_seconds()
+    return max(active_seconds(hours, start, end), (wall - WALL_SLACK) / WALL_FACTOR, 0.0)
+
+
 def quiet_now(table: Iterable[tuple[str, QuietHours]], moment: datetime) -> dict[str, datetime]:
     """Of the players' quiet hours given, those quiet at `moment`, with when it ends."""
     found: dict[str, datetime] = {}
@@ -292,7 +355,10 @@ class HoursPrefs:
 
 
 __all__ = [
+    "MAX_QUIET_HOURS",
     "MAX_ZONE_CHOICES",
+    "WALL_FACTOR",
+    "WALL_SLACK",
     "HoursError",
     "HoursPrefs",
     "QuietHours",
@@ -300,12 +366,16 @@ __all__ = [
     "active_seconds",
     "after_active",
     "all_zones",
+    "counted_seconds",
+    "counted_until",
     "is_quiet",
     "parse_clock",
     "picture_note",
     "quiet_hours",
+    "quiet_minutes",
     "quiet_now",
     "quiet_until",
+    "wall_ceiling",
     "zone_choices",
     "zone_named",
     "zone_of",

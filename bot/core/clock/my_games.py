@@ -26,6 +26,7 @@ from datetime import UTC, datetime, time, timedelta
 from bot.core.clock.deadlines import DeadlineDriver, deadline_of, parse_time
 from bot.core.clock.hours import QuietHours, is_quiet
 from bot.core.play.service import GameService, Refusal
+from bot.core.runtime import incidents
 from bot.core.runtime.periodic import PeriodicTask
 from bot.core.store import ACTIVE, GameRow
 from rules import Game
@@ -125,16 +126,23 @@ class DigestTask(PeriodicTask):
             due.setdefault(day, []).append(user_id)
         for day, users in sorted(due.items()):
             for user_id in await store.digest_due(users, day):
-                if not await store.claim_digest(user_id, day):
-                    continue  # another process took it
-                waiting = [g for g in await my_games(self.driver, user_id, None) if g.waits_for_me]
-                if not waiting:
-                    continue  # nothing waits: no digest today
-                try:
-                    await self.send(user_id, waiting)
-                except Exception as error:  # closed DMs, Discord failing: not again today
-                    log.info("the digest to %s was not sent: %s", user_id, error)
+                try:  # one player's trouble is logged with its error id and stops no other
+                    await self._digest(user_id, day)
+                except Exception as error:
+                    incidents.record(log, error, f"the digest of {user_id} for {day} failed")
         return next_at
+
+    async def _digest(self, user_id: str, day: str) -> None:
+        store = self.driver.service.store
+        if not await store.claim_digest(user_id, day):
+            return  # another process took it
+        waiting = [g for g in await my_games(self.driver, user_id, None) if g.waits_for_me]
+        if not waiting:
+            return  # nothing waits: no digest today
+        try:
+            await self.send(user_id, waiting)
+        except Exception as error:  # closed DMs, Discord failing: not again today
+            log.info("the digest to %s was not sent: %s", user_id, error)
 
 
 def digest_day(hours: QuietHours | None, moment: datetime) -> tuple[str, datetime]:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.clock.deadlines import HOUR, Deadlines, period_text
-from i18n import Message, Translator, translatable_in
+from bot.core.clock.deadlines import HOUR, Deadlines, check_hours, period_text
+from bot.core.play.service import Refusal
+from i18n import Message, Translator, translatable, translatable_in
 
 
 @dataclass(frozen=True)
@@ -37,11 +38,19 @@ PACES: dict[str, Pace] = {
 """The presets, fastest first (the order of the command's choices)."""
 
 
+PACE_ALLOWED = translatable("pace must be one of: {allowed}; not {value}. Nothing was changed.")
+
+
 def hours_for(
     pace: str | None, turn_hours: float | None, auction_hours: float | None
 ) -> tuple[float | None, float | None]:
     """The deadlines asked for: the preset's, each replaced by exact hours when given
-    (None: not asked for, the current or default value stays)."""
+    (None: not asked for, the current or default value stays). Hours given are checked
+    here (`check_hours`), whatever the front end let through: a refusal changes nothing."""
+    turn_hours = check_hours("turn_hours", turn_hours)
+    auction_hours = check_hours("auction_hours", auction_hours)
+    if pace is not None and pace not in PACES:
+        raise Refusal(PACE_ALLOWED, allowed=", ".join(PACES), value=pace[:40])
     preset = PACES.get(pace) if pace is not None else None
     return (
         turn_hours if turn_hours is not None else preset.turn_hours if preset else None,

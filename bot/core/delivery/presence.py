@@ -182,15 +182,22 @@ def heads_up_for(game: Game, turn_player_before: str | None) -> tuple[str, str] 
 def away_length(days: int, hours: int) -> timedelta:
     """The away time asked for; `ValueError` with words for the player (in English;
     `away_refusal` says them in a language) when it is none or longer than `MAX_AWAY`."""
-    length = timedelta(days=days, hours=hours)
+    length = _asked(days, hours)
     if days < 0 or hours < 0 or length <= timedelta(0) or length > MAX_AWAY:
         raise ValueError(away_refusal(days, hours))
     return length
 
 
+def _asked(days: int, hours: int) -> timedelta:
+    """The length asked for; a count forged beyond any calendar (issue 35 point 6) is
+    kept within a million days or hours, far beyond `MAX_AWAY`, either way."""
+    bound = 10**6
+    return timedelta(days=max(-bound, min(days, bound)), hours=max(-bound, min(hours, bound)))
+
+
 def away_refusal(days: int, hours: int, t: Translator = ENGLISH) -> str:
     """Why an away time was refused (none asked for, or longer than 14 days)."""
-    length = timedelta(days=days, hours=hours)
+    length = _asked(days, hours)
     if days < 0 or hours < 0 or length <= timedelta(0):
         return t.gettext(
             "Say how long you are away: {/me away} with {/me away:days} or {/me away:hours} "

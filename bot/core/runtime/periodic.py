@@ -10,6 +10,8 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
+from bot.core.runtime import incidents
+
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
@@ -19,8 +21,11 @@ class PeriodicTask:
     """`start` runs `one_pass` until `stop`: after a pass it sleeps until the moment the
     pass returns (or `poll_seconds`, whichever comes first) unless `wake` is called
     meanwhile, never less than `MIN_SLEEP_SECONDS` (a pass records what it did, so the
-    next moment moves on). A pass that fails is logged and run again after
-    `after_failure()` seconds. The clock is injectable: tests move time, not wait."""
+    next moment moves on). A pass that fails is logged with its error id
+    (`bot.core.runtime.incidents`) and run again after `after_failure()` seconds. A pass
+    over many games (deadlines, digests, lobbies) keeps each one's failure to that one:
+    it is logged with its error id and the pass goes on with the others. The clock is
+    injectable: tests move time, not wait."""
 
     TASK_NAME = "periodic"
     MIN_SLEEP_SECONDS = 1.0
@@ -64,8 +69,10 @@ class PeriodicTask:
                     delay = min(delay, (upcoming - self.clock()).total_seconds())
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("the %s task failed; trying again later", self.TASK_NAME)
+            except Exception as error:
+                incidents.record(
+                    log, error, f"the {self.TASK_NAME} task failed; trying again later"
+                )
                 delay = min(delay, self.after_failure())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), max(delay, self.MIN_SLEEP_SECONDS))

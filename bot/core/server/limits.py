@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.core.play.service import GameService, all_seats_ai
+from bot.core.runtime import incidents
 from bot.core.runtime.periodic import Clock, PeriodicTask
 from bot.core.store import ABANDONED, LOBBY, GameRow, Store, moment_of
 from bot.core.wording.refusals import Refusal
@@ -212,22 +213,34 @@ class LobbyExpiry(PeriodicTask):
         upcoming: datetime | None = None
         limits: dict[int | None, Limits] = {}
         for row in await self.store.open_lobbies():
-            if row.guild_id not in limits:
-                limits[row.guild_id] = await limits_of(self.store, row.guild_id)
-            chosen = limits[row.guild_id]
-            closes = lobby_closes_at(moment_of(row.created_at), chosen)
-            if closes > moment:
-                upcoming = closes if upcoming is None else min(upcoming, closes)
+            try:  # one lobby's trouble is logged with its error id and stops no other
+                closes = await self._close_if_due(row, moment, limits)
+            except Exception as error:
+                incidents.record(log, error, f"game {row.id}: closing the lobby failed")
                 continue
-            if not await self.store.set_status(row.id, ABANDONED, only_from=(LOBBY,)):
-                continue  # it started (or closed) meanwhile
-            log.info("game %s: the lobby closed unfilled after %s days", row.id, chosen.lobby_days)
-            if self.on_closed is not None:
-                try:
-                    await self.on_closed(replace(row, status=ABANDONED), chosen)
-                except Exception:
-                    log.exception("game %s: saying that the lobby closed failed", row.id)
+            if closes is not None:
+                upcoming = closes if upcoming is None else min(upcoming, closes)
         return upcoming
+
+    async def _close_if_due(
+        self, row: GameRow, moment: datetime, limits: dict[int | None, Limits]
+    ) -> datetime | None:
+        """Close the lobby if its days are over; else when it will close."""
+        if row.guild_id not in limits:
+            limits[row.guild_id] = await limits_of(self.store, row.guild_id)
+        chosen = limits[row.guild_id]
+        closes = lobby_closes_at(moment_of(row.created_at), chosen)
+        if closes > moment:
+            return closes
+        if not await self.store.set_status(row.id, ABANDONED, only_from=(LOBBY,)):
+            return None  # it started (or closed) meanwhile
+        log.info("game %s: the lobby closed unfilled after %s days", row.id, chosen.lobby_days)
+        if self.on_closed is not None:
+            try:
+                await self.on_closed(replace(row, status=ABANDONED), chosen)
+            except Exception as error:
+                incidents.record(log, error, f"game {row.id}: saying that the lobby closed failed")
+        return None
 
 
 # ---------------------------------------------------------------------- hints

@@ -16,6 +16,7 @@ from babel.dates import format_time
 from discord import app_commands
 
 from bot.core.clock.hours import (
+    MAX_QUIET_HOURS,
     HoursError,
     HoursPrefs,
     QuietHours,
@@ -60,6 +61,16 @@ def hours_refusal(error: HoursError) -> Refusal:
                 "“{given}” is not a time zone I know: choose one from the list "
                 "{/me hours:timezone} offers (type a city, such as Warsaw or New York). "
                 "Nothing was changed.",
+                given=given,
+            )
+        )
+    if error.kind == "long":
+        return Refusal(
+            lambda t: t.gettext(
+                "Quiet hours may last at most {limit} hours a day, and {given} is longer: "
+                "your deadlines run in the rest of the day, so that no game can stall "
+                "waiting for you. Nothing was changed.",
+                limit=MAX_QUIET_HOURS,
                 given=given,
             )
         )
@@ -133,6 +144,7 @@ async def hours_command(
     t = user_t(interaction)
     current = await prefs.one(user_id)
     if clear:
+        await bot.deadlines.settle(user_id)
         if not await prefs.clear(user_id):
             raise Refusal(lambda t: hours_status(None, utcnow(), t))
         bot.deadlines.rescan()
@@ -171,6 +183,8 @@ async def hours_command(
         hours = quiet_hours(typed[0], typed[1], typed[2])
     except HoursError as error:
         raise hours_refusal(error) from None
+    # what is due under the old hours is taken first: a deadline passed stays passed
+    await bot.deadlines.settle(user_id)
     await prefs.set(user_id, hours, utcnow())
     bot.deadlines.rescan()
     await reply(interaction, t.gettext("Done.") + " " + hours_status(hours, utcnow(), t))

@@ -42,6 +42,7 @@ from bot.core.community.matchmaking import (
     find_table,
     table_found_words,
 )
+from bot.core.runtime import incidents
 from bot.core.server import limits
 from bot.core.server.server_settings import server_settings
 from bot.core.store import (
@@ -283,8 +284,8 @@ class QueueWatch:
     async def _match(self, guild_id: int) -> None:
         try:
             opened = await match_queue(self.bot, guild_id)
-        except Exception:  # the next game over, find or start tries again
-            log.exception("queue of %s: matching failed", guild_id)
+        except Exception as error:  # the next game over, find or start tries again
+            incidents.record(log, error, f"queue of {guild_id}: matching failed")
             return
         if opened:
             log.info("queue of %s: %d table(s) found without a find", guild_id, len(opened))

@@ -235,6 +235,8 @@ async def new(
     pace: app_commands.Choice[str] | None = None,
 ) -> None:
     check_pictures(pictures)
+    # the hours given are checked in the core before anything is saved
+    asked = hours_for(pace.value if pace else None, turn_hours, auction_hours)
     service = service_of(interaction)
     bot = bot_of(interaction)
     channel_id = channel_id_of(interaction)
@@ -261,8 +263,7 @@ async def new(
     if pictures is not None or defaults.pictures != PICTURES_EVERY_MOVE:
         await service.store.set_pictures(row.id, pictures or defaults.pictures)
     limits = await limits_of(service.store, row.guild_id)
-    turn, auction = hours_for(pace.value if pace else None, turn_hours, auction_hours)
-    turn, auction = turn or defaults.turn_hours, auction or defaults.auction_hours
+    turn, auction = asked[0] or defaults.turn_hours, asked[1] or defaults.auction_hours
     # the lobby message shows the pace; the answer does not wait for its saving
     shown = replace(row, turn_seconds=round(turn * HOUR), auction_seconds=round(auction * HOUR))
     callback = await interaction.response.send_message(
