@@ -126,13 +126,15 @@ def glossary_terms(text: str) -> list[Term]:
 
 def _pattern(term: str, language: Language) -> re.Pattern[str]:
     """A term as it appears in running text: Japanese by substring; French by word with
-    its plural; Polish by each word's stem (its last vowel dropped), for the cases."""
+    its plural; Polish by each word's stem (its last vowel dropped) and an ending of up to
+    three letters, for the cases ("manierk" finds manierki, manierkami; "pole" not
+    "poleceniem"). A reader's aid: an adjective sharing a stem (dobra, dobry) shows too."""
     if language == "ja":
         return re.compile(re.escape(term))
     words = term.split()
     if language == "pl":
         stems = [w[:-1] if len(w) > 4 and w[-1] in "aeiouyąę" else w for w in words]
-        body = r"\s+".join(re.escape(s) + r"\w*" for s in stems)
+        body = r"\s+".join(re.escape(s) + r"\w{0,3}" for s in stems)  # -ami, -ach
     else:
         body = r"\s+".join(re.escape(w) + r"(?:s|x)?" for w in words)
     return re.compile(rf"(?<!\w){body}(?!\w)", re.IGNORECASE)
