@@ -1,4 +1,4 @@
-"""`python -m i18n extract | update | check | stats` — see i18n/README.md."""
+"""`python -m i18n extract | update | check | fix-french | stats | review` — see i18n/README.md."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import gettext
 import statistics
 import sys
 import time
+from pathlib import Path
 
-from . import build
-from .languages import TRANSLATED_LANGUAGES
+from . import build, review
+from .languages import TRANSLATED_LANGUAGES, is_language
 from .translator import TEMPLATE_PATH, Translator, po_path
 from .typography import fix_french_po
 
@@ -26,7 +27,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     stats = steps.add_parser("stats", help="entries per language and the time to load one")
     stats.add_argument("--repeat", type=int, default=20)
+    reviewing = steps.add_parser(
+        "review",
+        help="list each message added or changed since a git revision, for a reader",
+    )
+    reviewing.add_argument("--since", required=True, help="a git revision: main, HEAD~3...")
+    reviewing.add_argument("--lang", required=True, choices=TRANSLATED_LANGUAGES)
+    reviewing.add_argument("--catalogue", type=Path, help="the .po file (default: the lang's)")
+    reviewing.add_argument("--glossary", type=Path, help="default: i18n/glossary/<lang>.md")
+    reviewing.add_argument("--rulebook", type=Path, help="default: shared/seeds/ beside the repo")
     args = parser.parse_args(argv)
+
+    if args.step == "review":
+        assert is_language(args.lang)
+        catalogue = args.catalogue or po_path(args.lang)
+        text = review.run(args.lang, args.since, catalogue, args.glossary, args.rulebook)
+        sys.stdout.write(text)
+        return 0
 
     if args.step in ("extract", "update"):
         template = build.extract()

@@ -1,10 +1,16 @@
-"""The words each glossary rejects (`glossary/<language>.md`, section "Rejected words").
+r"""The words each glossary rejects (`glossary/<language>.md`, section "Rejected words").
 
 A glossary names one term per game concept, the rulebook's; its table of rejected words
 lists the other words translators used for a concept (a synonym, or the rulebook's word
 for something else), each a regular expression in backticks. `python -m i18n check` and
 the tests report every translation that matches one, so a word that was put right
 cannot come back.
+
+Every pattern is matched without regard to case ("Dernier tour" at the start of a
+sentence is "dernier tour"), so a pattern is written in lower case; it should cover the
+word's every form: a stem for Polish cases (`stołów(?:k|ek)\w*`), `s?` and both apostrophes
+for French (`cantines?`, `d[’']une`), a substring for Japanese (`食堂`), with lookarounds
+where the same letters are a legitimate word (`(?<![パリ])ターン` lets パターン through).
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from .languages import Language
 
 GLOSSARY_DIR = Path(__file__).resolve().parent / "glossary"
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_CODE = re.compile(r"`([^`]+)`")
+"""The rejected cell's first span in backticks: the pattern (a note may follow it)."""
 
 
 @dataclass(frozen=True)
@@ -43,9 +51,10 @@ def rejected_words(text: str) -> list[Rejected]:
         if not in_section or not line.startswith("|"):
             continue
         cells = [cell.strip().replace("\\|", "|") for cell in _CELL_SPLIT.split(line)[1:-1]]
-        if len(cells) < 3 or not cells[2].startswith("`"):
+        pattern = _CODE.match(cells[2]) if len(cells) >= 3 else None
+        if pattern is None:
             continue  # the header and its rule
-        found.append(Rejected(cells[0], cells[1], re.compile(cells[2].strip("`"))))
+        found.append(Rejected(cells[0], cells[1], re.compile(pattern.group(1), re.IGNORECASE)))
     return found
 
 
