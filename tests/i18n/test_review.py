@@ -161,7 +161,6 @@ SAME_IN: dict[str, set[Key]] = {
         ("button", "Start"),
         ("start tile", "START"),
         ("option name", "ai"),
-        (None, "AI ({level})"),
         (None, "start {base}"),
         (None, "R{row}: {reward}"),  # R: the row's letter in the picture's legend
     },

@@ -5,8 +5,8 @@ pieces and goods for 1, 2, 5, 22 and 25 (the counts where Polish changes its for
 (`bot.core.wording.phrasing`, `render.words`, `bot.core.wording.states`,
 `bot.core.community.stats`), not through the catalogue alone.
 
-A case that is wrong today is marked `xfail(strict=True)` with its reason: when the
-catalogue or the code is put right it passes, and the mark must go."""
+A case found wrong (the French « 1ᵉ » and « Ana et Ben l’emporte » of the 2026-11-28
+review) is kept here with the text its fix decided."""
 
 from __future__ import annotations
 
@@ -211,17 +211,7 @@ def rank_in_title(language: Language, n: int) -> set[str]:
     }[language]
 
 
-FRENCH_FIRST = pytest.mark.xfail(
-    strict=True,
-    reason="fr.po writes the rank as « {place}ᵉ », which gives « 1ᵉ » for the leader "
-    "(review fr 2026-11-28 C2, C3; msgids '{rating} (#{place} of {count})' and "
-    "'{name} — rating {rating} (#{place})'): a catalogue fix, « rang {place} » or 1ᵉʳ",
-)
-RANKS = [
-    pytest.param(language, n, marks=FRENCH_FIRST) if (language, n) == ("fr", 1) else (language, n)
-    for language in LANGUAGES
-    for n in COUNTS
-]
+RANKS = [(language, n) for language in LANGUAGES for n in COUNTS]
 
 
 @pytest.mark.parametrize(("language", "n"), RANKS)
@@ -337,16 +327,10 @@ def right_winners(language: Language, k: int) -> set[str]:
     """The line in the parent channel when k players share the win."""
     who = LISTED[language][k - 1]
     if language == "fr":
-        head, tail = (
-            f"🏁 La partie de Montana n° 3 est terminée{NBSP}: ",
-            " Le bilan est dans <#9>.",
-        )
-        verb = "l’emporte" if k == 1 else "l’emportent"
-        article = "d’" if who[0] in "AEIOU" else "de "
+        # the verb after its subject agrees with one winner or several alike
         return {
-            f"{head}{who} {verb}.{tail}",
-            f"{head}victoire {article}{who}.{tail}",
-            f"{head}victoire de {who}.{tail}",
+            f"🏁 La partie de Montana n°\xa03 est terminée, remportée par {who}. "
+            "Le bilan est dans <#9>."
         }
     return {
         "en": {f"🏁 Montana game #3 is over: {who} won. The summary is in <#9>."},
@@ -356,24 +340,12 @@ def right_winners(language: Language, k: int) -> set[str]:
             f"🏁 Gra w Montanę nr 3 zakończona: wygrywają {who}. Podsumowanie jest w <#9>.",
         },
         "ja": {
-            f"🏁 Montana のゲーム #3 が終わりました：{who} の勝ちです。まとめは <#9> にあります。"
+            f"🏁 モンタナのゲーム #3 が終わりました：{who} の勝ちです。まとめは <#9> にあります。"
         },
     }[language]
 
 
-FRENCH_SHARED_WIN = pytest.mark.xfail(
-    strict=True,
-    reason="fr.po's « {winners} l’emporte » keeps the verb singular for a shared win: "
-    "« Ana et Ben l’emporte » (review fr 2026-11-28 C1; msgid '🏁 Montana game #{game} is "
-    "over: {winners} won. The summary is in <#{thread}>.'): a catalogue fix",
-)
-WINS = [
-    pytest.param(language, k, marks=FRENCH_SHARED_WIN)
-    if language == "fr" and k > 1
-    else (language, k)
-    for language in LANGUAGES
-    for k in (1, 2, 3)
-]
+WINS = [(language, k) for language in LANGUAGES for k in (1, 2, 3)]
 
 
 @pytest.mark.parametrize(("language", "k"), WINS)
