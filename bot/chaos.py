@@ -242,7 +242,8 @@ class Chaos:
     def owed(self) -> list[Owed]:
         with contextlib.closing(self._connect()) as connection:
             rows = connection.execute(
-                "SELECT id, game_id, version, kind, delivered_at, message_id FROM outbox ORDER BY id"
+                "SELECT id, game_id, version, kind, delivered_at, message_id "
+                "FROM outbox ORDER BY id"
             ).fetchall()
         return [
             Owed(
@@ -368,6 +369,9 @@ class Chaos:
             self.note_press(table, f"typed {action}", typed)
         else:
             for code in path:
+                if code not in codes:  # the panel opened is not the one expected
+                    self.notes.append(f"table {table.index}: {code} not offered ({action})")
+                    return False
                 kind, custom_id = codes[code]
                 if kind == "button":
                     result = await self.gateway.press(
@@ -401,7 +405,13 @@ class Chaos:
             if saved.row["status"] != "active":
                 await self.open_game(table)
                 continue
-            if await self.move(table):
+            try:
+                moved = await self.move(table)
+            except (TimeoutError, AssertionError, KeyError, IndexError) as error:
+                # a press the fake could not deliver (the bot went down meanwhile)
+                self.notes.append(f"table {table.index}: {error!r}")
+                moved = False
+            if moved:
                 waited = time.monotonic() - table.last_move
                 table.longest_wait = max(table.longest_wait, waited)
                 table.last_move = time.monotonic()
@@ -471,7 +481,8 @@ class Chaos:
                 times=times,
                 retry_after=retry_after,
             )
-            detail = f"{times} posts answer 429 retry_after={retry_after} ({'Via' if via else 'no Via'}), {where}"
+            said = "Via" if via else "no Via"
+            detail = f"{times} posts answer 429 retry_after={retry_after} ({said}), {where}"
         elif kind == "403":
             if not place.is_thread:
                 kind, detail = "403", f"skipped: {where} plays in its channel already"
@@ -491,7 +502,8 @@ class Chaos:
             gateway.inject(HISTORY, status, channel=place, times=times)
             detail = f"{times} history reads answer {status}, {where}"
         elif kind == "clear":
-            status, times = rng.choice((500, 503)), rng.randint(1, 3)
+            # 503: discord.py does not retry it itself (500/502/504 it does, 5 times)
+            status, times = rng.choice((503, 503, 500)), rng.randint(1, 3)
             gateway.inject(EDIT, status, channel=place, times=times)
             detail = f"{times} message edits answer {status}, {where}"
         elif kind == "reconnect":
@@ -613,12 +625,15 @@ class Chaos:
                     f"saved v{saved.version}"
                 )
             for entry in owed:
-                if entry.game_id == game_id and entry.kind != "post":
-                    if len(marked.get(entry.id, [])) > 1:
-                        posted.append(
-                            f"game {game_id}: owed {entry.kind} {entry.id} is "
-                            f"{len(marked[entry.id])} messages"
-                        )
+                if (
+                    entry.game_id == game_id
+                    and entry.kind != "post"
+                    and len(marked.get(entry.id, [])) > 1
+                ):
+                    posted.append(
+                        f"game {game_id}: owed {entry.kind} {entry.id} is "
+                        f"{len(marked[entry.id])} messages"
+                    )
             # one live prompt
             live = [
                 m
@@ -723,6 +738,8 @@ class Report:
     restarts: int
     wall: float
     cpu: float
+    notes: list[str] = field(default_factory=list)
+    """What the players met that is no verdict (a press lost with a killed bot)."""
 
     @property
     def ok(self) -> bool:
@@ -783,6 +800,7 @@ async def run(
                 chaos.restarts,
                 time.perf_counter() - wall,
                 _cpu() - cpu,
+                chaos.notes,
             )
     return report
 
@@ -817,6 +835,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{report.presses} presses, {report.restarts} restarts; "
         f"wall {report.wall:.1f}s, CPU {report.cpu:.1f}s (with the bot's)"
     )
+    for note in report.notes[:10]:
+        print(f"note: {note}")
     for name in INVARIANTS:
         problems = report.verdicts[name]
         print(f"{name:<22} {'ok' if not problems else 'VIOLATED'}")

@@ -65,8 +65,8 @@ from aiohttp import BodyPartReader, WSMsgType, web
 
 from tests.bot.fakediscord import (
     DEFERRED_UPDATE,
-    Fault,
     FakeDiscordBase,
+    Fault,
     InteractionRecord,
     InteractionResult,
     Json,
