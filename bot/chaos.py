@@ -46,6 +46,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import resource
 import sqlite3
 import sys
@@ -402,12 +403,12 @@ class Chaos:
         table.last_move = time.monotonic()
         while self.playing if goal is None else table.moves < goal:
             saved = self.saved(table.game_id)
-            if saved.row["status"] != "active":
-                await self.open_game(table)
-                continue
             try:
+                if saved.row["status"] != "active":
+                    await self.open_game(table)
+                    continue
                 moved = await self.move(table)
-            except (TimeoutError, AssertionError, KeyError, IndexError) as error:
+            except (TimeoutError, OSError, RuntimeError, AssertionError, KeyError) as error:
                 # a press the fake could not deliver (the bot went down meanwhile)
                 self.notes.append(f"table {table.index}: {error!r}")
                 moved = False
@@ -552,6 +553,16 @@ class Chaos:
                 return True
         self.log(f"{self.now():7.2f}s  not settled after {timeout:.0f}s")
         return False
+
+    def bot_warnings(self) -> list[str]:
+        """The bot processes' warnings and errors, counted by their words."""
+        said: Counter[str] = Counter()
+        for process in self.gateway.processes:
+            for line in process.stderr_lines:
+                if " WARNING " in line or " ERROR " in line:
+                    words = re.sub(r"\[[^]]*\] |\d+", "", line.split(" ", 3)[-1]).strip()
+                    said[words[:100]] += 1
+        return [f"bot said {count}x: {words}" for words, count in said.most_common(12)]
 
     # ------------------------------------------------------------------ verdicts
 
@@ -800,7 +811,7 @@ async def run(
                 chaos.restarts,
                 time.perf_counter() - wall,
                 _cpu() - cpu,
-                chaos.notes,
+                [*chaos.notes, *chaos.bot_warnings()],
             )
     return report
 
@@ -835,7 +846,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{report.presses} presses, {report.restarts} restarts; "
         f"wall {report.wall:.1f}s, CPU {report.cpu:.1f}s (with the bot's)"
     )
-    for note in report.notes[:10]:
+    for note in report.notes[:25]:
         print(f"note: {note}")
     for name in INVARIANTS:
         problems = report.verdicts[name]
