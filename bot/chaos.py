@@ -554,6 +554,13 @@ class Chaos:
         self.log(f"{self.now():7.2f}s  not settled after {timeout:.0f}s")
         return False
 
+    def described(self, message: FakeMessage) -> str:
+        """A message as a verdict names it: its id, where, the state of its buttons."""
+        channel = self.gateway.world.channels.get(message.channel_id)
+        where = "thread" if channel is not None and channel.is_thread else "channel"
+        states = sorted({c.split(":")[2] for c in message.custom_ids() if c.count(":") >= 3})
+        return f"{message.id} in its {where}, v{'/'.join(states)}"
+
     def bot_warnings(self) -> list[str]:
         """The bot processes' warnings and errors, counted by their words."""
         said: Counter[str] = Counter()
@@ -662,7 +669,8 @@ class Chaos:
                 if len(live) != 1 or len(current) != 1:
                     found["one-live-prompt"].append(
                         f"game {game_id} (v{saved.version}): {len(live)} messages with "
-                        f"buttons {[m.id for m in live]}, {len(current)} of its saved version"
+                        f"buttons ({', '.join(self.described(m) for m in live)}), "
+                        f"{len(current)} of its saved version"
                     )
             elif len(live) > 1:
                 found["one-live-prompt"].append(
