@@ -277,11 +277,10 @@ class Chaos:
 
     def prompt(self, game_id: int, version: int) -> FakeMessage | None:
         """The message carrying the buttons of `game_id` at `version`, if posted."""
-        marker = f":{game_id}:{version}:"
         for message in reversed(list(self.gateway.world.messages.values())):
             if message.deleted or message.ephemeral:
                 continue
-            if any(c.startswith(("mt:", "ms:")) and marker in c for c in message.custom_ids()):
+            if (game_id, version) in _states_on(message):
                 return message
         return None
 
@@ -371,7 +370,10 @@ class Chaos:
         else:
             for code in path:
                 if code not in codes:  # the panel opened is not the one expected
-                    self.notes.append(f"table {table.index}: {code} not offered ({action})")
+                    said = message.content.replace("\n", " ")[:100]
+                    self.notes.append(
+                        f"table {table.index}: {code} not offered ({action}): {said!r}"
+                    )
                     return False
                 kind, custom_id = codes[code]
                 if kind == "button":
@@ -558,8 +560,16 @@ class Chaos:
         """A message as a verdict names it: its id, where, the state of its buttons."""
         channel = self.gateway.world.channels.get(message.channel_id)
         where = "thread" if channel is not None and channel.is_thread else "channel"
-        states = sorted({c.split(":")[2] for c in message.custom_ids() if c.count(":") >= 3})
-        return f"{message.id} in its {where}, v{'/'.join(states)}"
+        states = "/".join(str(version) for _, version in sorted(_states_on(message)))
+        return f"{message.id} in its {where}, v{states or '-'}"
+
+    def where_games_play(self) -> list[str]:
+        return [
+            f"game {game_id} plays in its "
+            f"{'thread' if self.saved(game_id).row['thread_id'] else 'channel'}"
+            for table in self.tables
+            for game_id in table.game_ids
+        ]
 
     def bot_warnings(self) -> list[str]:
         """The bot processes' warnings and errors, counted by their words."""
@@ -661,11 +671,7 @@ class Chaos:
                 if m.interactive_components()
             ]
             if saved.row["status"] == "active":
-                current = [
-                    m
-                    for m in live
-                    if any(f":{game_id}:{saved.version}:" in c for c in m.custom_ids())
-                ]
+                current = [m for m in live if (game_id, saved.version) in _states_on(m)]
                 if len(live) != 1 or len(current) != 1:
                     found["one-live-prompt"].append(
                         f"game {game_id} (v{saved.version}): {len(live)} messages with "
@@ -739,6 +745,17 @@ def _replay_problem(saved: Saved, game: Game) -> str:
     if Game.replay(record).to_dict() != game.to_dict():
         return "the saved state is not its move log replayed"
     return ""
+
+
+def _states_on(message: FakeMessage) -> set[tuple[int, int]]:
+    """(game, version) of the game buttons on a message (`mt:<game>:<state>:<code>`)."""
+    states = set()
+    for custom_id in message.custom_ids():
+        parts = custom_id.split(":", 3)
+        if parts[0] in ("mt", "ms") and len(parts) == 4:
+            with contextlib.suppress(ValueError):
+                states.add((int(parts[1]), int(parts[2].split(".")[0])))
+    return states
 
 
 def _codes_on(message: FakeMessage) -> dict[str, tuple[str, str]]:
@@ -819,7 +836,7 @@ async def run(
                 chaos.restarts,
                 time.perf_counter() - wall,
                 _cpu() - cpu,
-                [*chaos.notes, *chaos.bot_warnings()],
+                [*chaos.notes, *chaos.bot_warnings(), *chaos.where_games_play()],
             )
     return report
 
