@@ -575,7 +575,13 @@ class Chaos:
         """The bot processes' warnings and errors, counted by their words."""
         said: Counter[str] = Counter()
         for process in self.gateway.processes:
+            in_traceback = False
             for line in process.stderr_lines:
+                if line.startswith("Traceback"):
+                    in_traceback = True
+                elif in_traceback and not line.startswith(" "):
+                    said["traceback: " + line.strip()[:100]] += 1
+                    in_traceback = False
                 if " WARNING " in line or " ERROR " in line:
                     words = re.sub(r"\[[^]]*\] |\d+", "", line.split(" ", 3)[-1]).strip()
                     said[words[:100]] += 1
