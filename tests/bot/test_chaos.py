@@ -31,7 +31,9 @@ def test_the_schedule_of_faults_is_the_seed_s() -> None:
 KNOWN = {
     "one-live-prompt": (
         "a failed clear of the old prompt's buttons (an edit answered 503) is never "
-        "retried: two messages with buttons (bot/discord_app/delivery/announce.py)"
+        "retried, and after a game moved out of its thread (403) the old prompt is cleared "
+        "through the channel (404 Unknown Message): several messages with buttons "
+        "(bot/discord_app/delivery/announce.py)"
     ),
 }
 """Invariants the current code is known to break when the seed's faults land so (the
