@@ -1,6 +1,6 @@
 """A seeded chaos run: games played through `python -m bot` while Discord misbehaves.
 
-    python -m bot.chaos --seed N --minutes M [--games G] [--players P]
+    python -m bot.chaos --seed N --minutes M [--games G] [--players P] [--faults 5xx,kill,...]
 
 The bot runs as its own process (drawing tiny pictures, `tests/bot/test_crash.py`'s
 `bot_main_with_small_pictures`) against the loopback fake Discord
@@ -34,8 +34,12 @@ stalled), settles again and checks its invariants over the whole run:
 * ``no-error-press``: every press answered, and never with an error;
 * ``no-stall``: every game moved after healing.
 
-Printed: one line per fault applied (seconds since the run began), one line per verdict
-(``ok`` or the violation); exit status 1 if any invariant failed.
+Printed: one line per fault applied (seconds since the run began), notes (what the
+players met that is no verdict, the bot's warnings and tracebacks counted, where each game
+plays at the end), one line per verdict (``ok`` or the violations); exit status 1 if any
+invariant failed. The seed fixes the schedule of faults and every choice; how they
+interleave with the bot's work still depends on timing, so one seed may break an
+invariant in one run and not in the next.
 """
 
 from __future__ import annotations
