@@ -100,6 +100,7 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "bot.web": ("bot.core", "render", "rules", "i18n"),
     "bot.__main__": ("bot.core", "bot.discord_app", "bot.console", "bot.web"),
     "bot.bench": ("bot.core", "bot.discord_app", "bot.__main__", "rules", "tests"),
+    "bot.chaos": ("bot.core", "bot.discord_app", "bot.__main__", "rules", "tests"),
     "bot.aibench": ("bot.core", "rules"),
     "bot.webbench": ("bot.core", "bot.bench", "bot.discord_app", "bot.web", "tests"),
     "bot.replaybench": ("bot.core", "bot.discord_app", "rules", "tests"),

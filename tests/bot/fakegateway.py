@@ -66,6 +66,7 @@ from aiohttp import BodyPartReader, WSMsgType, web
 from tests.bot.fakediscord import (
     DEFERRED_UPDATE,
     FakeDiscordBase,
+    Fault,
     InteractionRecord,
     InteractionResult,
     Json,
@@ -94,6 +95,10 @@ class GatewaySession:
     identify: Json | None = None
     sequence: int = 0
     events: list[str] = field(default_factory=list)
+    sent: list[Json] = field(default_factory=list)
+    """Every dispatch made on this session's id, in order (replayed on a RESUME)."""
+    muted: bool = False
+    """Dispatches are recorded but lost on the wire (see `FakeGateway.reconnect`)."""
 
     def serves(self, guild_id: int) -> bool:
         """Whether this connection is the shard of `guild_id` (Discord's rule
@@ -107,7 +112,10 @@ class GatewaySession:
     async def dispatch(self, event: str, data: Json) -> None:
         self.sequence += 1
         self.events.append(event)
-        await self.ws.send_json({"op": DISPATCH, "t": event, "s": self.sequence, "d": data})
+        payload = {"op": DISPATCH, "t": event, "s": self.sequence, "d": data}
+        self.sent.append(payload)
+        if not self.muted:
+            await self.ws.send_json(payload)
 
 
 class BotProcess:
@@ -198,6 +206,11 @@ class FakeGateway(FakeDiscordBase):
         self._session_counter = 0
         self._connected = asyncio.Event()
         self.world.event_sinks.append(self._push_event)
+        self.fault_headers: dict[int, dict[str, str]] = {}
+        """Extra response headers of an injected fault, by ``id(fault)`` (``inject_with``)."""
+        self.resumed: list[tuple[str, int]] = []
+        """(session id, events replayed) of every RESUME."""
+        self._past_sessions: dict[str, GatewaySession] = {}
 
     # ---- addresses ----
     @property
@@ -289,6 +302,30 @@ class FakeGateway(FakeDiscordBase):
                 raise TimeoutError(f"condition still false after {timeout}s")
             await self.world.wait_for_change(min(remaining, 0.05))
 
+    # ---- faults of the transport ----
+    def inject_with(
+        self, route: str, status: int | None = None, *, headers: Mapping[str, str], **options: Any
+    ) -> Fault:
+        """``inject``, the answer carrying ``headers`` too (``{"Via": "1.1 google"}``:
+        discord.py trusts a 429 only with a ``Via`` header, else takes it for a
+        Cloudflare ban and raises at once)."""
+        fault = self.inject(route, status, **options)
+        self.fault_headers[id(fault)] = dict(headers)
+        return fault
+
+    async def reconnect(self, lost_for: float = 0.0) -> int:
+        """Discord asks the bot to reconnect (op 7 RECONNECT) after the events of the last
+        ``lost_for`` seconds were lost on the wire; the bot RESUMEs and they are replayed.
+        Returns how many sessions were asked."""
+        live = [s for s in self.sessions if s.identify is not None and not s.ws.closed]
+        for session in live:
+            session.muted = True
+        await asyncio.sleep(lost_for)
+        for session in live:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await session.ws.send_json({"op": RECONNECT, "d": None})
+        return len(live)
+
     # ---- gateway ----
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
@@ -331,12 +368,22 @@ class FakeGateway(FakeDiscordBase):
                 if session.serves(other):
                     await session.dispatch("GUILD_CREATE", self.world.other_guild_payload(other))
             self.sessions.append(session)
+            self._past_sessions[session.session_id] = session
             self.world._notify()
         elif op == RESUME:
             session.identify = data
             session.sequence = int((data or {}).get("seq") or 0)
+            past = self._past_sessions.get(str((data or {}).get("session_id")))
+            if past is not None:  # the same session goes on: what it missed is replayed
+                session.session_id, session.sent = past.session_id, past.sent
+                missed = [p for p in past.sent if int(p["s"]) > session.sequence]
+                for payload in missed:
+                    await session.ws.send_json(payload)
+                session.sequence = max([session.sequence, *(int(p["s"]) for p in missed)])
+                self.resumed.append((session.session_id, len(missed)))
             await session.dispatch("RESUMED", {})
             self.sessions.append(session)
+            self._past_sessions[session.session_id] = session
             self.world._notify()
         elif op == REQUEST_MEMBERS:
             chunk: Json = {
@@ -377,12 +424,15 @@ class FakeGateway(FakeDiscordBase):
         elif request.can_read_body:
             raw = await request.read()
             body = json.loads(raw) if raw else None
+        # the fault `serve` will meet: the first that matches (no await in between)
+        met = next((f for f in self.world.faults if f.matches(request.method, path)), None)
+        headers = self.fault_headers.get(id(met), {}) if met is not None else {}
         status, response = await self.world.serve(
             request.method, path, dict(request.query), body, files, None
         )
         if status == 204 or response is None:
-            return web.Response(status=204)
-        return _json_response(response, status)
+            return web.Response(status=204, headers=headers)
+        return _json_response(response, status, headers)
 
     # ---- interactions ----
     async def _deliver(self, record: InteractionRecord) -> None:
@@ -491,10 +541,14 @@ class FakeGateway(FakeDiscordBase):
         raise ValueError(f"unknown interaction kind {kind!r}")
 
 
-def _json_response(data: Any, status: int) -> web.Response:
+def _json_response(
+    data: Any, status: int, headers: Mapping[str, str] | None = None
+) -> web.Response:
     # discord.py parses JSON only when the content type is exactly "application/json".
     body = json.dumps(data).encode()
-    return web.Response(body=body, status=status, headers={"Content-Type": "application/json"})
+    return web.Response(
+        body=body, status=status, headers={**(headers or {}), "Content-Type": "application/json"}
+    )
 
 
 def _message_json(message: Any) -> Json:
