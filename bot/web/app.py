@@ -30,6 +30,7 @@ from aiohttp import web
 
 from bot.core.community.replays import draw_step
 from bot.core.server.server_settings import server_settings
+from bot.core.wording import words
 from i18n import Language, translator
 from render import render_game
 from render.replay import turn_count, turn_state
@@ -273,12 +274,19 @@ async def _game_shown(request: web.Request) -> tuple[GameRow, Game]:
     return await _game(request)
 
 
+def shown(row: GameRow, language: Language) -> dict[str, str]:
+    """The seats' names the pictures show in `language` (a forgotten player's worded)."""
+    return words.names_worded(row.names, translator(language))
+
+
 async def _board_now(request: web.Request, row: GameRow, game: Game, language: Language) -> bytes:
     """The picture of the game now, drawn once per mark and language."""
     key = ("picture", row.id, mark_of(row), language)
 
     async def make() -> bytes:
-        return await asyncio.to_thread(render_game, game, names=row.names, language=language)
+        return await asyncio.to_thread(
+            render_game, game, names=shown(row, language), language=language
+        )
 
     png: bytes = await request.app[KEPT_DRAWN].get(key, make)
     return png
@@ -303,7 +311,7 @@ async def turn_picture(request: web.Request) -> web.StreamResponse:
             # the turn in progress, where an open page's slider rests: its step is the
             # game now, drawn alike (`draw_step`), so the picture drawn for this mark
             return await _board_now(request, row, game, language)
-        step = await asyncio.to_thread(draw_step, game, turn, row.names, language)
+        step = await asyncio.to_thread(draw_step, game, turn, shown(row, language), language)
         return step.png
 
     return _png(await request.app[KEPT_DRAWN].get(key, make), for_good=for_good)

@@ -69,7 +69,7 @@ def mark_of(row: GameRow) -> str:
 
 
 def game_words(row: GameRow, game: Game, t: Translator) -> GameWords:
-    names = row.names
+    names = words.names_worded(row.names, t)
     log: list[str] = []
     last = 0
     for state in turn_states(game):
@@ -138,7 +138,7 @@ def game_page(
     t = translator(language)
     base = f"/g/{escape(token)}"
     back = "" if server is None else back_to_server(*server, language) + "\n"
-    players = ", ".join(escape(name) for name in row.names.values())
+    players = ", ".join(escape(name) for name in words.names_worded(row.names, t).values())
     title = t.gettext("Montana: game {id}", id=row.id)
     picture_alt = t.gettext("The board of the game now: {waiting}", waiting=said.waiting)
     step_alt = t.gettext("The board at the end of the chosen turn")

@@ -60,8 +60,8 @@ def board_lines(read: LeaderboardPage) -> list[BoardLine]:
     ]
 
 
-def _players(row: GameRow) -> str:
-    return ", ".join(seat.name for seat in row.players)
+def _players(row: GameRow, t: Translator) -> str:
+    return ", ".join(words.forgotten_worded(seat.name, t) for seat in row.players)
 
 
 def game_line(row: GameRow, token: str | None, t: Translator) -> GameLine | None:
@@ -76,7 +76,7 @@ def game_line(row: GameRow, token: str | None, t: Translator) -> GameLine | None
         return GameLine(
             row.id,
             token,
-            _players(row),
+            _players(row, t),
             words.waiting_for(game, row.names, t),
             t.gettext("Pace: {pace}.", pace=pace),
         )
@@ -85,7 +85,7 @@ def game_line(row: GameRow, token: str | None, t: Translator) -> GameLine | None
         t.gettext(
             "{place}. {who} — {settlements}",
             place=placing.place,
-            who=placing.seat.name,
+            who=words.forgotten_worded(placing.seat.name, t),
             settlements=PIECES["settlement"].count_in(t, placing.settlements),
         )
         for placing in placings(row, game, quitter if row.status == ENDED else None)
@@ -96,7 +96,7 @@ def game_line(row: GameRow, token: str | None, t: Translator) -> GameLine | None
         if row.status == ENDED
         else t.gettext("Ended on {day}", day=day)
     )
-    return GameLine(row.id, token, _players(row), " · ".join(standings), detail)
+    return GameLine(row.id, token, _players(row, t), " · ".join(standings), detail)
 
 
 def _game_items(lines: list[GameLine], language: Language, t: Translator) -> str:

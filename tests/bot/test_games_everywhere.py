@@ -59,13 +59,13 @@ async def test_in_a_dm_my_games_of_every_server_are_listed_waiting_ones_first(
     assert lines[1].startswith(
         f"▶ **Your move** in **Montana Test** › <#{here_thread.id}> (with Ben; 48 hours / 24 hours)"
     )
-    assert "waiting since <t:" in lines[1] and ":R>, due <t:" in lines[1]
+    assert "your turn began <t:" in lines[1] and ":R>, due <t:" in lines[1]
     # a jump link with the server's id: it opens the message from a DM
     link = f"https://discord.com/channels/{fake_discord.guild_id}/{row.play_channel_id}/"
     assert f"{link}{row.message_id}" in lines[1]
     # then the games under way that wait for someone else, then the lobbies
     assert lines[2].startswith("⏳ **Board Gamers** › <#78> (with dan;")
-    assert "waiting for dan since" in lines[2]
+    assert "waiting for dan, whose turn began <t:" in lines[2]
     assert lines[3].startswith(
         f"🪑 **Montana Test** › <#{lobby_channel.id}> — lobby (1/4 seated; fast)"
     )

@@ -75,10 +75,10 @@ async def test_my_games_lists_those_waiting_for_me_first_in_this_server(
         f"▶ **Your move** in <#{mine_thread.id}> (with Ben; 48 hours / 24 hours)"
     )
     assert f"/{row.play_channel_id}/{row.message_id}" in lines[0], "a link to its newest message"
-    assert "waiting since <t:" in lines[0] and ":R>, due <t:" in lines[0]
+    assert "your turn began <t:" in lines[0] and ":R>, due <t:" in lines[0]
     theirs = await table.row(theirs_row.id)
     assert lines[1].startswith(f"⏳ <#{theirs.play_channel_id}> (with Cleo;")
-    assert "waiting for Cleo since <t:" in lines[1]
+    assert "waiting for Cleo, whose turn began <t:" in lines[1]
     assert lines[2].startswith(f"🪑 <#{third.id}> — lobby (1/4 seated; fast)")
     # Ben sees only his game, not Ana's others
     bens = await fake_discord.slash(ben, fake_discord.channel, "montana", "me", "games")
@@ -149,4 +149,5 @@ async def test_a_long_list_is_cut_within_discords_limit_with_a_count(
     assert len(text) <= 2000
     shown = text.count("\n🪑 ")
     assert 0 < shown < 25
-    assert text.endswith(f"\n… and {25 - shown} more.")
+    # the count ends the list, before the small print when it fits
+    assert text.split("\n-# ")[0].endswith(f"\n… and {25 - shown} more.")

@@ -179,7 +179,10 @@ async def test_the_setting_is_changed_in_game_and_a_wrong_value_is_refused(
     refused = await tampered_slash(fake_discord, ana, thread, "sometimes")
     assert refused.ephemeral
     assert "“sometimes” is not a pictures setting" in refused.content
-    assert "every-move, end-of-turn, on-request" in refused.content
+    assert (
+        "choose “every move”, “end of turn: words inside a turn”, or “on request: a Board "
+        "button” in" in refused.content
+    )
     assert (await table.row(game_id)).pictures == PICTURES_EVERY_MOVE
     changed = await fake_discord.slash(
         ana, thread, "montana", "game", "settings", options={"pictures": PICTURES_ON_REQUEST}

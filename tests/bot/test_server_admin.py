@@ -229,14 +229,13 @@ async def test_the_moderators_list_shows_the_servers_games_and_ends_one_once(
     row = await table.row(game_id)
     awaiting = GameService.game_of(row).awaiting
     assert awaiting is not None
-    assert f"**#{game_id}** in <#{thread.id}>: waits for {row.names[awaiting]} since <t:" in (
-        listing.content
-    )
+    waits = f"**#{game_id}** in <#{thread.id}>: waits for {row.names[awaiting]}, whose turn began"
+    assert f"{waits} <t:" in listing.content
     assert "**overdue**" not in listing.content
     # past the 48 hours of the turn, the list says the game is overdue
     await manual_clock(bot, game_id, 49)
     late = original(await fake_discord.slash(mod, fake_discord.channel, "montana server games"))
-    assert f"waits for {row.names[awaiting]} since <t:" in late.content
+    assert f"waits for {row.names[awaiting]}, whose turn began <t:" in late.content
     assert "**overdue** (due <t:" in late.content
     listing = late
     assert f"**#{lobby.id}** lobby in <#{lounge.id}>, opened by Cleo <t:" in listing.content

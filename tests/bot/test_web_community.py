@@ -415,3 +415,9 @@ async def test_forget_me_reaches_a_running_web_process_within_seconds(server: Se
     _, _, after = await server.get(f"/g/{token}/state.json?lang=en")
     assert old_name not in after.decode() and "(a former player)" in after.decode()
     assert json.loads(after)["mark"] != json.loads(before)["mark"]  # new picture address
+    # the store keeps the English as a marker; each page words it in its reader's language
+    for language, worded in (("fr", "(ancien joueur)"), ("ja", "（元プレイヤー）")):
+        _, _, shown = await server.get(f"/g/{token}?lang={language}")
+        assert worded in shown.decode() and "(a former player)" not in shown.decode()
+        _, _, state = await server.get(f"/g/{token}/state.json?lang={language}")
+        assert worded in json.dumps(json.loads(state), ensure_ascii=False)

@@ -62,11 +62,35 @@ from bot.core.store import (
     GameRow,
     StoreError,
 )
+from bot.core.wording import words
 from bot.core.wording.refusals import game_words
-from i18n import Translator, translatable
+from i18n import Translator, translatable, translatable_in
 from rules import Game
 
 log = logging.getLogger(__name__)
+
+ABSENT_LABELS = {
+    ABSENT_WAIT: translatable_in("option choice", "wait: reminders only"),
+    ABSENT_AI_MOVE: translatable_in("option choice", "ai-move: the AI plays the overdue decision"),
+    ABSENT_AI_SEAT: translatable_in(
+        "option choice", "ai-seat: the AI takes the seat until reclaimed"
+    ),
+}
+"""Each `absent` setting's label among the `absent:` option's choices (`ABSENT_CHOICES`
+of the Discord adapter shows the same words)."""
+# Translators: {modes} lists the labels of the absent option's choices, each quoted:
+# “wait: reminders only”, “ai-move: …”, or “ai-seat: …”.
+WRONG_ABSENT = translatable(
+    "“{value}” is not an absent setting: choose {modes} in {/game settings:absent}. "
+    "Nothing was changed."
+)
+"""The answer to an `absent` value no setting has."""
+
+
+def absent_choices(t: Translator) -> str:
+    """The `absent:` option's choices in `t`'s language, as a refusal offers them."""
+    return words.choices_worded((t.translate(label) for label in ABSENT_LABELS.values()), t)
+
 
 DEFAULT_DELAY_SECONDS = 1.5
 """How long the AI waits before moving, so the players see the picture first."""
@@ -573,8 +597,9 @@ class AiPlayers:
 
     async def set_absent(self, row: GameRow, mode: str) -> GameRow:
         if mode not in ABSENT_MODES:
+            refused = mode[:40]
             raise Refusal(
-                translatable("absent must be one of: {modes}."), modes=", ".join(ABSENT_MODES)
+                lambda t: t.translate(WRONG_ABSENT, value=refused, modes=absent_choices(t))
             )
         await self.tables.set_absent(row.id, mode)
         return replace(row, absent=mode)
@@ -594,11 +619,14 @@ class AiPlayers:
 
 
 __all__ = [
+    "ABSENT_LABELS",
     "ABSENT_WORDS",
     "DEFAULT_DELAY_SECONDS",
+    "WRONG_ABSENT",
     "AiPlayers",
     "Hint",
     "TakeoverVote",
+    "absent_choices",
     "awaited_ai",
     "decision_seed",
 ]

@@ -28,6 +28,8 @@ from pathlib import Path
 
 from bot.core.play.repeats import ReplayPosts
 from bot.core.store import GameRow
+from bot.core.wording import words
+from i18n import SOURCE_LANGUAGE, is_language, translator
 from render import render_game
 from render.replay import Replay, TurnFrame, render_replay, turn_count, turn_state
 from rules import Event, Game
@@ -111,6 +113,14 @@ Drawer = Callable[
 ]
 
 
+def shown_names(row: GameRow, language: str) -> dict[str, str]:
+    """The seats' names a picture of `row` shows in `language` (a forgotten player's
+    worded: `words.forgotten_worded`)."""
+    return words.names_worded(
+        row.seat_names, translator(language if is_language(language) else SOURCE_LANGUAGE)
+    )
+
+
 class Replays:
     """The replays being drawn, one drawing per `Request`.
 
@@ -160,7 +170,7 @@ class Replays:
             return kept
         task = self._drawing.get(request)
         if task is None:
-            task = asyncio.create_task(self._draw(request, game, row.seat_names))
+            task = asyncio.create_task(self._draw(request, game, shown_names(row, language)))
             self._drawing[request] = task
             task.add_done_callback(lambda _: self._forget(request))
         while not task.done():
@@ -206,7 +216,7 @@ class Replays:
     async def step(self, row: GameRow, game: Game, turn: int, language: str) -> StepPicture:
         """The picture of `game` at the end of `turn`, drawn off the loop."""
         loop = asyncio.get_running_loop()
-        names = dict(row.seat_names)
+        names = shown_names(row, language)
         return await loop.run_in_executor(self._executor, draw_step, game, turn, names, language)
 
     async def close(self) -> None:

@@ -77,12 +77,14 @@ def summary_text(body: Mapping[str, Any], game_id: int, t: Translator) -> str:
         else t.gettext("📊 **Game #{game} — summary** (ended early by a vote)", game=game_id)
     ]
     for seat in seats:
-        line = t.gettext(
-            "{place}. {name} — {settlements} settlements (cows and canteens {cows}, "
-            "holdings {holdings})",
+        # Translators: {n} is the seat's count of settlements; {cows} and {holdings}
+        # are its tie-break figures (cows and canteens, holdings).
+        line = t.ngettext(
+            "{place}. {name} — {n} settlement (cows and canteens {cows}, holdings {holdings})",
+            "{place}. {name} — {n} settlements (cows and canteens {cows}, holdings {holdings})",
+            int(seat["settlements"]),
             place=seat["place"],
-            name=seat["name"],
-            settlements=seat["settlements"],
+            name=words.forgotten_worded(str(seat["name"]), t),
             cows=seat.get("cows", 0),
             holdings=seat.get("holdings", 0),
         )

@@ -20,7 +20,8 @@ from bot.core.store import (
     PICTURES_EVERY_MOVE,
     PICTURES_ON_REQUEST,
 )
-from i18n import Translator, translatable
+from bot.core.wording import words
+from i18n import Translator, translatable, translatable_in
 from rules import Game
 
 PICTURES_MESSAGES = {
@@ -29,11 +30,26 @@ PICTURES_MESSAGES = {
     PICTURES_ON_REQUEST: translatable("a picture on request (the 🖼 Board button)"),
 }
 """What each `pictures` setting does, in words (`pictures_words` in a language)."""
+PICTURES_LABELS = {
+    PICTURES_EVERY_MOVE: translatable_in("option choice", "every move"),
+    PICTURES_END_OF_TURN: translatable_in("option choice", "end of turn: words inside a turn"),
+    PICTURES_ON_REQUEST: translatable_in("option choice", "on request: a Board button"),
+}
+"""Each setting's label among the `pictures:` option's choices (`PICTURES_CHOICES` of the
+Discord adapter shows the same words)."""
+# Translators: {modes} lists the labels of the pictures option's choices, each quoted:
+# “every move”, “end of turn: words inside a turn”, or “on request: a Board button”.
 WRONG_PICTURES = translatable(
-    "“{value}” is not a pictures setting: choose one of {modes} in {/game settings:pictures}. "
+    "“{value}” is not a pictures setting: choose {modes} in {/game settings:pictures}. "
     "Nothing was changed."
 )
-"""The answer to a `pictures:` value no setting has (a tampered client)."""
+"""The answer to a `pictures:` value no setting has (a tampered client); `modes` from
+`pictures_choices`."""
+
+
+def pictures_choices(t: Translator) -> str:
+    """The `pictures:` option's choices in `t`'s language, as a refusal offers them."""
+    return words.choices_worded((t.translate(label) for label in PICTURES_LABELS.values()), t)
 
 
 def wants_picture(mode: str, *, turn_ended: bool) -> bool:
@@ -65,10 +81,12 @@ def is_pictures_mode(value: str) -> bool:
 
 
 __all__ = [
+    "PICTURES_LABELS",
     "PICTURES_MESSAGES",
     "WRONG_PICTURES",
     "ends_turn",
     "is_pictures_mode",
+    "pictures_choices",
     "pictures_words",
     "wants_picture",
 ]

@@ -35,7 +35,7 @@ from bot.core.play.repeats import Pings, Reposts
 from bot.core.store import DM, OPEN_STATUSES, POST, Away, GameRow, OwedMessage, StoreError
 from bot.core.wording import words
 from bot.core.wording.refusals import Refusal, game_words, why_not_saved
-from i18n import translatable
+from i18n import Translator, translatable
 from rules import Game
 
 log = logging.getLogger(__name__)
@@ -251,7 +251,7 @@ class Announcing:
             return await self.announce(outcome)
 
     async def log_page(
-        self, game: int | GameRow, page: int, per_page: int = 20
+        self, game: int | GameRow, page: int, per_page: int = 20, t: Translator | None = None
     ) -> tuple[list[str], int]:
         """Lines of the move log (notation) for `page` (1 = the latest) and the page count."""
         row = await self.games.row_of(game)
@@ -262,7 +262,8 @@ class Announcing:
         offset = max(0, total - page * per_page)
         limit = total - (page - 1) * per_page - offset
         moves = await self.store.moves(game_id, offset=offset, limit=max(limit, 0))
-        lines = words.log_lines(((m.version, m.player, m.notation) for m in moves), row.names)
+        names = row.names if t is None else words.names_worded(row.names, t)
+        lines = words.log_lines(((m.version, m.player, m.notation) for m in moves), names)
         return lines, pages
 
 

@@ -9,7 +9,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
 
 import render.words as render_words
-from i18n import SOURCE_LANGUAGE, Translator
+from bot.core.store import FORGOTTEN_NAME
+from i18n import SOURCE_LANGUAGE, Translator, translatable_in
 from render.vocabulary import ACTIONS, BOARD, GOODS, PIECES, WORKER_COLOURS
 from render.words import ENGLISH
 from rules import data
@@ -110,6 +111,42 @@ def series(parts: Iterable[str], t: Translator = ENGLISH) -> str:
         # Translators: joins longer items (each with commas of its own) in one line.
         text = t.pgettext("list", "{list}; {next}", list=text, next=item)
     return text
+
+
+# Translators: written for the name of a player who asked to be forgotten
+# (/montana me forget), in the games that are over.
+FORGOTTEN_WORDS = translatable_in("player name", "(a former player)")
+"""The name of a forgotten player, as shown; the store keeps `FORGOTTEN_NAME`, the
+English, as a marker (`forgotten_worded`)."""
+
+
+def forgotten_worded(name: str, t: Translator = ENGLISH) -> str:
+    """A seat's name as shown in `t`'s language: the store's marker of a forgotten
+    player (`FORGOTTEN_NAME`, also with a suffix such as " (AI)") worded, any other name
+    as it is."""
+    if name.startswith(FORGOTTEN_NAME):
+        return t.translate(FORGOTTEN_WORDS) + name[len(FORGOTTEN_NAME) :]
+    return name
+
+
+def names_worded(names: Mapping[str, str], t: Translator = ENGLISH) -> dict[str, str]:
+    """`row.names` or `row.seat_names` with a forgotten player's marker worded in `t`'s
+    language (`forgotten_worded`): what the pages, pictures and lines of games that are
+    over show."""
+    return {player: forgotten_worded(name, t) for player, name in names.items()}
+
+
+def quoted(text: str, t: Translator = ENGLISH) -> str:
+    """`text` between the quotation marks of `t`'s language: “wait”, « attendre »."""
+    # Translators: quotation marks around words quoted in a sentence (a choice's label,
+    # a name): “every move”.
+    return t.pgettext("quoted", "“{text}”", text=text)
+
+
+def choices_worded(labels: Iterable[str], t: Translator = ENGLISH) -> str:
+    """The labels of an option's choices, each quoted, as a choice among them: “a”,
+    “b”, or “c” (what a refusal of a value no choice has offers instead)."""
+    return either((quoted(label, t) for label in labels), t)
 
 
 def either(parts: Iterable[str], t: Translator = ENGLISH) -> str:

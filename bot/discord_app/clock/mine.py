@@ -56,12 +56,21 @@ def game_line(mine: MyGame, user_id: str, t: Translator, server: str | None = No
             if row.lobby_message_id is not None
             else f"<#{row.channel_id}>"
         )
+        if mine.since is None:
+            return t.gettext(
+                "🪑 {where} — lobby ({seated}/4 seated; {pace}): {link}",
+                where=place(row.channel_id),
+                seated=len(row.players),
+                pace=pace,
+                link=link,
+            )
+        # Translators: {since} is a relative time, e.g. "3 hours ago".
         return t.gettext(
-            "🪑 {where} — lobby ({seated}/4 seated; {pace}), open since {since}: {link}",
+            "🪑 {where} — lobby ({seated}/4 seated; {pace}), opened {since}: {link}",
             where=place(row.channel_id),
             seated=len(row.players),
             pace=pace,
-            since=timestamp(mine.since) if mine.since else "—",
+            since=timestamp(mine.since),
             link=link,
         )
     link = (
@@ -69,30 +78,44 @@ def game_line(mine: MyGame, user_id: str, t: Translator, server: str | None = No
         if row.message_id is not None
         else f"<#{row.play_channel_id}>"
     )
-    since = timestamp(mine.since) if mine.since else "—"
-    due = timestamp(mine.deadline) if mine.deadline else "—"
+    fields = {
+        "where": place(row.play_channel_id),
+        "players": players or "—",
+        "pace": pace,
+        "due": timestamp(mine.deadline) if mine.deadline else "—",
+        "link": link,
+    }
     if mine.waits_for_me:
+        task = awaited_task(mine.game, t)
+        if mine.since is None:
+            return t.gettext(
+                "▶ **Your move** in {where} (with {players}; {pace}): {task} — due {due}: {link}",
+                task=task,
+                **fields,
+            )
+        # Translators: {since} is a relative time, e.g. "3 hours ago".
         return t.gettext(
-            "▶ **Your move** in {where} (with {players}; {pace}): {task} — waiting since "
+            "▶ **Your move** in {where} (with {players}; {pace}): {task} — your turn began "
             "{since}, due {due}: {link}",
-            where=place(row.play_channel_id),
-            players=players or "—",
-            pace=pace,
-            task=awaited_task(mine.game, t),
-            since=since,
-            due=due,
-            link=link,
+            task=task,
+            since=timestamp(mine.since),
+            **fields,
         )
     awaited = mine.awaited
+    who = row.names.get(awaited, awaited) if awaited else "—"
+    if mine.since is None:
+        return t.gettext(
+            "⏳ {where} (with {players}; {pace}): waiting for {who}, due {due}: {link}",
+            who=who,
+            **fields,
+        )
+    # Translators: {since} is a relative time, e.g. "3 hours ago".
     return t.gettext(
-        "⏳ {where} (with {players}; {pace}): waiting for {who} since {since}, due {due}: {link}",
-        where=place(row.play_channel_id),
-        players=players or "—",
-        pace=pace,
-        who=row.names.get(awaited, awaited) if awaited else "—",
-        since=since,
-        due=due,
-        link=link,
+        "⏳ {where} (with {players}; {pace}): waiting for {who}, whose turn began {since}, "
+        "due {due}: {link}",
+        who=who,
+        since=timestamp(mine.since),
+        **fields,
     )
 
 

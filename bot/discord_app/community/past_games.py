@@ -40,8 +40,8 @@ async def history_entries(
     """Each past game of this channel (or thread), newest first, and its line."""
     lines = []
     for row in await service.store.past_games(channel_id, HISTORY_LIMIT):
-        names = row.names
-        players = ", ".join(s.name for s in row.players)
+        names = words.names_worded(row.names, t)
+        players = ", ".join(words.forgotten_worded(s.name, t) for s in row.players)
         date = row.updated_at[:10]
         status = row.status
         if status == FINISHED and row.state_json is not None:

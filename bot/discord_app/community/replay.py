@@ -309,6 +309,7 @@ class StepsButton(
 def step_text(row: GameRow, step: StepPicture, t: Translator) -> str:
     """The words above a step picture: which turn of how many, whose, what happened."""
     frame = step.frame
+    names = words.names_worded(row.seat_names, t)
     if frame.player is None:
         head = t.gettext("**Setup** (turn 0 of {last})", last=step.last)
     else:
@@ -316,9 +317,9 @@ def step_text(row: GameRow, step: StepPicture, t: Translator) -> str:
             "**Turn {number} of {last}**: {player}",
             number=frame.turn,
             last=step.last,
-            player=row.seat_names.get(frame.player, frame.player),
+            player=names.get(frame.player, frame.player),
         )
-    happened = words.describe(step.events, row.seat_names, t=t) if step.events else ""
+    happened = words.describe(step.events, names, t=t) if step.events else ""
     return f"{head}\n{happened}"[:2000]
 
 

@@ -28,6 +28,7 @@ from bot.core.community.ratings import PROVISIONAL_GAMES
 from bot.core.delivery.outbox import Ticket
 from bot.core.play.service import Refusal
 from bot.core.store import GameRow, Owed, Store, StoreError
+from bot.core.wording import words
 from bot.discord_app.components import (
     Components,
     DynamicItems,
@@ -454,10 +455,11 @@ async def forget_command(interaction: discord.Interaction[Any]) -> None:
         interaction,
         t.gettext(
             "This deletes your preferences (direct messages, heads-up, language), your ratings "
-            "and statistics on every server, and writes “(a former player)” for your name in "
+            "and statistics on every server, and writes {forgotten} for your name in "
             "the games that are over. Kept: your moves in those games' logs, under your "
             "Discord id (a game's record needs them), the messages already posted, and the "
-            "games under way. It cannot be undone."
+            "games under way. It cannot be undone.",
+            forgotten=words.quoted(t.translate(words.FORGOTTEN_WORDS), t),
         ),
         view=forget_view(interaction.user.id, t),
     )

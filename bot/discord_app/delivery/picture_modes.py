@@ -16,10 +16,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.delivery.picture_modes import WRONG_PICTURES, is_pictures_mode
+from bot.core.delivery.picture_modes import WRONG_PICTURES, is_pictures_mode, pictures_choices
 from bot.core.play.service import Refusal
 from bot.core.store import (
-    PICTURE_MODES,
     PICTURES_END_OF_TURN,
     PICTURES_EVERY_MOVE,
     PICTURES_ON_REQUEST,
@@ -31,7 +30,7 @@ from i18n import Translator, translatable
 
 log = logging.getLogger(__name__)
 
-PICTURES_CHOICES = [
+PICTURES_CHOICES = [  # the same words as `PICTURES_LABELS`
     app_commands.Choice(name="every move", value=PICTURES_EVERY_MOVE),
     app_commands.Choice(name="end of turn: words inside a turn", value=PICTURES_END_OF_TURN),
     app_commands.Choice(name="on request: a Board button", value=PICTURES_ON_REQUEST),
@@ -44,7 +43,10 @@ allowed)."""
 def check_pictures(value: str | None) -> None:
     """Refuse a `pictures:` value that is no setting (`Refusal`, changing nothing)."""
     if value is not None and not is_pictures_mode(value):
-        raise Refusal(WRONG_PICTURES, value=value[:40], modes=", ".join(PICTURE_MODES))
+        refused = value[:40]
+        raise Refusal(
+            lambda t: t.translate(WRONG_PICTURES, value=refused, modes=pictures_choices(t))
+        )
 
 
 PICTURE_OFFER = Offer(

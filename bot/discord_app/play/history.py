@@ -40,7 +40,7 @@ async def log_page_text(
 ) -> tuple[str, int, int]:
     """The text of a log page, the page shown (clamped) and the page count, in the
     reader's language `t` (the moves themselves stay in notation)."""
-    lines, pages = await service.log_page(row, page, PER_PAGE)
+    lines, pages = await service.log_page(row, page, PER_PAGE, t)
     page = min(max(page, 1), pages)
     noted = await service.store.move_notes(row.id)
     notes = {

@@ -357,6 +357,7 @@ async def game_line(interaction: discord.Interaction[Any], row: GameRow, t: Tran
         else f"<#{channel_id}>"
     )
     if row.status == LOBBY:
+        # Translators: {since} is a relative time, e.g. "3 hours ago".
         return t.gettext(
             "- **#{game}** lobby in <#{channel}>, opened by {opener} {since}: waits for "
             "players ({seated}/4). {link}",
@@ -387,13 +388,17 @@ async def game_line(interaction: discord.Interaction[Any], row: GameRow, t: Tran
         "link": link,
     }
     if deadline <= bot.deadlines.clock():
+        # Translators: {since} is a relative time, e.g. "3 hours ago"; {due} too.
         return t.gettext(
-            "- **#{game}** in <#{channel}>: waits for {who} since {since}, **overdue** "
-            "(due {due}). {link}",
+            "- **#{game}** in <#{channel}>: waits for {who}, whose turn began {since}, "
+            "**overdue** (due {due}). {link}",
             **fields,
         )
+    # Translators: {since} is a relative time, e.g. "3 hours ago"; {due} one ahead, e.g.
+    # "in 5 hours".
     return t.gettext(
-        "- **#{game}** in <#{channel}>: waits for {who} since {since}, due {due}. {link}",
+        "- **#{game}** in <#{channel}>: waits for {who}, whose turn began {since}, due "
+        "{due}. {link}",
         **fields,
     )
 
