@@ -206,7 +206,7 @@ async def test_a_games_page_leads_back_to_its_servers_page(server: Server) -> No
 async def test_the_server_page_speaks_the_readers_language(server: Server) -> None:
     french = await server.page("", **{"Accept-Language": "fr-FR,fr;q=0.9"})
     assert '<html lang="fr">' in french and "Classement" in french
-    assert "Parties en cours" in french and "Partie n° " in french
+    assert "Parties en cours" in french and "Partie n°\xa0" in french
     japanese = await server.page("?lang=ja", **{"Accept-Language": "fr"})
     assert '<html lang="ja">' in japanese and "進行中のゲーム" in japanese
     assert f'/s/{server.token}/p/{server.users["ana"].id}?lang=ja"' in japanese
