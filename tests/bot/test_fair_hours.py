@@ -32,7 +32,14 @@ from bot.core.clock.hours import (
 from bot.core.clock.my_games import DIGEST_HOUR, DigestTask
 from bot.discord_app.clock.mine import DigestSender
 from bot.discord_app.delivery.notify import Notifier
-from tests.bot.driver import Table, make_bot, open_game, original, to_main_decision
+from tests.bot.driver import (
+    Table,
+    game_at_main,
+    make_bot,
+    open_game,
+    original,
+    to_main_decision,
+)
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.bot.fakediscord.interactions import InteractionResult
 from tests.bot.test_deadlines import driver_at, last_move_time, manual_clock, two_player_game
@@ -138,11 +145,8 @@ async def test_hours_set_when_overdue_neither_move_the_deadline_nor_void_the_vot
     them, sets quiet hours that would make their 48 hours not yet over had they been set
     before; the deadline stays passed and the second vote ends the game."""
     db = tmp_path / "m.sqlite3"
-    bot = make_bot(db, seed=2)
-    await fake_discord.start(bot)
-    table = Table(fake_discord, bot)
-    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "a", "b", "c")
-    await to_main_decision(table, game_id)
+    table, game_id, thread = await game_at_main(fake_discord, db, "a", "b", "c", seed=2)
+    bot = table.bot
     row, game = await table.game(game_id)
     late = game.awaiting
     assert late is not None
@@ -189,11 +193,8 @@ async def test_hours_set_just_after_a_deadline_passed_unseen_keep_it_passed(
     """The deadline passed a moment ago and the task has not run yet: the change of
     hours first takes what is due under the old ones."""
     db = tmp_path / "m.sqlite3"
-    bot = make_bot(db, seed=2)
-    await fake_discord.start(bot)
-    table = Table(fake_discord, bot)
-    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "a", "b", "c")
-    await to_main_decision(table, game_id)
+    table, game_id, thread = await game_at_main(fake_discord, db, "a", "b", "c", seed=2)
+    bot = table.bot
     _, game = await table.game(game_id)
     late = game.awaiting
     assert late is not None
@@ -474,11 +475,8 @@ async def test_hours_set_when_overdue_keep_the_takeover_votes_cast_against_them(
     """Issue 35 point 1, the AI takeover vote: one vote cast while the player is overdue
     still counts after they set quiet hours that would have kept them in time."""
     db = tmp_path / "m.sqlite3"
-    bot = make_bot(db, seed=2)
-    await fake_discord.start(bot)
-    table = Table(fake_discord, bot)
-    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "a", "b", "c")
-    await to_main_decision(table, game_id)
+    table, game_id, thread = await game_at_main(fake_discord, db, "a", "b", "c", seed=2)
+    bot = table.bot
     _, game = await table.game(game_id)
     late = game.awaiting
     assert late is not None
