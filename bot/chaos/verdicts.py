@@ -146,13 +146,18 @@ class Verdicts(ChaosWorld):
             result = press.result
             record = result.record
             text = "" if record.response_type is None else result.text
-            excused = any(start <= press.sent <= end for start, end in self.disruptions)
+            excused = record.id in self.cut_short or any(
+                start <= press.sent <= end for start, end in self.disruptions
+            )
             if record.errors and not (excused and record.response_type is None):
                 found["no-error-press"].append(f"table {press.table} {press.what}: {record.errors}")
             elif WENT_WRONG in text:
                 found["no-error-press"].append(f"table {press.table} {press.what}: {text[:120]}")
             elif record.response_type is None and not excused:
-                found["no-error-press"].append(f"table {press.table} {press.what}: no answer")
+                found["no-error-press"].append(
+                    f"table {press.table} {press.what}: no answer "
+                    f"(sent at {press.sent - self.started:.2f}s)"
+                )
         found["no-stall"] += self.stalled
         errors = [e for e in world.errors if "printed a traceback" not in e]
         found["no-error-press"] += [f"the fake: {e}" for e in errors[:5]]

@@ -61,6 +61,8 @@ class ChaosWorld:
         self.presses: list[Press] = []
         self.disruptions: list[tuple[float, float]] = []
         """(start, end) of every moment the bot could not answer (killed, reconnecting)."""
+        self.cut_short: set[int] = set()
+        """Interactions the bot had received but not yet answered when it was killed."""
         self.playing = True
         self.stalled: list[str] = []
         self.notes: list[str] = []
@@ -98,6 +100,9 @@ class ChaosWorld:
     async def kill_bot(self, down_for: float) -> None:
         start = time.monotonic()
         assert self.process is not None
+        self.cut_short |= {
+            record.id for record in self.gateway.world.in_flight if record.response_type is None
+        }
         await self.process.kill()
         await self.gateway.wait_disconnected(timeout=20)
         await asyncio.sleep(down_for)

@@ -9,8 +9,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
-
 from bot import chaos
 
 SEED = 26
@@ -28,24 +26,8 @@ def test_the_schedule_of_faults_is_the_seed_s() -> None:
     assert {kind for _, kind in drawn(SEED)} <= set(chaos.FAULT_KINDS)
 
 
-KNOWN = {
-    "one-live-prompt": (
-        "a failed clear of the old prompt's buttons (an edit answered 503) is never "
-        "retried, and after a game moved out of its thread (403) the old prompt is cleared "
-        "through the channel (404 Unknown Message): several messages with buttons "
-        "(bot/discord_app/delivery/announce.py)"
-    ),
-}
-"""Invariants the current code is known to break when the seed's faults land so (the
-delivery's defects, being fixed apart): the run is then an expected failure, every
-other invariant still asserted."""
-
-
 async def test_a_short_seeded_chaos_run_keeps_every_invariant(tmp_path: Path) -> None:
     report = await chaos.run(SEED, MINUTES, GAMES, folder=str(tmp_path))
     assert report.applied and report.moves > 0
     failed = {name: problems for name, problems in report.verdicts.items() if problems}
-    unknown = {name: problems for name, problems in failed.items() if name not in KNOWN}
-    assert not unknown, unknown
-    if failed:
-        pytest.xfail("; ".join(f"{name}: {KNOWN[name]} ({failed[name]})" for name in failed))
+    assert not failed, failed
