@@ -120,11 +120,16 @@ class Chaos(Verdicts):
             )
             self.note_press(table, f"typed {action}", typed)
         else:
+            pressed = message
             for code in path:
                 if code not in codes:  # the panel opened is not the one expected
                     said = message.content.replace("\n", " ")[:100]
+                    row = saved.row
                     self.notes.append(
-                        f"table {table.index}: {code} not offered ({action}): {said!r}"
+                        f"table {table.index}: {code} not offered ({action}) after a press "
+                        f"on message {pressed.id} in {pressed.channel_id} (game: prompt "
+                        f"{row['message_id']}, thread {row['thread_id']}, channel "
+                        f"{row['channel_id']}): {said!r}"
                     )
                     return False
                 kind, custom_id = codes[code]

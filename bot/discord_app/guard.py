@@ -247,7 +247,13 @@ def place_of(interaction: discord.Interaction[Any], row: GameRow) -> Place | Non
     """Which of `row`'s messages was pressed (None: no message of this game, being in
     another channel or thread)."""
     message, channel = interaction.message, interaction.channel_id
-    if message is None or channel is None or channel not in (row.channel_id, row.play_channel_id):
+    if message is None or channel is None:
+        return None
+    if message.id == row.message_id and not message.flags.ephemeral:
+        # the prompt the bot recorded, wherever it stands: a game that went on in its
+        # channel (its thread refusing the bot) after this prompt was posted in the thread
+        return Place.PROMPT
+    if channel not in (row.channel_id, row.play_channel_id):
         return None
     if message.flags.ephemeral:
         return Place.OWN
