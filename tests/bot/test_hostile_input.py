@@ -410,13 +410,14 @@ async def test_hostile_command_options_are_refused_and_change_nothing(
         if snapshot(s.db) != before:
             verdicts.problems.append(f"{what}: a game changed")
             before = snapshot(s.db)
-    # /montana game log only reads; absurd pages answer the nearest page that exists
+    # /montana game log only reads; a page that does not exist is refused with the
+    # pages there are (issue 35.6)
     for page in pages:
         result = await fake_discord.slash(
             awaited, s.thread, "montana", "game", "log", options={"page": page}
         )
         verdicts.check(f"/montana game log page={page}", result, verdicts.public())
-        assert "Moves, page" in result.content
+        assert "That page does not exist: choose a page from 1 to 1." in result.content
     verdicts.assert_none()
     assert snapshot(s.db) == before
 
