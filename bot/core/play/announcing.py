@@ -34,6 +34,7 @@ from bot.core.play.hooks import Hooks
 from bot.core.play.repeats import Pings, Reposts
 from bot.core.store import DM, OPEN_STATUSES, POST, Away, GameRow, OwedMessage, StoreError
 from bot.core.wording import words
+from bot.core.wording.pages import page_within
 from bot.core.wording.refusals import Refusal, game_words, why_not_saved
 from i18n import Translator, translatable
 from rules import Game
@@ -251,14 +252,22 @@ class Announcing:
             return await self.announce(outcome)
 
     async def log_page(
-        self, game: int | GameRow, page: int, per_page: int = 20, t: Translator | None = None
+        self,
+        game: int | GameRow,
+        page: int,
+        per_page: int = 20,
+        t: Translator | None = None,
+        *,
+        typed: bool = False,
     ) -> tuple[list[str], int]:
-        """Lines of the move log (notation) for `page` (1 = the latest) and the page count."""
+        """Lines of the move log (notation) for `page` (1 = the latest) and the page
+        count; a page that does not exist is the nearest one, or refused if `typed`
+        (`pages.page_within`)."""
         row = await self.games.row_of(game)
         game_id = row.id
         total = await self.store.move_count(game_id)
         pages = max(1, -(-total // per_page))
-        page = min(max(page, 1), pages)
+        page = page_within(page, pages, typed=typed)
         offset = max(0, total - page * per_page)
         limit = total - (page - 1) * per_page - offset
         moves = await self.store.moves(game_id, offset=offset, limit=max(limit, 0))

@@ -32,6 +32,7 @@ import discord
 from discord import app_commands
 
 from bot.core.community.replays import Replays, StepPicture, turn_choices
+from bot.core.community.turn_ranges import read_turns
 from bot.core.play.repeats import PostedReplay, ReplayPost
 from bot.core.play.service import GameService, Refusal
 from bot.core.store import GameRow
@@ -54,7 +55,7 @@ from bot.discord_app.delivery.notify import message_link
 from bot.discord_app.group import channel_id_of, game_group, tracked
 from bot.discord_app.guard import REPLAY_OFFER, STEP_OFFER, TURN_BY_TURN_OFFER, run_press
 from i18n import Translator, translatable
-from render.replay import Replay, parse_turns, turn_count
+from render.replay import Replay, turn_count
 from rules import Game
 
 log = logging.getLogger(__name__)
@@ -67,30 +68,6 @@ PROGRESS_STEP = 0.1
 
 def replays_of(interaction: discord.Interaction[Any]) -> Replays:
     return bot_of(interaction).replays
-
-
-def _turns_refusal(text: str, last: int) -> Refusal:
-    return Refusal(
-        translatable(
-            "“{text}” is not a part of this game: write turns as FROM-TO, e.g. 10-20 "
-            "(0 is the setup; this game has turns 0 to {last})."
-        ),
-        text=text[:40],
-        last=last,
-    )
-
-
-def read_turns(text: str | None, last: int) -> tuple[int, int] | None:
-    """The `turns:` option as (FROM, TO) within the game; None for the whole game."""
-    if text is None or not text.strip():
-        return None
-    try:
-        first, until = parse_turns(text)
-    except ValueError:
-        raise _turns_refusal(text, last) from None
-    if first > last:
-        raise _turns_refusal(text, last)
-    return first, min(until, last)
 
 
 # ------------------------------------------------------------------ the animated replay
