@@ -45,11 +45,12 @@ async def start_site(app: web.Application, host: str, port: int) -> web.AppRunne
     return runner
 
 
-async def serve(database: str, host: str, port: int) -> None:
-    # the bot owns the database (its schema, its writes): the pages only read it
+async def serve(database: str, host: str, port: int, picture_bound: int) -> None:
+    # the bot owns the database (its schema, its writes): the pages only read it, and
+    # keep the pictures they draw beside the bot's (`drawn_pictures`, bounded alike)
     store = await open_store(database, read_only=True)
     try:
-        runner = await start_site(make_app(store), host, port)
+        runner = await start_site(make_app(store, picture_bound=picture_bound), host, port)
         log.info("web pages at http://%s:%s/", host, port)
         try:
             await asyncio.Event().wait()
@@ -85,7 +86,7 @@ def main(argv: list[str]) -> int:
     host = options.host or settings.web_host
     port = options.port or settings.web_port or DEFAULT_PORT
     try:
-        asyncio.run(serve(settings.db_path, host, port))
+        asyncio.run(serve(settings.db_path, host, port, settings.picture_store_bytes))
     except StartupError as error:
         print(error, file=sys.stderr)
         return 1
