@@ -7,8 +7,8 @@ feature, and no feature imports `client`, not even for its types: the protocol n
 exactly what they use — the core's parts the client assembles (`service`, `store`,
 `settings`, `deadlines`, `ai`, `replays`, `picture_rate`, `queue_watch`), the few things
 the client does for every interaction (`busy`, `remember_locale`, `handle_choice`), and
-the discord.py client methods they call. mypy checks that `MontanaBot` fits wherever the client hands
-itself to a feature (`QueueWatch(self)`, `MonitoringServer(bot, ...)`).
+the discord.py client methods they call. mypy checks that `MontanaBot` fits wherever the
+client hands itself to a feature (`QueueWatch(self)`, `MonitoringServer(bot, ...)`).
 
 Every member is read-only here: a feature reads the bot's parts, it never replaces one.
 """

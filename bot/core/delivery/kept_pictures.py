@@ -30,8 +30,8 @@ from bot.core.store import Drawn, DrawnKey, Store, moment_of
 log = logging.getLogger(__name__)
 
 DEFAULT_BOUND_BYTES = 256 * 1024 * 1024
-"""The pictures kept, in bytes in all, unless the settings say otherwise: about 2,500
-snapshots of a 4-player game (~100 KiB each)."""
+"""The pictures kept, in bytes in all, unless the settings say otherwise: about 1,500
+snapshots (~150-190 KiB each in mid-game)."""
 TOUCH_SECONDS = 600.0
 """A kept picture served is marked used again at most this often (a write): eviction
 by last use is that coarse, and an open page costs no write per request."""
@@ -56,9 +56,14 @@ class PictureShelf:
     """The pictures of versions, kept in `store` up to `bound` bytes; `drawn` counts the
     drawings this shelf made, `served` the pictures it served kept."""
 
-    def __init__(self, store: Store, *, bound: int = DEFAULT_BOUND_BYTES) -> None:
+    def __init__(
+        self, store: Store, *, bound: int = DEFAULT_BOUND_BYTES, kept: bool = True
+    ) -> None:
         self.store = store
         self.bound = bound
+        self.uses_kept = kept
+        """False: every picture is drawn and none kept (what the kept pictures save is
+        measured against it: `python -m bot web --draw-all`)."""
         self.drawn = 0
         self.served = 0
         self._drawing: dict[tuple[DrawnKey, str | None], asyncio.Future[bytes]] = {}
@@ -77,6 +82,9 @@ class PictureShelf:
         else drawn by `draw` (once for all who ask meanwhile) and kept as drawn from
         `inputs`. `wait_seconds`: when nothing is kept yet, look again for that long
         before drawing (the bot is drawing this version for its post)."""
+        if not self.uses_kept:
+            self.drawn += 1
+            return await draw()
         flight = (key, None if any_inputs else inputs)
         running = self._drawing.get(flight)
         if running is None:
