@@ -388,6 +388,8 @@ class MontanaBot(discord.Client):
         if self._web is not None:
             await self._web.cleanup()
             self._web = None
+        if service is not None:
+            await service.announcing.shelf.settled()  # the pictures still being kept
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

@@ -459,6 +459,7 @@ def make_app(
 
     async def stop_watching(app: web.Application) -> None:
         await app[WATCHER].close()
+        await app[SHELF].settled()  # the pictures drawn still being kept
 
     app.on_shutdown.append(end_streams)
     app.on_cleanup.append(stop_watching)

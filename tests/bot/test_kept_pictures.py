@@ -28,7 +28,7 @@ from bot.core.server.settings import Settings
 from bot.core.store import Store, open_store
 from bot.discord_app.client import MontanaBot
 from bot.discord_app.components import PICTURE_NAME
-from bot.web.app import make_app
+from bot.web.app import SHELF, make_app
 from render.replay import turn_count
 from rules import Game
 from rules.simulate import choose_action
@@ -62,6 +62,7 @@ class Site:
     thread: FakeChannel
     token: str
     web_store: Store
+    server: TestServer
     url: str
     http: ClientSession
     drawings: Drawings
@@ -104,7 +105,15 @@ async def site(
     try:
         async with ClientSession() as http:
             yield Site(
-                table, game_id, thread, token, web_store, str(server.make_url("")), http, drawings
+                table,
+                game_id,
+                thread,
+                token,
+                web_store,
+                server,
+                str(server.make_url("")),
+                http,
+                drawings,
             )
     finally:
         await server.close()
@@ -141,6 +150,7 @@ async def test_the_picture_posted_for_a_version_is_the_web_pages_and_nobody_draw
     # a language the bot did not post in: drawn once by the web, and kept beside the games
     status, french = await site.get(f"/picture/{_mark(row)}.png?lang=fr")
     assert status == 200 and french != posted and site.drawings.count == 1
+    await site.server.app[SHELF].settled()  # written to the table after it was served
     again = await _web(site.web_store)  # a web process restarted: nothing in its memory
     try:
         async with site.http.get(
@@ -173,6 +183,7 @@ async def test_twenty_step_requests_draw_once_and_the_web_slider_serves_that_pic
         await site.table.fake.select(ana, view, select["custom_id"], ["3"])
         assert view.files[STEP] == picture
     assert site.drawings.count == drawn, "turn 3 was drawn once for all its requests"
+    await site.table.bot.replays.shelf.settled()  # type: ignore[union-attr]
     status, body = await site.get("/turn/3.png?lang=en")
     assert status == 200 and body == picture, "the web's slider serves the step's picture"
     assert site.drawings.count == drawn

@@ -48,6 +48,9 @@ KEPT_BYTES = 24 * 1024 * 1024
 """The replays drawn last are kept up to this size, so that pressing Replay again under
 the same game (several players at its end) posts the same GIF at once."""
 
+STORIES_KEPT = 16
+"""Games whose turns (`step_story`) are kept for their step views."""
+
 OnProgress = Callable[[float], Awaitable[None]]
 
 
@@ -130,11 +133,20 @@ class StepFacts:
     version: int
 
 
-def step_facts(game: Game, turn: int) -> StepFacts:
-    """In a worker: the game folded to the end of `turn` (checked: `NoSuchTurn`)."""
+def step_story(game: Game) -> dict[int, StepFacts]:
+    """In a worker: every turn's `StepFacts`, by turn number, in one fold of the record
+    (a step view asks for many turns of one state of the game)."""
     last = turn_count(game)
-    state = turn_state(game, checked_turn(game, turn))
-    return StepFacts(state.frame, last, state.events, state.game.version)
+    story: dict[int, StepFacts] = {}
+    for state in turn_states(game):
+        facts = StepFacts(state.frame, last, state.events, state.game.version)
+        story.setdefault(state.frame.turn, facts)
+    return story
+
+
+def facts_of(story: dict[int, StepFacts], turn: int) -> StepFacts:
+    """The step `turn_state` shows for `turn`: the first turn numbered `turn` or more."""
+    return story[min(number for number in story if number >= turn)]
 
 
 def turn_versions(game: Game) -> dict[int, int]:
@@ -192,6 +204,8 @@ class Replays:
         self._drawer = drawer
         self.shelf = shelf
         """The pictures kept per version (None: each step is drawn)."""
+        self._stories: OrderedDict[tuple[int, int, int], dict[int, StepFacts]] = OrderedDict()
+        """The turns of the games stepped through last (`step_story`), by game state."""
         self._drawing: dict[Request, asyncio.Task[Replay]] = {}
         self._progress: dict[Request, float] = {}
         self._kept: OrderedDict[Request, Replay] = OrderedDict()
@@ -281,7 +295,7 @@ class Replays:
             return await loop.run_in_executor(
                 self._executor, draw_step, game, turn, names, language
             )
-        facts = await loop.run_in_executor(self._executor, step_facts, game, turn)
+        facts = facts_of(await self._story(row, game), turn)
 
         async def draw() -> bytes:
             return await loop.run_in_executor(
@@ -291,6 +305,19 @@ class Replays:
         key = DrawnKey(row.id, row.undo_epoch, facts.version, language)
         png = await self.shelf.picture(key, draw, inputs=inputs_of(None, names), any_inputs=True)
         return StepPicture(png, facts.frame, facts.last, facts.events)
+
+    async def _story(self, row: GameRow, game: Game) -> dict[int, StepFacts]:
+        """The turns of `game` at `row`'s state, folded once per state (kept a while)."""
+        state = (row.id, row.undo_epoch, row.version)
+        story = self._stories.get(state)
+        if story is None:
+            loop = asyncio.get_running_loop()
+            story = await loop.run_in_executor(self._executor, step_story, game)
+            self._stories[state] = story
+            while len(self._stories) > STORIES_KEPT:
+                self._stories.popitem(last=False)
+        self._stories.move_to_end(state)
+        return story
 
     async def close(self) -> None:
         """Wait for the replays being drawn (their requests get them)."""
@@ -331,7 +358,8 @@ __all__ = [
     "draw_replay",
     "draw_step",
     "draw_turn",
-    "step_facts",
+    "facts_of",
+    "step_story",
     "turn_choices",
     "turn_versions",
 ]

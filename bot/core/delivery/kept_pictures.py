@@ -54,7 +54,12 @@ def inputs_of(
 
 class PictureShelf:
     """The pictures of versions, kept in `store` up to `bound` bytes; `drawn` counts the
-    drawings this shelf made, `served` the pictures it served kept."""
+    drawings this shelf made, `served` the pictures it served kept.
+
+    A picture drawn is handed to those who asked for it at once; it is written to the
+    store after (a commit waits for the disk), still under its key, so that a request
+    meanwhile waits for that drawing rather than drawing again. `settled` waits for
+    those writes (before the store closes)."""
 
     def __init__(
         self, store: Store, *, bound: int = DEFAULT_BOUND_BYTES, kept: bool = True
@@ -67,6 +72,7 @@ class PictureShelf:
         self.drawn = 0
         self.served = 0
         self._drawing: dict[tuple[DrawnKey, str | None], asyncio.Future[bytes]] = {}
+        self._working: set[asyncio.Task[None]] = set()
         self._keeping_failed = False
 
     async def picture(
@@ -86,14 +92,29 @@ class PictureShelf:
             self.drawn += 1
             return await draw()
         flight = (key, None if any_inputs else inputs)
-        running = self._drawing.get(flight)
-        if running is None:
-            running = asyncio.ensure_future(
-                self._picture(key, draw, inputs, any_inputs, wait_seconds)
+        ready = self._drawing.get(flight)
+        if ready is None:
+            ready = asyncio.get_running_loop().create_future()
+            # retrieved here, so that a drawing failed while nobody waits is not reported
+            ready.add_done_callback(lambda done: done.cancelled() or done.exception())
+            self._drawing[flight] = ready
+            work = asyncio.ensure_future(
+                self._picture(key, draw, inputs, any_inputs, wait_seconds, ready)
             )
-            self._drawing[flight] = running
-            running.add_done_callback(lambda _: self._drawing.pop(flight, None))
-        return await asyncio.shield(running)
+            self._working.add(work)
+
+            def finished(work: asyncio.Task[None], ready: asyncio.Future[bytes] = ready) -> None:
+                self._working.discard(work)
+                if self._drawing.get(flight) is ready:
+                    del self._drawing[flight]
+
+            work.add_done_callback(finished)
+        return await asyncio.shield(ready)
+
+    async def settled(self) -> None:
+        """Wait for the pictures being drawn or written to the store."""
+        while self._working:
+            await asyncio.gather(*self._working, return_exceptions=True)
 
     async def kept(self, key: DrawnKey) -> bytes | None:
         """The picture kept for `key` whatever drew it (None: none), marked used."""
@@ -105,21 +126,35 @@ class PictureShelf:
         return found.png
 
     async def _picture(
-        self, key: DrawnKey, draw: Draw, inputs: str, any_inputs: bool, wait_seconds: float
-    ) -> bytes:
-        found = await self._read(key)
-        until = time.monotonic() + wait_seconds
-        while found is None and time.monotonic() < until:
-            await asyncio.sleep(WAIT_STEP_SECONDS)
+        self,
+        key: DrawnKey,
+        draw: Draw,
+        inputs: str,
+        any_inputs: bool,
+        wait_seconds: float,
+        ready: asyncio.Future[bytes],
+    ) -> None:
+        try:
             found = await self._read(key)
-        if found is not None and (any_inputs or found.inputs == inputs):
-            self.served += 1
-            await self._touch(key, found)
-            return found.png
-        png = await draw()
-        self.drawn += 1
+            until = time.monotonic() + wait_seconds
+            while found is None and time.monotonic() < until:
+                await asyncio.sleep(WAIT_STEP_SECONDS)
+                found = await self._read(key)
+            if found is not None and (any_inputs or found.inputs == inputs):
+                self.served += 1
+                ready.set_result(found.png)
+                await self._touch(key, found)
+                return
+            png = await draw()
+            self.drawn += 1
+        except asyncio.CancelledError:
+            ready.cancel()
+            raise
+        except Exception as error:  # the askers' error (the drawing failed)
+            ready.set_exception(error)
+            return
+        ready.set_result(png)
         await self._keep(key, png, inputs)
-        return png
 
     async def _read(self, key: DrawnKey) -> Drawn | None:
         try:
