@@ -116,15 +116,6 @@ class PictureShelf:
         while self._working:
             await asyncio.gather(*self._working, return_exceptions=True)
 
-    async def kept(self, key: DrawnKey) -> bytes | None:
-        """The picture kept for `key` whatever drew it (None: none), marked used."""
-        found = await self._read(key)
-        if found is None:
-            return None
-        self.served += 1
-        await self._touch(key, found)
-        return found.png
-
     async def _picture(
         self,
         key: DrawnKey,
