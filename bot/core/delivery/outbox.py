@@ -189,35 +189,11 @@ class Delivery(PeriodicTask):
     async def one_pass(self) -> datetime | None:
         self.passes += 1
         if self.passes == 1:
-            await self._left_backing_off()
+            await bring_forward_left_backing_off(self.store, self.backoff, self.clock())
         await self.run_due()
         if await self._probe():
             await self.run_due()
         return await self.next_due()
-
-    async def _left_backing_off(self) -> None:
-        """A new process: the posts a previous run left backing off after failing for
-        now are tried at once. Its memory of the outage (`Outage`) is gone with it, so no
-        probe would bring them forward, and a game could wait out the whole back-off (up
-        to `Backoff.most`) after Discord is back. A post still failing goes back to its
-        back-off, and the probe asks for it again."""
-        now = self.clock()
-        try:
-            latest = now + timedelta(seconds=self.backoff.most)  # a missing permission: later
-            owed = await self.store.owed(due_by=latest)
-            games = sorted(
-                {
-                    e.game_id
-                    for e in owed
-                    if e.kind == POST and e.attempts and now < e.next_at <= latest
-                }
-            )
-            await self.store.bring_owed_forward(games, now)
-        except StoreError as error:
-            log.warning("could not bring forward the posts a previous run left: %s", error)
-            return
-        if games:
-            log.info("trying now the posts of %d games a previous run left backing off", len(games))
 
     async def _probe(self) -> bool:
         """When it is time, ask the front end whether Discord answers again; if it does,
@@ -686,3 +662,23 @@ __all__ = [
     "TurnNotifier",
     "unexpected",
 ]
+
+
+async def bring_forward_left_backing_off(store: Store, backoff: Backoff, now: datetime) -> None:
+    """A new process: the posts a previous run left backing off after failing for now are
+    tried at once. Its memory of the outage (`Outage`) is gone with it, so no probe would
+    bring them forward, and a game could wait out the whole back-off (up to
+    `Backoff.most`) after Discord is back. A post still failing goes back to its
+    back-off, and the probe asks for it again."""
+    latest = now + timedelta(seconds=backoff.most)  # a missing permission: later
+    try:
+        owed = await store.owed(due_by=latest)
+        games = sorted(
+            {e.game_id for e in owed if e.kind == POST and e.attempts and now < e.next_at <= latest}
+        )
+        await store.bring_owed_forward(games, now)
+    except StoreError as error:
+        log.warning("could not bring forward the posts a previous run left: %s", error)
+        return
+    if games:
+        log.info("trying now the posts of %d games a previous run left backing off", len(games))
