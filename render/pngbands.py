@@ -5,21 +5,25 @@ Compressing the picture (zlib, level 1) was more than half of a move picture's C
 2000 x 1300 palette picture is 2.6 MB of rows, and zlib goes through them at about
 190 MB/s whatever its level or strategy (the Huffman-only and RLE strategies are no
 faster on these pictures, and larger). Most of a move's picture is what it was a move
-before: the same kept parts (`render.layers`) at the same places. So the rows are
-compressed in bands of BAND_ROWS rows, each band on its own (a raw deflate stream ended
-on a byte boundary, no reference to the band before), and a band made only of kept
-parts is kept compressed, keyed by those parts and where they lie: the next picture
-that shows the same parts there takes the band's bytes instead of compressing it
-again. The bands are joined into one zlib stream (its checksum combined from the
-bands' own, `adler32_combine`), the stream into a PNG.
+before: the same kept parts (`render.layers`) at the same places, often the same rings
+and header lines. So the rows are compressed in bands of BAND_ROWS rows, each band on
+its own (a raw deflate stream ended on a byte boundary, no reference to the band
+before), and kept compressed, keyed by what shows in it: the kept parts' keys and
+places, and a digest of the pixels drawn for the picture over them. The next picture
+that shows the same there takes the band's bytes instead of compressing it again. The
+bands are joined into one zlib stream (its checksum combined from the bands' own,
+`adler32_combine`), the stream into a PNG.
 
-The pixels are the picture's, the bytes are the same whatever was kept before (a band
-compresses alike wherever it is compressed): only smaller than one stream by the few
-bytes each band's ending takes and the window it does not share (about 1 %).
+The pixels are the picture's, and the bytes are the same whatever was kept before (a
+band compresses alike wherever it is compressed); the file is larger than one stream by
+the few bytes each band's ending takes and the window it does not share (about 2 %: a
+4-player mid-game picture 196 KiB for 192). `tests/render/test_pngbands.py` draws
+every turn of a game in turn and compares each PNG with the picture drawn whole.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import struct
 import threading
@@ -56,8 +60,8 @@ class Band:
 
 BAND_BYTES = 16 * 1024 * 1024
 BANDS: BoundedCache[Band] = BoundedCache("png bands", BAND_BYTES)
-"""The bands made of kept parts only, compressed (about 3 KB each: a picture's worth
-is about 200 KB)."""
+"""The bands compressed, by what shows in them (about 2.5 KB each: a picture's worth is
+about 200 KB)."""
 
 
 @dataclass(frozen=True)
@@ -163,25 +167,42 @@ def _token(key: Hashable) -> int:
         return token
 
 
+def _drawn_token(piece: Piece, pixels: bytes, top: int, bottom: int) -> Hashable:
+    """What a piece drawn for this picture shows in rows `top` to `bottom`: where it
+    lies and a digest of its pixels there (a header's line, a ring, often as they
+    were a move before)."""
+    x, y = piece.origin
+    first, last = max(top, y) - y, min(bottom, y + piece.image.height) - y
+    stride = piece.image.width
+    digest = hashlib.blake2b(pixels[first * stride : last * stride], digest_size=16).digest()
+    return ("drawn", x, y, stride, first, last, digest)
+
+
 def encode_pieces(
     size: tuple[int, int], palette: Sequence[int], ground: int, pieces: Sequence[Piece]
 ) -> bytes:
     """The PNG of the picture `size` large made of `pieces` painted in order over the
-    `ground` index: each band that shows kept pieces only is taken as kept, or
-    compressed and kept for the next picture; the others are compressed now."""
+    `ground` index: each band is keyed by what shows in it (the kept pieces' keys, the
+    pixels of those drawn for this picture) and taken as kept, or compressed and kept
+    for the next picture."""
     width, height = size
-    placed = [None if p.key is None else (_token(p.key), *p.origin) for p in pieces]
+    placed: list[Hashable] = [None if p.key is None else (_token(p.key), *p.origin) for p in pieces]
+    pixels = [p.image.tobytes() if p.key is None else b"" for p in pieces]
     spans = [p.rows() for p in pieces]
     bands = []
     for top, bottom in _band_rows(height):
         over = [i for i, (first, last) in enumerate(spans) if first < bottom and last > top]
-        shown = [placed[i] for i in over]
-        key = None if None in shown else (width, top, bottom, ground, *shown)
-        band = None if key is None else BANDS.get(key)
+        shown = [
+            placed[i]
+            if pieces[i].key is not None
+            else _drawn_token(pieces[i], pixels[i], top, bottom)
+            for i in over
+        ]
+        key = (width, top, bottom, ground, *shown)
+        band = BANDS.get(key)
         if band is None:
             band = _compressed(_rows(width, top, bottom, ground, [pieces[i] for i in over]))
-            if key is not None:
-                BANDS.put(key, band, len(band.data) + 200)
+            BANDS.put(key, band, len(band.data) + 200)
         bands.append(band)
     return _png(size, palette, bands)
 
