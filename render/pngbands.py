@@ -9,10 +9,10 @@ before: the same kept parts (`render.layers`) at the same places, often the same
 and header lines. So the rows are compressed in bands of BAND_ROWS rows, each band on
 its own (a raw deflate stream ended on a byte boundary, no reference to the band
 before), and kept compressed, keyed by what shows in it: the kept parts' keys and
-places, and a digest of the pixels drawn for the picture over them. The next picture
-that shows the same there takes the band's bytes instead of compressing it again. The
-bands are joined into one zlib stream (its checksum combined from the bands' own,
-`adler32_combine`), the stream into a PNG.
+places, and a digest of the pixels drawn for the picture over them (`_drawn_token`).
+The next picture that shows the same there takes the band's bytes instead of
+compressing it again. The bands are joined into one zlib stream (its checksum combined
+from the bands' own, `adler32_combine`), the stream into a PNG.
 
 The pixels are the picture's, and the bytes are the same whatever was kept before (a
 band compresses alike wherever it is compressed); the file is larger than one stream by
@@ -23,7 +23,6 @@ every turn of a game in turn and compares each PNG with the picture drawn whole.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import struct
 import threading
@@ -170,12 +169,14 @@ def _token(key: Hashable) -> int:
 def _drawn_token(piece: Piece, pixels: bytes, top: int, bottom: int) -> Hashable:
     """What a piece drawn for this picture shows in rows `top` to `bottom`: where it
     lies and a digest of its pixels there (a header's line, a ring, often as they
-    were a move before)."""
+    were a move before). The digest is Python's hash of the bytes (SipHash, 64 bits,
+    keyed afresh in each process: no text a player writes can aim at another band's),
+    with their CRC-32 beside it: 96 bits, and a third of a cryptographic digest's time."""
     x, y = piece.origin
     first, last = max(top, y) - y, min(bottom, y + piece.image.height) - y
     stride = piece.image.width
-    digest = hashlib.blake2b(pixels[first * stride : last * stride], digest_size=16).digest()
-    return ("drawn", x, y, stride, first, last, digest)
+    rows = pixels[first * stride : last * stride]
+    return ("drawn", x, y, stride, first, last, hash(rows), zlib.crc32(rows))
 
 
 def encode_pieces(
