@@ -178,10 +178,7 @@ def header_texts(
         status_size,
         room,
     )
-    turn_room = room - (54 if turn is not None else 0)
-    line = words.turn_line(turn, names, t)
-    turn_size = fonts.fitting_size(line, LINE_SIZE, turn_room, smallest=fonts.TEXT)
-    turn_lines = fonts.wrap(line, turn_size, turn_room)
+    turn_lines, turn_size = _turn_lines(turn, names, width, results, t)
     return Header(title, title_size, status, status_size, turn_lines, turn_size, right)
 
 
@@ -356,16 +353,28 @@ def picture_height(
 ) -> int:
     """The snapshot's height, without drawing it (only the header's words are laid out:
     the last turn said on more lines makes it taller)."""
+    del seat_notes  # the notes are on the title and status lines, one line each
     t = translator(language)
-    notes = {pid: note for pid, note in (seat_notes or {}).items() if note}
     shown = {pid: display_name(pid, names) for pid in game.player_ids}
-    results = result_lines(game, shown, t) if game.is_over else []
     geo = landscape.geometry(game)
     right_height = column_height(len(game.players), language)
     body_height = max(geo.height + GAP + players.SUPPLY_HEIGHT, right_height)
-    width = picture_width(game)
-    header = header_texts(game, last_turn(game), shown, notes, width, bool(results), t)
-    return header.height + GAP + body_height + MARGIN
+    width = MARGIN + geo.width + GAP + COLUMN_WIDTH + MARGIN
+    results = bool(result_lines(game, shown, t)) if game.is_over else False
+    lines = len(_turn_lines(last_turn(game), shown, width, results, t)[0])
+    return HEADER_HEIGHT + (lines - 1) * TURN_LINE_STEP + GAP + body_height + MARGIN
+
+
+def _turn_lines(
+    turn: RecentTurn | None, names: Mapping[str, str], width: int, results: bool, t: Translator
+) -> tuple[list[str], int]:
+    """The last turn in words on as many lines as it needs in a picture `width` wide
+    (the final ranking beside it when `results`), and their size."""
+    right = width - 24 - (RESULTS_WIDTH + 12 if results else 0)
+    turn_room = right - 24 - (54 if turn is not None else 0)
+    line = words.turn_line(turn, names, t)
+    turn_size = fonts.fitting_size(line, LINE_SIZE, turn_room, smallest=fonts.TEXT)
+    return fonts.wrap(line, turn_size, turn_room), turn_size
 
 
 def snapshot(
