@@ -9,8 +9,10 @@ board, icons, the masks of words, each language's legend) is drawn once and shar
 every game, in caches of bounded size (`render.caches`), so a render lays out sprites
 and draws the pieces. The parts of a picture that look as they did in one drawn before
 (the landscape, the supply, the worker board, each player's board) are kept too, drawn
-and mapped onto the palette, and pasted (`render.layers`): a move's picture draws and
-maps only the header and what the last turn changed, the same pixels and bytes.
+and mapped onto the palette (`render.layers`): a move's picture draws and maps only
+the header and what the last turn changed, over the kept parts laid in those boxes
+only (no picture of the whole size is made), and compresses only the bands of rows
+that do not show what a picture before showed (`render.pngbands`): the same pixels.
 """
 
 from __future__ import annotations

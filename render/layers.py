@@ -6,7 +6,10 @@ change from one move to the next: the landscape changes when someone builds, a p
 board when their holdings change, the worker board's printed art and titles never.
 `compose.snapshot(..., reuse=True)` takes each such part from here when its inputs are
 the same as when it was drawn, and draws only the rest (the header, the marks of the
-last turn, the representatives): the bot's move pictures and every replay frame.
+last turn, the representatives): the bot's move pictures and every replay frame. With
+`drawn_only`, those are drawn on a scratch canvas over the parts laid in their boxes
+alone, and the picture is never put together at full size: the PNG (`render.pngbands`)
+and the replay's frame (`reduced_picture`) are made of the parts and the boxes.
 
 A part is drawn alone on its own small picture of the board's ground, its top-left
 corner at (0, 0), then pasted where it goes: every position of the drawing code is a
