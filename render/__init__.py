@@ -85,7 +85,7 @@ def render_game(
         return to_png(drawn.image)
     # the kept parts come mapped onto the palette already, and the rows made of them
     # only come compressed (outside the lock: the kept parts are never drawn on)
-    return _png(drawn.image.size, drawn.kept)
+    return _png(drawn.size, drawn.kept)
 
 
 @lru_cache(maxsize=1)

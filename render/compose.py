@@ -93,6 +93,9 @@ class Snapshot:
     kept: layers.Kept | None = None
     """With `reuse`: the kept parts pasted and the boxes drawn after them
     (`render_game` maps only those boxes onto the palette)."""
+    size: tuple[int, int] = (0, 0)
+    """The picture's width and height (with `drawn_only`, `image` is a scratch canvas
+    as wide, and maybe taller)."""
 
     def field_centre(self, game: Game, label: str) -> tuple[int, int]:
         """Pixel centre of field `label` on this picture."""
@@ -396,9 +399,9 @@ def snapshot(
     With `drawn_only` as well, nothing of the size of the picture is made: the header,
     the last turn's marks and the worker board's moves are drawn on a scratch canvas
     over the kept parts pasted in their boxes only (each box widened to multiples of
-    `align`), and come cropped in `kept.drawn`; `image` is that canvas, right only in
-    those boxes, and drawn over by the next snapshot: the bot's PNG and a replay's
-    frame are made of the kept parts and those boxes."""
+    `align`), and come cropped in `kept.drawn`; `image` is that canvas (`size` gives
+    the picture's), right only in those boxes, and drawn over by the next snapshot:
+    the bot's PNG and a replay's frame are made of the kept parts and those boxes."""
     t = translator(language)
     notes = {pid: note for pid, note in (seat_notes or {}).items() if note}
     shown = {pid: display_name(pid, names) for pid in game.player_ids}
@@ -442,6 +445,7 @@ def snapshot(
         supply_origin,
         marks,
         header.height,
+        size=size,
     )
     if not reuse:
         picture = Image.new("RGB", size, BOARD_GROUND)
@@ -491,19 +495,23 @@ def snapshot(
 
 
 _SCRATCH_LOCK = threading.Lock()
-_SCRATCH: dict[tuple[int, int], Image.Image] = {}
-SCRATCH_SIZES = 2
-"""Scratch canvases kept (one per picture size, about 10 MB each): the latest sizes."""
+_SCRATCH: dict[int, Image.Image] = {}
+SCRATCH_WIDTHS = 2
+"""Scratch canvases kept (one per picture width, about 10 MB each): the latest widths.
+A canvas is as tall as the tallest picture of its width drawn yet: the header is drawn
+to the picture's width, nothing to its height (the boxes end within the picture)."""
 
 
 def _scratch(size: tuple[int, int]) -> Image.Image:
-    """The scratch canvas of `size` (its pixels are what the last snapshot left)."""
-    picture = _SCRATCH.pop(size, None)
-    if picture is None:
-        picture = Image.new("RGB", size, BOARD_GROUND)
-        while len(_SCRATCH) >= SCRATCH_SIZES:
+    """A scratch canvas `size[0]` wide, at least `size[1]` tall (its pixels are what the
+    last snapshot left)."""
+    width, height = size
+    picture = _SCRATCH.pop(width, None)
+    if picture is None or picture.height < height:
+        picture = Image.new("RGB", (width, height), BOARD_GROUND)
+        while len(_SCRATCH) >= SCRATCH_WIDTHS:
             del _SCRATCH[next(iter(_SCRATCH))]
-    _SCRATCH[size] = picture  # the latest last
+    _SCRATCH[width] = picture  # the latest last
     return picture
 
 
