@@ -66,6 +66,7 @@ from bot.core.store import (
 from bot.core.wording import words
 from bot.core.wording.refusals import game_words
 from i18n import Translator, translatable
+from i18n.commands import localized_option
 from render.words import ENGLISH
 from rules import Game
 
@@ -118,7 +119,23 @@ def check_hours(name: str, value: object) -> int | None:
         return value
     if isinstance(value, float) and value.is_integer() and low <= value <= high:
         return int(value)
-    raise Refusal(HOURS_ALLOWED, name=name, low=low, high=high, value=str(value)[:40])
+    raise hours_refused(name, value)
+
+
+def hours_refused(option: str, value: object) -> Refusal:
+    """The refusal of hours outside `DEADLINE_HOURS` for `option`, the option named as the
+    reader's Discord lists it (`heures_tour:`), not by its English code name."""
+    low, high = DEADLINE_HOURS
+    shown = str(value)[:40]
+    return Refusal(
+        lambda t: t.translate(
+            HOURS_ALLOWED,
+            name=f"`{localized_option(t, option)}:`",
+            low=low,
+            high=high,
+            value=shown,
+        )
+    )
 
 
 def period_text(seconds: int, t: Translator = ENGLISH) -> str:
@@ -471,8 +488,7 @@ class DeadlineDriver(PeriodicTask):
             if value is not None and (
                 not math.isfinite(value) or not 0 < value * HOUR <= LONGEST_SECONDS
             ):
-                low, high = DEADLINE_HOURS
-                raise Refusal(HOURS_ALLOWED, name=name, low=low, high=high, value=str(value)[:40])
+                raise hours_refused(name, value)
         current = await self.db.deadlines(game_id)
         new = Deadlines(
             turn_seconds=(
