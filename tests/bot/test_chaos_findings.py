@@ -20,11 +20,13 @@ from tests.bot.driver import make_bot
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_faults import (
     MESSAGES,
+    after,
     eventually,
     hand_over,
     live_prompts,
     two_player_game,
 )
+from tests.bot.test_faults_prompts import EDITS, SLOW
 
 
 async def test_the_prompt_left_in_the_thread_the_game_moved_out_of_takes_the_move(
@@ -87,3 +89,33 @@ async def test_a_post_left_backing_off_by_a_killed_bot_goes_out_soon_after_a_res
 
     await eventually(posted, 20.0)
     assert live_prompts(fake_discord, thread) == [table.prompt_message(await table.row(game_id))]
+
+
+async def test_an_earlier_attempt_found_as_words_only_loses_its_buttons_though_an_edit_fails(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Seed 1: a move's post went out (its answer lost) as the prompt; by its retry a
+    later move was made, so the retry found it and, being words only now, took its
+    buttons off with one edit, which Discord refused (503): the error was swallowed, and
+    the thread kept an old message with live buttons for good."""
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread = await two_player_game(fake_discord, db)
+    old = table.prompt_message(await table.row(game_id))
+    made = fake_discord.inject(MESSAGES, 502, channel=thread, performed=True, times=5)
+    assert "keep trying" in (await hand_over(table, game_id)).text
+    (went_out,) = after(fake_discord, thread, old)
+    assert made.hits == 5 and went_out.interactive_components()
+    # the next player moves before the retry: the retry finds the message went out, and
+    # it is words only now; Discord refuses edits for a moment
+    refused = fake_discord.inject(EDITS, 503, channel=thread, times=3)
+    _, game = await table.game(game_id)
+    assert game.awaiting is not None
+    await table.bot.service.play(game_id, game.awaiting, game.legal_actions(game.awaiting)[0])
+
+    async def one_live_prompt() -> bool:
+        row = await table.row(game_id)
+        live = live_prompts(fake_discord, thread)
+        return row.prompt_version == row.version and [m.id for m in live] == [row.message_id]
+
+    await eventually(one_live_prompt, SLOW)
+    assert refused.hits == 3 and went_out.interactive_components() == []

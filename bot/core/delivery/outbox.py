@@ -461,6 +461,8 @@ class Delivery(PeriodicTask):
         posted = answer if isinstance(answer, Posted) else Posted(answer)
         place = posted.moved_to if posted.moved_to is not None else row.play_channel_id
         stale = await self.stale.cleared_or_owed(row, posted) if prompt else None
+        if posted.buttons_left and posted.message_id is not None:
+            stale = (posted.message_id, place)  # words only, its buttons owed a clear
         report.posted[entry.version] = posted
         for user in quiet:  # before the post is recorded: a crash here posts it again
             await self.quiet.owe_turn(row, entry.version, user)
