@@ -178,9 +178,14 @@ class Chaos(Verdicts):
             else:
                 await asyncio.sleep(PROMPT_WAIT)
             if goal is not None and time.monotonic() - table.last_move > STALL_TIMEOUT:
+                now = self.saved(table.game_id)
+                prompt = self.prompt(table.game_id, now.version)
+                shown = "none" if prompt is None else f"{prompt.id} in {prompt.channel_id}"
                 self.stalled.append(
                     f"game {table.game_id} (table {table.index}) made no move for "
-                    f"{STALL_TIMEOUT:.0f}s after healing (version {saved.version})"
+                    f"{STALL_TIMEOUT:.0f}s after healing (version {now.version}, "
+                    f"{now.row['status']}, awaiting {now.game.awaiting}, prompt {shown}, "
+                    f"recorded {now.row['message_id']} for v{now.row['prompt_version']})"
                 )
                 return
 
