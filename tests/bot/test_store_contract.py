@@ -581,6 +581,33 @@ async def test_the_outbox_keeps_the_first_failure_and_postpones_what_waits(store
     assert [o.next_at for o in await store.owed(game_id)] == [failed, failed]
 
 
+async def test_the_outbox_keeps_when_a_look_for_an_earlier_attempt_first_failed(
+    store: Store,
+) -> None:
+    """Issue 41: while a retry cannot look whether its message went out, the moment of
+    the first failed look is kept (the bound on waiting counts from it after a restart);
+    an attempt that failed after looking forgets it."""
+    game_id, game = await started(store)
+    await store.owe(game_id, [OwedMessage(POST, game.version, {})])
+    (entry,) = await store.owed(game_id)
+    assert entry.looks_failing_since is None
+    failed = datetime.now(UTC).replace(microsecond=0)
+    later = failed + timedelta(seconds=30)
+    await store.delivery_failed(entry.id, later, "502", failed_at=failed)
+    (entry,) = await store.owed(game_id)
+    assert entry.looks_failing_since is None  # it could look (or had no need)
+    looked = failed + timedelta(seconds=2)
+    await store.delivery_failed(entry.id, later, "503", failed_at=looked, could_not_look=True)
+    await store.delivery_failed(
+        entry.id, later, "503", failed_at=looked + timedelta(seconds=9), could_not_look=True
+    )
+    (entry,) = await store.owed(game_id)
+    assert (entry.looks_failing_since, entry.failing_since, entry.attempts) == (looked, failed, 3)
+    await store.delivery_failed(entry.id, later, "502", failed_at=looked + timedelta(seconds=20))
+    (entry,) = await store.owed(game_id)
+    assert entry.looks_failing_since is None
+
+
 async def test_a_servers_settings_and_the_counts_its_limits_use(store: Store) -> None:
     """Issue 21.3: each server's settings by name (a server that set none has none),
     changed and put back to the default; the open lobbies a member opened and the games

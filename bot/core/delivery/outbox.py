@@ -72,6 +72,7 @@ from bot.core.delivery.presence import HEADS_UP, YOUR_TURN, Notice
 from bot.core.delivery.problems import (
     STORED_MARK,
     Blocked,
+    CannotLook,
     DeliveryProblem,
     Dropped,
     TryAgain,
@@ -407,6 +408,7 @@ class Delivery(PeriodicTask):
             retry=not fresh,
             owed_id=entry.id,
             version=entry.version,
+            looks_failing_since=entry.looks_failing_since,
         )
 
     async def _post(
@@ -582,7 +584,13 @@ class Delivery(PeriodicTask):
         )
         next_at = now + timedelta(seconds=wait)
         try:
-            await self.store.delivery_failed(entry.id, next_at, problem.stored, failed_at=now)
+            await self.store.delivery_failed(
+                entry.id,
+                next_at,
+                problem.stored,
+                failed_at=now,
+                could_not_look=isinstance(problem, CannotLook),
+            )
         except StoreError as error:
             log.warning("could not record the failed delivery: %s", error)
             next_at = self._held.hold(entry, problem, now).until
@@ -640,6 +648,7 @@ __all__ = [
     "AwayIn",
     "Backoff",
     "Blocked",
+    "CannotLook",
     "Delivery",
     "DeliveryProblem",
     "Dropped",

@@ -32,6 +32,9 @@ class Ticket:
     unique to it (two messages with the same words never share it)."""
     version: int = 0
     """The game's version the message is about."""
+    looks_failing_since: datetime | None = None
+    """When an earlier retry's look for an earlier attempt first failed (`CannotLook`,
+    kept in the outbox): the front end's bound on waiting for a look counts from it."""
 
 
 NOT_POSTED_YET = translatable("the message could not be posted yet; I keep trying")

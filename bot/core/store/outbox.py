@@ -36,6 +36,9 @@ def _owed(row: Row) -> Owed:
         next_at=moment_of(row["next_at"]),
         last_error=row["last_error"],
         failing_since=moment_of(row["failing_since"]) if row["failing_since"] else None,
+        looks_failing_since=(
+            moment_of(row["looks_failing_since"]) if row["looks_failing_since"] else None
+        ),
     )
 
 
@@ -96,17 +99,34 @@ class OutboxTables(StoreParts):
         return moment_of(rows[0][0]) if rows and rows[0][0] else None
 
     async def delivery_failed(
-        self, owed_id: int, next_at: datetime, error: str, *, failed_at: datetime | None = None
+        self,
+        owed_id: int,
+        next_at: datetime,
+        error: str,
+        *,
+        failed_at: datetime | None = None,
+        could_not_look: bool = False,
     ) -> None:
         """Count a failed attempt (made at `failed_at`, default now); try again at
-        `next_at`. The first failure's moment is kept (`Owed.failing_since`)."""
+        `next_at`. The first failure's moment is kept (`Owed.failing_since`), and, while
+        the attempts fail because they `could_not_look` for an earlier one, the first
+        such failure's (`Owed.looks_failing_since`; an attempt failing otherwise, after
+        looking, forgets it)."""
         failed = stamp_of(failed_at or datetime.now(UTC))
+        looks = "COALESCE(looks_failing_since, ?)" if could_not_look else "NULL"
         await self.transaction(
             [
                 (
                     "UPDATE outbox SET attempts = attempts + 1, next_at = ?, last_error = ?, "
-                    "failing_since = COALESCE(failing_since, ?) WHERE id = ?",
-                    (stamp_of(next_at), error[:500], failed, owed_id),
+                    f"failing_since = COALESCE(failing_since, ?), looks_failing_since = {looks} "
+                    "WHERE id = ?",
+                    (
+                        stamp_of(next_at),
+                        error[:500],
+                        failed,
+                        *([failed] if could_not_look else []),
+                        owed_id,
+                    ),
                 )
             ]
         )

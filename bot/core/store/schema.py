@@ -506,5 +506,11 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         # cleared in the channel or thread it was posted in, also after the game moved
         "ALTER TABLE outbox ADD COLUMN channel_id BIGINT",
     ),
+    (
+        # when a retry's look for an earlier attempt first failed (issue 41): the bound
+        # on waiting before posting without that look counts from it, also after a
+        # restart (`bot.core.delivery.problems.CannotLook`)
+        "ALTER TABLE outbox ADD COLUMN looks_failing_since TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

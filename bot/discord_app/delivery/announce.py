@@ -35,14 +35,13 @@ import asyncio
 import contextlib
 import logging
 import re
-import time
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import aiohttp
 import discord
 
-from bot.core.delivery.outbox import Blocked, Dropped, Outcome, Posted, Ticket
+from bot.core.delivery.outbox import Blocked, CannotLook, Dropped, Outcome, Posted, Ticket
 from bot.core.play import prompts
 from bot.core.server.limits import all_seats_ai
 from bot.core.store import GameRow
@@ -195,9 +194,9 @@ def compose(
 BLIND_AFTER = 600.0
 """Seconds a retry waits (backing off) while Discord fails to show where the game plays,
 before it posts without having looked whether an earlier attempt went out: with its
-identity, so that a later look finds and deletes a duplicate (the core's `RECHECK`)."""
-_looks_failing: dict[int, float] = {}
-"""Outbox message -> when (monotonic) a look for an earlier attempt at it first failed."""
+identity, so that a later look finds and deletes a duplicate (the core's `RECHECK`).
+Counted from the first failed look (`Ticket.looks_failing_since`, kept in the outbox by
+`CannotLook`), also across restarts."""
 
 
 async def carrying(
@@ -222,7 +221,7 @@ async def look_for_posted(
     """On a retry (`ticket.retry`): the bot's message carrying the ticket's identity that
     an earlier attempt posted where the game plays, if it went out; and whether it could
     look (False: looking failed for `BLIND_AFTER` seconds, post anyway). While Discord
-    fails to show the messages for less long, its error is raised: the post waits."""
+    fails to show the messages for less long, `CannotLook` is raised: the post waits."""
     if ticket is None or not ticket.retry or not ticket.owed_id:
         return None, True
     try:
@@ -233,18 +232,20 @@ async def look_for_posted(
         if not is_transient(error):
             log.info("could not look for an earlier attempt: %s", error)
             return None, True  # refused: the post itself says how
-        first = _looks_failing.setdefault(ticket.owed_id, time.monotonic())
-        if time.monotonic() - first < BLIND_AFTER:
-            log.info("could not look for an earlier attempt (waiting): %s", error)
-            raise
+        now = datetime.now(UTC)
+        waited = (now - (ticket.looks_failing_since or now)).total_seconds()
+        if waited < BLIND_AFTER:
+            log.info(
+                "could not look for an earlier attempt (waiting, %.0f s so far): %s", waited, error
+            )
+            # transient: the refusal's words are never used
+            raise CannotLook.of(delivery_problem(error, "")) from error
         log.warning(
             "could not look for an earlier attempt at %s for %.0f s; posting without",
             ticket.key,
-            time.monotonic() - first,
+            waited,
         )
-        _looks_failing.pop(ticket.owed_id, None)
         return None, False
-    _looks_failing.pop(ticket.owed_id, None)
     if found:
         log.info(
             "%s (version %s) was posted already (message %s)",
