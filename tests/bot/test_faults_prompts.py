@@ -196,9 +196,9 @@ async def test_a_post_that_could_not_look_for_too_long_goes_out_and_its_duplicat
         for m in fake_discord.world.messages.values()
         if m.deleted and m.channel_id == thread.id and m.id > first.id
     ]
-    assert len(duplicates) == 1 and announce.identity_of(duplicates[0].content) == (
-        announce.identity_of(first.content)
-    )
+    mark = announce.identity_of(first.raw_content)
+    assert len(duplicates) == 1 and mark is not None
+    assert announce.identity_of(duplicates[0].raw_content) == mark
     await eventually(lambda: _is(live_prompts(fake_discord, thread), [first]))
     # and the game goes on from it
     _, game = await table.game(game_id)
@@ -281,3 +281,39 @@ async def test_the_bound_on_waiting_for_a_look_counts_from_the_first_failure_acr
     await eventually(lambda: shown_at(table, game_id, first), SLOW)
     await eventually(lambda: _is(after(fake_discord, thread, old), [first]), SLOW)
     await eventually(lambda: _is(live_prompts(fake_discord, thread), [first]))
+
+
+async def test_a_notice_posted_without_a_look_for_too_long_loses_its_duplicate(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(announce, "BLIND_AFTER", 0.0)  # the bound is reached at once
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread = await two_player_game(fake_discord, db)
+    prompt = table.prompt_message(await table.row(game_id))
+    _, game = await table.game(game_id)
+    waiting = next(p for p in game.player_ids if p != game.awaiting)
+    # Discord makes the "away" line in the thread but its answer is lost; the retry's
+    # look at the thread fails, so it posts again (with the identity)
+    fake_discord.inject(MESSAGES, 502, channel=thread, performed=True, times=5)
+    blind = fake_discord.inject(HISTORY, 503, channel=thread, times=2)
+    await fake_discord.slash(
+        table.user(waiting), fake_discord.channel, "montana", "me", "away", options={"hours": 2}
+    )
+    (line,) = after(fake_discord, thread, prompt)
+    fake_discord.world.nonce_window = 0.0
+
+    def copies() -> list[int]:
+        mark = announce.identity_of(line.raw_content)
+        assert mark is not None
+        return [
+            m.id
+            for m in fake_discord.world.messages.values()
+            if m.channel_id == thread.id and announce.identity_of(m.raw_content) == mark
+        ]
+
+    # the recheck owed finds both once Discord shows the thread again: the later goes
+    await eventually(lambda: _is(len(copies()), 2), SLOW)
+    await eventually(lambda: _is(after(fake_discord, thread, prompt), [line]), SLOW)
+    assert blind.hits == 2
+    assert line.edits == 0  # a notice has no buttons to take off
+    assert live_prompts(fake_discord, thread) == [prompt]

@@ -548,15 +548,23 @@ class Delivery(PeriodicTask):
             entry,
             f"{notice.kind} notice for {notice.user}",
             lambda: notices.send_notice(notice, row, game, self._ticket(entry)),
+            place=None if notice.dm else row.play_channel_id,
         )
 
     async def _attempt(
-        self, entry: Owed, what: str, send: Callable[[], Awaitable[int | None]]
+        self,
+        entry: Owed,
+        what: str,
+        send: Callable[[], Awaitable[int | Posted | None]],
+        *,
+        place: int | None = None,
     ) -> None:
         """Send one owed message that is no post, and record how it went: delivered,
-        given up (`Dropped`), or to be tried again."""
+        given up (`Dropped`), or to be tried again. `place`: the channel or thread a
+        message it posts lives in (one posted without a look for an earlier attempt,
+        `Posted.unchecked`, then owes a `RECHECK` there)."""
         try:
-            message_id = await send()
+            answer = await send()
         except Dropped as dropped:
             log.info("%s given up: %s", what, dropped.words)
             await self._delivered(entry, None, note=dropped.words)
@@ -565,7 +573,14 @@ class Delivery(PeriodicTask):
         except Exception as error:
             await self._failed(entry, unexpected(error, f"{what} failed"))
         else:
-            await self._delivered(entry, message_id)
+            posted = answer if isinstance(answer, Posted) else Posted(answer)
+            there = place if posted.message_id is not None else None
+            await self._delivered(
+                entry,
+                posted.message_id,
+                channel_id=there,
+                unchecked=entry.created_at if posted.unchecked and there is not None else None,
+            )
 
     async def _failed(self, entry: Owed, problem: DeliveryProblem) -> datetime:
         """Record a failed attempt; when the message is tried again."""

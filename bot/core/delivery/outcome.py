@@ -181,7 +181,8 @@ class NoticeSender(Protocol):
 
     async def send_notice(
         self, notice: Notice, row: GameRow, game: Game, ticket: Ticket
-    ) -> int | None:
-        """Say `notice` for the game; the id of the message posted, if any. Raise a
-        `DeliveryProblem` to say how it failed."""
+    ) -> int | Posted | None:
+        """Say `notice` for the game; the id of the message posted where the game plays,
+        if any (`Posted.unchecked`: posted without a look for an earlier attempt, a
+        `RECHECK` is owed). Raise a `DeliveryProblem` to say how it failed."""
         ...

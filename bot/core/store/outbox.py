@@ -20,8 +20,9 @@ gone; version 0, so that an undo never drops it."""
 RECHECK = "recheck"
 """An owed check (issue 41): a message was posted without knowing whether an earlier
 attempt had gone out (Discord could not be read for too long); once it can be read, a
-duplicate (the later message) is deleted (body: the outbox message's `owed_id`, its
-`channel_id`, the `message_id` posted, `since` when it was owed). Version 0."""
+duplicate (the later message) is deleted (body: the outbox message's `owed_id` and kind
+`of` — a move's post or a notice —, its `channel_id`, the `message_id` posted, `since`
+when it was owed). Version 0."""
 
 
 def _owed(row: Row) -> Owed:
@@ -205,6 +206,7 @@ class OutboxTables(StoreParts):
         if unchecked is not None and message_id is not None:
             where = (message_id, channel_id)
             check = {
+                "of": owed.kind,
                 "owed_id": owed.id,
                 "channel_id": channel_id,
                 "message_id": message_id,
