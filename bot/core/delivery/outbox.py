@@ -132,6 +132,37 @@ retries some failures itself for seconds) holds up only its own messages."""
 DEFAULT_POLL_SECONDS = 300.0
 
 
+Supersede = Callable[..., Awaitable[bool]]
+"""How `without_superseded` records a message delivered unsaid (`Delivery._delivered`)."""
+
+
+async def without_superseded(owed: Sequence[Owed], delivered: Supersede) -> list[Owed]:
+    """`owed` without the fresh prompts asked for (`/montana board`) while an earlier
+    message of the same version is still owed: that one becomes the prompt; and without
+    the notices a later one makes void (`Notice.replaces_earlier`). Those left out are
+    recorded delivered unsaid (`delivered`)."""
+    kept: list[Owed] = []
+    versions: set[int] = set()
+    later_notices = {
+        key: entry.id
+        for entry in owed
+        if entry.kind == NOTICE and (key := Notice.of(entry.body).replaces_earlier)
+    }
+    for entry in owed:
+        if entry.kind == POST:
+            if entry.body.get("repost") and entry.version in versions:
+                await delivered(entry, None, note="superseded by an earlier message")
+                continue
+            versions.add(entry.version)
+        elif entry.kind == NOTICE:
+            key = Notice.of(entry.body).replaces_earlier
+            if key is not None and later_notices[key] != entry.id:
+                await delivered(entry, None, note="superseded by a later notice")
+                continue
+        kept.append(entry)
+    return kept
+
+
 class Delivery(PeriodicTask):
     """Delivers a game's owed messages (`deliver_held` by a move, `deliver` otherwise)
     and, once started, retries what failed (`run_due` in a task)."""
@@ -319,7 +350,7 @@ class Delivery(PeriodicTask):
         report = Report(row)
         now = self.clock()
         self._held.keep_owed(row.id, {entry.id for entry in owed})
-        owed = await self._without_superseded(owed)
+        owed = await without_superseded(owed, self._delivered)
         posts = [entry for entry in owed if entry.kind == POST]
         newest = posts[-1] if posts else None
         waiting: list[int] = []
@@ -369,31 +400,6 @@ class Delivery(PeriodicTask):
             return
         row, ticket = report.row, self._ticket(entry)
         await self._attempt(entry, f"{entry.kind} message", lambda: send(entry, row, game, ticket))
-
-    async def _without_superseded(self, owed: Sequence[Owed]) -> list[Owed]:
-        """`owed` without the fresh prompts asked for (`/montana board`) while an earlier
-        message of the same version is still owed: that one becomes the prompt; and
-        without the notices a later one makes void (`Notice.replaces_earlier`)."""
-        kept: list[Owed] = []
-        versions: set[int] = set()
-        later_notices = {
-            key: entry.id
-            for entry in owed
-            if entry.kind == NOTICE and (key := Notice.of(entry.body).replaces_earlier)
-        }
-        for entry in owed:
-            if entry.kind == POST:
-                if entry.body.get("repost") and entry.version in versions:
-                    await self._delivered(entry, None, note="superseded by an earlier message")
-                    continue
-                versions.add(entry.version)
-            elif entry.kind == NOTICE:
-                key = Notice.of(entry.body).replaces_earlier
-                if key is not None and later_notices[key] != entry.id:
-                    await self._delivered(entry, None, note="superseded by a later notice")
-                    continue
-            kept.append(entry)
-        return kept
 
     def _ticket(self, entry: Owed) -> Ticket:
         fresh = (
