@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from .model import Owed, OwedMessage, moment_of, stamp_of
+from .model import ACTIVE, Owed, OwedMessage, moment_of, stamp_of
 from .parts import Row, Statement, StoreParts, guarded
 
 CLEAR = "clear"
@@ -54,6 +54,16 @@ def owed_inserts(game_id: int, owed: Sequence[OwedMessage], stamp: str) -> list[
         )
         for message in owed
     ]
+
+
+def _clear_owed(game_id: int, message_id: int, channel_id: int, stamp: str) -> Statement:
+    """The statement owing a `CLEAR` of `message_id` (in `channel_id`) for the game."""
+    body = {"message_id": message_id, "channel_id": channel_id}
+    return (
+        "INSERT INTO outbox (game_id, version, kind, body, created_at, next_at, "
+        "message_id, channel_id) VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
+        (game_id, CLEAR, json.dumps(body), stamp, stamp, message_id, channel_id),
+    )
 
 
 class OutboxTables(StoreParts):
@@ -194,15 +204,7 @@ class OutboxTables(StoreParts):
             )
         ]
         if stale is not None:
-            old_message, old_channel = stale
-            body = {"message_id": old_message, "channel_id": old_channel}
-            statements.append(
-                (
-                    "INSERT INTO outbox (game_id, version, kind, body, created_at, next_at, "
-                    "message_id, channel_id) VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
-                    (owed.game_id, CLEAR, json.dumps(body), stamp, stamp, old_message, old_channel),
-                )
-            )
+            statements.append(_clear_owed(owed.game_id, *stale, stamp))
         if unchecked is not None and message_id is not None:
             where = (message_id, channel_id)
             check = {
@@ -247,6 +249,26 @@ class OutboxTables(StoreParts):
             (game_id, message_id, CLEAR, RECHECK),
         )
         return int(rows[0][0]) if rows else None
+
+    @guarded
+    async def places_of_games_under_way(self) -> dict[int, set[int]]:
+        """Game id -> every channel or thread a delivered message of the game is recorded
+        in, for the games under way of this process's shards (one read for all)."""
+        rows = await self._read(
+            "SELECT DISTINCT game_id, channel_id FROM outbox WHERE channel_id IS NOT NULL "
+            "AND game_id IN (SELECT id FROM games WHERE status = ?" + self._shard_filter() + ")",
+            (ACTIVE,),
+        )
+        places: dict[int, set[int]] = {}
+        for row in rows:
+            places.setdefault(int(row["game_id"]), set()).add(int(row["channel_id"]))
+        return places
+
+    async def owe_clear(self, game_id: int, message_id: int, channel_id: int) -> None:
+        """Owe a `CLEAR` of a message of the game found with live buttons though it is
+        not the game's prompt (in `channel_id`)."""
+        stamp = stamp_of(datetime.now(UTC))
+        await self.transaction([_clear_owed(game_id, message_id, channel_id, stamp)])
 
     async def prompt_replaced(self, game_id: int, duplicate: int, kept: int) -> bool:
         """The game's prompt `duplicate` was deleted as a duplicate of `kept` (the same

@@ -53,6 +53,7 @@ from bot.discord_app.components import (
     away_words,
     delivery_problem,
     game_t,
+    games_with_live_choices,
     is_transient,
     picture_file,
     quiet_note,
@@ -344,6 +345,24 @@ class DiscordAnnouncer:
         except (discord.DiscordException, OSError, TimeoutError) as error:
             raise delivery_problem(error, self.refused(row)) from error
         return sorted(message.id for message in found)
+
+    async def live_buttons(
+        self, guild_id: int | None, channel_id: int, limit: int
+    ) -> dict[int, list[int]]:
+        """Among the newest `limit` messages of `channel_id`, the bot's own that carry
+        live choices of a game: game id -> message ids (`live.LiveButtons`)."""
+        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+        me = self.client.user
+        found: dict[int, list[int]] = {}
+        try:
+            async for message in channel.history(limit=limit):
+                if me is None or message.author.id != me.id:
+                    continue
+                for game_id in sorted(games_with_live_choices(message)):
+                    found.setdefault(game_id, []).append(message.id)
+        except (discord.DiscordException, OSError, TimeoutError) as error:
+            raise delivery_problem(error, f"cannot read <#{channel_id}>") from error
+        return found
 
     async def delete(self, row: GameRow, channel_id: int, message_id: int) -> None:
         """Delete the bot's message (`Rechecker`); gone already: done."""
