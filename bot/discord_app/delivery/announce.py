@@ -360,7 +360,7 @@ class DiscordAnnouncer:
                     continue
                 for game_id in sorted(games_with_live_choices(message)):
                     found.setdefault(game_id, []).append(message.id)
-        except (discord.DiscordException, OSError, TimeoutError) as error:
+        except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
             raise delivery_problem(error, f"cannot read <#{channel_id}>") from error
         return found
 
