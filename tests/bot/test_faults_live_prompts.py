@@ -97,6 +97,28 @@ async def test_a_game_moved_out_of_its_thread_has_its_old_prompt_there_cleared_a
     assert not old.deleted and not newest.deleted
 
 
+async def test_an_old_prompt_in_a_thread_discord_archived_is_cleared_there(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread = await two_player_game(fake_discord, db)
+    old = table.prompt_message(await table.row(game_id))
+    broken = fake_discord.inject(EDITS, 503, channel=thread, times=1000)
+    fake_discord.deny_bot(fake_discord.channel, discord.Permissions(send_messages_in_threads=True))
+    await board(fake_discord, table, game_id, thread)
+    await eventually(lambda: _is(live_prompts(fake_discord, fake_discord.channel) != [], True))
+    await fake_discord.stop(table.bot)
+    forget_clears(db, game_id)
+    broken.times = 0
+    # days later the thread the game left is archived by Discord (its edits answer 50083)
+    fake_discord.archive(thread)
+
+    await restart(fake_discord, table, db)
+    await eventually(lambda: _is(live_prompts(fake_discord, thread), []), SLOW)
+    await eventually(lambda: _is(clears_owed(db, game_id), []))
+    assert not old.deleted and len(live_prompts(fake_discord, fake_discord.channel)) == 1
+
+
 async def test_the_look_at_start_up_never_touches_the_prompts_and_reads_each_place_once(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:

@@ -378,13 +378,35 @@ class DiscordAnnouncer:
         """Take the buttons off a stale prompt, in the channel or thread it was posted in
         (`Clearer`): given up (`Dropped`) only when Discord says it is not there."""
         channel = self.client.get_partial_messageable(channel_id, guild_id=row.guild_id)
+        message = channel.get_partial_message(message_id)
         try:
-            await channel.get_partial_message(message_id).edit(view=None)
+            try:
+                await message.edit(view=None)
+            except discord.HTTPException as error:
+                # in a thread Discord archived (a thread the game left, quiet for days):
+                # taken out of the archive, as a post would, then cleared
+                if error.code != THREAD_ARCHIVED or not await self._unarchived(channel_id):
+                    raise
+                await message.edit(view=None)
         except discord.NotFound as error:
             log.info("the old prompt %s is gone from %s: %s", message_id, channel_id, error)
             raise Dropped("the old prompt is gone") from error
+        except discord.HTTPException as error:
+            if error.code == THREAD_ARCHIVED:  # locked by a moderator: presses are refused
+                log.info("the old prompt %s is in a locked thread %s", message_id, channel_id)
+                raise Dropped("the old prompt is in a locked thread") from error
+            raise delivery_problem(error, self.refused(row)) from error
         except (discord.DiscordException, OSError, TimeoutError) as error:
             raise delivery_problem(error, self.refused(row)) from error
+
+    async def _unarchived(self, thread_id: int) -> bool:
+        """Take a thread out of Discord's archive; whether that was done."""
+        try:
+            await self.client.http.edit_channel(thread_id, archived=False)
+        except discord.HTTPException as error:
+            log.info("could not take thread %s out of the archive: %s", thread_id, error)
+            return False
+        return True
 
     # ---- editing the same player's prompt
 
