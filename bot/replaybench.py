@@ -8,8 +8,12 @@ A game is played to its end by the random policy (saved as moves are), then:
   the bot's answer carrying that turn's picture — what the presser waits for — as
   median, 99th percentile and max (aim: p99 <= 300 ms). The first press of a fresh
   bot is given apart (its picture worker draws the shared art once);
+  Each turn's picture is drawn once (issue 35.4) and kept beside the games (issue 37.3):
+  printed, how many presses drew and how many were served kept. The members' limit on
+  replays and steps a minute (`limits.PictureRate`) is lifted for the bench;
 - the animated replay (`/montana game replay`), from the command to the GIF: wall time,
-  frames and size.
+  frames and size, the picture workers' CPU per frame and their peak memory (issue 37.5;
+  with `--processes 0` the drawing thread's CPU is this process's).
 The pictures are drawn in `--processes` worker processes as in the bot (0: a thread).
 Printed with the run's wall and CPU time (this process; the workers' CPU is apart).
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import os
 import random
 import statistics
 import sys
@@ -28,10 +33,45 @@ from pathlib import Path
 
 from PIL import Image
 
+from bot.core.server.limits import Limits, PictureRate
 from bot.core.server.settings import Settings
 from rules.simulate import choose_action
 
 from .discord_app.client import MontanaBot
+
+
+class _Unlimited(PictureRate):
+    """No limit: the bench presses faster than a member may."""
+
+    def allowed(self, limits: Limits) -> int:
+        return 1 << 30
+
+
+def _workers(bot: MontanaBot) -> list[int]:
+    """The picture workers' process ids (none when drawing in a thread)."""
+    pool = bot._pictures.executor if bot._pictures is not None else None
+    processes = getattr(pool, "_processes", None) or {}
+    return [int(pid) for pid in processes]
+
+
+def _cpu_of(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds of each of these processes so far (/proc/<pid>/stat)."""
+    seconds = {}
+    for pid in pids:
+        text = Path(f"/proc/{pid}/stat").read_text()
+        fields = text[text.rindex(")") + 2 :].split()
+        seconds[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return seconds
+
+
+def _peak_mib(pids: list[int]) -> float:
+    """The highest peak resident memory (VmHWM) among these processes, in MiB."""
+    peaks = [0]
+    for pid in pids:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                peaks.append(int(line.split()[1]))
+    return max(peaks) / 1024
 
 
 async def _run(players: int, seed: int, presses: int, processes: int) -> None:
@@ -44,6 +84,7 @@ async def _run(players: int, seed: int, presses: int, processes: int) -> None:
             token=None, db_path=str(Path(folder) / "bench.sqlite3"), picture_processes=processes
         )
         bot = MontanaBot(settings, seed_source=random.Random(seed))
+        bot.picture_rate = _Unlimited()
         try:
             await fake.start(bot)
             table = Table(fake, bot)
@@ -62,6 +103,8 @@ async def _run(players: int, seed: int, presses: int, processes: int) -> None:
                 finished=True,
             )
             user = next(iter(table.users.values()))
+            shelf = bot.replays.shelf
+            before = (shelf.drawn, shelf.served) if shelf is not None else (0, 0)
             started = time.perf_counter()
             opened = await fake.slash(
                 user, thread, "montana", "game", "replay", options={"step": True}
@@ -86,14 +129,18 @@ async def _run(players: int, seed: int, presses: int, processes: int) -> None:
                     continue
                 waits.append((time.perf_counter() - started) * 1000)
                 assert result.response_type == 7 and view.files, result
+            drawn, served = (shelf.drawn - before[0], shelf.served - before[1]) if shelf else (0, 0)
             waits.sort()
             p99 = waits[min(len(waits) - 1, round(0.99 * (len(waits) - 1)))]
             median = statistics.median(waits)
             print(
                 f"step view, {players} players, {game.turn_number} turns: first answer "
                 f"{first_ms:.0f} ms; {len(waits)} presses: median {median:.0f} ms, "
-                f"p99 {p99:.0f} ms, max {waits[-1]:.0f} ms (aim: p99 <= 300 ms)"
+                f"p99 {p99:.0f} ms, max {waits[-1]:.0f} ms (aim: p99 <= 300 ms); "
+                f"{drawn} pictures drawn, {served} served kept"
             )
+            workers_before = _cpu_of(_workers(bot))
+            cpu_before = time.process_time()
             started = time.perf_counter()
             posted = await fake.slash(user, thread, "montana", "game", "replay", timeout=120)
             gif = original(posted).files["montana-replay.gif"]
@@ -101,9 +148,25 @@ async def _run(players: int, seed: int, presses: int, processes: int) -> None:
             said = [str(edit.get("content")) for edit in posted.edits]
             progress = [text.rsplit("… ", 1)[-1] for text in said if "replay…" in text]
             seconds = time.perf_counter() - started
+            workers = _workers(bot)
+            if workers:
+                cpu = sum(
+                    seconds - workers_before.get(pid, 0.0)
+                    for pid, seconds in _cpu_of(workers).items()
+                )
+                peak = _peak_mib(workers)
+                whose = f"the picture workers ({len(workers)})"
+            else:
+                cpu = time.process_time() - cpu_before
+                peak = _peak_mib([os.getpid()])
+                whose = "this process (drawing in a thread)"
             print(
                 f"animated replay through the bot: {seconds:.2f} s wall, {frames} frames, "
                 f"{len(gif) / 2**20:.2f} MiB; progress shown: {', '.join(progress)}"
+            )
+            print(
+                f"  CPU of {whose}: {cpu:.2f} s, {cpu / max(1, frames) * 1000:.1f} ms per "
+                f"frame (aim <= 12 ms); peak memory {peak:.0f} MiB RSS (aim <= 200 MiB)"
             )
         finally:
             await fake.close()

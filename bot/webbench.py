@@ -16,7 +16,9 @@ The games are played in rounds of `--moves` moves each (after one move per game 
 warm up), players thinking `--think` seconds on average before a move: `--pairs` times
 a round with no page open, then one with the pages open (the readers' process started
 for it and stopped after), so that the machine's drift falls on both alike and the
-rounds without pages show the noise.
+rounds without pages show the noise; then a round with the same pages on a second web
+process started with `--draw-all`, which draws every picture itself instead of serving
+those the bot drew and kept (issue 37.3): the web's CPU per move of both is printed.
 Printed: the bot's press -> picture posted (median, p99, max) in each round, which the
 pages must leave unchanged within noise; the time from a move's save to its event on
 each open page (median, p99, max; aim p99 <= 2 s; a move folded into a later one's event
@@ -52,6 +54,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SEE_AIM = 2.0
 """Issue 28: an open page sees a move within 2 s (p99)."""
 STARTING = 60.0
+REUSED_AIM_MS = 5.0
+"""Issue 37.5: the web's CPU per move when it serves the bot's pictures."""
 """Seconds the web process and the readers may take to be ready."""
 
 
@@ -85,13 +89,16 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def _start_web(database: str, folder: str, niceness: int) -> WebProcess:
+async def _start_web(
+    database: str, folder: str, niceness: int, *, draw_all: bool = False
+) -> WebProcess:
     port = _free_port()
     env = {**os.environ, "MONTANA_DB": database, "PYTHONPATH": str(ROOT)}
-    with open(Path(folder) / "web.log", "wb") as log:
+    options = ["--draw-all"] if draw_all else []
+    with open(Path(folder) / "web.log", "ab") as log:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "web", "--port", str(port), "--nice", str(niceness),
-            env=env, cwd=ROOT, stdout=log, stderr=log,
+            *options, env=env, cwd=ROOT, stdout=log, stderr=log,
         )  # fmt: skip
     web = WebProcess(process, f"http://127.0.0.1:{port}")
     deadline = time.monotonic() + STARTING
@@ -302,6 +309,7 @@ async def run(args: argparse.Namespace) -> int:
         )
         fake = PatientFakeDiscord()
         web: WebProcess | None = None
+        drawing_web: WebProcess | None = None
         readers: Readers | None = None
         try:
             await fake.start(bot)
@@ -328,11 +336,15 @@ async def run(args: argparse.Namespace) -> int:
             await asyncio.gather(*(open_one(table) for table in tables))
             tokens = {t.game_id: await store.web_token(t.game_id) for t in tables}
             web = await _start_web(db, folder, args.web_nice)
+            # the same pages served by a web process that draws every picture itself
+            # (`--draw-all`, as before issue 37.3): what the kept pictures save
+            drawing_web = await _start_web(db, folder, args.web_nice, draw_all=True)
             # one move per game first, unmeasured: the picture workers' first drawings
             # and the caches filling would otherwise count against the first round
             await _play_round(bench, tables, 1, args.seed)
             watched = [tables[page % len(tables)].game_id for page in range(args.pages)]
             rounds: list[tuple[Round, Round]] = []
+            drawing_rounds: list[Round] = []
             delays: list[float] = []
             folded = unseen = 0
             readers_cpu = 0.0
@@ -351,14 +363,22 @@ async def run(args: argparse.Namespace) -> int:
                 delays += told[0]
                 folded += told[1]
                 unseen += told[2]
+                readers = await _start_readers(
+                    drawing_web.url, [tokens[g] for g in watched], folder
+                )
+                drawing_rounds.append(await _measured_round(bench, tables, drawing_web, args))
+                _, failures = await readers.stop()
+                readers = None
+                failed += failures
             web_peak = web.peak_rss_kib()
         finally:
             if readers is not None:
                 readers.process.kill()
                 await readers.process.wait()
-            if web is not None:
-                web.process.terminate()
-                await web.process.wait()
+            for process in (web, drawing_web):
+                if process is not None:
+                    process.process.terminate()
+                    await process.process.wait()
             await fake.close()
             drawer.close()
     see_p99 = percentile(delays, 0.99)
@@ -387,11 +407,21 @@ async def run(args: argparse.Namespace) -> int:
         f"event, {unseen} never seen); p99 <= {SEE_AIM:g} s "
         f"{'met' if delays and not unseen and see_p99 <= SEE_AIM else 'MISSED'}"
     )
-    for name, figures in (("no page open", quiet), (f"{args.pages} pages open", busy)):
+    drawing = _pooled(drawing_rounds)
+    for name, figures in (
+        ("no page open", quiet),
+        (f"{args.pages} pages open, the bot's pictures reused", busy),
+        (f"{args.pages} pages open, every picture drawn by the web (--draw-all)", drawing),
+    ):
         per_move = figures.web_cpu / figures.moves * 1000 if figures.moves else 0.0
         print(
             f"  the web process's CPU, {name}: {figures.web_cpu:.2f} s, {per_move:.1f} ms per move"
         )
+    reused = busy.web_cpu / busy.moves * 1000 if busy.moves else 0.0
+    print(
+        f"  the web's CPU per move with the bot's pictures reused: {reused:.1f} ms; aim < "
+        f"{REUSED_AIM_MS:g} ms {'met' if busy.moves and reused < REUSED_AIM_MS else 'MISSED'}"
+    )
     print(
         f"  the web process's peak memory: {web_peak / 1024:.0f} MiB RSS "
         f"({args.pages} event streams, telling the words; a page fetches one picture per move)"

@@ -9,13 +9,14 @@ board, icons, the masks of words, each language's legend) is drawn once and shar
 every game, in caches of bounded size (`render.caches`), so a render lays out sprites
 and draws the pieces. The parts of a picture that look as they did in one drawn before
 (the landscape, the supply, the worker board, each player's board) are kept too, drawn
-and mapped onto the palette, and pasted (`render.layers`): a move's picture draws and
-maps only the header and what the last turn changed, the same pixels and bytes.
+and mapped onto the palette (`render.layers`): a move's picture draws and maps only
+the header and what the last turn changed, over the kept parts laid in those boxes
+only (no picture of the whole size is made), and compresses only the bands of rows
+that do not show what a picture before showed (`render.pngbands`): the same pixels.
 """
 
 from __future__ import annotations
 
-import io
 import threading
 from collections.abc import Mapping
 from functools import lru_cache
@@ -26,15 +27,11 @@ from i18n import LANGUAGES, Language, is_language, translator
 from rules import Game
 from rules.recent import last_turn
 
-from . import compose, landscape, layers, palette, players, textboxes
+from . import compose, landscape, layers, palette, players, pngbands, textboxes
 
 _DRAWING = threading.Lock()
 """Drawing shares cached fonts and sprites: one thread draws at a time (the bot renders
 in worker threads); PNG encoding, the slower half, runs outside the lock."""
-
-PNG_COMPRESS_LEVEL = 1
-"""zlib level 1: on these flat palette pictures higher levels save little and cost more
-time than the whole drawing."""
 
 
 def to_png(image: Image.Image) -> bytes:
@@ -46,9 +43,7 @@ def to_png(image: Image.Image) -> bytes:
     milliseconds where an adaptive one is computed in tens, and it is deterministic.
     """
     indexed = image.quantize(palette=palette.png_palette(), dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    indexed.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buffer.getvalue()
+    return pngbands.encode(indexed)
 
 
 def _language(code: str) -> Language:
@@ -75,6 +70,7 @@ def render_game(
     of `i18n.LANGUAGES`: "en", "fr", "pl", "ja").
     """
     code = _language(language)
+    recording = textboxes.is_recording()
     with _DRAWING:
         drawn = compose.snapshot(
             game,
@@ -82,19 +78,14 @@ def render_game(
             names=names,
             seat_notes=seat_notes,
             language=code,
-            reuse=not textboxes.is_recording(),
+            reuse=not recording,
+            drawn_only=not recording,
         )
     if drawn.kept is None:
         return to_png(drawn.image)
-    # the kept parts come mapped onto the palette already (outside the lock: the kept
-    # parts are never drawn on)
-    return _png(_indexed(drawn.image, drawn.kept))
-
-
-def _png(indexed: Image.Image) -> bytes:
-    buffer = io.BytesIO()
-    indexed.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buffer.getvalue()
+    # the kept parts come mapped onto the palette already, and the rows made of them
+    # only come compressed (outside the lock: the kept parts are never drawn on)
+    return _png(drawn.size, drawn.kept)
 
 
 @lru_cache(maxsize=1)
@@ -107,19 +98,20 @@ def _ground_index() -> int:
     return index
 
 
-def _indexed(image: Image.Image, kept: layers.Kept) -> Image.Image:
-    """`image` mapped onto the palette as `to_png` maps it, mapping only what was drawn
-    after the kept parts: the parts come mapped from `layers.indexed`, the board's
-    ground is one index."""
+def _png(size: tuple[int, int], kept: layers.Kept) -> bytes:
+    """The PNG `to_png` makes of the picture (`size` large) of the kept parts and the
+    boxes drawn over them: the parts come mapped onto the palette (`layers.indexed`),
+    the board's ground is one index, only the boxes drawn are mapped now, and only the
+    bands of rows not kept compressed are compressed (`render.pngbands`)."""
     fixed = palette.png_palette()
-    indexed = Image.new("P", image.size, _ground_index())
-    indexed.putpalette(fixed.getpalette() or [])
-    for key, part, origin in kept.parts:
-        indexed.paste(layers.indexed(key, part, fixed), origin)
-    for box in kept.drawn:
-        mapped = image.crop(box).quantize(palette=fixed, dither=Image.Dither.NONE)
-        indexed.paste(mapped, box[:2])
-    return indexed
+    pieces = [
+        pngbands.Piece(key, layers.indexed(key, part, fixed), origin)
+        for key, part, origin in kept.parts
+    ]
+    for box, drawn in kept.drawn:
+        mapped = drawn.quantize(palette=fixed, dither=Image.Dither.NONE)
+        pieces.append(pngbands.Piece(None, mapped, box[:2]))
+    return pngbands.encode_pieces(size, fixed.getpalette() or [], _ground_index(), pieces)
 
 
 def render_landscape(

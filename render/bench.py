@@ -18,7 +18,10 @@ Prints, for a mid-game 4-player snapshot:
   12 ms of CPU a frame, 200 MiB whatever the game's length);
 - with `--against DIR` (a checkout of another version, e.g. main's), the snapshot's and
   the replay's figures of both versions measured in the same run, each in fresh
-  processes taking turns, so that both see the same load;
+  processes taking turns, so that both see the same load; the snapshot both ways: the
+  same picture again and again, and the picture after each of `--renders` moves in
+  turn (what the bot draws: most of a picture is as the move before left it; aim
+  median <= 12 ms, issue 37.4);
 - the run's total wall and CPU time (the machine is shared: CPU time is the steadier).
 """
 
@@ -84,15 +87,33 @@ SNAPSHOT_PROCESS = """
 import json, statistics, time
 import render
 from render.__main__ import play
+from rules import Game
 game, _ = play(4, {seed}, {moves}, final=False)
 render.render_game(game, language={language!r})
 walls, cpus = [], []
 for _ in range({renders}):
     started, cpu_started = time.perf_counter(), time.process_time()
-    render.render_game(game, language={language!r})
+    png = render.render_game(game, language={language!r})
     cpus.append((time.process_time() - cpu_started) * 1000)
     walls.append((time.perf_counter() - started) * 1000)
-print(json.dumps({{"wall": statistics.median(walls), "cpu": statistics.median(cpus)}}))
+played, _ = play(4, {seed}, 0, final=True)
+record = played.record()
+replayed = Game.replay_start(record)
+moves = []
+for index, (player, notation) in enumerate(record["actions"][: {moves} + {renders} + 1]):
+    replayed.replay_action(player, notation)
+    if index >= {moves}:
+        moves.append(Game.from_dict(json.loads(json.dumps(replayed.to_dict()))))
+render.render_game(moves[0], language={language!r})
+move_cpus, sizes = [], []
+for state in moves[1:]:
+    cpu_started = time.process_time()
+    sizes.append(len(render.render_game(state, language={language!r})))
+    move_cpus.append((time.process_time() - cpu_started) * 1000)
+print(json.dumps({{
+    "wall": statistics.median(walls), "cpu": statistics.median(cpus), "png": len(png),
+    "moves_cpu": statistics.median(move_cpus), "moves_png": statistics.median(sizes),
+}}))
 """
 
 
@@ -238,7 +259,11 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{label}snapshot to PNG, {args.renders} renders x 3 processes: median of medians "
                 f"wall {statistics.median(r['wall'] for r in runs):.1f} ms, "
-                f"CPU {statistics.median(r['cpu'] for r in runs):.1f} ms"
+                f"CPU {statistics.median(r['cpu'] for r in runs):.1f} ms, "
+                f"PNG {runs[0]['png'] / 1024:.0f} KiB; each of {args.renders} moves in turn "
+                f"(actions {args.moves + 1}-{args.moves + args.renders}, the bot's case): "
+                f"CPU {statistics.median(r['moves_cpu'] for r in runs):.1f} ms, "
+                f"PNG {statistics.median(r['moves_png'] for r in runs) / 1024:.0f} KiB"
             )
     if not args.no_replay:
         code = REPLAY_PROCESS.format(

@@ -21,6 +21,7 @@ preview; no text is smaller than MIN_TEXT_SIZE at full size.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -92,6 +93,9 @@ class Snapshot:
     kept: layers.Kept | None = None
     """With `reuse`: the kept parts pasted and the boxes drawn after them
     (`render_game` maps only those boxes onto the palette)."""
+    size: tuple[int, int] = (0, 0)
+    """The picture's width and height (with `drawn_only`, `image` is a scratch canvas
+    as wide, and maybe taller)."""
 
     def field_centre(self, game: Game, label: str) -> tuple[int, int]:
         """Pixel centre of field `label` on this picture."""
@@ -177,10 +181,7 @@ def header_texts(
         status_size,
         room,
     )
-    turn_room = room - (54 if turn is not None else 0)
-    line = words.turn_line(turn, names, t)
-    turn_size = fonts.fitting_size(line, LINE_SIZE, turn_room, smallest=fonts.TEXT)
-    turn_lines = fonts.wrap(line, turn_size, turn_room)
+    turn_lines, turn_size = _turn_lines(turn, names, width, results, t)
     return Header(title, title_size, status, status_size, turn_lines, turn_size, right)
 
 
@@ -355,16 +356,28 @@ def picture_height(
 ) -> int:
     """The snapshot's height, without drawing it (only the header's words are laid out:
     the last turn said on more lines makes it taller)."""
+    del seat_notes  # the notes are on the title and status lines, one line each
     t = translator(language)
-    notes = {pid: note for pid, note in (seat_notes or {}).items() if note}
     shown = {pid: display_name(pid, names) for pid in game.player_ids}
-    results = result_lines(game, shown, t) if game.is_over else []
     geo = landscape.geometry(game)
     right_height = column_height(len(game.players), language)
     body_height = max(geo.height + GAP + players.SUPPLY_HEIGHT, right_height)
-    width = picture_width(game)
-    header = header_texts(game, last_turn(game), shown, notes, width, bool(results), t)
-    return header.height + GAP + body_height + MARGIN
+    width = MARGIN + geo.width + GAP + COLUMN_WIDTH + MARGIN
+    results = bool(result_lines(game, shown, t)) if game.is_over else False
+    lines = len(_turn_lines(last_turn(game), shown, width, results, t)[0])
+    return HEADER_HEIGHT + (lines - 1) * TURN_LINE_STEP + GAP + body_height + MARGIN
+
+
+def _turn_lines(
+    turn: RecentTurn | None, names: Mapping[str, str], width: int, results: bool, t: Translator
+) -> tuple[list[str], int]:
+    """The last turn in words on as many lines as it needs in a picture `width` wide
+    (the final ranking beside it when `results`), and their size."""
+    right = width - 24 - (RESULTS_WIDTH + 12 if results else 0)
+    turn_room = right - 24 - (54 if turn is not None else 0)
+    line = words.turn_line(turn, names, t)
+    turn_size = fonts.fitting_size(line, LINE_SIZE, turn_room, smallest=fonts.TEXT)
+    return fonts.wrap(line, turn_size, turn_room), turn_size
 
 
 def snapshot(
@@ -375,11 +388,20 @@ def snapshot(
     seat_notes: Mapping[str, str] | None = None,
     language: Language = "en",
     reuse: bool = False,
+    drawn_only: bool = False,
+    align: int = 1,
 ) -> Snapshot:
     """Draw the whole game, its words in `language`. With `reuse`, the parts that look
     as they did in a picture drawn before (`render.layers`) are pasted, not drawn: the
     same pixels, drawn in a fraction of the time (the text recordings of the tests see
-    only what is drawn)."""
+    only what is drawn).
+
+    With `drawn_only` as well, nothing of the size of the picture is made: the header,
+    the last turn's marks and the worker board's moves are drawn on a scratch canvas
+    over the kept parts pasted in their boxes only (each box widened to multiples of
+    `align`), and come cropped in `kept.drawn`; `image` is that canvas (`size` gives
+    the picture's), right only in those boxes, and drawn over by the next snapshot:
+    the bot's PNG and a replay's frame are made of the kept parts and those boxes."""
     t = translator(language)
     notes = {pid: note for pid, note in (seat_notes or {}).items() if note}
     shown = {pid: display_name(pid, names) for pid in game.player_ids}
@@ -393,8 +415,7 @@ def snapshot(
     width = MARGIN + geo.width + GAP + COLUMN_WIDTH + MARGIN
     header = header_texts(game, turn, shown, notes, width, bool(results), t)
     top = header.height + GAP
-    picture = Image.new("RGB", (width, top + body_height + MARGIN), BOARD_GROUND)
-    _draw_header(picture, game, header, shown, notes, turn, results, t)
+    size = (width, top + body_height + MARGIN)
 
     supply_origin = (MARGIN, top + body_height - players.SUPPLY_HEIGHT)
     # the landscape in the middle of the room above the supply
@@ -410,37 +431,10 @@ def snapshot(
         )
         for seat in range(len(game.players))
     ]
-    kept = None
-    if reuse:
-        kept = layers.Kept()
-        _paste_parts(picture, game, geo, language, land_origin, supply_origin, kept)
-        _paste_boards(picture, game, shown, notes, language, board_origin, origins, kept)
-        landscape.draw_marks(picture, game, geo, land_origin, marks)
-        workerboard.draw_moves(picture, game, board_origin, turn)
-        # what was drawn over the kept parts (generously: a ring spreads past its box)
-        kept.drawn.append((0, 0, width, top))
-        kept.drawn.extend(
-            _around(landscape.mark_box(game, geo, land_origin, mark), picture.size)
-            for mark in marks
-        )
-        kept.drawn.extend(
-            _around(box, picture.size) for box in workerboard.moves_boxes(game, board_origin, turn)
-        )
-    else:
-        landscape.draw_landscape(picture, game, geo, land_origin, marks, t)
-        players.draw_supply(picture, game, supply_origin, geo.width, t)
-        picture.paste(workerboard.static_board(), board_origin)
-        workerboard.draw_titles(picture, board_origin, t)
-        workerboard.draw_pieces(picture, game, board_origin, turn)
-        for seat, (player, origin) in enumerate(zip(game.players, origins, strict=True)):
-            players.draw_player_board(picture, game, seat, origin, shown, notes.get(player.id), t)
-    y += board_rows(len(game.players)) * (players.BOARD_HEIGHT + GAP)
+    legend_origin = (column_x, y + board_rows(len(game.players)) * (players.BOARD_HEIGHT + GAP))
     legend = players.legend_picture(COLUMN_WIDTH, language)
-    picture.paste(legend, (column_x, y))
-    if kept is not None:
-        kept.parts.append((("legend", COLUMN_WIDTH, language), legend, (column_x, y)))
-    return Snapshot(
-        picture,
+    snapshot = Snapshot(
+        Image.new("RGB", (1, 1)),
         lines,
         turn,
         geo,
@@ -451,12 +445,105 @@ def snapshot(
         supply_origin,
         marks,
         header.height,
-        kept,
+        size=size,
+    )
+    if not reuse:
+        picture = Image.new("RGB", size, BOARD_GROUND)
+        _draw_header(picture, game, header, shown, notes, turn, results, t)
+        landscape.draw_landscape(picture, game, geo, land_origin, marks, t)
+        players.draw_supply(picture, game, supply_origin, geo.width, t)
+        picture.paste(workerboard.static_board(), board_origin)
+        workerboard.draw_titles(picture, board_origin, t)
+        workerboard.draw_pieces(picture, game, board_origin, turn)
+        for seat, (player, origin) in enumerate(zip(game.players, origins, strict=True)):
+            players.draw_player_board(picture, game, seat, origin, shown, notes.get(player.id), t)
+        picture.paste(legend, legend_origin)
+        snapshot.image = picture
+        return snapshot
+
+    kept = layers.Kept()
+    _kept_parts(game, geo, language, land_origin, supply_origin, kept)
+    _kept_boards(game, shown, notes, language, board_origin, origins, kept)
+    kept.parts.append((("legend", COLUMN_WIDTH, language), legend, legend_origin))
+    # what is drawn over the kept parts (generously: a ring spreads past its box)
+    boxes = [(0, 0, width, top)]
+    boxes.extend(_around(landscape.mark_box(game, geo, land_origin, m), size) for m in marks)
+    boxes.extend(_around(b, size) for b in workerboard.moves_boxes(game, board_origin, turn))
+    boxes = [_aligned(box, size, align) for box in boxes]
+
+    def draw(picture: Image.Image) -> None:
+        _draw_header(picture, game, header, shown, notes, turn, results, t)
+        landscape.draw_marks(picture, game, geo, land_origin, marks)
+        workerboard.draw_moves(picture, game, board_origin, turn)
+
+    if drawn_only:
+        with _SCRATCH_LOCK:
+            picture = _scratch(size)
+            for box in boxes:
+                _lay(picture, box, kept.parts)
+            draw(picture)
+            kept.drawn = [(box, picture.crop(box)) for box in boxes]
+    else:
+        picture = Image.new("RGB", size, BOARD_GROUND)
+        for _, part, origin in kept.parts:
+            picture.paste(part, origin)
+        draw(picture)
+        kept.drawn = [(box, picture.crop(box)) for box in boxes]
+    snapshot.image = picture
+    snapshot.kept = kept
+    return snapshot
+
+
+_SCRATCH_LOCK = threading.Lock()
+_SCRATCH: dict[int, Image.Image] = {}
+SCRATCH_WIDTHS = 2
+"""Scratch canvases kept (one per picture width, about 10 MB each): the latest widths.
+A canvas is as tall as the tallest picture of its width drawn yet: the header is drawn
+to the picture's width, nothing to its height (the boxes end within the picture)."""
+
+
+def _scratch(size: tuple[int, int]) -> Image.Image:
+    """A scratch canvas `size[0]` wide, at least `size[1]` tall (its pixels are what the
+    last snapshot left)."""
+    width, height = size
+    picture = _SCRATCH.pop(width, None)
+    if picture is None or picture.height < height:
+        picture = Image.new("RGB", (width, height), BOARD_GROUND)
+        while len(_SCRATCH) >= SCRATCH_WIDTHS:
+            del _SCRATCH[next(iter(_SCRATCH))]
+    _SCRATCH[width] = picture  # the latest last
+    return picture
+
+
+def _lay(picture: Image.Image, box: layers.Box, parts: layers.Parts) -> None:
+    """`box` of the picture as the kept parts make it: the board's ground, the parts
+    pasted over it in order."""
+    left, top, right, bottom = box
+    picture.paste(BOARD_GROUND, box)
+    for _, part, (x, y) in parts:
+        inside = (
+            max(left, x),
+            max(top, y),
+            min(right, x + part.width),
+            min(bottom, y + part.height),
+        )
+        if inside[0] < inside[2] and inside[1] < inside[3]:
+            cut = (inside[0] - x, inside[1] - y, inside[2] - x, inside[3] - y)
+            picture.paste(part.crop(cut), inside[:2])
+
+
+def _aligned(box: layers.Box, size: tuple[int, int], align: int) -> layers.Box:
+    """`box` widened to multiples of `align` (within the picture)."""
+    left, top, right, bottom = box
+    return (
+        left - left % align,
+        top - top % align,
+        min(size[0], -(-right // align) * align),
+        min(size[1], -(-bottom // align) * align),
     )
 
 
-def _paste_parts(
-    picture: Image.Image,
+def _kept_parts(
     game: Game,
     geo: landscape.LandscapeGeometry,
     language: Language,
@@ -471,7 +558,6 @@ def _paste_parts(
     land = layers.layer(
         land_key, size, lambda image: landscape.draw_landscape(image, game, geo, (0, 0), (), t)
     )
-    picture.paste(land, land_origin)
     kept.parts.append((land_key, land, land_origin))
     supply = game.supply
     supply_key = (
@@ -487,12 +573,10 @@ def _paste_parts(
         (geo.width + 1, players.SUPPLY_HEIGHT + 1),
         lambda image: players.draw_supply(image, game, (0, 0), geo.width, t),
     )
-    picture.paste(strip, supply_origin)
     kept.parts.append((supply_key, strip, supply_origin))
 
 
-def _paste_boards(
-    picture: Image.Image,
+def _kept_boards(
     game: Game,
     shown: Mapping[str, str],
     notes: Mapping[str, str],
@@ -519,7 +603,6 @@ def _paste_boards(
         lambda image: workerboard.draw_standing(image, game, (0, 0)),
         ground=titled,
     )
-    picture.paste(board, board_origin)
     kept.parts.append((board_key, board, board_origin))
     for seat, (player, origin) in enumerate(zip(game.players, origins, strict=True)):
         note = notes.get(player.id)
@@ -543,7 +626,6 @@ def _paste_boards(
             (players.BOARD_WIDTH + 1, players.BOARD_HEIGHT + 1),
             _board_drawer(game, seat, shown, note, t),
         )
-        picture.paste(part, origin)
         kept.parts.append((key, part, origin))
 
 

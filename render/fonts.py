@@ -304,12 +304,25 @@ def _run_width(source_index: int, size: int, bold: bool, run: str) -> float:
     return run_font(source_index, size, bold, run).getlength(run)
 
 
+@lru_cache(maxsize=16384)
 def text_width(text: str, size: int, bold: bool = False) -> float:
-    """The advance width of `text` in pixels."""
+    """The advance width of `text` in pixels (kept: a replay lays out each frame's
+    header twice, to measure the tallest frame first, then to draw it)."""
     plain = _plain_width(text, size, bold)
     if plain is not None:
         return plain
     return sum(_run_width(i, size, bold, run) for i, run in split_runs(text))
+
+
+def _drawn_width(source_index: int, size: int, bold: bool, run: str) -> float:
+    """A run's advance width as FreeType lays it out (`_run_width`), added up from its
+    letters' where that is the same (`_plain_width`): a header's new sentence is
+    measured without laying it out whole."""
+    if _plain_char(run[0]) == source_index:
+        plain = _plain_width(run, size, bold)
+        if plain is not None:
+            return plain
+    return _run_width(source_index, size, bold, run)
 
 
 KERNING_PROBES = ("AV", "AT", "To", "Te", "Wa", "Yo", "LT", "P.", "r.", "Vo", "ff", "fi")
@@ -350,13 +363,32 @@ def _plain_width(text: str, size: int, bold: bool) -> float | None:
     kerning: whole 64ths of a pixel, added exactly); None otherwise. Measuring the
     whole text costs about 5 µs a letter (a variable font), and the header measures
     every prefix of the last turn's words to wrap them."""
+    widths = _LETTER_WIDTHS.get((size, bold))
+    if widths is None or len(widths) > LETTERS_KEPT:
+        widths = _LETTER_WIDTHS[(size, bold)] = {}
     total = 0.0
     for char in text:
-        index = _plain_char(char)
-        if index is None or not _adds_up(index, size, bold):
+        width = widths.get(char, _UNKNOWN)
+        if width is _UNKNOWN:
+            width = widths[char] = _letter_width(char, size, bold)
+        if width is None:
             return None
-        total += _char_width(index, size, bold, char)
+        total += width
     return total
+
+
+LETTERS_KEPT = 8192
+_UNKNOWN = -1.0
+_LETTER_WIDTHS: dict[tuple[int, bool], dict[str, float | None]] = {}
+"""(size, bold) -> letter -> its width for `_plain_width`, or None: a text is measured
+at a dictionary look-up a letter."""
+
+
+def _letter_width(char: str, size: int, bold: bool) -> float | None:
+    index = _plain_char(char)
+    if index is None or not _adds_up(index, size, bold):
+        return None
+    return _char_width(index, size, bold, char)
 
 
 def cap_height(size: int, bold: bool = False) -> int:
@@ -409,6 +441,11 @@ def _break_units(text: str) -> list[str]:
 def wrap(text: str, size: int, max_width: float, bold: bool = False) -> list[str]:
     """`text` in lines at most `max_width` wide, broken between words (or between CJK
     characters); a single word wider than the line keeps a line of its own."""
+    return list(_wrapped(text, size, max_width, bold))
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(text: str, size: int, max_width: float, bold: bool) -> tuple[str, ...]:
     lines: list[str] = []
     line = ""
     for unit in _break_units(text):
@@ -420,7 +457,7 @@ def wrap(text: str, size: int, max_width: float, bold: bool = False) -> list[str
             line = candidate
     if line.strip() or not lines:
         lines.append(line.rstrip())
-    return lines
+    return tuple(lines)
 
 
 def fit(text: str, size: int, max_width: float, bold: bool = False) -> str:
@@ -494,7 +531,7 @@ def draw_text(
     composited exactly as `ImageDraw.text` composites it.
     """
     runs = split_runs(text)
-    widths = [_run_width(i, size, bold, run) for i, run in runs]
+    widths = [_drawn_width(i, size, bold, run) for i, run in runs]
     total = sum(widths)
     x, y = xy
     horizontal, vertical = anchor[0], anchor[1]

@@ -112,8 +112,10 @@ class GifWriter:
                 if delta.mode == "RGBA":  # the frames' palettes differ (optimized apart)
                     r, g, b, a = delta.split()
                     delta = ImageChops.lighter(ImageChops.lighter(r, g), ImageChops.lighter(b, a))
-                unchanged = delta.point([255, *(0,) * 255], "1")
-                shown = im_frame.copy()
+                # only the changed box is written: its unchanged pixels made
+                # transparent there (Pillow does it to the whole frame, then crops)
+                unchanged = delta.crop(bbox).point([255, *(0,) * 255], "1")
+                shown = im_frame.crop(bbox)
                 shown.paste(info["transparency"], mask=unchanged)
         self._flush()
         self._previous = im_frame
@@ -130,7 +132,7 @@ class GifWriter:
             offset = (0, 0)
         else:
             info["include_color_table"] = True
-            if bbox != (0, 0, *shown.size):
+            if shown.size != (bbox[2] - bbox[0], bbox[3] - bbox[1]):
                 shown = shown.crop(bbox)
             offset = bbox[:2]
         GifImagePlugin._write_frame_data(_as_io(self._out), shown, offset, info)

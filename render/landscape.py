@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -93,6 +94,12 @@ def hex_corners(centre: tuple[float, float], size: float) -> list[tuple[float, f
 
 def _extent(hexes: Sequence[tuple[int, int]]) -> tuple[float, float, float, float]:
     """(min x, min y, width, height) of the hexes' centres, in hex radii."""
+    return _extent_of(tuple(hexes))
+
+
+@lru_cache(maxsize=64)
+def _extent_of(hexes: tuple[tuple[int, int], ...]) -> tuple[float, float, float, float]:
+    """`_extent`, kept: a game's landscape is the same from one picture to the next."""
     xs = [hex_centre(q, r)[0] for q, r in hexes]
     ys = [hex_centre(q, r)[1] for q, r in hexes]
     return min(xs), min(ys), max(xs) - min(xs) + math.sqrt(3), max(ys) - min(ys) + 2

@@ -6,7 +6,10 @@ change from one move to the next: the landscape changes when someone builds, a p
 board when their holdings change, the worker board's printed art and titles never.
 `compose.snapshot(..., reuse=True)` takes each such part from here when its inputs are
 the same as when it was drawn, and draws only the rest (the header, the marks of the
-last turn, the representatives): the bot's move pictures and every replay frame.
+last turn, the representatives): the bot's move pictures and every replay frame. With
+`drawn_only`, those are drawn on a scratch canvas over the parts laid in their boxes
+alone, and the picture is never put together at full size: the PNG (`render.pngbands`)
+and the replay's frame (`reduced_picture`) are made of the parts and the boxes.
 
 A part is drawn alone on its own small picture of the board's ground, its top-left
 corner at (0, 0), then pasted where it goes: every position of the drawing code is a
@@ -32,14 +35,18 @@ from .palette import BOARD_GROUND
 Box = tuple[int, int, int, int]
 
 
+Parts = list[tuple[Hashable, Image.Image, tuple[int, int]]]
+
+
 @dataclass
 class Kept:
-    """What a snapshot drawn with `reuse` took from the kept parts: `parts` pasted and
-    not drawn over (key, the part, where), and the boxes drawn after them (the header,
-    the marks, the worker board's moves); everything else is the board's ground."""
+    """What a snapshot drawn with `reuse` took from the kept parts: `parts` pasted
+    (key, the part, where), and `drawn`: the boxes drawn over them (the header, the
+    marks, the worker board's moves), each with its pixels as drawn; everything else is
+    the board's ground."""
 
-    parts: list[tuple[Hashable, Image.Image, tuple[int, int]]] = field(default_factory=list)
-    drawn: list[Box] = field(default_factory=list)
+    parts: Parts = field(default_factory=list)
+    drawn: list[tuple[Box, Image.Image]] = field(default_factory=list)
 
 
 LAYER_BYTES = 32 * 1024 * 1024
@@ -104,25 +111,21 @@ def reduced(
 
 
 def reduced_picture(
-    picture: Image.Image, kept: Kept, factor: int, palette: Image.Image, ground: int
+    size: tuple[int, int], kept: Kept, factor: int, palette: Image.Image, ground: int
 ) -> Image.Image:
-    """`picture.reduce(factor)` mapped onto `palette` (`ground`: the board's ground's
-    index), reducing and mapping only what was drawn after the kept parts: a replay
-    frame."""
-    width, height = -(-picture.width // factor), -(-picture.height // factor)
+    """The picture (`size` large) `reduce`d `factor` times and mapped onto `palette`
+    (`ground`: the board's ground's index), from the kept parts (each reduced and mapped
+    once) and the boxes drawn over them (widened to multiples of `factor` when drawn,
+    `compose.snapshot(align=factor)`): a replay frame."""
+    width, height = -(-size[0] // factor), -(-size[1] // factor)
     small = Image.new("P", (width, height), ground)
     small.putpalette(palette.getpalette() or [])
     for key, part, (x, y) in kept.parts:
         phase = (x % factor, y % factor)
         small.paste(reduced(key, part, phase, factor, palette), (x // factor, y // factor))
-    for left, top, right, bottom in kept.drawn:
-        box = (
-            left - left % factor,
-            top - top % factor,
-            min(picture.width, -(-right // factor) * factor),
-            min(picture.height, -(-bottom // factor) * factor),
-        )
-        drawn = picture.crop(box).reduce(factor)
-        mapped = drawn.quantize(palette=palette, dither=Image.Dither.NONE)
-        small.paste(mapped, (box[0] // factor, box[1] // factor))
+    for (left, top, _, _), drawn in kept.drawn:
+        if left % factor or top % factor:
+            raise ValueError(f"a box drawn at ({left}, {top}) is not aligned to {factor}")
+        mapped = drawn.reduce(factor).quantize(palette=palette, dither=Image.Dither.NONE)
+        small.paste(mapped, (left // factor, top // factor))
     return small

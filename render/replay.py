@@ -319,15 +319,18 @@ def _frame_images(
     for turn in _shown(game, turns):
         frame, state = turn.frame, turn.game
         with _DRAWING:
+            keep = reuse and not textboxes.is_recording()
             drawn = compose.snapshot(
                 state,
                 names=shown_names,
                 seat_notes=seat_notes,
                 language=code,
-                reuse=reuse and not textboxes.is_recording(),
+                reuse=keep,
+                drawn_only=keep,
+                align=reduction,
             )
             picture = drawn.image
-            band = _band(picture.width, frame, last, state, shown_names, t)
+            band = _band(drawn.size[0], frame, last, state, shown_names, t)
         # each part reduced on its own (BAND_HEIGHT is a multiple of every reduction):
         # no copy of the whole picture at full size
         top = band.reduce(reduction)
@@ -341,7 +344,7 @@ def _frame_images(
         # the kept parts come reduced and mapped already; a colour maps alone, so the
         # band and the body are mapped apart
         mapped = layers.reduced_picture(
-            picture, drawn.kept, reduction, gif_palette, _ground_index()
+            drawn.size, drawn.kept, reduction, gif_palette, _ground_index()
         )
         del picture, drawn
         indexed = Image.new("P", (mapped.width, top.height + mapped.height))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,6 +156,33 @@ def deal_tiles(players: int, rng: random.Random) -> list[Placement]:
         for i, (centre, tile_index, rotation) in enumerate(
             zip(slots, chosen, rotations, strict=True)
         )
+    ]
+
+
+def lay_tiles(players: int, tiles: Sequence[tuple[int, int]]) -> list[Placement]:
+    """The landscape of `players` with the given (tile index, rotation) on its slots in
+    letter order: a landscape dealt before, laid again without the generator that dealt
+    it (a game record under way carries its landscape, not its seed). `ValueError` says
+    what is wrong: a count that does not fit, a tile unknown or laid twice, a rotation
+    outside 0 to 5."""
+    slots = [tile_origin(a, b) for a, b in data.SHAPES[players]]
+    slots.sort(key=reading_key)
+    if len(tiles) != len(slots):
+        raise ValueError(
+            f"a landscape of {players} players has {len(slots)} tiles, not {len(tiles)}"
+        )
+    seen: set[int] = set()
+    for tile_index, rotation in tiles:
+        if not 0 <= tile_index < len(data.TILES):
+            raise ValueError(f"tile {tile_index} does not exist: 0 to {len(data.TILES) - 1}")
+        if tile_index in seen:
+            raise ValueError(f"tile {tile_index} is laid twice")
+        if not 0 <= rotation < 6:
+            raise ValueError(f"a tile turns 0 to 5 steps, not {rotation}")
+        seen.add(tile_index)
+    return [
+        Placement(chr(ord("A") + i), tile_index, rotation, centre)
+        for i, (centre, (tile_index, rotation)) in enumerate(zip(slots, tiles, strict=True))
     ]
 
 

@@ -248,7 +248,13 @@ class Game:
         return game
 
     @classmethod
-    def _setup(cls, player_ids: Sequence[str], seed: int, start_field: str | None) -> Game:
+    def _setup(
+        cls,
+        player_ids: Sequence[str],
+        seed: int,
+        start_field: str | None,
+        tiles: Sequence[tuple[int, int]] | None = None,
+    ) -> Game:
         ids = list(player_ids)
         if not 2 <= len(ids) <= 4:
             raise ValueError(f"Montana is for 2 to 4 players, not {len(ids)}")
@@ -260,7 +266,10 @@ class Game:
         game = cls()
         game.seed = seed
         game.rng = random.Random(seed)
-        game.tiles = board.deal_tiles(n, game.rng)
+        dealt = board.deal_tiles(n, game.rng)
+        # a landscape given (a record's) is laid as it was; the generator has stepped
+        # past a deal all the same, so it stands where the seed alone would put it
+        game.tiles = dealt if tiles is None else board.lay_tiles(n, tiles)
         game.fields = board.build_fields(game.tiles)
         if start_field is None:
             start_field = board.default_start_field(game.fields)
@@ -1413,6 +1422,13 @@ class Game:
             "rng": [version, list(internal), gauss],
         }
 
+    def visible_dict(self) -> dict[str, Any]:
+        """`to_dict` without what decides future draws (the seed and the generator's
+        state): what anyone may know of a game under way, the same whatever its seed."""
+        state = self.to_dict()
+        del state["seed"], state["rng"]
+        return state
+
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
         if d.get("version") not in (1, SCHEMA_VERSION):
@@ -1481,13 +1497,16 @@ class Game:
 
     def record(self) -> dict[str, Any]:
         """Setup + every action, forced steps included: enough to replay the game
-        without the generator. `schema1_moves` (only for a game begun under schema 1)
+        without the generator. `tiles` is the landscape as [tile index, rotation] per
+        slot, so a game whose seed did not deal it (one continued from a record under
+        way) replays too. `schema1_moves` (only for a game begun under schema 1)
         counts the leading actions logged without their forced steps."""
         record: dict[str, Any] = {
             "version": SCHEMA_VERSION,
             "players": self.player_ids,
             "seed": self.seed,
             "start_field": self.start_field,
+            "tiles": [[t.tile_index, t.rotation] for t in self.tiles],
             "actions": [[pid, notation] for pid, notation in self.log],
         }
         if self.schema1_moves:
@@ -1507,7 +1526,9 @@ class Game:
     @classmethod
     def replay_start(cls, record: dict[str, Any]) -> Game:
         """The game of `record` before its first action, ready for `replay_action`."""
-        game = cls._setup(record["players"], record["seed"], record["start_field"])
+        tiles = record.get("tiles")
+        laid = None if tiles is None else [(int(tile), int(turn)) for tile, turn in tiles]
+        game = cls._setup(record["players"], record["seed"], record["start_field"], laid)
         game._auto_chance = False
         old = len(record["actions"]) if record["version"] == 1 else record.get("schema1_moves", 0)
         game._schema1_entries_left = old

@@ -10,11 +10,12 @@ passed in advance, on a deadline) are whatever the caller passes, kept as writte
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from . import data
+from . import board, data
 from .actions import IllegalAction, Reason, parse_action
 from .game import SCHEMA_VERSION, Game
 from .recent import turn_starts
@@ -35,7 +36,7 @@ _TAG_ORDER = (
     "Started",
     "Ended",
 )
-_DERIVED = ("Seed", "StartField", "Rules", "Schema1Moves")
+_DERIVED = ("Seed", "Landscape", "StartField", "Rules", "Schema1Moves")
 """Tags `dumps` writes from the game itself (a caller's value is ignored)."""
 _SEAT_TAG = re.compile(r"Seat([1-4])(Id|Colour)?")
 _TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9]*) "((?:[^"\\]|\\.)*)"\]')
@@ -43,6 +44,10 @@ _MOVE_LINE = re.compile(r"(undone )?([0-9]+)\. (\S+) ([^#]*?)\s*(?:#(.*))?")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 UNDER_WAY = "under way"
 FINISHED = "finished"
+_LANDSCAPE_TILE = re.compile(r"([A-Z])=([0-9]{1,3})/([0-9]{1,3})")
+FRESH = "; No seed while the game is under way: played on from here, the wheel spins afresh."
+"""The comment under the header of a record written before the game's end: the seed
+(which decides every spin to come) is secret until then (issue 35 point 3)."""
 
 
 class RecordError(ValueError):
@@ -130,6 +135,13 @@ def _word(value: str | None) -> str:
     return re.sub(r"\s+", "_", _CONTROL.sub(" ", value or "").strip())
 
 
+def landscape_text(game: Game) -> str:
+    """The landscape as the `Landscape` tag writes it: `LETTER=TILE/ROTATION` per tile
+    in letter order, TILE the printed tile's index in `data.TILES` (0 to 11) and
+    ROTATION how many sixths of a turn it was dealt turned (RULES.md 2.1)."""
+    return " ".join(f"{t.letter}={t.tile_index}/{t.rotation}" for t in game.tiles)
+
+
 def ranking_text(game: Game) -> str:
     """The ranking as the `Ranking` tag writes it: `PLACE COLOUR S/C/H` per seat, best
     first (settlements, cows and canteens, holdings: RULES.md 10)."""
@@ -152,8 +164,11 @@ def dumps(
     """The record of `game` as text.
 
     `tags`: the caller's header (game, server, language, deadlines, dates, a `Result`
-    and `Ranking` of a game ended otherwise than by its rules); the seats, seed, start
-    field, rules version and the result of a finished game come from the game.
+    and `Ranking` of a game ended otherwise than by its rules); the seats, landscape,
+    start field, rules version and the result of a finished game come from the game.
+    The seed is written only once the game is over: before, it would foretell every
+    spin to come; the record carries the landscape and the spins made instead, all a
+    replay needs.
     `names`: player id -> name for the seat tags. `moments[i]`: when log entry i was
     made; `notes[i]`: why it was made for its player (forced steps are noted
     `forced` without it). `undone`: the moves taken back, written where they were.
@@ -168,7 +183,9 @@ def dumps(
         header[f"Seat{seat + 1}"] = names.get(player.id, player.id)
         header[f"Seat{seat + 1}Colour"] = data.PLAYER_COLOURS[seat]
         header[f"Seat{seat + 1}Id"] = player.id
-    header["Seed"] = str(game.seed)
+    if game.is_over:
+        header["Seed"] = str(game.seed)
+    header["Landscape"] = landscape_text(game)
     header["StartField"] = game.start_field
     header["Rules"] = str(SCHEMA_VERSION)
     if game.schema1_moves:
@@ -184,6 +201,8 @@ def dumps(
         if key not in header and key not in _DERIVED and _TAG_LINE.fullmatch(f'[{key} ""]'):
             header[key] = given[key]
     lines = [f'[{key} "{_quoted(value)}"]' for key, value in header.items()]
+    if not game.is_over:
+        lines.append(FRESH)
     lines.append("")
 
     colour = {p.id: data.PLAYER_COLOURS[seat] for seat, p in enumerate(game.players)}
@@ -250,16 +269,20 @@ def _fields(comment: str | None, line: int) -> dict[str, str]:
     return fields
 
 
-def loads(text: str) -> tuple[Game, dict[str, str]]:
+def loads(text: str, *, fresh_seed: int | None = None) -> tuple[Game, dict[str, str]]:
     """The game a record describes and its tags; `RecordError` names the first line
     that cannot be read or holds a move the rules refuse."""
-    record = parse(text)
+    record = parse(text, fresh_seed=fresh_seed)
     return record.game, record.tags
 
 
-def parse(text: str) -> Record:
+def parse(text: str, *, fresh_seed: int | None = None) -> Record:
     """`loads` with all the record holds: the moves' moments and notes, the moves
-    taken back, where each turn began."""
+    taken back, where each turn began.
+
+    A record without a seed (one of a game under way) replays all the same, its spins
+    being in it; played on, its wheel spins from `fresh_seed`, or from a seed drawn
+    afresh from the system when None: never the real game's next spins."""
     lines = text.splitlines()
     tags: dict[str, str] = {}
     tag_lines: dict[str, int] = {}
@@ -281,7 +304,7 @@ def parse(text: str) -> Record:
         raise RecordError(
             tag_lines.get("Format", 1), f'not a Montana game record: expected [Format "{FORMAT}"]'
         )
-    game, colours = _start(tags, tag_lines)
+    game, colours = _start(tags, tag_lines, fresh_seed)
     record = Record(game=game, tags=tags)
     # each line is one log entry (a record of schema 1 may leave forced steps out)
     exact = "Schema1Moves" not in tags and tags["Rules"] != "1"
@@ -338,7 +361,9 @@ def parse(text: str) -> Record:
     return record
 
 
-def _start(tags: dict[str, str], tag_lines: dict[str, int]) -> tuple[Game, dict[str, str]]:
+def _start(
+    tags: dict[str, str], tag_lines: dict[str, int], fresh_seed: int | None
+) -> tuple[Game, dict[str, str]]:
     """The game before its first move, from the header; seat colour -> player id."""
 
     def needed(key: str) -> str:
@@ -368,13 +393,21 @@ def _start(tags: dict[str, str], tag_lines: dict[str, int]) -> tuple[Game, dict[
             )
         players.append(pid)
         colours[colour] = pid
+    if "Seed" in tags:
+        seed = number("Seed")
+    elif "Landscape" not in tags:
+        raise RecordError(max(tag_lines.values(), default=1), "the tag Landscape is missing")
+    else:
+        seed = fresh_seed if fresh_seed is not None else random.SystemRandom().randrange(2**31)
     record: dict[str, object] = {
         "version": rules,
         "players": players,
-        "seed": number("Seed"),
+        "seed": seed,
         "start_field": needed("StartField"),
         "actions": [],
     }
+    if "Landscape" in tags:
+        record["tiles"] = _landscape(tags["Landscape"], tag_lines["Landscape"], len(players))
     if "Schema1Moves" in tags:
         record["schema1_moves"] = number("Schema1Moves")
     try:
@@ -382,6 +415,24 @@ def _start(tags: dict[str, str], tag_lines: dict[str, int]) -> tuple[Game, dict[
     except ValueError as error:
         line = tag_lines.get("Seat1Id", tag_lines.get("StartField", 1))
         raise RecordError(line, f"the game cannot be set up: {error}") from error
+
+
+def _landscape(text: str, line: int, players: int) -> list[tuple[int, int]]:
+    """[(tile index, rotation)] of a `Landscape` tag, in letter order."""
+    tiles: list[tuple[int, int]] = []
+    for number, part in enumerate(text.split()):
+        match = _LANDSCAPE_TILE.fullmatch(part)
+        letter = chr(ord("A") + number)
+        if match is None or match[1] != letter:
+            expected = f"'{letter}=TILE/ROTATION' such as '{letter}=3/5'"
+            raise RecordError(line, f"Landscape: expected {expected}, not '{part}'")
+        tiles.append((int(match[2]), int(match[3])))
+    if players in data.SHAPES:
+        try:
+            board.lay_tiles(players, tiles)
+        except ValueError as error:
+            raise RecordError(line, f"Landscape: {error}") from error
+    return tiles
 
 
 def _check_result(game: Game, tags: dict[str, str], tag_lines: dict[str, int]) -> None:

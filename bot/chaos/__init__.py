@@ -1,6 +1,7 @@
 """A seeded chaos run: games played through `python -m bot` while Discord misbehaves.
 
     python -m bot.chaos --seed N --minutes M [--games G] [--players P] [--faults 5xx,kill,...]
+                        [--log FILE]
 
 The bot runs as its own process (drawing tiny pictures, `tests/bot/test_crash.py`'s
 `bot_main_with_small_pictures`) against the loopback fake Discord
@@ -41,7 +42,8 @@ stalled), settles again and checks its invariants over the whole run:
 Printed: one line per fault applied (seconds since the run began), notes (what the
 players met that is no verdict, the bot's warnings and tracebacks counted, where each game
 plays at the end), one line per verdict (``ok`` or the violations); exit status 1 if any
-invariant failed. The seed fixes the schedule of faults and every choice; how they
+invariant failed. `--log FILE` keeps the bot processes' logs (each restart's in turn).
+The seed fixes the schedule of faults and every choice; how they
 interleave with the bot's work still depends on timing, so one seed may break an
 invariant in one run and not in the next.
 """

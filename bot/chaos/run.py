@@ -120,11 +120,16 @@ class Chaos(Verdicts):
             )
             self.note_press(table, f"typed {action}", typed)
         else:
+            pressed = message
             for code in path:
                 if code not in codes:  # the panel opened is not the one expected
                     said = message.content.replace("\n", " ")[:100]
+                    row = saved.row
                     self.notes.append(
-                        f"table {table.index}: {code} not offered ({action}): {said!r}"
+                        f"table {table.index}: {code} not offered ({action}) after a press "
+                        f"on message {pressed.id} in {pressed.channel_id} (game: prompt "
+                        f"{row['message_id']}, thread {row['thread_id']}, channel "
+                        f"{row['channel_id']}): {said!r}"
                     )
                     return False
                 kind, custom_id = codes[code]
@@ -321,6 +326,7 @@ async def run(
     folder: str | None = None,
     kinds: tuple[str, ...] = FAULT_KINDS,
     echo: Callable[[str], None] | None = None,
+    bot_log: str | None = None,
 ) -> Report:
     """One chaos run; the faults applied and the verdicts."""
     from tests.bot.fakegateway import FakeGateway
@@ -358,6 +364,11 @@ async def run(
             verdicts = chaos.verdicts()
             if chaos.process is not None:
                 await chaos.process.terminate()
+            if bot_log is not None:
+                with open(bot_log, "w", encoding="utf-8") as log_file:
+                    for number, process in enumerate(gateway.processes, 1):
+                        log_file.write(f"==== bot process {number}\n")
+                        log_file.writelines(f"{line.rstrip()}\n" for line in process.stderr_lines)
             report = Report(
                 chaos.applied,
                 verdicts,
@@ -388,13 +399,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--faults", default=",".join(FAULT_KINDS), help="the fault kinds drawn from"
     )
+    parser.add_argument("--log", help="write the bot processes' logs to this file")
     args = parser.parse_args(argv)
     kinds = tuple(k for k in args.faults.split(",") if k)
     unknown = [k for k in kinds if k not in FAULT_KINDS]
     if unknown:
         parser.error(f"unknown fault kinds {unknown}; known: {', '.join(FAULT_KINDS)}")
     report = asyncio.run(
-        run(args.seed, args.minutes, args.games, players=args.players, kinds=kinds)
+        run(
+            args.seed,
+            args.minutes,
+            args.games,
+            players=args.players,
+            kinds=kinds,
+            bot_log=args.log,
+        )
     )
     print(
         f"seed {args.seed}: {len(report.applied)} faults, {report.moves} moves, "

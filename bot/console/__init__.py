@@ -19,7 +19,8 @@ folder `--out` names). A game left with `quit` or the end of the input continues
 `--record FILE` starts a new game file from a game record (`/montana game export`,
 `rules/record.py`) at its end, or as turn N began with `--turn N`: to play on from
 there (another line) or just to look. Its people become console players under their
-names, its AI seats stay AI seats.
+names, its AI seats stay AI seats. A record of a game under way has no seed: played on,
+its wheel spins afresh (`--seed S` chooses how), never as the real game's will.
 
 The parts: `options` (the command line, where games go), `start` (setting a game up,
 `run_console`, `main`), `prompt` (the prompt loop and its menus), `text` (terminal

@@ -113,7 +113,14 @@ def parse_args(argv: Sequence[str]) -> Options:
             "one of that level (ana,ai:hard,ai:easy)"
         ),
     )
-    parser.add_argument("--seed", type=int, help="deal and draw from this seed (repeatable games)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help=(
+            "deal and draw from this seed (repeatable games); with --record of a game under "
+            "way, the seed its wheel spins from (such a record has none: by default afresh)"
+        ),
+    )
     parser.add_argument(
         "--out",
         type=Path,

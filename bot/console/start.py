@@ -90,15 +90,17 @@ class BadRecord(ValueError):
     """A record the console cannot start from; the message says why."""
 
 
-def load_record(path: Path, turn: int | None) -> Loaded:
+def load_record(path: Path, turn: int | None, seed: int | None = None) -> Loaded:
     """The record at `path` (as turn `turn` began); `BadRecord` says what is wrong in
-    words: the file unreadable, the record's line and fault, a turn it does not have."""
+    words: the file unreadable, the record's line and fault, a turn it does not have.
+    A record of a game under way has no seed: played on, its wheel spins from `seed`
+    (`--seed`), or from a seed drawn afresh, never as the real game's will."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise BadRecord(f"cannot read {path}: {error}") from error
     try:
-        record = parse(text)
+        record = parse(text, fresh_seed=seed)
         game = record.game if turn is None else record.at_turn(turn)
     except RecordError as error:
         raise BadRecord(f"{path}, {error}") from error
@@ -195,7 +197,7 @@ def run_console(
     loaded = None
     if options.record is not None:
         try:
-            loaded = load_record(options.record, options.turn)
+            loaded = load_record(options.record, options.turn, options.seed)
         except BadRecord as error:
             t = translator(options.language or "en")
             print(t.gettext("The record cannot be loaded: {why}", why=error), file=sys.stderr)

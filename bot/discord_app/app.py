@@ -5,10 +5,10 @@ the base modules (`components`, `group`, `guard`) read it through this protocol
 (`components.bot_of`), never through the client class. So `client` may import every
 feature, and no feature imports `client`, not even for its types: the protocol names
 exactly what they use — the core's parts the client assembles (`service`, `store`,
-`settings`, `deadlines`, `ai`, `replays`, `queue_watch`), the few things the client does
-for every interaction (`busy`, `remember_locale`, `handle_choice`), and the discord.py
-client methods they call. mypy checks that `MontanaBot` fits wherever the client hands
-itself to a feature (`QueueWatch(self)`, `MonitoringServer(bot, ...)`).
+`settings`, `deadlines`, `ai`, `replays`, `picture_rate`, `queue_watch`), the few things
+the client does for every interaction (`busy`, `remember_locale`, `handle_choice`), and
+the discord.py client methods they call. mypy checks that `MontanaBot` fits wherever the
+client hands itself to a feature (`QueueWatch(self)`, `MonitoringServer(bot, ...)`).
 
 Every member is read-only here: a feature reads the bot's parts, it never replaces one.
 """
@@ -24,6 +24,7 @@ from bot.core.ai_players.ai_seats import AiPlayers
 from bot.core.clock.deadlines import DeadlineDriver
 from bot.core.community.replays import Replays
 from bot.core.play.service import GameService
+from bot.core.server.limits import PictureRate
 from bot.core.server.settings import Settings
 from bot.core.store import Store
 
@@ -56,6 +57,11 @@ class MontanaApp(Protocol):
 
     @property
     def replays(self) -> Replays: ...
+
+    @property
+    def picture_rate(self) -> PictureRate:
+        """Each member's replays and steps in the last minute (`limits.PictureRate`)."""
+        ...
 
     @property
     def queue_watch(self) -> QueueWatcher: ...

@@ -34,7 +34,7 @@ from bot.core.delivery.live import LivePromptSweep
 from bot.core.delivery.pictures import ProcessRenderer
 from bot.core.play.repeats import PresenceLines
 from bot.core.play.service import GameService, Refusal, Renderer
-from bot.core.server.limits import LobbyExpiry
+from bot.core.server.limits import LobbyExpiry, PictureRate
 from bot.core.server.settings import Settings
 from bot.core.wording.commands import DiscordCommands, SyncedCommand
 from bot.discord_app import components
@@ -142,6 +142,8 @@ class MontanaBot(discord.Client):
         for command in TOP_LEVEL:
             self.tree.add_command(command)
         self._renderer = renderer
+        self.picture_rate = PictureRate()
+        """Each member's replays and steps in the last minute (issue 35.4)."""
         self._pictures: ProcessRenderer | None = None
         self._web: web.AppRunner | None = None
         """The games' web pages served inside the bot (`MONTANA_WEB_PORT`), if asked."""
@@ -173,7 +175,6 @@ class MontanaBot(discord.Client):
         if self._renderer is None and self.settings.picture_processes > 0:
             self._pictures = ProcessRenderer(self.settings.picture_processes)
             self._renderer = self._pictures
-        self.replays = Replays(self._pictures.executor if self._pictures is not None else None)
         announcer = DiscordAnnouncer(self, game_over=replay.replay_view)
         self.service = game_service(
             self.store,
@@ -182,6 +183,13 @@ class MontanaBot(discord.Client):
             notifier=notifier,
             notices=presence.DiscordNotices(self, notifier, PresenceLines(self.store)),
             seed_source=self._seed_source,
+        )
+        # one drawing per version (issue 37.3): the posts' pictures are kept for the
+        # replay's steps and the web pages, within the bound of the settings
+        shelf = self.service.announcing.shelf
+        shelf.bound = self.settings.picture_store_bytes
+        self.replays = Replays(
+            self._pictures.executor if self._pictures is not None else None, shelf=shelf
         )
         self.deadlines = DeadlineDriver(
             self.service,
@@ -204,7 +212,9 @@ class MontanaBot(discord.Client):
         if self.settings.web_port is not None:
             # the one-process default: the web pages on the bot's own store
             self._web = await start_site(
-                make_app(self.store), self.settings.web_host, self.settings.web_port
+                make_app(self.store, shelf=self.service.announcing.shelf),
+                self.settings.web_host,
+                self.settings.web_port,
             )
         # the end-of-game summaries the outbox owes (`bot.core.community.ratings`)
         self.service.delivery.senders[SUMMARY] = stats.SummarySender(self)
@@ -387,6 +397,8 @@ class MontanaBot(discord.Client):
         if self._web is not None:
             await self._web.cleanup()
             self._web = None
+        if service is not None:
+            await service.announcing.shelf.settled()  # the pictures still being kept
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

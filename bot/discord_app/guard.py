@@ -14,7 +14,8 @@ anywhere else is refused to the presser alone, in words, and changes nothing.
 **Presses of messages that are no game's.** The queue's Withdraw, a leaderboard's
 pages, the forget confirmation and the moderators' buttons name no game: each is checked
 against the kind of message it was pressed on (`Kind`, `check_kind`): the presser's own
-ephemeral answer or not, and the message's other components of the same feature. A
+ephemeral answer or not, the pressed component shown on it, and the message's other
+components of the same feature. A
 game's button pressed on such a message, or theirs on a game's, is refused to the
 presser alone (`NOT_THIS_MESSAGE`) and changes nothing.
 
@@ -163,21 +164,26 @@ class Kind:
     prefixes: tuple[str, ...]
     own: bool
     alone: bool = True
+    bound: bool = False
+    """Its components carry the id of the interaction whose answer shows them (`answer`
+    in `check_kind`): a kind that may show one button alone, on the presser's own
+    answer, is told from their other answers (an export, the rules) by it, since the
+    message's components themselves are what a tampered client sends."""
 
 
 NOT_THIS_MESSAGE = translatable(
     "That button is not on this message: use the buttons of the message that shows "
     "it. Nothing was changed."
 )
-QUEUE_KIND = Kind(("mq:",), own=True)
+QUEUE_KIND = Kind(("mq:",), own=True, bound=True)
 """Withdraw: under the asker's own {/game find} answer."""
 LEADERBOARD_KIND = Kind(("lb:",), own=False, alone=False)
 """◀ Previous and Next ▶: on a leaderboard's page, the asker's own or posted."""
 FORGET_KIND = Kind(("mf:",), own=True, alone=False)
 """Forget me and Cancel: on the asker's own {/me forget} question."""
-SERVER_GAMES_KIND = Kind(("sv:ask:",), own=True)
+SERVER_GAMES_KIND = Kind(("sv:ask:",), own=True, bound=True)
 """Abandon #n / Close lobby #n: on the moderator's own {/server games} list."""
-SERVER_END_KIND = Kind(("sv:end:",), own=True)
+SERVER_END_KIND = Kind(("sv:end:",), own=True, bound=True)
 """Yes, end it: on the moderator's own confirmation question."""
 FEATURE_PREFIXES = ("mq:", "lb:", "mf:", "sv:")
 """The custom ids of the components of messages that are no game's."""
@@ -229,11 +235,20 @@ def is_own(interaction: discord.Interaction[Any], message: discord.Message) -> b
     return metadata is None or metadata.user.id == interaction.user.id
 
 
-def check_kind(interaction: discord.Interaction[Any], kind: Kind) -> None:
-    """Refuse a press whose message is not of `kind` (`Refusal`)."""
+def check_kind(
+    interaction: discord.Interaction[Any], kind: Kind, answer: int | None = None
+) -> None:
+    """Refuse a press whose message is not of `kind` (`Refusal`). A `bound` kind's
+    component names in `answer` the interaction whose answer shows it: the pressed
+    message must be that answer (Discord writes which interaction a message answers;
+    a forged Withdraw on the presser's own answer without buttons is no queue entry's)."""
     message = interaction.message
     if message is None or (kind.own and not is_own(interaction, message)):
         raise Refusal(NOT_THIS_MESSAGE)
+    if kind.bound:
+        metadata = message.interaction_metadata
+        if answer is None or metadata is None or metadata.id != answer:
+            raise Refusal(NOT_THIS_MESSAGE)
     if not kind.own and message.flags.ephemeral and not is_own(interaction, message):
         raise Refusal(NOT_THIS_MESSAGE)
     beside = _beside(interaction, message)
@@ -247,7 +262,13 @@ def place_of(interaction: discord.Interaction[Any], row: GameRow) -> Place | Non
     """Which of `row`'s messages was pressed (None: no message of this game, being in
     another channel or thread)."""
     message, channel = interaction.message, interaction.channel_id
-    if message is None or channel is None or channel not in (row.channel_id, row.play_channel_id):
+    if message is None or channel is None:
+        return None
+    if message.id == row.message_id and not message.flags.ephemeral:
+        # the prompt the bot recorded, wherever it stands: a game that went on in its
+        # channel (its thread refusing the bot) after this prompt was posted in the thread
+        return Place.PROMPT
+    if channel not in (row.channel_id, row.play_channel_id):
         return None
     if message.flags.ephemeral:
         return Place.OWN

@@ -9,9 +9,13 @@
     /static/...                    the page's script and style (nothing inline)
 
 A token nobody was given, a game of a server that switched its web pages off
-(`bot.core.server.server_settings.WEB`) or a game not started answer 404 alike. Pictures are
-drawn in a thread by the same renderer as Discord's, each mark and language once while
-it is kept.
+(`bot.core.server.server_settings.WEB`) or a game not started answer 404 alike; so does a
+turn the game does not have (negative, past its last, not a number), before anything is
+drawn. The pictures are those the bot drew (issue 37.3: one drawing per version, kept
+beside the games by `bot.core.delivery.kept_pictures`): a version the bot posted is
+served as it posted it, and the web draws (in a thread, with the same renderer) only
+what nobody drew or what was evicted, once, and keeps it there for the next request
+and for the replay's step view in Discord.
 """
 
 from __future__ import annotations
@@ -28,15 +32,16 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.core.community.replays import draw_step
+from bot.core.community.replays import draw_turn, turn_versions
+from bot.core.delivery.kept_pictures import DEFAULT_BOUND_BYTES, PictureShelf, inputs_of
 from bot.core.server.server_settings import server_settings
 from bot.core.wording import words
 from i18n import Language, translator
 from render import render_game
-from render.replay import turn_count, turn_state
+from render.replay import turn_count
 from rules import Game
 
-from ..core.store import OPEN_STATUSES, GameRow, Store
+from ..core.store import ACTIVE, OPEN_STATUSES, PICTURES_EVERY_MOVE, DrawnKey, GameRow, Store
 from .live import POLL_SECONDS, SAFETY_POLL_SECONDS, Watcher
 from .pages import GameWords, game_page, game_words, language_of, mark_of, not_found_page
 from .servers import add_server_routes
@@ -59,6 +64,10 @@ SETTINGS_SECONDS = 5.0
 every open page read it): a server switching its pages off sees them 404 within this."""
 HEARTBEAT_SECONDS = 15.0
 """A comment line on an idle event stream, so that proxies keep it open."""
+BOT_DRAWS_SECONDS = 3.0
+"""How long the picture of a game's new version waits for the bot's, which it is
+drawing for its post (an open page asks as soon as the move is saved), before the web
+draws it itself."""
 
 
 class Kept:
@@ -94,6 +103,8 @@ class Kept:
 STORE: web.AppKey[Store] = web.AppKey("store", Store)
 WATCHER: web.AppKey[Watcher] = web.AppKey("watcher", Watcher)
 KEPT_DRAWN: web.AppKey[Kept] = web.AppKey("kept", Kept)
+SHELF: web.AppKey[PictureShelf] = web.AppKey("shelf", PictureShelf)
+"""The pictures kept per version beside the games (the bot's and the web's drawings)."""
 
 
 class WebSwitches:
@@ -279,40 +290,70 @@ def shown(row: GameRow, language: Language) -> dict[str, str]:
     return words.names_worded(row.names, translator(language))
 
 
+def _bot_draws(row: GameRow, language: Language) -> bool:
+    """Whether the bot draws the picture of `row`'s version for its post (a game under
+    way that shows every move, in the game's language)."""
+    return row.status == ACTIVE and row.pictures == PICTURES_EVERY_MOVE and row.language == language
+
+
 async def _board_now(request: web.Request, row: GameRow, game: Game, language: Language) -> bytes:
-    """The picture of the game now, drawn once per mark and language."""
+    """The picture of the game now: the bot's, or drawn once per mark and language."""
     key = ("picture", row.id, mark_of(row), language)
 
     async def make() -> bytes:
-        return await asyncio.to_thread(
-            render_game, game, names=shown(row, language), language=language
+        names = shown(row, language)
+
+        async def draw() -> bytes:
+            return await asyncio.to_thread(render_game, game, names=names, language=language)
+
+        return await request.app[SHELF].picture(
+            DrawnKey(row.id, row.undo_epoch, row.version, language),
+            draw,
+            inputs=inputs_of(None, names),
+            any_inputs=True,
+            wait_seconds=BOT_DRAWS_SECONDS if _bot_draws(row, language) else 0.0,
         )
 
     png: bytes = await request.app[KEPT_DRAWN].get(key, make)
     return png
 
 
+def _turn_of(text: str, game: Game) -> int:
+    """The turn an address names, or 404: digits only (no sign), 0 (the setup) to the
+    game's last turn."""
+    if not (text.isascii() and text.isdigit()) or int(text) > turn_count(game):
+        raise web.HTTPNotFound()
+    return int(text)
+
+
 async def turn_picture(request: web.Request) -> web.StreamResponse:
     row, game = await _game(request)
     language = _language(request)
-    try:
-        turn = int(request.match_info["turn"])
-    except ValueError:
-        raise web.HTTPNotFound() from None
+    turn = _turn_of(request.match_info["turn"], game)
     # the address names the mark it was made for: at that mark, a turn never changes
     for_good = request.query.get("v") == mark_of(row)
     key = ("turn", row.id, mark_of(row), language, turn)
 
-    def in_progress() -> bool:
-        return turn_state(game, min(max(turn, 0), turn_count(game))).game is game
-
     async def make() -> bytes:
-        if await asyncio.to_thread(in_progress):
+        versions: dict[int, int] = await request.app[KEPT_DRAWN].get(
+            ("turns", row.id, mark_of(row)), lambda: asyncio.to_thread(turn_versions, game)
+        )
+        version = versions[min(t for t in versions if t >= turn)]
+        if version == row.version:
             # the turn in progress, where an open page's slider rests: its step is the
-            # game now, drawn alike (`draw_step`), so the picture drawn for this mark
+            # game now, the picture of this mark
             return await _board_now(request, row, game, language)
-        step = await asyncio.to_thread(draw_step, game, turn, shown(row, language), language)
-        return step.png
+        names = shown(row, language)
+
+        async def draw() -> bytes:
+            return await asyncio.to_thread(draw_turn, game, turn, names, language)
+
+        return await request.app[SHELF].picture(
+            DrawnKey(row.id, row.undo_epoch, version, language),
+            draw,
+            inputs=inputs_of(None, names),
+            any_inputs=True,
+        )
 
     return _png(await request.app[KEPT_DRAWN].get(key, make), for_good=for_good)
 
@@ -391,10 +432,13 @@ def make_app(
     safety_poll_seconds: float | None = None,
     settings_seconds: float = SETTINGS_SECONDS,
     names_seconds: float = NAMES_SECONDS,
+    shelf: PictureShelf | None = None,
+    picture_bound: int = DEFAULT_BOUND_BYTES,
 ) -> web.Application:
     """The web pages on `store` (the caller opens and closes the store); the Watcher's
     periods (`bot.web.live`), how long a server's web switch and a game over's names are
-    trusted may be changed for tests."""
+    trusted may be changed for tests. `shelf`: the pictures kept per version (the bot's
+    own, when it serves the pages; else one on `store`, bounded by `picture_bound`)."""
     app = web.Application(middlewares=[safety_headers])
     app[STORE] = store
     app[WATCHER] = Watcher(
@@ -405,6 +449,7 @@ def make_app(
         ),
     )
     app[KEPT_DRAWN] = Kept()
+    app[SHELF] = shelf if shelf is not None else PictureShelf(store, bound=picture_bound)
     app[WEB_SWITCHES] = WebSwitches(store, settings_seconds)
     app[PAGES] = {}
     app[NAMES_TRUSTED] = names_seconds
@@ -414,6 +459,7 @@ def make_app(
 
     async def stop_watching(app: web.Application) -> None:
         await app[WATCHER].close()
+        await app[SHELF].settled()  # the pictures drawn still being kept
 
     app.on_shutdown.append(end_streams)
     app.on_cleanup.append(stop_watching)

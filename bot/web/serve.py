@@ -22,6 +22,7 @@ from aiohttp import web
 from bot.core.runtime.errors import StartupError
 from bot.core.server.settings import SettingsError, load_settings
 
+from ..core.delivery.kept_pictures import PictureShelf
 from ..core.store import open_store
 from .app import make_app
 
@@ -45,11 +46,15 @@ async def start_site(app: web.Application, host: str, port: int) -> web.AppRunne
     return runner
 
 
-async def serve(database: str, host: str, port: int) -> None:
-    # the bot owns the database (its schema, its writes): the pages only read it
+async def serve(
+    database: str, host: str, port: int, picture_bound: int, *, draw_all: bool = False
+) -> None:
+    # the bot owns the database (its schema, its writes): the pages only read it, and
+    # keep the pictures they draw beside the bot's (`drawn_pictures`, bounded alike)
     store = await open_store(database, read_only=True)
     try:
-        runner = await start_site(make_app(store), host, port)
+        shelf = PictureShelf(store, bound=picture_bound, kept=not draw_all)
+        runner = await start_site(make_app(store, shelf=shelf), host, port)
         log.info("web pages at http://%s:%s/", host, port)
         try:
             await asyncio.Event().wait()
@@ -72,6 +77,12 @@ def main(argv: list[str]) -> int:
         default=NICENESS,
         help=f"lower the web's CPU priority by this much (default {NICENESS}: the bot first)",
     )
+    parser.add_argument(
+        "--draw-all",
+        action="store_true",
+        help="draw every picture here, never the kept ones (`python -m bot.webbench` "
+        "measures what the kept pictures save)",
+    )
     options = parser.parse_args(argv)
     if options.nice < 0:
         parser.error("--nice must be 0 or more: the web never goes before the bot")
@@ -85,7 +96,15 @@ def main(argv: list[str]) -> int:
     host = options.host or settings.web_host
     port = options.port or settings.web_port or DEFAULT_PORT
     try:
-        asyncio.run(serve(settings.db_path, host, port))
+        asyncio.run(
+            serve(
+                settings.db_path,
+                host,
+                port,
+                settings.picture_store_bytes,
+                draw_all=options.draw_all,
+            )
+        )
     except StartupError as error:
         print(error, file=sys.stderr)
         return 1

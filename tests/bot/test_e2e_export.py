@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.console import load_record
 from bot.core.clock.deadlines import result_record
 from bot.core.store import FINISHED, Seat
 from rules import Game
@@ -47,7 +48,7 @@ async def test_a_game_under_way_is_exported_with_its_taken_back_move(
     assert f"The record of game #{game_id}." in exported.content
     assert f"console --record montana-{game_id}.txt" in exported.content
     record = parse(text)
-    assert record.game == game
+    assert record.game.visible_dict() == game.visible_dict()  # all but the secret seed
     assert record.tags["Server"] == "Montana Test"
     seats = {record.tags[f"Seat{n}Id"]: record.tags[f"Seat{n}"] for n in (1, 2)}
     assert seats == {pid: row.names[pid] for pid in game.player_ids}
@@ -64,6 +65,45 @@ async def test_a_game_under_way_is_exported_with_its_taken_back_move(
         table.user(mover), fake_discord.channel, "montana", "game", "export"
     )
     assert attached(again)[1] == text
+
+
+def spins_to_come(game: Game, count: int) -> list[str]:
+    """The next `count` spins of `game` played on by the random policy (seeded alike
+    for every game it is asked of)."""
+    rng = random.Random(9)
+    start = len(game.log)
+    while sum(n.startswith("spin ") for _, n in game.log[start:]) < count:
+        game.apply(*choose_action(game, rng))
+    return [n for _, n in game.log[start:] if n.startswith("spin ")][:count]
+
+
+async def test_a_record_under_way_foretells_no_spin(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 35.3: a spectator's export of a game under way has no seed, says that the
+    wheel spins afresh from there, and continued offline (the console's `--record`,
+    with `--seed 77`) its next spins are not the real game's (RULES.md 5.1: "the arrow
+    stops on one of the 8 segments uniformly at random"). The pair is fixed (the bot
+    deals from its seed source 3, the console spins from 77), so this is no accident of
+    a draw: with the seed in the record the continuation was the real game, spin for
+    spin, whatever the pair."""
+    table, game_id, thread = await game_at_main(fake_discord, tmp_path / "m.sqlite3", "ana", "ben")
+    row, game = await table.game(game_id)
+    spectator = fake_discord.add_user("cleo")
+    exported = await fake_discord.slash(spectator, thread, "montana", "game", "export")
+    _, text = attached(exported)
+    header = text.split("\n1. ")[0]
+    assert "[Seed " not in header and str(game.seed) not in header
+    assert "the wheel spins afresh" in header
+    path = tmp_path / f"montana-{game_id}.txt"
+    path.write_text(text, encoding="utf-8")
+    offline = load_record(path, None, seed=77).game
+    assert offline.visible_dict() == game.visible_dict()  # the game as it stands
+    real = spins_to_come(game.copy(), 10)
+    assert spins_to_come(offline, 10) != real
+    # the real game goes on with the spins it would have had: the export changed nothing
+    assert spins_to_come((await table.game(game_id))[1], 10) == real
+    assert (await table.game(game_id))[0].version == row.version
 
 
 async def a_past_game(
@@ -130,7 +170,7 @@ async def test_a_game_ended_by_a_vote_says_so_with_its_standings(
         fake_discord.add_user("cleo"), fake_discord.channel, "montana", "game", "export"
     )
     record = parse(attached(exported)[1])
-    assert record.game == game and not game.is_over
+    assert record.game.visible_dict() == game.visible_dict() and not game.is_over
     assert record.tags["Result"] == "ended by a vote"
     assert record.tags["Ranking"] == ranking_text(game) and "Ended" in record.tags
 

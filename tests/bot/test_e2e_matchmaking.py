@@ -204,8 +204,42 @@ async def test_the_servers_opener_role_applies_to_finding_a_table(
     assert refused.ephemeral
     assert f"only members with the role <@&{host.role_id}> can open a game" in refused.text
     assert "Nothing was changed" in refused.text
-    assert "mq:withdraw" not in original(refused).custom_ids()
+    assert not any(i.startswith("mq:withdraw") for i in original(refused).custom_ids())
     assert await queued_ids(fake_discord, bot) == []
     await find(fake_discord, host, fake_discord.channel, players="3")
     await find(fake_discord, admin, fake_discord.channel, players="3")
     assert sorted(await queued_ids(fake_discord, bot)) == sorted([str(host.id), str(admin.id)])
+
+
+async def test_a_member_queued_before_the_opener_role_is_not_seated(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 35.7, the gap left: a member who queued before the server let only a role
+    open games (or who lost the role since) is not seated by matchmaking: when a table
+    with them is found, they are taken out of the queue instead (`/montana game find`
+    then tells them the role is needed), and the others wait for a table they may open."""
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    admin = fake_discord.add_user("admin", permissions=ADMIN)
+    host = fake_discord.add_user("host", permissions=discord.Permissions(send_messages=True))
+    guest = fake_discord.add_user("guest")
+    await find(fake_discord, guest, fake_discord.channel, players="2")
+    assert await queued_ids(fake_discord, bot) == [str(guest.id)]
+    await fake_discord.slash(
+        admin,
+        fake_discord.channel,
+        "montana server settings",
+        options={"opener_role": host.role_id},
+    )
+    waiting = await find(fake_discord, host, fake_discord.channel, players="2")
+    assert "A table was found" not in waiting.text
+    assert await bot.store.open_game_in(fake_discord.channel.id) is None
+    said = [m.content for m in fake_discord.messages_in(fake_discord.channel)]
+    assert not [text for text in said if "found a table" in text]
+    assert await queued_ids(fake_discord, bot) == [str(host.id)]
+    told = await find(fake_discord, guest, fake_discord.channel, players="2")
+    assert f"only members with the role <@&{host.role_id}> can open a game" in told.text
+    # a member who may open a game makes the table
+    found = await find(fake_discord, admin, fake_discord.channel, players="2")
+    assert "A table was found at once" in found.text
+    assert await queued_ids(fake_discord, bot) == []

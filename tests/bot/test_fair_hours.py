@@ -242,9 +242,17 @@ async def test_forged_huge_deadline_hours_are_refused_and_change_nothing(
                 fake_discord, ana, channel, ("montana", "game", "new"), {name: 1}, {name: value}
             )
             assert new.ephemeral, (name, value)
-            assert f"{name} must be a whole number of hours from 1 to 720" in new.content
+            said = f"`{name}:` must be a whole number of hours from 1 to 720"
+            assert said in new.content
             assert "Nothing was changed" in new.content
             assert saved_deadlines(db) == [], "no lobby was opened"
+    # a French reader is told the option as their client lists it, not its code name
+    ana.locale = "fr"
+    refused = await slash_forged(
+        fake_discord, ana, channel, ("montana", "game", "new"), {"turn_hours": 1}, {"turn_hours": 0}
+    )
+    assert "`heures_tour:`" in refused.content and "turn_hours" not in refused.content
+    ana.locale = "en-US"
     created = await fake_discord.slash(
         ana, channel, "montana", "game", "new", options={"turn_hours": 12}
     )
@@ -258,7 +266,7 @@ async def test_forged_huge_deadline_hours_are_refused_and_change_nothing(
         {"turn_hours": 1},
         {"turn_hours": 1_000_000_000},
     )
-    assert forged.ephemeral and "turn_hours must be a whole number" in forged.content
+    assert forged.ephemeral and "`turn_hours:` must be a whole number" in forged.content
     assert saved_deadlines(db) == before == [(12 * 3600, 24 * 3600)]
 
 

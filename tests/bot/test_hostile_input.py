@@ -410,13 +410,14 @@ async def test_hostile_command_options_are_refused_and_change_nothing(
         if snapshot(s.db) != before:
             verdicts.problems.append(f"{what}: a game changed")
             before = snapshot(s.db)
-    # /montana game log only reads; absurd pages answer the nearest page that exists
+    # /montana game log only reads; a page that does not exist is refused with the
+    # pages there are (issue 35.6)
     for page in pages:
         result = await fake_discord.slash(
             awaited, s.thread, "montana", "game", "log", options={"page": page}
         )
         verdicts.check(f"/montana game log page={page}", result, verdicts.public())
-        assert "Moves, page" in result.content
+        assert "That page does not exist: choose a page from 1 to 1." in result.content
     verdicts.assert_none()
     assert snapshot(s.db) == before
 
@@ -594,31 +595,35 @@ async def test_a_features_press_is_honoured_only_on_its_own_kind_of_message(
     my_lobby = s.fake.world.messages[mine.lobby_message_id or 0]
     log_in_my_thread = original(await fake_discord.slash(awaited, s.thread, "montana game log"))
     queued = original(await fake_discord.slash(other, s.thread, "montana game find"))
-    assert "mq:withdraw" in queued.custom_ids()
+    withdraw = f"mq:withdraw:{queued.interaction_id}"
+    assert withdraw in queued.custom_ids()
     asked_forget = original(await fake_discord.slash(awaited, s.thread, "montana me forget"))
     admins_list = original(await fake_discord.slash(admin, s.thread, "montana server games"))
+    ask = f"sv:ask:{s.mine}:{admins_list.interaction_id}"
+    end = f"sv:end:{s.mine}:{admins_list.interaction_id}"
+    assert ask in admins_list.custom_ids()
     not_here = "That button is not on this message"
     presses: list[tuple[FakeUser, FakeMessage, str]] = [
-        (other, my_prompt, "mq:withdraw"),
+        (other, my_prompt, withdraw),
         (awaited, my_prompt, "lb:2:n"),
         (awaited, my_prompt, "lb:1:p"),
         (awaited, my_prompt, f"mf:{awaited.id}:y"),
         (awaited, my_prompt, f"mf:{awaited.id}:n"),
-        (admin, my_prompt, f"sv:ask:{s.mine}"),
-        (admin, my_prompt, f"sv:end:{s.mine}"),
-        (other, my_lobby, "mq:withdraw"),
+        (admin, my_prompt, ask),
+        (admin, my_prompt, end),
+        (other, my_lobby, withdraw),
         (awaited, my_lobby, f"mf:{awaited.id}:y"),
-        (admin, my_lobby, f"sv:end:{s.mine}"),
+        (admin, my_lobby, end),
         # on another feature's message, one's own or another's
         (awaited, log_in_my_thread, f"mf:{awaited.id}:y"),
         (other, queued, "lb:2:n"),
         (other, queued, f"mf:{other.id}:y"),
-        (admin, queued, f"sv:end:{s.mine}"),
-        (awaited, asked_forget, "mq:withdraw"),
+        (admin, queued, end),
+        (awaited, asked_forget, withdraw),
         (awaited, asked_forget, "lb:2:n"),
-        (admin, admins_list, "mq:withdraw"),
+        (admin, admins_list, withdraw),
         (admin, admins_list, f"mf:{admin.id}:y"),
-        (admin, admins_list, f"sv:end:{s.mine}"),
+        (admin, admins_list, end),
         # a game's own buttons on a feature's ephemeral answer in its thread
         (other, queued, f"mt:{s.mine}:{v}:hint"),
         (awaited, asked_forget, f"mt:{s.mine}:{v}:a:recruit"),
@@ -647,3 +652,48 @@ async def test_a_features_press_is_honoured_only_on_its_own_kind_of_message(
     assert "Nothing was deleted." in kept.text
     played = await fake_discord.press(awaited, await s.prompt(), label="Recruit")
     assert not played.errors and (await s.row(s.mine)).version > mine.version
+
+
+async def test_a_features_press_on_ones_own_buttonless_answer_changes_nothing(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 35.5, the gap left: a press is honoured only on the message that shows it.
+    The queue's Withdraw and the moderators' Abandon / "Yes, end it", their real custom
+    ids replayed on the presser's own private answer that has no button at all (an
+    export; a tampered client sends whatever components it likes with it), are refused
+    to them alone in words: the member stays queued, the game goes on, nothing saved."""
+    s = await scene(fake_discord, tmp_path)
+    _, other = await s.users()
+    admin = fake_discord.add_user("ad", permissions=discord.Permissions(manage_guild=True))
+    queued = original(await fake_discord.slash(other, s.thread, "montana game find"))
+    withdraw = f"mq:withdraw:{queued.interaction_id}"
+    assert queued.custom_ids() == [withdraw]
+    listing = original(await fake_discord.slash(admin, s.thread, "montana server games"))
+    ask = f"sv:ask:{s.mine}:{listing.interaction_id}"
+    assert ask in listing.custom_ids()
+    plain_answers = {
+        user.id: original(await fake_discord.slash(user, s.thread, "montana game export"))
+        for user in (other, admin)
+    }
+    for message in plain_answers.values():
+        assert message.ephemeral and message.custom_ids() == []
+    verdicts = Verdicts(fake_discord)
+    before = every_table(s.db)
+    for user, custom_id in (
+        (other, withdraw),
+        (admin, ask),
+        (admin, f"sv:end:{s.mine}:{listing.interaction_id}"),
+    ):
+        public = verdicts.public()
+        result = await fake_discord.press_forged(user, plain_answers[user.id], custom_id)
+        what = f"{user.name} pressed {custom_id!r} on their own export"
+        verdicts.check(what, result, public)
+        if "That button is not on this message" not in result.text:
+            verdicts.problems.append(f"{what}: not refused in words: {result.text[:200]!r}")
+        if every_table(s.db) != before:
+            verdicts.problems.append(f"{what}: something saved changed")
+            before = every_table(s.db)
+    verdicts.assert_none()
+    # the queue's own message still withdraws
+    withdrawn = await fake_discord.press(other, queued, label="Withdraw")
+    assert "You left this server's queue" in withdrawn.text

@@ -366,13 +366,14 @@ async def test_a_channels_moderator_acts_on_its_games_only(
         assert "The games of the channels you manage" in listing.content
         assert f"**#{lobby.id}** lobby in <#{lounge.id}>" in listing.content
         assert f"**#{game_id}**" not in listing.content
-        assert f"sv:ask:{game_id}" not in listing.custom_ids()
+        assert not any(i.startswith(f"sv:ask:{game_id}:") for i in listing.custom_ids())
     # a forged press on the general channel's game is refused in words
-    refused = await fake_discord.press_forged(mod, listing, f"sv:ask:{game_id}")
+    answer = listing.interaction_id
+    refused = await fake_discord.press_forged(mod, listing, f"sv:ask:{game_id}:{answer}")
     assert refused.ephemeral
     assert f"the game **#{game_id}** is in <#{thread.id}>" in refused.text
     assert "Nothing was changed" in refused.text
-    forged_end = await fake_discord.press_forged(mod, listing, f"sv:end:{game_id}")
+    forged_end = await fake_discord.press_forged(mod, listing, f"sv:end:{game_id}:{answer}")
     assert forged_end.ephemeral and "Nothing was changed" in forged_end.text
     assert (await table.row(game_id)).status == ACTIVE
     # the lounge's lobby is theirs to close

@@ -45,6 +45,7 @@ from typing import Any, Literal, Protocol
 
 from babel.dates import format_timedelta
 
+from bot.core.clock.deadline_hours import DEADLINE_HOURS, check_hours, hours_refused
 from bot.core.clock.due import AUCTION_ANSWER, period_of, steps_due
 from bot.core.clock.hours import HoursPrefs, QuietHours, counted_seconds, counted_until
 from bot.core.delivery.presence import AwayChange
@@ -79,9 +80,6 @@ games that moved and those the heap says are due."""
 HOUR = 3600
 DEADLINE_STEP = 2
 """The step count recorded once a decision's deadline has passed (1: its half time)."""
-DEADLINE_HOURS = (1, 720)
-"""The deadlines a player may give (whole hours, one hour to 30 days), as the commands'
-options offer them; `check_hours` refuses any other value, however it was sent."""
 LONGEST_SECONDS = DEADLINE_HOURS[1] * HOUR
 """No deadline is saved longer than this, whatever asks for it (the settings too)."""
 SHORTEST_SECONDS = 60
@@ -101,24 +99,6 @@ def parse_time(stamp: str) -> datetime:
 
 
 OVER_ALREADY = translatable("This game is over already.")
-HOURS_ALLOWED = translatable(
-    "{name} must be a whole number of hours from {low} to {high} (30 days); not {value}. "
-    "Nothing was changed."
-)
-
-
-def check_hours(name: str, value: object) -> int | None:
-    """A deadline a player gave (`turn_hours`, `auction_hours`; None: not given), checked
-    here whatever the front end's schema let through: a whole number within
-    `DEADLINE_HOURS`, else a `Refusal` saying what is allowed and changing nothing."""
-    if value is None:
-        return None
-    low, high = DEADLINE_HOURS
-    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
-        return value
-    if isinstance(value, float) and value.is_integer() and low <= value <= high:
-        return int(value)
-    raise Refusal(HOURS_ALLOWED, name=name, low=low, high=high, value=str(value)[:40])
 
 
 def period_text(seconds: int, t: Translator = ENGLISH) -> str:
@@ -471,8 +451,7 @@ class DeadlineDriver(PeriodicTask):
             if value is not None and (
                 not math.isfinite(value) or not 0 < value * HOUR <= LONGEST_SECONDS
             ):
-                low, high = DEADLINE_HOURS
-                raise Refusal(HOURS_ALLOWED, name=name, low=low, high=high, value=str(value)[:40])
+                raise hours_refused(name, value)
         current = await self.db.deadlines(game_id)
         new = Deadlines(
             turn_seconds=(

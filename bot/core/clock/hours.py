@@ -90,6 +90,11 @@ plus `WALL_SLACK` seconds (one longest night) after its clock started, in wall t
 48 hour deadline within 108 hours, a 2 hour one within 16."""
 
 
+GIVEN_SHOWN = 40
+ZONE_NAME_LONGEST = 64
+"""No IANA time zone name is longer (Discord's schema says so too, but it is checked)."""
+
+
 class HoursError(ValueError):
     """Hours or a time zone that cannot be used; `.kind` says which ("time", "zone",
     "same", "long": more than `MAX_QUIET_HOURS` a day) for the words the player gets."""
@@ -97,7 +102,8 @@ class HoursError(ValueError):
     def __init__(self, kind: str, given: str = "") -> None:
         super().__init__(f"{kind}: {given!r}")
         self.kind = kind
-        self.given = given
+        self.given = given[:GIVEN_SHOWN]
+        """What was typed, as the words quote it back (its first `GIVEN_SHOWN` characters)."""
 
 
 @dataclass(frozen=True)
@@ -184,6 +190,8 @@ def zone_choices(typed: str, locale: str | None) -> list[str]:
 def zone_named(typed: str) -> str:
     """The IANA name meant by `typed`: itself, or the one zone whose name contains it
     ("warsaw" -> "Europe/Warsaw"); `HoursError("zone")` if none or several do."""
+    if len(typed) > ZONE_NAME_LONGEST:
+        raise HoursError("zone", typed)
     if typed in all_zones():
         return typed
     found = zone_choices(typed, None) if typed.strip() else []

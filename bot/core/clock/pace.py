@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.clock.deadlines import HOUR, Deadlines, check_hours, period_text
+from bot.core.clock.deadline_hours import check_hours
+from bot.core.clock.deadlines import HOUR, Deadlines, period_text
 from bot.core.play.service import Refusal
 from i18n import Message, Translator, translatable, translatable_in
 

@@ -8,7 +8,10 @@ instead of drawing it again; the last replays drawn are kept a while (several pl
 pressing Replay under a game's end get the same GIF at once). One replay is drawn at a
 time, so that the pictures of moves always find a free worker. A step picture (one
 turn of the game, and that turn in words) is one snapshot: the game folded from its
-record to that turn, then drawn.
+record to that turn, then the picture of that version (issue 37.3: the one the bot
+posted, kept by `bot.core.delivery.kept_pictures`) served, or drawn once and kept for
+the step views and the web's replay slider alike. A turn the game does not have is
+refused (`NoSuchTurn`) before anything is folded or drawn.
 
 The drawing functions run in another process: they take and return plain data (a
 `Game`, names, bytes) and tell their progress through a small file.
@@ -26,12 +29,13 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.core.delivery.kept_pictures import PictureShelf, inputs_of
 from bot.core.play.repeats import ReplayPosts
-from bot.core.store import GameRow
+from bot.core.store import DrawnKey, GameRow
 from bot.core.wording import words
 from i18n import SOURCE_LANGUAGE, is_language, translator
 from render import render_game
-from render.replay import Replay, TurnFrame, render_replay, turn_count, turn_state
+from render.replay import Replay, TurnFrame, render_replay, turn_count, turn_state, turn_states
 from rules import Event, Game
 
 PROGRESS_SECONDS = 1.0
@@ -43,6 +47,9 @@ progress stays at 0 %)."""
 KEPT_BYTES = 24 * 1024 * 1024
 """The replays drawn last are kept up to this size, so that pressing Replay again under
 the same game (several players at its end) posts the same GIF at once."""
+
+STORIES_KEPT = 16
+"""Games whose turns (`step_story`) are kept for their step views."""
 
 OnProgress = Callable[[float], Awaitable[None]]
 
@@ -99,10 +106,69 @@ def draw_replay(
     return render_replay(game, names=names, language=language, turns=turns, progress=progress)
 
 
-def draw_step(game: Game, turn: int, names: dict[str, str], language: str) -> StepPicture:
-    """In a worker: the game at the end of `turn` (clamped to the game's turns), drawn."""
+class NoSuchTurn(ValueError):
+    """A turn number the game does not have (`last`: its latest; 0 is the setup)."""
+
+    def __init__(self, turn: object, last: int) -> None:
+        super().__init__(f"turn {turn!r} is not a turn of this game (0 to {last})")
+        self.last = last
+
+
+def checked_turn(game: Game, turn: int) -> int:
+    """`turn` if the game has it (0, the setup, to `turn_count`), else `NoSuchTurn`."""
     last = turn_count(game)
-    state = turn_state(game, min(max(turn, 0), last))
+    if not 0 <= turn <= last:
+        raise NoSuchTurn(turn, last)
+    return turn
+
+
+@dataclass(frozen=True)
+class StepFacts:
+    """One turn of a game without its picture: what the step view says, and the
+    version whose picture it shows."""
+
+    frame: TurnFrame
+    last: int
+    events: tuple[Event, ...]
+    version: int
+
+
+def step_story(game: Game) -> dict[int, StepFacts]:
+    """In a worker: every turn's `StepFacts`, by turn number, in one fold of the record
+    (a step view asks for many turns of one state of the game)."""
+    last = turn_count(game)
+    story: dict[int, StepFacts] = {}
+    for state in turn_states(game):
+        facts = StepFacts(state.frame, last, state.events, state.game.version)
+        story.setdefault(state.frame.turn, facts)
+    return story
+
+
+def facts_of(story: dict[int, StepFacts], turn: int) -> StepFacts:
+    """The step `turn_state` shows for `turn`: the first turn numbered `turn` or more."""
+    return story[min(number for number in story if number >= turn)]
+
+
+def turn_versions(game: Game) -> dict[int, int]:
+    """The version of the game each turn's step shows (`turn_state`'s: the end of that
+    turn, 0 the setup; the turn in progress, the game now), by turn number. A fold of
+    the record, no drawing."""
+    versions: dict[int, int] = {}
+    for state in turn_states(game):
+        versions.setdefault(state.frame.turn, state.game.version)
+    return versions
+
+
+def draw_turn(game: Game, turn: int, names: dict[str, str], language: str) -> bytes:
+    """In a worker: the picture of the game at the end of `turn` (checked)."""
+    state = turn_state(game, checked_turn(game, turn))
+    return render_game(state.game, names=names, language=language)
+
+
+def draw_step(game: Game, turn: int, names: dict[str, str], language: str) -> StepPicture:
+    """In a worker: the game at the end of `turn` (checked: `NoSuchTurn`), drawn."""
+    last = turn_count(game)
+    state = turn_state(game, checked_turn(game, turn))
     png = render_game(state.game, names=names, language=language)
     return StepPicture(png, state.frame, last, state.events)
 
@@ -132,9 +198,14 @@ class Replays:
         executor: concurrent.futures.Executor | None = None,
         *,
         drawer: Drawer = draw_replay,
+        shelf: PictureShelf | None = None,
     ) -> None:
         self._executor = executor
         self._drawer = drawer
+        self.shelf = shelf
+        """The pictures kept per version (None: each step is drawn)."""
+        self._stories: OrderedDict[tuple[int, int, int], dict[int, StepFacts]] = OrderedDict()
+        """The turns of the games stepped through last (`step_story`), by game state."""
         self._drawing: dict[Request, asyncio.Task[Replay]] = {}
         self._progress: dict[Request, float] = {}
         self._kept: OrderedDict[Request, Replay] = OrderedDict()
@@ -214,10 +285,39 @@ class Replays:
             return future.result()
 
     async def step(self, row: GameRow, game: Game, turn: int, language: str) -> StepPicture:
-        """The picture of `game` at the end of `turn`, drawn off the loop."""
+        """The picture of `game` at the end of `turn` (`NoSuchTurn` if it has none, and
+        nothing is drawn): the one kept for that version, else drawn off the loop and
+        kept."""
+        checked_turn(game, turn)
         loop = asyncio.get_running_loop()
         names = shown_names(row, language)
-        return await loop.run_in_executor(self._executor, draw_step, game, turn, names, language)
+        if self.shelf is None:
+            return await loop.run_in_executor(
+                self._executor, draw_step, game, turn, names, language
+            )
+        facts = facts_of(await self._story(row, game), turn)
+
+        async def draw() -> bytes:
+            return await loop.run_in_executor(
+                self._executor, draw_turn, game, turn, names, language
+            )
+
+        key = DrawnKey(row.id, row.undo_epoch, facts.version, language)
+        png = await self.shelf.picture(key, draw, inputs=inputs_of(None, names), any_inputs=True)
+        return StepPicture(png, facts.frame, facts.last, facts.events)
+
+    async def _story(self, row: GameRow, game: Game) -> dict[int, StepFacts]:
+        """The turns of `game` at `row`'s state, folded once per state (kept a while)."""
+        state = (row.id, row.undo_epoch, row.version)
+        story = self._stories.get(state)
+        if story is None:
+            loop = asyncio.get_running_loop()
+            story = await loop.run_in_executor(self._executor, step_story, game)
+            self._stories[state] = story
+            while len(self._stories) > STORIES_KEPT:
+                self._stories.popitem(last=False)
+        self._stories.move_to_end(state)
+        return story
 
     async def close(self) -> None:
         """Wait for the replays being drawn (their requests get them)."""
@@ -249,10 +349,17 @@ def turn_choices(current: int, last: int, limit: int = MAX_CHOICES) -> list[int]
 __all__ = [
     "MAX_CHOICES",
     "Drawer",
+    "NoSuchTurn",
     "Replays",
     "Request",
+    "StepFacts",
     "StepPicture",
+    "checked_turn",
     "draw_replay",
     "draw_step",
+    "draw_turn",
+    "facts_of",
+    "step_story",
     "turn_choices",
+    "turn_versions",
 ]

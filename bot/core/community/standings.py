@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from bot.core.community import ratings, stats
 from bot.core.community.ratings import PROVISIONAL_GAMES, PlayerStats
 from bot.core.store import PlayerRating, Store
+from bot.core.wording.pages import page_within
 from i18n import Translator
 from render.charts import rating_chart
 
@@ -40,13 +41,20 @@ class LeaderboardPage:
 
 
 async def leaderboard_page(
-    store: Store, guild_id: int, page: int, size: int, besides: Sequence[str] = ()
+    store: Store,
+    guild_id: int,
+    page: int,
+    size: int,
+    besides: Sequence[str] = (),
+    *,
+    typed: bool = False,
 ) -> LeaderboardPage:
     """One page of `size` lines of the server's leaderboard; `besides`: players whose
-    change over 30 days is wanted too (the asker's own line, shown off the page)."""
+    change over 30 days is wanted too (the asker's own line, shown off the page). A page
+    that does not exist is the nearest one, or refused if `typed` (`page_within`)."""
     count = await store.leaderboard_size(guild_id, min_games=PROVISIONAL_GAMES)
     pages = max(1, math.ceil(count / size))
-    page = min(max(page, 1), pages)
+    page = page_within(page, pages, typed=typed)
     offset = (page - 1) * size
     board = await store.leaderboard(
         guild_id, min_games=PROVISIONAL_GAMES, offset=offset, limit=size

@@ -220,6 +220,8 @@ class Delivery(PeriodicTask):
 
     async def one_pass(self) -> datetime | None:
         self.passes += 1
+        if self.passes == 1:
+            await bring_forward_left_backing_off(self.store, self.backoff, self.clock())
         await self.run_due()
         if await self._probe():
             await self.run_due()
@@ -467,6 +469,8 @@ class Delivery(PeriodicTask):
         posted = answer if isinstance(answer, Posted) else Posted(answer)
         place = posted.moved_to if posted.moved_to is not None else row.play_channel_id
         stale = await self.stale.cleared_or_owed(row, posted) if prompt else None
+        if posted.buttons_left and posted.message_id is not None:
+            stale = (posted.message_id, place)  # words only, its buttons owed a clear
         report.posted[entry.version] = posted
         for user in quiet:  # before the post is recorded: a crash here posts it again
             await self.quiet.owe_turn(row, entry.version, user)
@@ -566,9 +570,8 @@ class Delivery(PeriodicTask):
         place: int | None = None,
     ) -> None:
         """Send one owed message that is no post, and record how it went: delivered,
-        given up (`Dropped`), or to be tried again. `place`: the channel or thread a
-        message it posts lives in (one posted without a look for an earlier attempt,
-        `Posted.unchecked`, then owes a `RECHECK` there)."""
+        given up (`Dropped`), or to be tried again. `place`: where a message it posts
+        lives (if posted without looking, `Posted.unchecked`, a `RECHECK` is owed)."""
         try:
             answer = await send()
         except Dropped as dropped:
@@ -690,3 +693,23 @@ __all__ = [
     "TurnNotifier",
     "unexpected",
 ]
+
+
+async def bring_forward_left_backing_off(store: Store, backoff: Backoff, now: datetime) -> None:
+    """A new process: the posts a previous run left backing off after failing for now are
+    tried at once. Its memory of the outage (`Outage`) is gone with it, so no probe would
+    bring them forward, and a game could wait out the whole back-off (up to
+    `Backoff.most`) after Discord is back. A post still failing goes back to its
+    back-off, and the probe asks for it again."""
+    latest = now + timedelta(seconds=backoff.most)  # a missing permission: later
+    try:
+        owed = await store.owed(due_by=latest)
+        games = sorted(
+            {e.game_id for e in owed if e.kind == POST and e.attempts and now < e.next_at <= latest}
+        )
+        await store.bring_owed_forward(games, now)
+    except StoreError as error:
+        log.warning("could not bring forward the posts a previous run left: %s", error)
+        return
+    if games:
+        log.info("trying now the posts of %d games a previous run left backing off", len(games))

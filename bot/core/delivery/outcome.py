@@ -115,6 +115,10 @@ class Posted:
     """Posted without knowing whether an earlier attempt went out (looking failed for
     too long, `announce.BLIND_AFTER`): the core owes a `RECHECK`, which removes a
     duplicate once a look succeeds."""
+    buttons_left: bool = False
+    """A message posted as words only that still shows buttons: an earlier attempt that
+    went out as the prompt back then, whose buttons Discord would not take off now. The
+    core owes a `CLEAR` for it, as for a stale prompt."""
 
 
 class Announcer(Protocol):

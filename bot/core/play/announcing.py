@@ -13,6 +13,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import replace
 
+from bot.core.delivery.kept_pictures import PictureShelf, inputs_of
 from bot.core.delivery.notify import NotifyPrefs
 from bot.core.delivery.outbox import (
     NOT_POSTED_YET,
@@ -32,8 +33,18 @@ from bot.core.delivery.renderer import Renderer
 from bot.core.play.games import Games, events_of
 from bot.core.play.hooks import Hooks
 from bot.core.play.repeats import Pings, Reposts
-from bot.core.store import DM, OPEN_STATUSES, POST, Away, GameRow, OwedMessage, StoreError
+from bot.core.store import (
+    DM,
+    OPEN_STATUSES,
+    POST,
+    Away,
+    DrawnKey,
+    GameRow,
+    OwedMessage,
+    StoreError,
+)
 from bot.core.wording import words
+from bot.core.wording.pages import page_within
 from bot.core.wording.refusals import Refusal, game_words, why_not_saved
 from i18n import Translator, translatable
 from rules import Game
@@ -65,6 +76,8 @@ class Announcing:
         self.store = games.store
         self.hooks = hooks
         self.renderer = renderer
+        self.shelf = PictureShelf(self.store)
+        """The pictures drawn for each version, kept for every surface (issue 37.3)."""
         self.notifier = notifier
         self.prefs = NotifyPrefs(self.store)
         self.reposts = Reposts()
@@ -97,18 +110,27 @@ class Announcing:
     async def picture(
         self, row: GameRow, game: Game, highlight: str | None, away: Mapping[str, Away]
     ) -> bytes:
-        return await asyncio.to_thread(
-            self.renderer.game_picture,
-            game,
-            highlight=highlight,
-            names=row.seat_names,
-            seat_notes={
-                **await self.hooks.notes(row, game, away),
-                **dict.fromkeys(row.taken_over, game_words(row).translate(AI_PLAYS)),
-                **seat_notes(away, row, game_words(row)),
-            },
-            language=row.language,
-        )
+        """The picture of `game` as its post shows it: drawn once per version and what it
+        shows (the highlight, the names and notes), kept for the other surfaces."""
+        names = row.seat_names
+        notes = {
+            **await self.hooks.notes(row, game, away),
+            **dict.fromkeys(row.taken_over, game_words(row).translate(AI_PLAYS)),
+            **seat_notes(away, row, game_words(row)),
+        }
+
+        async def draw() -> bytes:
+            return await asyncio.to_thread(
+                self.renderer.game_picture,
+                game,
+                highlight=highlight,
+                names=names,
+                seat_notes=notes,
+                language=row.language,
+            )
+
+        key = DrawnKey(row.id, row.undo_epoch, game.version, row.language)
+        return await self.shelf.picture(key, draw, inputs=inputs_of(highlight, names, notes))
 
     async def board_picture(self, row: GameRow, user_id: str, language: str = "en") -> bytes:
         """`user_id`'s own board, in their language (only they see it)."""
@@ -251,14 +273,22 @@ class Announcing:
             return await self.announce(outcome)
 
     async def log_page(
-        self, game: int | GameRow, page: int, per_page: int = 20, t: Translator | None = None
+        self,
+        game: int | GameRow,
+        page: int,
+        per_page: int = 20,
+        t: Translator | None = None,
+        *,
+        typed: bool = False,
     ) -> tuple[list[str], int]:
-        """Lines of the move log (notation) for `page` (1 = the latest) and the page count."""
+        """Lines of the move log (notation) for `page` (1 = the latest) and the page
+        count; a page that does not exist is the nearest one, or refused if `typed`
+        (`pages.page_within`)."""
         row = await self.games.row_of(game)
         game_id = row.id
         total = await self.store.move_count(game_id)
         pages = max(1, -(-total // per_page))
-        page = min(max(page, 1), pages)
+        page = page_within(page, pages, typed=typed)
         offset = max(0, total - page * per_page)
         limit = total - (page - 1) * per_page - offset
         moves = await self.store.moves(game_id, offset=offset, limit=max(limit, 0))

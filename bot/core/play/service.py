@@ -319,11 +319,18 @@ class GameService:
         return await self.announcing.repost(target, ping=ping, note=note)
 
     async def log_page(
-        self, game: int | GameRow, page: int, per_page: int = 20, t: Translator | None = None
+        self,
+        game: int | GameRow,
+        page: int,
+        per_page: int = 20,
+        t: Translator | None = None,
+        *,
+        typed: bool = False,
     ) -> tuple[list[str], int]:
         """Lines of the move log (notation) for `page` (1 = the latest) and the page count;
-        `t`: the reader's language, for a forgotten player's name (English by default)."""
-        return await self.announcing.log_page(game, page, per_page, t)
+        `t`: the reader's language, for a forgotten player's name (English by default);
+        `typed`: a page that does not exist is refused (else the nearest is shown)."""
+        return await self.announcing.log_page(game, page, per_page, t, typed=typed)
 
     async def game_over(self, row: GameRow) -> None:
         """Tell the `after_game_over` hooks that `row`'s game, under way, has ended; a

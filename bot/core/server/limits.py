@@ -12,6 +12,9 @@ and the way out. What each limit is:
   Arena's cap): opening, joining or starting one more is refused;
 * `hints_per_minute`: hints one member may ask for in a minute (5; `HintRate`).
 
+Replays and the replay's steps are limited per member alike (`PictureRate`, by the same
+mechanism, `MemberRate`), at `PICTURES_PER_MINUTE` for every server.
+
 And a game never runs with every seat played by the AI: `all_seats_ai` tells it, the
 AI players pause such a game (`bot.core.ai_players.ai_seats`).
 
@@ -243,37 +246,36 @@ class LobbyExpiry(PeriodicTask):
         return None
 
 
-# ---------------------------------------------------------------------- hints
+# ---------------------------------------------------------------------- per member and minute
 
 
-class HintRate:
-    """At most `limits.hints_per_minute` hints per member in any 60 seconds (kept in
-    memory: a restart forgets the count, which only lets a few more through)."""
+class MemberRate:
+    """At most `allowed(limits)` requests per member in any 60 seconds (kept in memory:
+    a restart forgets the count, which only lets a few more through); past it, the
+    refusal `message` says the limit and how long to wait (its fields `n`, the seconds,
+    and `limit`). `HintRate` and `PictureRate` are two of them."""
 
     WINDOW_SECONDS = 60.0
+    message: Message
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self._asked: dict[str, deque[float]] = {}
 
+    def allowed(self, limits: Limits) -> int:
+        raise NotImplementedError
+
     def take(self, user_id: str, limits: Limits) -> Over | None:
-        """Count one hint for `user_id`; or, past the limit, the refusal saying when to
-        try again (not counted)."""
+        """Count one request of `user_id`; or, past the limit, the refusal saying when
+        to try again (not counted)."""
         moment = self.clock()
+        allowed = self.allowed(limits)
         asked = self._asked.setdefault(user_id, deque())
         while asked and asked[0] <= moment - self.WINDOW_SECONDS:
             asked.popleft()
-        if len(asked) >= limits.hints_per_minute:
+        if len(asked) >= allowed:
             wait = max(1, int(asked[0] + self.WINDOW_SECONDS - moment + 0.999))
-            return Over(
-                translatable_plural(
-                    "You have had the most hints allowed ({limit} a minute); please try "
-                    "again in {n} second.",
-                    "You have had the most hints allowed ({limit} a minute); please try "
-                    "again in {n} seconds.",
-                ),
-                {"n": wait, "limit": limits.hints_per_minute},
-            )
+            return Over(self.message, {"n": wait, "limit": allowed})
         asked.append(moment)
         if len(self._asked) > 10_000:  # forget those who asked over a minute ago
             window = moment - self.WINDOW_SECONDS
@@ -282,15 +284,51 @@ class HintRate:
         return None
 
 
+class HintRate(MemberRate):
+    """Hints: the server's `hints_per_minute` per member."""
+
+    message = translatable_plural(
+        "You have had the most hints allowed ({limit} a minute); please try again in {n} second.",
+        "You have had the most hints allowed ({limit} a minute); please try again in {n} seconds.",
+    )
+
+    def allowed(self, limits: Limits) -> int:
+        return limits.hints_per_minute
+
+
+PICTURES_PER_MINUTE = 20
+"""Replays and turn-by-turn steps one member may ask for in a minute (issue 35.4): each
+may draw (a replay, seconds of a worker's time), in the pool that draws every game's
+moves; 20 lets a member step through a game at a reading pace."""
+
+
+class PictureRate(MemberRate):
+    """Replays and the replay's steps: `PICTURES_PER_MINUTE` per member, one count for
+    both (a step already drawn counts too: the limit is on asking, as for hints)."""
+
+    message = translatable_plural(
+        "You have asked for the most replays and turns allowed ({limit} a minute); "
+        "please try again in {n} second.",
+        "You have asked for the most replays and turns allowed ({limit} a minute); "
+        "please try again in {n} seconds.",
+    )
+
+    def allowed(self, limits: Limits) -> int:
+        return PICTURES_PER_MINUTE
+
+
 LIMIT_NAMES = Limits.names()
 
 __all__ = [
     "DEFAULT_LIMITS",
     "LIMIT_NAMES",
+    "PICTURES_PER_MINUTE",
     "HintRate",
     "Limits",
     "LobbyExpiry",
+    "MemberRate",
     "Over",
+    "PictureRate",
     "all_seats_ai",
     "check_active_games",
     "check_open_lobbies",

@@ -73,6 +73,9 @@ class Settings:
     """Worker processes drawing the pictures (0: a thread of the bot's process). Settings
     built in code draw in a thread; the bot started from the environment uses
     `MONTANA_PICTURE_PROCESSES`, default `DEFAULT_PICTURE_PROCESSES`."""
+    picture_store_mb: int = 256
+    """The pictures drawn for game versions, kept beside the games (issue 37.3), in MiB
+    in all (`MONTANA_PICTURE_STORE_MB`): past it the least used are evicted."""
     ai_processes: int = 1
     """Worker processes deciding the AI seats' moves (`MONTANA_AI_PROCESSES`); hints
     have one more of their own, at a lower priority."""
@@ -82,6 +85,10 @@ class Settings:
     metrics_host: str = "127.0.0.1"
     """The address the metrics port listens on (0.0.0.0: every interface)."""
     warnings: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def picture_store_bytes(self) -> int:
+        return self.picture_store_mb * 1024 * 1024
 
     @property
     def shards(self) -> Shards | None:
@@ -214,6 +221,19 @@ def _processes(name: str, text: str) -> int:
     return int(text)
 
 
+MAX_PICTURE_STORE_MB = 1024 * 1024
+"""A terabyte: beyond, a typo."""
+
+
+def _store_mb(name: str, text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_PICTURE_STORE_MB:
+        raise SettingsError(
+            f"{name} must be a whole number of MiB from 1 to {MAX_PICTURE_STORE_MB} (the "
+            f"pictures kept beside the games, e.g. 256), not {text!r}"
+        )
+    return int(text)
+
+
 MAX_AI_PROCESSES = 16
 
 
@@ -296,6 +316,7 @@ def load_settings(
         picture_processes=int(
             _or(read("MONTANA_PICTURE_PROCESSES", _processes), DEFAULT_PICTURE_PROCESSES)
         ),
+        picture_store_mb=read("MONTANA_PICTURE_STORE_MB", _store_mb) or Settings.picture_store_mb,
         ai_processes=read("MONTANA_AI_PROCESSES", _ai_processes) or Settings.ai_processes,
         metrics_port=read("MONTANA_METRICS_PORT", _port),
         metrics_host=read("MONTANA_METRICS_HOST", _address) or Settings.metrics_host,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from .base import AiTables, Store
 from .deadlines import reminder_step
 from .dialect import is_postgres, masked
+from .drawn import Drawn, DrawnKey
 from .model import (
     ABANDONED,
     ABSENT_AI_MOVE,
@@ -127,6 +128,8 @@ __all__ = [
     "Away",
     "ChannelBusy",
     "DeadlineClock",
+    "Drawn",
+    "DrawnKey",
     "GameRow",
     "MoveRow",
     "Native",

@@ -3,8 +3,9 @@ store's parts, one per group of tables with its statements beside it — a game'
 (`games`), its lobby and start (`lobbies`), its moves (`moves`), the messages it owes
 (`outbox`), players away (`away`), deadlines (`deadlines`), AI seats (`aiseats`),
 servers' settings (`guilds`), ratings, the queue, my games (`mine`), quiet hours,
-pictures, the web pages, votes, players' wishes (`prefs`), the operators' reads — each
-on `parts.StoreParts`; its methods are the only SQL of the bot.
+pictures, the pictures drawn (`drawn`), the web pages, votes, players' wishes
+(`prefs`), the operators' reads — each on `parts.StoreParts`; its methods are the
+only SQL of the bot.
 
 A database is reached through three primitives each store provides
 (`sqlite.SqliteStore`, `postgres.PostgresStore`): `_read` (rows of one statement),
@@ -25,6 +26,7 @@ from typing import Any, ClassVar
 from .aiseats import AiSeatTables
 from .away import AwayTables
 from .deadlines import DeadlineTables
+from .drawn import DrawnTables
 from .games import GameTables
 from .guilds import GuildTables
 from .hours import HoursTables
@@ -54,6 +56,7 @@ class Store(
     RatingTables,
     OperatorQueries,
     PictureTables,
+    DrawnTables,
     SeatTables,
     QueueTables,
     HoursTables,

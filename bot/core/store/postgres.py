@@ -201,6 +201,26 @@ class PostgresStore(Store):
         finally:
             await self._pool.release(connection)
 
+    @contextlib.asynccontextmanager
+    async def _picture_writing(self) -> AsyncIterator[Tx]:
+        """(See `DrawnTables`.) A read-only store (the web process) writes the pictures
+        it drew in transactions it makes read-write: its database user needs the right
+        to write `drawn_pictures`, and nothing else."""
+        if not self.read_only:
+            async with self._writing() as tx:
+                yield tx
+            return
+        try:
+            connection = await self._pool.acquire(timeout=WRITE_WAIT_SECONDS)
+        except TimeoutError:
+            raise StoreError("the database is busy (no connection free)") from None
+        try:
+            async with connection.transaction():
+                await connection.execute("SET TRANSACTION READ WRITE")
+                yield _PgTx(connection)
+        finally:
+            await self._pool.release(connection)
+
     @guarded
     async def schema_version(self) -> int:
         rows = await self._read("SELECT to_regclass('schema_version') IS NOT NULL")

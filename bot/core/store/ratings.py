@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
+from .drawn import FORGET_DRAWN
 from .model import ENDED, FINISHED, MoveRow, OwedMessage, stamp_of
 from .parts import Row, StoreParts, guarded
 
@@ -463,6 +464,7 @@ class RatingTables(StoreParts):
                 await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
             await tx.execute("DELETE FROM ratings WHERE player = ?", (user_id,))
             await tx.execute("DELETE FROM game_results WHERE player = ?", (user_id,))
+            await tx.execute(FORGET_DRAWN, (user_id,))  # the pictures showing their name
             rows = await tx.fetch(
                 "SELECT id, players FROM games WHERE status NOT IN ('lobby', 'active') "
                 "AND players LIKE ?",

@@ -507,6 +507,26 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         "ALTER TABLE outbox ADD COLUMN channel_id BIGINT",
     ),
     (
+        # one drawing per version (issue 37.3, `store.drawn`): the picture drawn for a
+        # game's version in a language, kept for every surface that shows it (the post,
+        # the replay's steps, the web pages) up to a size bound, evicted by last use
+        """
+        CREATE TABLE drawn_pictures (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            undo_epoch INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            language TEXT NOT NULL,
+            inputs TEXT NOT NULL,
+            png BLOB NOT NULL,
+            size INTEGER NOT NULL,
+            drawn_at TEXT NOT NULL,
+            used_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, undo_epoch, version, language)
+        )
+        """,
+        "CREATE INDEX drawn_pictures_used ON drawn_pictures (used_at)",
+    ),
+    (
         # when a retry's look for an earlier attempt first failed (issue 41): the bound
         # on waiting before posting without that look counts from it, also after a
         # restart (`bot.core.delivery.problems.CannotLook`)

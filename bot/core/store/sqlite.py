@@ -145,6 +145,9 @@ class SqliteStore(Store):
         self._lock_file = lock
         self._write = asyncio.Lock()
         self.read_only = read_only
+        self._path: str | None = None
+        """A read-only store's file, for `_picture_writing`'s own connection."""
+        self._pictures_db: aiosqlite.Connection | None = None
 
     @classmethod
     def handles(cls, database: str) -> bool:
@@ -223,6 +226,7 @@ class SqliteStore(Store):
         except (sqlite3.Error, OSError) as error:
             raise StartupError(_why_not_opened(path, error)) from error
         store = cls(reader, read_only=True)
+        store._path = path
         try:
             await reader.execute("PRAGMA query_only=ON")
             await check_schema(store, path)
@@ -235,6 +239,9 @@ class SqliteStore(Store):
 
     async def close(self) -> None:
         async with self._write:
+            if self._pictures_db is not None:
+                await self._pictures_db.close()
+                self._pictures_db = None
             if self._reader is not self._db:
                 await self._reader.close()
             await self._db.close()
@@ -325,6 +332,36 @@ class SqliteStore(Store):
             except BaseException:
                 with contextlib.suppress(sqlite3.Error, ValueError):
                     await self._db.execute("ROLLBACK")
+                raise
+        finally:
+            self._write.release()
+
+    @contextlib.asynccontextmanager
+    async def _picture_writing(self) -> AsyncIterator[Tx]:
+        """(See `DrawnTables`.) A read-only store (the web process) writes the pictures
+        it drew through a connection of their own, opened at the first one; the bot's
+        store through its own."""
+        if not self.read_only:
+            async with self._writing() as tx:
+                yield tx
+            return
+        try:
+            await asyncio.wait_for(self._write.acquire(), WRITE_WAIT_SECONDS)
+        except TimeoutError:
+            raise StoreError("the database is busy (other writes are waiting)") from None
+        try:
+            if self._pictures_db is None:
+                if self._path is None:
+                    raise StoreError(READ_ONLY)
+                self._pictures_db = await _connect(self._path, wait=WRITE_WAIT_SECONDS)
+            db = self._pictures_db
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                yield _SqliteTx(db)
+                await db.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error, ValueError):
+                    await db.execute("ROLLBACK")
                 raise
         finally:
             self._write.release()

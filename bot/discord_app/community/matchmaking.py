@@ -1,7 +1,8 @@
 """Finding a table (issue 25 point 5): `/montana game find players: pace: language:`.
 
 The asker joins the server's queue (once per server) and sees their entry alone, with a
-**Withdraw** button (`mq:withdraw`, restart-proof); `/montana game find` again shows it.
+**Withdraw** button (`mq:withdraw:<the find's interaction>`, restart-proof); `/montana game
+find` again shows it.
 After each entry the queue is matched (`bot.core.community.matchmaking.find_table`): a table found
 is opened in the server's games channel (`/montana server settings`), else in the
 channel of the player who completed it — in a new thread there when it can —, its
@@ -101,23 +102,28 @@ def _lock(bot: MontanaApp, guild_id: int) -> asyncio.Lock:
     return _locks.setdefault(bot, {}).setdefault(guild_id, asyncio.Lock())
 
 
-def withdraw_view(label: str) -> Components:
+def withdraw_view(label: str, answer: int) -> Components:
+    """The Withdraw button of the answer to interaction `answer` (a {/game find})."""
     view = Components()
-    view.add_item(WithdrawButton(label))
+    view.add_item(WithdrawButton(answer, label))
     return view
 
 
 class WithdrawButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"mq:withdraw"
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"mq:withdraw:(?P<answer>[0-9]{1,20})",
 ):
-    """Under the asker's own entry: take them out of the server's queue."""
+    """Under the asker's own entry: take them out of the server's queue. It names the
+    {/game find} it answers (`guard.Kind.bound`): pressed on any other message, it is
+    refused and nothing changes."""
 
-    def __init__(self, label: str = "Withdraw") -> None:
+    def __init__(self, answer: int, label: str = "Withdraw") -> None:
         super().__init__(
             discord.ui.Button(
-                label=label, style=discord.ButtonStyle.danger, custom_id="mq:withdraw"
+                label=label, style=discord.ButtonStyle.danger, custom_id=f"mq:withdraw:{answer}"
             )
         )
+        self.answer = answer
 
     @classmethod
     async def from_custom_id(
@@ -127,15 +133,15 @@ class WithdrawButton(
         match: re.Match[str],
         /,
     ) -> WithdrawButton:
-        return cls()
+        return cls(int(match["answer"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await withdraw(interaction)
+        await withdraw(interaction, self.answer)
 
 
 @tracked
-async def withdraw(interaction: discord.Interaction[Any]) -> None:
-    check_kind(interaction, QUEUE_KIND)
+async def withdraw(interaction: discord.Interaction[Any], answer: int) -> None:
+    check_kind(interaction, QUEUE_KIND, answer)
     t = user_t(interaction)
     guild_id = interaction.guild_id
     left = guild_id is not None and await service_of(interaction).store.leave_queue(
@@ -174,7 +180,7 @@ async def find(
     user_id = str(interaction.user.id)
     moment = datetime.now(UTC)
     since = expiry_cut(moment)
-    button = withdraw_view(t.pgettext("button", "Withdraw"))
+    button = withdraw_view(t.pgettext("button", "Withdraw"), interaction.id)
     queued = await store.queue_entry(guild_id, user_id, since=since)
     if queued is not None:
         text = t.translate(ALREADY_QUEUED) + "\n" + entry_words(queued, t)
@@ -237,10 +243,46 @@ async def match_queue(bot: MontanaApp, guild_id: int) -> list[GameRow]:
             table = find_table(queue, at=moment, at_limit=at_limit)
             if table is None:
                 return opened
+            lost = await _without_the_right(bot, guild_id, table)
+            if lost is None:
+                return opened
+            if lost:
+                # queued before the server's opener role, or without it since: a table
+                # found is a game opened, so they leave the queue (`find` says why)
+                for user_id in lost:
+                    await store.leave_queue(guild_id, user_id)
+                log.info("queue of %s: %d without the opener role left it", guild_id, len(lost))
+                continue
             row = await open_table(bot, guild_id, table, moment)
             if row is None:
                 return opened
             opened.append(row)
+
+
+async def _without_the_right(bot: MontanaApp, guild_id: int, table: Table) -> list[str] | None:
+    """The table's players who may not open a game here now (`may_open`: the server's
+    `opener_role` is set and they have neither it nor Manage Server, or they left the
+    server), read from Discord when the table is found; None: Discord could not say
+    (the table waits for the next matching)."""
+    role = (await server_settings(bot.store, guild_id)).opener_role
+    if role is None:
+        return []
+    guild = bot.get_guild(guild_id)
+    if guild is None:
+        return None
+    lost: list[str] = []
+    for player in table.players:
+        try:
+            member = await guild.fetch_member(int(player.user_id))
+        except discord.NotFound:
+            lost.append(player.user_id)
+            continue
+        except discord.HTTPException as error:
+            log.warning("queue of %s: member %s unread: %s", guild_id, player.user_id, error)
+            return None
+        if not member.guild_permissions.manage_guild and member.get_role(role) is None:
+            lost.append(player.user_id)
+    return lost
 
 
 class QueueWatch:

@@ -32,8 +32,10 @@ import discord
 from discord import app_commands
 
 from bot.core.community.replays import Replays, StepPicture, turn_choices
+from bot.core.community.turn_ranges import read_turns
 from bot.core.play.repeats import PostedReplay, ReplayPost
 from bot.core.play.service import GameService, Refusal
+from bot.core.server.limits import DEFAULT_LIMITS
 from bot.core.store import GameRow
 from bot.core.wording import words
 from bot.discord_app.components import (
@@ -54,7 +56,7 @@ from bot.discord_app.delivery.notify import message_link
 from bot.discord_app.group import channel_id_of, game_group, tracked
 from bot.discord_app.guard import REPLAY_OFFER, STEP_OFFER, TURN_BY_TURN_OFFER, run_press
 from i18n import Translator, translatable
-from render.replay import Replay, parse_turns, turn_count
+from render.replay import Replay, turn_count
 from rules import Game
 
 log = logging.getLogger(__name__)
@@ -69,28 +71,17 @@ def replays_of(interaction: discord.Interaction[Any]) -> Replays:
     return bot_of(interaction).replays
 
 
-def _turns_refusal(text: str, last: int) -> Refusal:
-    return Refusal(
-        translatable(
-            "“{text}” is not a part of this game: write turns as FROM-TO, e.g. 10-20 "
-            "(0 is the setup; this game has turns 0 to {last})."
-        ),
-        text=text[:40],
-        last=last,
-    )
+def count_asked(interaction: discord.Interaction[Any]) -> None:
+    """Count one replay or step asked for by the member (issue 35.4); past their limit
+    (`limits.PictureRate`), the refusal saying how long to wait, before anything is drawn."""
+    over = bot_of(interaction).picture_rate.take(str(interaction.user.id), DEFAULT_LIMITS)
+    if over is not None:
+        raise Refusal(over.message, **over.fields)
 
 
-def read_turns(text: str | None, last: int) -> tuple[int, int] | None:
-    """The `turns:` option as (FROM, TO) within the game; None for the whole game."""
-    if text is None or not text.strip():
-        return None
-    try:
-        first, until = parse_turns(text)
-    except ValueError:
-        raise _turns_refusal(text, last) from None
-    if first > last:
-        raise _turns_refusal(text, last)
-    return first, min(until, last)
+NO_SUCH_TURN = translatable(
+    "Game #{game} has no turn {turn}: its turns go from 0 (the setup) to {last}."
+)
 
 
 # ------------------------------------------------------------------ the animated replay
@@ -106,6 +97,7 @@ async def post_replay(
     who posted another part of the game at this state already."""
     game = GameService.game_of(row)
     part = turns or (0, turn_count(game))
+    count_asked(interaction)
     posts = replays_of(interaction).posts
     user_id = str(interaction.user.id)
     playing = row.has_player(user_id)
@@ -356,8 +348,14 @@ def step_view(row: GameRow, step: StepPicture, t: Translator) -> discord.ui.View
 async def show_step(
     interaction: discord.Interaction[Any], row: GameRow, turn: int, *, edit: bool
 ) -> None:
-    """The picture of turn `turn` with its words and the step buttons, for the asker."""
+    """The picture of turn `turn` with its words and the step buttons, for the asker;
+    a turn the game does not have, or a member past their limit, is refused before
+    anything is drawn."""
     game = GameService.game_of(row)
+    last = turn_count(game)
+    if not 0 <= turn <= last:
+        raise Refusal(NO_SUCH_TURN, game=row.id, turn=turn, last=last)
+    count_asked(interaction)
     t = user_t(interaction)
     step = await replays_of(interaction).step(row, game, turn, user_language(interaction))
     file = picture_file(step.png, STEP_NAME)

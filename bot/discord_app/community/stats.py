@@ -138,11 +138,21 @@ class SummarySender:
 
 
 async def leaderboard_embed(
-    store: Store, guild_id: int, guild_name: str, user_id: str, page: int, t: Translator
+    store: Store,
+    guild_id: int,
+    guild_name: str,
+    user_id: str,
+    page: int,
+    t: Translator,
+    *,
+    typed: bool = False,
 ) -> tuple[discord.Embed, int, int]:
-    """One page of the server's leaderboard for `user_id` (their own line shown even
+    """One page of the server's leaderboard for `user_id` (`typed`: a page that does
+    not exist is refused, else the nearest is shown; their own line shown even
     off the page); the embed, the page shown and the page count."""
-    read = await community.leaderboard_page(store, guild_id, page, PAGE_SIZE, besides=[user_id])
+    read = await community.leaderboard_page(
+        store, guild_id, page, PAGE_SIZE, besides=[user_id], typed=typed
+    )
     page, pages, offset, board = read.page, read.pages, read.offset, read.board
     mine = await store.rating_of(guild_id, user_id)
     hidden = await store.stats_hidden(user_id)
@@ -262,8 +272,9 @@ async def leaderboard_command(
     t = user_t(interaction)
     guild_id = guild_of(interaction)
     guild_name = interaction.guild.name if interaction.guild else ""
+    store, user_id = bot_of(interaction).store, str(interaction.user.id)
     embed, page, pages = await leaderboard_embed(
-        bot_of(interaction).store, guild_id, guild_name, str(interaction.user.id), page, t
+        store, guild_id, guild_name, user_id, page, t, typed=True
     )
     view = await linked_leaderboard_view(interaction, guild_id, page, pages, t)
     await interaction.response.send_message(

@@ -326,14 +326,26 @@ class DiscordAnnouncer:
         place, notes = row.play_channel_id, list[str]()
         if message is None:
             message, place, notes = await self._post(outcome, content, view)
+        buttons_left = False
         if not outcome.prompt and message.components:
             # the nonce found an earlier attempt that went out as the prompt back then
-            with contextlib.suppress(discord.HTTPException):
+            try:
                 await message.edit(view=None)
+            except discord.NotFound:
+                pass  # gone: no buttons left
+            except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+                log.info("could not take the buttons off an earlier attempt (owed): %s", error)
+                buttons_left = True
         # the previous prompt's buttons: owed by the core once this one is recorded
         # (`clear`), in the channel or thread that prompt was posted in
         moved_to = place if place != row.play_channel_id else None
-        return Posted(message.id, moved_to=moved_to, notes=tuple(notes), unchecked=not looked)
+        return Posted(
+            message.id,
+            moved_to=moved_to,
+            notes=tuple(notes),
+            unchecked=not looked,
+            buttons_left=buttons_left,
+        )
 
     async def carrying(
         self, row: GameRow, channel_id: int, owed_id: int, since: datetime

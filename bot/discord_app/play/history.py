@@ -36,12 +36,13 @@ NOTES = {
 
 
 async def log_page_text(
-    service: GameService, row: GameRow, page: int, t: Translator
+    service: GameService, row: GameRow, page: int, t: Translator, *, typed: bool = False
 ) -> tuple[str, int, int]:
-    """The text of a log page, the page shown (clamped) and the page count, in the
-    reader's language `t` (the moves themselves stay in notation)."""
-    lines, pages = await service.log_page(row, page, PER_PAGE, t)
-    page = min(max(page, 1), pages)
+    """The text of a log page, the page shown (the nearest for a button; one `typed`
+    that does not exist is refused) and the page count, in the reader's language `t`
+    (the moves themselves stay in notation)."""
+    lines, pages = await service.log_page(row, page, PER_PAGE, t, typed=typed)
+    page = min(max(page, 1), pages)  # as `log_page` read it
     noted = await service.store.move_notes(row.id)
     notes = {
         f"{version}.": t.translate(NOTES[note]) if note in NOTES else note

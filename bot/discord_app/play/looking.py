@@ -213,7 +213,7 @@ async def log_command(interaction: discord.Interaction[Any], page: int = 1) -> N
     service = service_of(interaction)
     row = await service.latest_here(channel_id_of(interaction))
     t = user_t(interaction)
-    text, page, pages = await log_page_text(service, row, page, t)
+    text, page, pages = await log_page_text(service, row, page, t, typed=True)
     view = log_view(row.id, page, pages, t)
     await answer(interaction, text, **({"view": view} if view else {}))
 

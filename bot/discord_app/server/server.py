@@ -403,12 +403,13 @@ async def game_line(interaction: discord.Interaction[Any], row: GameRow, t: Tran
     )
 
 
-def games_view(rows: list[GameRow], t: Translator) -> discord.ui.View | None:
+def games_view(rows: list[GameRow], t: Translator, answer: int) -> discord.ui.View | None:
+    """The list's buttons, on the answer to interaction `answer` ({/server games})."""
     if not rows:
         return None
     view = discord.ui.View(timeout=None)
     for row in rows:
-        view.add_item(EndAskButton(row.id, ending_label(row, t)))
+        view.add_item(EndAskButton(row.id, answer, ending_label(row, t)))
     return view
 
 
@@ -456,7 +457,7 @@ async def games_command(interaction: discord.Interaction[Any]) -> None:
     text = "\n".join(lines)
     if len(text) > 2000:  # long names and links: the links go first
         text = "\n".join(re.sub(r" https://\S+$", "", line) for line in lines)
-    view = games_view(shown, t)
+    view = games_view(shown, t, interaction.id)
     await interaction.edit_original_response(
         content=text[:2000], view=view or discord.utils.MISSING, allowed_mentions=NO_PINGS
     )
@@ -466,17 +467,19 @@ async def run_moderator_press(
     interaction: discord.Interaction[Any],
     game_id: int,
     kind: Kind,
+    answer: int,
     act: Callable[[GameRow], Awaitable[None]],
 ) -> None:
     """Like `guard.run_press` for the moderators' buttons, which are not on a game's
-    message: pressed on the moderator's own message of `kind`; the presser must still be
+    message: pressed on the moderator's own message of `kind` (the answer to interaction
+    `answer`); the presser must still be
     allowed to manage the server, or the channels of the game's channel
     (`within_reach`), and the game must be this server's; a refusal, a failing database
     or an unexpected error is answered to the presser alone."""
     try:
         async with bot_of(interaction).busy():
             await bot_of(interaction).remember_locale(interaction)
-            check_kind(interaction, kind)
+            check_kind(interaction, kind, answer)
             if not may_moderate(interaction):
                 raise Refusal(NOT_MODERATOR)
             row = await service_of(interaction).get(game_id)
@@ -496,17 +499,21 @@ async def run_moderator_press(
 
 class EndAskButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"sv:ask:(?P<game>[0-9]{1,19})",
+    template=r"sv:ask:(?P<game>[0-9]{1,19}):(?P<answer>[0-9]{1,20})",
 ):
-    """ "Abandon #12" / "Close lobby #12" on the moderators' list: asks to confirm."""
+    """ "Abandon #12" / "Close lobby #12" on the moderators' list (the answer to
+    interaction `answer`, `guard.Kind.bound`): asks to confirm."""
 
-    def __init__(self, game_id: int, label: str = "End") -> None:
+    def __init__(self, game_id: int, answer: int, label: str = "End") -> None:
         super().__init__(
             discord.ui.Button(
-                label=label[:80], style=discord.ButtonStyle.secondary, custom_id=f"sv:ask:{game_id}"
+                label=label[:80],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"sv:ask:{game_id}:{answer}",
             )
         )
         self.game_id = game_id
+        self.answer = answer
 
     @classmethod
     async def from_custom_id(
@@ -516,7 +523,7 @@ class EndAskButton(
         match: re.Match[str],
         /,
     ) -> EndAskButton:
-        return cls(int(match["game"]))
+        return cls(int(match["game"]), int(match["answer"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async def ask(row: GameRow) -> None:
@@ -541,28 +548,33 @@ class EndAskButton(
                     players=players,
                 )
             view = discord.ui.View(timeout=None)
-            view.add_item(EndConfirmButton(row.id, t.pgettext("button", "Yes, end it")))
+            view.add_item(
+                EndConfirmButton(row.id, interaction.id, t.pgettext("button", "Yes, end it"))
+            )
             await interaction.response.send_message(
                 question, view=view, ephemeral=True, allowed_mentions=NO_PINGS
             )
 
-        await run_moderator_press(interaction, self.game_id, SERVER_GAMES_KIND, ask)
+        await run_moderator_press(interaction, self.game_id, SERVER_GAMES_KIND, self.answer, ask)
 
 
 class EndConfirmButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"sv:end:(?P<game>[0-9]{1,19})",
+    template=r"sv:end:(?P<game>[0-9]{1,19}):(?P<answer>[0-9]{1,20})",
 ):
     """The confirmation: the game is abandoned (the lobby closed) once, whoever presses
     again, or on two confirmations, is told it is over already."""
 
-    def __init__(self, game_id: int, label: str = "Yes, end it") -> None:
+    def __init__(self, game_id: int, answer: int, label: str = "Yes, end it") -> None:
         super().__init__(
             discord.ui.Button(
-                label=label[:80], style=discord.ButtonStyle.danger, custom_id=f"sv:end:{game_id}"
+                label=label[:80],
+                style=discord.ButtonStyle.danger,
+                custom_id=f"sv:end:{game_id}:{answer}",
             )
         )
         self.game_id = game_id
+        self.answer = answer
 
     @classmethod
     async def from_custom_id(
@@ -572,7 +584,7 @@ class EndConfirmButton(
         match: re.Match[str],
         /,
     ) -> EndConfirmButton:
-        return cls(int(match["game"]))
+        return cls(int(match["game"]), int(match["answer"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async def end(row: GameRow) -> None:
@@ -591,7 +603,7 @@ class EndConfirmButton(
             )
             await say_ended_by_moderator(interaction, ended, was_lobby)
 
-        await run_moderator_press(interaction, self.game_id, SERVER_END_KIND, end)
+        await run_moderator_press(interaction, self.game_id, SERVER_END_KIND, self.answer, end)
 
 
 async def say_ended_by_moderator(
