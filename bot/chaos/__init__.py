@@ -19,7 +19,11 @@ faults drawn from `random.Random(seed)` is applied for `M` minutes:
 * ``clear``: edits of a game's messages fail (clearing the old prompt's buttons);
 * ``reconnect``: the gateway loses the events of a moment, asks the bot to reconnect,
   and replays them on its RESUME;
-* ``kill``: SIGKILL of the bot process, restarted a moment later.
+* ``kill``: SIGKILL of the bot process, restarted a moment later;
+* ``archived``: Discord archives one of a game's threads (where it plays, or one it
+  left): editing a message there answers 400/50083 until a post (which the thread
+  accepts, and which takes it out of the archive) or the bot takes it out of the
+  archive to clear an old prompt.
 
 Then the run heals (no new faults, the pending ones withdrawn), settles (nothing owed
 in the outbox, no request for a while), lets every game make a few more moves (no game

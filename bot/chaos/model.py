@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from tests.bot.fakediscord import FakeChannel, FakeMessage, FakeUser, InteractionResult
 
 ROOT = Path(__file__).resolve().parents[2]
-FAULT_KINDS = ("5xx", "429", "403", "history", "clear", "reconnect", "kill")
+FAULT_KINDS = ("5xx", "429", "403", "history", "clear", "reconnect", "kill", "archived")
 MESSAGES = "POST /channels/{id}/messages"
 HISTORY = "GET /channels/{id}/messages"
 EDIT = "PATCH /channels/{id}/messages/{id}"

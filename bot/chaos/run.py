@@ -271,6 +271,14 @@ class Chaos(Verdicts):
             status, times = rng.choice((503, 503, 500)), rng.randint(1, 3)
             gateway.inject(EDIT, status, channel=place, times=times)
             detail = f"{times} message edits answer {status}, {where}"
+        elif kind == "archived":
+            threads = sorted(self.places(table) - {table.channel.id})
+            if not threads:
+                detail = f"skipped: {where} has no thread"
+            else:
+                thread = gateway.world.channels[rng.choice(threads)]
+                gateway.archive(thread)
+                detail = f"Discord archived thread {thread.id} (edits answer 50083), {where}"
         elif kind == "reconnect":
             lost_for = round(rng.uniform(0.05, 1.0), 2)
             start = time.monotonic()

@@ -30,6 +30,7 @@ from bot.core.clock.deadlines import DeadlineDriver
 from bot.core.clock.my_games import DigestTask
 from bot.core.community.ratings import SUMMARY, rate_past_games
 from bot.core.community.replays import Replays
+from bot.core.delivery.live import LivePromptSweep
 from bot.core.delivery.pictures import ProcessRenderer
 from bot.core.play.repeats import PresenceLines
 from bot.core.play.service import GameService, Refusal, Renderer
@@ -174,10 +175,11 @@ class MontanaBot(discord.Client):
         if self._renderer is None and self.settings.picture_processes > 0:
             self._pictures = ProcessRenderer(self.settings.picture_processes)
             self._renderer = self._pictures
+        announcer = DiscordAnnouncer(self, game_over=replay.replay_view)
         self.service = game_service(
             self.store,
             renderer=self._renderer,
-            announcer=DiscordAnnouncer(self, game_over=replay.replay_view),
+            announcer=announcer,
             notifier=notifier,
             notices=presence.DiscordNotices(self, notifier, PresenceLines(self.store)),
             seed_source=self._seed_source,
@@ -245,6 +247,10 @@ class MontanaBot(discord.Client):
         await self.service.presence.stand_in_everyone()
         await self.ai.start()
         self.queue_watch.start()  # tables a restart left unmatched
+        # older prompts a previous run left with live buttons (before the clear records
+        # existed, or by a way no record shows): looked for once, in the background
+        self.live_sweep = LivePromptSweep(self.store, announcer, self.service.delivery.wake)
+        self.live_sweep.start()
         # What exists now (modules, discord.py's state) lives as long as the bot: keep it
         # out of full garbage collections, each of which would otherwise stall the event
         # loop for tens of milliseconds (measured by `python -m bot.bench`).
@@ -373,6 +379,9 @@ class MontanaBot(discord.Client):
         queue_watch = getattr(self, "queue_watch", None)
         if queue_watch is not None:
             await queue_watch.stop()
+        live_sweep = getattr(self, "live_sweep", None)
+        if live_sweep is not None:
+            await live_sweep.stop()
         ai_players = getattr(self, "ai", None)
         if ai_players is not None:
             await ai_players.stop()

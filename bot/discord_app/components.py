@@ -161,6 +161,23 @@ def select_id(game_id: int, version: int, menu: str, epoch: int = 0) -> str:
     return f"ms:{game_id}:{state_key(version, epoch)}:{menu}"
 
 
+_GAME_CHOICE = re.compile(r"m[ts]:([0-9]{1,19}):")
+
+
+def games_with_live_choices(message: discord.Message) -> set[int]:
+    """The games whose enabled buttons or selects (`ChoiceButton`, `ChoiceSelect`) a
+    message carries: a prompt whose choices can still be pressed."""
+    games: set[int] = set()
+    for row in message.components:
+        for item in getattr(row, "children", [row]):
+            custom_id = getattr(item, "custom_id", None)
+            if not custom_id or getattr(item, "disabled", False):
+                continue
+            if (found := _GAME_CHOICE.match(custom_id)) is not None:
+                games.add(int(found[1]))
+    return games
+
+
 # ------------------------------------------------------------------ components
 
 
@@ -408,6 +425,7 @@ __all__ = [
     "delivery_problem",
     "from_ephemeral",
     "game_t",
+    "games_with_live_choices",
     "is_transient",
     "language_name",
     "panel_view",

@@ -1,7 +1,8 @@
 """A seeded chaos run (issue 41.4): games played through `python -m bot` against the
 loopback fake Discord while it fails in the ways the seed draws (5xx and 429 bursts, a
-thread refusing the bot, failing history reads and edits, gateway reconnections with
-the missed events replayed, SIGKILLs and restarts), then healed and settled; every
+thread refusing the bot, failing history reads and edits, threads archived by Discord,
+gateway reconnections with the missed events replayed, SIGKILLs and restarts), then
+healed and settled; every
 invariant of `bot.chaos` must hold over the whole run."""
 
 from __future__ import annotations

@@ -4,12 +4,15 @@ Through real discord.py and the fake Discord: a clear of the old prompt that fai
 owed and retried like a post (outbox kind `clear`), addressed to the channel or thread
 the old prompt lives in (also once the game moved out of its thread), and survives a
 restart; a retry that cannot look whether its message went out waits instead of posting
-blind.
+blind, for at most `announce.BLIND_AFTER` counted from its first failed look (kept in the
+outbox, so across restarts too), then posts with its identity and owes a recheck that
+removes a duplicate, for moves and notices alike.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import discord
@@ -193,9 +196,9 @@ async def test_a_post_that_could_not_look_for_too_long_goes_out_and_its_duplicat
         for m in fake_discord.world.messages.values()
         if m.deleted and m.channel_id == thread.id and m.id > first.id
     ]
-    assert len(duplicates) == 1 and announce.identity_of(duplicates[0].content) == (
-        announce.identity_of(first.content)
-    )
+    mark = announce.identity_of(first.raw_content)
+    assert len(duplicates) == 1 and mark is not None
+    assert announce.identity_of(duplicates[0].raw_content) == mark
     await eventually(lambda: _is(live_prompts(fake_discord, thread), [first]))
     # and the game goes on from it
     _, game = await table.game(game_id)
@@ -213,3 +216,104 @@ async def test_a_fresh_prompt_costs_one_post_and_one_edit_as_before(
     assert made.count(MESSAGES) == 1 and made.count(EDITS) == 1  # the post, the old one's clear
     assert made.count(HISTORY) == 0
     assert len(live_prompts(fake_discord, thread)) == 1
+
+
+def looks_failing_since(db: Path, owed_id: int) -> datetime | None:
+    """When the outbox says a look for an earlier attempt at `owed_id` first failed."""
+    with sqlite3.connect(db) as connection:
+        (stamp,) = connection.execute(
+            "SELECT looks_failing_since FROM outbox WHERE id = ?", (owed_id,)
+        ).fetchone()
+    return datetime.fromisoformat(stamp) if stamp else None
+
+
+def backdate_looks(db: Path, owed_id: int, seconds: float) -> None:
+    """The first failed look was `seconds` earlier than recorded (the bot was down
+    meanwhile), and the message is due now."""
+    first = looks_failing_since(db, owed_id)
+    assert first is not None
+    earlier = (first - timedelta(seconds=seconds)).isoformat(timespec="milliseconds")
+    now = datetime.now(UTC).isoformat(timespec="milliseconds")
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "UPDATE outbox SET looks_failing_since = ?, next_at = ? WHERE id = ?",
+            (earlier, now, owed_id),
+        )
+
+
+def owed_post(db: Path, game_id: int) -> int:
+    """The id of the one post the game still owes."""
+    with sqlite3.connect(db) as connection:
+        (owed,) = connection.execute(
+            "SELECT id FROM outbox WHERE game_id = ? AND kind = 'post' AND delivered_at IS NULL",
+            (game_id,),
+        ).fetchall()
+    return int(owed[0])
+
+
+async def test_the_bound_on_waiting_for_a_look_counts_from_the_first_failure_across_a_restart(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread = await two_player_game(fake_discord, db)
+    old = table.prompt_message(await table.row(game_id))
+    fake_discord.inject(MESSAGES, 502, channel=thread, performed=True, times=5)
+    blind = fake_discord.inject(HISTORY, 503, channel=thread, times=1000)
+    pressed = await hand_over(table, game_id)
+    assert "keep trying" in pressed.text
+    (first,) = after(fake_discord, thread, old)
+    fake_discord.world.nonce_window = 0.0
+    owed = owed_post(db, game_id)
+    # the retry's look fails: the post waits, and the outbox keeps since when
+    await eventually(lambda: _is(looks_failing_since(db, owed) is not None, True), SLOW)
+    recorded = looks_failing_since(db, owed)
+    await fake_discord.stop(table.bot)
+    assert after(fake_discord, thread, old) == [first]  # waited, never posted blind
+    # the bot stays down past the bound: at its restart the wait is over, though this
+    # process never saw a look fail before
+    backdate_looks(db, owed, announce.BLIND_AFTER + 1)
+    table.bot = make_bot(db, seed=99)
+    await fake_discord.start(table.bot)
+    await eventually(lambda: _is(len(after(fake_discord, thread, old)), 2), SLOW)
+    assert recorded is not None
+    # posted with its identity; once the thread can be read, the duplicate goes
+    blind.times = 0
+    await eventually(lambda: shown_at(table, game_id, first), SLOW)
+    await eventually(lambda: _is(after(fake_discord, thread, old), [first]), SLOW)
+    await eventually(lambda: _is(live_prompts(fake_discord, thread), [first]))
+
+
+async def test_a_notice_posted_without_a_look_for_too_long_loses_its_duplicate(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(announce, "BLIND_AFTER", 0.0)  # the bound is reached at once
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread = await two_player_game(fake_discord, db)
+    prompt = table.prompt_message(await table.row(game_id))
+    _, game = await table.game(game_id)
+    waiting = next(p for p in game.player_ids if p != game.awaiting)
+    # Discord makes the "away" line in the thread but its answer is lost; the retry's
+    # look at the thread fails, so it posts again (with the identity)
+    fake_discord.inject(MESSAGES, 502, channel=thread, performed=True, times=5)
+    blind = fake_discord.inject(HISTORY, 503, channel=thread, times=2)
+    await fake_discord.slash(
+        table.user(waiting), fake_discord.channel, "montana", "me", "away", options={"hours": 2}
+    )
+    (line,) = after(fake_discord, thread, prompt)
+    fake_discord.world.nonce_window = 0.0
+
+    def copies() -> list[int]:
+        mark = announce.identity_of(line.raw_content)
+        assert mark is not None
+        return [
+            m.id
+            for m in fake_discord.world.messages.values()
+            if m.channel_id == thread.id and announce.identity_of(m.raw_content) == mark
+        ]
+
+    # the recheck owed finds both once Discord shows the thread again: the later goes
+    await eventually(lambda: _is(len(copies()), 2), SLOW)
+    await eventually(lambda: _is(after(fake_discord, thread, prompt), [line]), SLOW)
+    assert blind.hits == 2
+    assert line.edits == 0  # a notice has no buttons to take off
+    assert live_prompts(fake_discord, thread) == [prompt]

@@ -581,6 +581,54 @@ async def test_the_outbox_keeps_the_first_failure_and_postpones_what_waits(store
     assert [o.next_at for o in await store.owed(game_id)] == [failed, failed]
 
 
+async def test_the_outbox_keeps_when_a_look_for_an_earlier_attempt_first_failed(
+    store: Store,
+) -> None:
+    """Issue 41: while a retry cannot look whether its message went out, the moment of
+    the first failed look is kept (the bound on waiting counts from it after a restart);
+    an attempt that failed after looking forgets it."""
+    game_id, game = await started(store)
+    await store.owe(game_id, [OwedMessage(POST, game.version, {})])
+    (entry,) = await store.owed(game_id)
+    assert entry.looks_failing_since is None
+    failed = datetime.now(UTC).replace(microsecond=0)
+    later = failed + timedelta(seconds=30)
+    await store.delivery_failed(entry.id, later, "502", failed_at=failed)
+    (entry,) = await store.owed(game_id)
+    assert entry.looks_failing_since is None  # it could look (or had no need)
+    looked = failed + timedelta(seconds=2)
+    await store.delivery_failed(entry.id, later, "503", failed_at=looked, could_not_look=True)
+    await store.delivery_failed(
+        entry.id, later, "503", failed_at=looked + timedelta(seconds=9), could_not_look=True
+    )
+    (entry,) = await store.owed(game_id)
+    assert (entry.looks_failing_since, entry.failing_since, entry.attempts) == (looked, failed, 3)
+    await store.delivery_failed(entry.id, later, "502", failed_at=looked + timedelta(seconds=20))
+    (entry,) = await store.owed(game_id)
+    assert entry.looks_failing_since is None
+
+
+async def test_the_places_each_game_under_way_was_delivered_in_and_a_clear_owed_for_one(
+    store: Store,
+) -> None:
+    """Issue 41: where a game's messages were delivered (its thread, the channel it moved
+    to), for every game under way, in one read; a clear owed of a message found live."""
+    game_id, game = await started(store, channel=10)
+    other, _ = await started(store, channel=20)
+    await store.owe(game_id, [OwedMessage(POST, game.version, {}), OwedMessage(POST, 1, {})])
+    first, second = await store.owed(game_id)
+    await store.delivered(first, BIG_GUILD + 1, channel_id=BIG_GUILD + 2)
+    await store.delivered(second, BIG_GUILD + 3, channel_id=10)
+    assert await store.places_of_games_under_way() == {game_id: {BIG_GUILD + 2, 10}}
+    await store.owe_clear(game_id, BIG_GUILD + 1, BIG_GUILD + 2)
+    (clear,) = await store.owed(game_id)
+    assert (clear.kind, clear.version) == ("clear", 0)
+    assert clear.body == {"message_id": BIG_GUILD + 1, "channel_id": BIG_GUILD + 2}
+    assert await store.end_game(game_id, game.version, {"ended": True})
+    assert await store.places_of_games_under_way() == {}
+    assert other in await store.active_game_ids()
+
+
 async def test_a_servers_settings_and_the_counts_its_limits_use(store: Store) -> None:
     """Issue 21.3: each server's settings by name (a server that set none has none),
     changed and put back to the default; the open lobbies a member opened and the games

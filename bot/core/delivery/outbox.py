@@ -72,6 +72,7 @@ from bot.core.delivery.presence import HEADS_UP, YOUR_TURN, Notice
 from bot.core.delivery.problems import (
     STORED_MARK,
     Blocked,
+    CannotLook,
     DeliveryProblem,
     Dropped,
     TryAgain,
@@ -129,6 +130,37 @@ CONCURRENT_GAMES = 8
 """Games delivered at once by the task: a game whose Discord calls hang (discord.py
 retries some failures itself for seconds) holds up only its own messages."""
 DEFAULT_POLL_SECONDS = 300.0
+
+
+Supersede = Callable[..., Awaitable[bool]]
+"""How `without_superseded` records a message delivered unsaid (`Delivery._delivered`)."""
+
+
+async def without_superseded(owed: Sequence[Owed], delivered: Supersede) -> list[Owed]:
+    """`owed` without the fresh prompts asked for (`/montana board`) while an earlier
+    message of the same version is still owed: that one becomes the prompt; and without
+    the notices a later one makes void (`Notice.replaces_earlier`). Those left out are
+    recorded delivered unsaid (`delivered`)."""
+    kept: list[Owed] = []
+    versions: set[int] = set()
+    later_notices = {
+        key: entry.id
+        for entry in owed
+        if entry.kind == NOTICE and (key := Notice.of(entry.body).replaces_earlier)
+    }
+    for entry in owed:
+        if entry.kind == POST:
+            if entry.body.get("repost") and entry.version in versions:
+                await delivered(entry, None, note="superseded by an earlier message")
+                continue
+            versions.add(entry.version)
+        elif entry.kind == NOTICE:
+            key = Notice.of(entry.body).replaces_earlier
+            if key is not None and later_notices[key] != entry.id:
+                await delivered(entry, None, note="superseded by a later notice")
+                continue
+        kept.append(entry)
+    return kept
 
 
 class Delivery(PeriodicTask):
@@ -320,7 +352,7 @@ class Delivery(PeriodicTask):
         report = Report(row)
         now = self.clock()
         self._held.keep_owed(row.id, {entry.id for entry in owed})
-        owed = await self._without_superseded(owed)
+        owed = await without_superseded(owed, self._delivered)
         posts = [entry for entry in owed if entry.kind == POST]
         newest = posts[-1] if posts else None
         waiting: list[int] = []
@@ -371,31 +403,6 @@ class Delivery(PeriodicTask):
         row, ticket = report.row, self._ticket(entry)
         await self._attempt(entry, f"{entry.kind} message", lambda: send(entry, row, game, ticket))
 
-    async def _without_superseded(self, owed: Sequence[Owed]) -> list[Owed]:
-        """`owed` without the fresh prompts asked for (`/montana board`) while an earlier
-        message of the same version is still owed: that one becomes the prompt; and
-        without the notices a later one makes void (`Notice.replaces_earlier`)."""
-        kept: list[Owed] = []
-        versions: set[int] = set()
-        later_notices = {
-            key: entry.id
-            for entry in owed
-            if entry.kind == NOTICE and (key := Notice.of(entry.body).replaces_earlier)
-        }
-        for entry in owed:
-            if entry.kind == POST:
-                if entry.body.get("repost") and entry.version in versions:
-                    await self._delivered(entry, None, note="superseded by an earlier message")
-                    continue
-                versions.add(entry.version)
-            elif entry.kind == NOTICE:
-                key = Notice.of(entry.body).replaces_earlier
-                if key is not None and later_notices[key] != entry.id:
-                    await self._delivered(entry, None, note="superseded by a later notice")
-                    continue
-            kept.append(entry)
-        return kept
-
     def _ticket(self, entry: Owed) -> Ticket:
         fresh = (
             entry.attempts == 0
@@ -409,6 +416,7 @@ class Delivery(PeriodicTask):
             retry=not fresh,
             owed_id=entry.id,
             version=entry.version,
+            looks_failing_since=entry.looks_failing_since,
         )
 
     async def _post(
@@ -550,15 +558,22 @@ class Delivery(PeriodicTask):
             entry,
             f"{notice.kind} notice for {notice.user}",
             lambda: notices.send_notice(notice, row, game, self._ticket(entry)),
+            place=None if notice.dm else row.play_channel_id,
         )
 
     async def _attempt(
-        self, entry: Owed, what: str, send: Callable[[], Awaitable[int | None]]
+        self,
+        entry: Owed,
+        what: str,
+        send: Callable[[], Awaitable[int | Posted | None]],
+        *,
+        place: int | None = None,
     ) -> None:
         """Send one owed message that is no post, and record how it went: delivered,
-        given up (`Dropped`), or to be tried again."""
+        given up (`Dropped`), or to be tried again. `place`: where a message it posts
+        lives (if posted without looking, `Posted.unchecked`, a `RECHECK` is owed)."""
         try:
-            message_id = await send()
+            answer = await send()
         except Dropped as dropped:
             log.info("%s given up: %s", what, dropped.words)
             await self._delivered(entry, None, note=dropped.words)
@@ -567,7 +582,14 @@ class Delivery(PeriodicTask):
         except Exception as error:
             await self._failed(entry, unexpected(error, f"{what} failed"))
         else:
-            await self._delivered(entry, message_id)
+            posted = answer if isinstance(answer, Posted) else Posted(answer)
+            there = place if posted.message_id is not None else None
+            await self._delivered(
+                entry,
+                posted.message_id,
+                channel_id=there,
+                unchecked=entry.created_at if posted.unchecked and there is not None else None,
+            )
 
     async def _failed(self, entry: Owed, problem: DeliveryProblem) -> datetime:
         """Record a failed attempt; when the message is tried again."""
@@ -586,7 +608,13 @@ class Delivery(PeriodicTask):
         )
         next_at = now + timedelta(seconds=wait)
         try:
-            await self.store.delivery_failed(entry.id, next_at, problem.stored, failed_at=now)
+            await self.store.delivery_failed(
+                entry.id,
+                next_at,
+                problem.stored,
+                failed_at=now,
+                could_not_look=isinstance(problem, CannotLook),
+            )
         except StoreError as error:
             log.warning("could not record the failed delivery: %s", error)
             next_at = self._held.hold(entry, problem, now).until
@@ -644,6 +672,7 @@ __all__ = [
     "AwayIn",
     "Backoff",
     "Blocked",
+    "CannotLook",
     "Delivery",
     "DeliveryProblem",
     "Dropped",

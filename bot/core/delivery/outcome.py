@@ -32,6 +32,9 @@ class Ticket:
     unique to it (two messages with the same words never share it)."""
     version: int = 0
     """The game's version the message is about."""
+    looks_failing_since: datetime | None = None
+    """When an earlier retry's look for an earlier attempt first failed (`CannotLook`,
+    kept in the outbox): the front end's bound on waiting for a look counts from it."""
 
 
 NOT_POSTED_YET = translatable("the message could not be posted yet; I keep trying")
@@ -182,7 +185,8 @@ class NoticeSender(Protocol):
 
     async def send_notice(
         self, notice: Notice, row: GameRow, game: Game, ticket: Ticket
-    ) -> int | None:
-        """Say `notice` for the game; the id of the message posted, if any. Raise a
-        `DeliveryProblem` to say how it failed."""
+    ) -> int | Posted | None:
+        """Say `notice` for the game; the id of the message posted where the game plays,
+        if any (`Posted.unchecked`: posted without a look for an earlier attempt, a
+        `RECHECK` is owed). Raise a `DeliveryProblem` to say how it failed."""
         ...

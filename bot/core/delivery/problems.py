@@ -41,6 +41,7 @@ class DeliveryProblem(Exception):
             )
         else:
             wording = words
+        self._given = (words, fields)
         english = wording(translator(SOURCE_LANGUAGE))
         super().__init__(english)
         self.words = english
@@ -82,6 +83,21 @@ def _stored(words: object, fields: Mapping[str, object] | None) -> str | None:
 
 class TryAgain(DeliveryProblem):
     """Discord (or the network) failed for now: try again soon."""
+
+
+class CannotLook(TryAgain):
+    """A retry could not look whether an earlier attempt at its message reached Discord
+    (reading where the game plays failed for now), so it waits instead of posting. The
+    outbox keeps when the first such look failed (`Owed.looks_failing_since`, given back
+    as `Ticket.looks_failing_since`): the front end's bound on that wait, after which it
+    posts with the identity and a `RECHECK` removes a duplicate, counts from it, also
+    across restarts."""
+
+    @classmethod
+    def of(cls, problem: DeliveryProblem) -> CannotLook:
+        """`problem` (how reading failed, in its words) as a failed look."""
+        words, fields = problem._given
+        return cls(words, retry_after=problem.retry_after, fields=fields)
 
 
 class Blocked(DeliveryProblem):

@@ -8,9 +8,10 @@ messages already out, besides posting.
   a post, also after a restart, and given up only when Discord says the message is not
   there (`Dropped`).
 * A message posted without a look for an earlier attempt (Discord could not be read
-  for `announce.BLIND_AFTER`; `Posted.unchecked`) owes a `RECHECK`: once Discord can be
-  read, the later of two messages carrying the same identity is deleted; if it was the
-  prompt, the earlier one is the prompt now, else its buttons are taken off.
+  for `announce.BLIND_AFTER`; `Posted.unchecked`: a move's post or a notice in the
+  thread) owes a `RECHECK`: once Discord can be read, the later of two messages carrying
+  the same identity is deleted; if it was the prompt, the earlier one is the prompt now,
+  else (a move's post) its buttons are taken off.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import cast
 
 from bot.core.delivery.outcome import Announcer, Clearer, Posted, Rechecker
 from bot.core.delivery.problems import DeliveryProblem, Dropped
-from bot.core.store import GameRow, Owed, Store, StoreError
+from bot.core.store import POST, GameRow, Owed, Store, StoreError
 from bot.core.store.outbox import CLEAR, RECHECK
 
 log = logging.getLogger(__name__)
@@ -107,15 +108,22 @@ class StalePrompts:
         if entry.kind == RECHECK and (checker := self.checker) is not None:
             owed_id = int(body["owed_id"])
             since = datetime.fromisoformat(str(body["since"]))
+            buttons = body.get("of", POST) == POST  # a notice carries none
 
             async def recheck(row: GameRow) -> int | None:
-                return await self._recheck(checker, row, channel_id, owed_id, since)
+                return await self._recheck(checker, row, channel_id, owed_id, since, buttons)
 
             return recheck
         return None
 
     async def _recheck(
-        self, checker: Rechecker, row: GameRow, channel_id: int, owed_id: int, since: datetime
+        self,
+        checker: Rechecker,
+        row: GameRow,
+        channel_id: int,
+        owed_id: int,
+        since: datetime,
+        buttons: bool = True,
     ) -> int | None:
         found = await checker.carrying(row, channel_id, owed_id, since)
         if len(found) < 2:
@@ -127,7 +135,7 @@ class StalePrompts:
         if row.message_id in duplicates:
             await self.store.prompt_replaced(row.id, row.message_id, kept)
             return kept
-        if self.clearer is not None:  # the earlier attempt's buttons, if any, are stale
+        if buttons and self.clearer is not None:  # the earlier attempt's buttons are stale
             await self.clearer.clear(row, channel_id, kept)
         return None
 

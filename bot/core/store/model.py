@@ -273,6 +273,10 @@ class Owed:
     last_error: str | None
     failing_since: datetime | None = None
     """When its first attempt failed (None: no attempt failed so far)."""
+    looks_failing_since: datetime | None = None
+    """When a retry's look for an earlier attempt at it first failed, since its last
+    attempt that could look (None: none failed so); kept so that the bound on posting
+    without looking (`bot.core.delivery.problems.CannotLook`) survives a restart."""
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from .model import Owed, OwedMessage, moment_of, stamp_of
+from .model import ACTIVE, Owed, OwedMessage, moment_of, stamp_of
 from .parts import Row, Statement, StoreParts, guarded
 
 CLEAR = "clear"
@@ -20,8 +20,9 @@ gone; version 0, so that an undo never drops it."""
 RECHECK = "recheck"
 """An owed check (issue 41): a message was posted without knowing whether an earlier
 attempt had gone out (Discord could not be read for too long); once it can be read, a
-duplicate (the later message) is deleted (body: the outbox message's `owed_id`, its
-`channel_id`, the `message_id` posted, `since` when it was owed). Version 0."""
+duplicate (the later message) is deleted (body: the outbox message's `owed_id` and kind
+`of` — a move's post or a notice —, its `channel_id`, the `message_id` posted, `since`
+when it was owed). Version 0."""
 
 
 def _owed(row: Row) -> Owed:
@@ -36,6 +37,9 @@ def _owed(row: Row) -> Owed:
         next_at=moment_of(row["next_at"]),
         last_error=row["last_error"],
         failing_since=moment_of(row["failing_since"]) if row["failing_since"] else None,
+        looks_failing_since=(
+            moment_of(row["looks_failing_since"]) if row["looks_failing_since"] else None
+        ),
     )
 
 
@@ -50,6 +54,16 @@ def owed_inserts(game_id: int, owed: Sequence[OwedMessage], stamp: str) -> list[
         )
         for message in owed
     ]
+
+
+def _clear_owed(game_id: int, message_id: int, channel_id: int, stamp: str) -> Statement:
+    """The statement owing a `CLEAR` of `message_id` (in `channel_id`) for the game."""
+    body = {"message_id": message_id, "channel_id": channel_id}
+    return (
+        "INSERT INTO outbox (game_id, version, kind, body, created_at, next_at, "
+        "message_id, channel_id) VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
+        (game_id, CLEAR, json.dumps(body), stamp, stamp, message_id, channel_id),
+    )
 
 
 class OutboxTables(StoreParts):
@@ -96,17 +110,34 @@ class OutboxTables(StoreParts):
         return moment_of(rows[0][0]) if rows and rows[0][0] else None
 
     async def delivery_failed(
-        self, owed_id: int, next_at: datetime, error: str, *, failed_at: datetime | None = None
+        self,
+        owed_id: int,
+        next_at: datetime,
+        error: str,
+        *,
+        failed_at: datetime | None = None,
+        could_not_look: bool = False,
     ) -> None:
         """Count a failed attempt (made at `failed_at`, default now); try again at
-        `next_at`. The first failure's moment is kept (`Owed.failing_since`)."""
+        `next_at`. The first failure's moment is kept (`Owed.failing_since`), and, while
+        the attempts fail because they `could_not_look` for an earlier one, the first
+        such failure's (`Owed.looks_failing_since`; an attempt failing otherwise, after
+        looking, forgets it)."""
         failed = stamp_of(failed_at or datetime.now(UTC))
+        looks = "COALESCE(looks_failing_since, ?)" if could_not_look else "NULL"
         await self.transaction(
             [
                 (
                     "UPDATE outbox SET attempts = attempts + 1, next_at = ?, last_error = ?, "
-                    "failing_since = COALESCE(failing_since, ?) WHERE id = ?",
-                    (stamp_of(next_at), error[:500], failed, owed_id),
+                    f"failing_since = COALESCE(failing_since, ?), looks_failing_since = {looks} "
+                    "WHERE id = ?",
+                    (
+                        stamp_of(next_at),
+                        error[:500],
+                        failed,
+                        *([failed] if could_not_look else []),
+                        owed_id,
+                    ),
                 )
             ]
         )
@@ -173,18 +204,11 @@ class OutboxTables(StoreParts):
             )
         ]
         if stale is not None:
-            old_message, old_channel = stale
-            body = {"message_id": old_message, "channel_id": old_channel}
-            statements.append(
-                (
-                    "INSERT INTO outbox (game_id, version, kind, body, created_at, next_at, "
-                    "message_id, channel_id) VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
-                    (owed.game_id, CLEAR, json.dumps(body), stamp, stamp, old_message, old_channel),
-                )
-            )
+            statements.append(_clear_owed(owed.game_id, *stale, stamp))
         if unchecked is not None and message_id is not None:
             where = (message_id, channel_id)
             check = {
+                "of": owed.kind,
                 "owed_id": owed.id,
                 "channel_id": channel_id,
                 "message_id": message_id,
@@ -225,6 +249,26 @@ class OutboxTables(StoreParts):
             (game_id, message_id, CLEAR, RECHECK),
         )
         return int(rows[0][0]) if rows else None
+
+    @guarded
+    async def places_of_games_under_way(self) -> dict[int, set[int]]:
+        """Game id -> every channel or thread a delivered message of the game is recorded
+        in, for the games under way of this process's shards (one read for all)."""
+        rows = await self._read(
+            "SELECT DISTINCT game_id, channel_id FROM outbox WHERE channel_id IS NOT NULL "
+            "AND game_id IN (SELECT id FROM games WHERE status = ?" + self._shard_filter() + ")",
+            (ACTIVE,),
+        )
+        places: dict[int, set[int]] = {}
+        for row in rows:
+            places.setdefault(int(row["game_id"]), set()).add(int(row["channel_id"]))
+        return places
+
+    async def owe_clear(self, game_id: int, message_id: int, channel_id: int) -> None:
+        """Owe a `CLEAR` of a message of the game found with live buttons though it is
+        not the game's prompt (in `channel_id`)."""
+        stamp = stamp_of(datetime.now(UTC))
+        await self.transaction([_clear_owed(game_id, message_id, channel_id, stamp)])
 
     async def prompt_replaced(self, game_id: int, duplicate: int, kept: int) -> bool:
         """The game's prompt `duplicate` was deleted as a duplicate of `kept` (the same

@@ -526,5 +526,11 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         """,
         "CREATE INDEX drawn_pictures_used ON drawn_pictures (used_at)",
     ),
+    (
+        # when a retry's look for an earlier attempt first failed (issue 41): the bound
+        # on waiting before posting without that look counts from it, also after a
+        # restart (`bot.core.delivery.problems.CannotLook`)
+        "ALTER TABLE outbox ADD COLUMN looks_failing_since TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -35,14 +35,13 @@ import asyncio
 import contextlib
 import logging
 import re
-import time
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import aiohttp
 import discord
 
-from bot.core.delivery.outbox import Blocked, Dropped, Outcome, Posted, Ticket
+from bot.core.delivery.outbox import Blocked, CannotLook, Dropped, Outcome, Posted, Ticket
 from bot.core.play import prompts
 from bot.core.server.limits import all_seats_ai
 from bot.core.store import GameRow
@@ -54,6 +53,7 @@ from bot.discord_app.components import (
     away_words,
     delivery_problem,
     game_t,
+    games_with_live_choices,
     is_transient,
     picture_file,
     quiet_note,
@@ -195,9 +195,9 @@ def compose(
 BLIND_AFTER = 600.0
 """Seconds a retry waits (backing off) while Discord fails to show where the game plays,
 before it posts without having looked whether an earlier attempt went out: with its
-identity, so that a later look finds and deletes a duplicate (the core's `RECHECK`)."""
-_looks_failing: dict[int, float] = {}
-"""Outbox message -> when (monotonic) a look for an earlier attempt at it first failed."""
+identity, so that a later look finds and deletes a duplicate (the core's `RECHECK`).
+Counted from the first failed look (`Ticket.looks_failing_since`, kept in the outbox by
+`CannotLook`), also across restarts."""
 
 
 async def carrying(
@@ -222,7 +222,7 @@ async def look_for_posted(
     """On a retry (`ticket.retry`): the bot's message carrying the ticket's identity that
     an earlier attempt posted where the game plays, if it went out; and whether it could
     look (False: looking failed for `BLIND_AFTER` seconds, post anyway). While Discord
-    fails to show the messages for less long, its error is raised: the post waits."""
+    fails to show the messages for less long, `CannotLook` is raised: the post waits."""
     if ticket is None or not ticket.retry or not ticket.owed_id:
         return None, True
     try:
@@ -233,18 +233,20 @@ async def look_for_posted(
         if not is_transient(error):
             log.info("could not look for an earlier attempt: %s", error)
             return None, True  # refused: the post itself says how
-        first = _looks_failing.setdefault(ticket.owed_id, time.monotonic())
-        if time.monotonic() - first < BLIND_AFTER:
-            log.info("could not look for an earlier attempt (waiting): %s", error)
-            raise
+        now = datetime.now(UTC)
+        waited = (now - (ticket.looks_failing_since or now)).total_seconds()
+        if waited < BLIND_AFTER:
+            log.info(
+                "could not look for an earlier attempt (waiting, %.0f s so far): %s", waited, error
+            )
+            # transient: the refusal's words are never used
+            raise CannotLook.of(delivery_problem(error, "")) from error
         log.warning(
             "could not look for an earlier attempt at %s for %.0f s; posting without",
             ticket.key,
-            time.monotonic() - first,
+            waited,
         )
-        _looks_failing.pop(ticket.owed_id, None)
         return None, False
-    _looks_failing.pop(ticket.owed_id, None)
     if found:
         log.info(
             "%s (version %s) was posted already (message %s)",
@@ -356,6 +358,24 @@ class DiscordAnnouncer:
             raise delivery_problem(error, self.refused(row)) from error
         return sorted(message.id for message in found)
 
+    async def live_buttons(
+        self, guild_id: int | None, channel_id: int, limit: int
+    ) -> dict[int, list[int]]:
+        """Among the newest `limit` messages of `channel_id`, the bot's own that carry
+        live choices of a game: game id -> message ids (`live.LiveButtons`)."""
+        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+        me = self.client.user
+        found: dict[int, list[int]] = {}
+        try:
+            async for message in channel.history(limit=limit):
+                if me is None or message.author.id != me.id:
+                    continue
+                for game_id in sorted(games_with_live_choices(message)):
+                    found.setdefault(game_id, []).append(message.id)
+        except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            raise delivery_problem(error, f"cannot read <#{channel_id}>") from error
+        return found
+
     async def delete(self, row: GameRow, channel_id: int, message_id: int) -> None:
         """Delete the bot's message (`Rechecker`); gone already: done."""
         channel = self.client.get_partial_messageable(channel_id, guild_id=row.guild_id)
@@ -370,13 +390,35 @@ class DiscordAnnouncer:
         """Take the buttons off a stale prompt, in the channel or thread it was posted in
         (`Clearer`): given up (`Dropped`) only when Discord says it is not there."""
         channel = self.client.get_partial_messageable(channel_id, guild_id=row.guild_id)
+        message = channel.get_partial_message(message_id)
         try:
-            await channel.get_partial_message(message_id).edit(view=None)
+            try:
+                await message.edit(view=None)
+            except discord.HTTPException as error:
+                # in a thread Discord archived (a thread the game left, quiet for days):
+                # taken out of the archive, as a post would, then cleared
+                if error.code != THREAD_ARCHIVED or not await self._unarchived(channel_id):
+                    raise
+                await message.edit(view=None)
         except discord.NotFound as error:
             log.info("the old prompt %s is gone from %s: %s", message_id, channel_id, error)
             raise Dropped("the old prompt is gone") from error
+        except discord.HTTPException as error:
+            if error.code == THREAD_ARCHIVED:  # locked by a moderator: presses are refused
+                log.info("the old prompt %s is in a locked thread %s", message_id, channel_id)
+                raise Dropped("the old prompt is in a locked thread") from error
+            raise delivery_problem(error, self.refused(row)) from error
         except (discord.DiscordException, OSError, TimeoutError) as error:
             raise delivery_problem(error, self.refused(row)) from error
+
+    async def _unarchived(self, thread_id: int) -> bool:
+        """Take a thread out of Discord's archive; whether that was done."""
+        try:
+            await self.client.http.edit_channel(thread_id, archived=False)
+        except discord.HTTPException as error:
+            log.info("could not take thread %s out of the archive: %s", thread_id, error)
+            return False
+        return True
 
     # ---- editing the same player's prompt
 

@@ -6,7 +6,9 @@ Which notice is owed when, and what being away does to the deadlines, is decided
 game's thread mentioning (and pinging) only the player told, or a direct message in the
 DM mode; "away until" and "back" are lines in the thread that ping nobody. Every
 attempt at one notice carries the same nonce and identity, and a retry first looks for
-an earlier attempt that went out, by its identity (as the moves' posts do).
+an earlier attempt that went out, by its identity (as the moves' posts do): while it
+cannot look it waits, and past the bound (`announce.BLIND_AFTER`) it posts and the core
+owes a recheck that removes a duplicate.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.delivery.outbox import Dropped, Ticket
+from bot.core.delivery.outbox import Dropped, Posted, Ticket
 from bot.core.delivery.presence import (
     CAME_BACK,
     HEADS_UP,
@@ -42,7 +44,7 @@ from bot.discord_app.components import (
     timestamp,
     user_t,
 )
-from bot.discord_app.delivery.announce import find_posted, marked, mention
+from bot.discord_app.delivery.announce import look_for_posted, marked, mention
 from bot.discord_app.delivery.notify import Notifier, message_link
 from bot.discord_app.group import NO_PINGS, me_group, tracked
 from i18n import Translator, translatable
@@ -75,7 +77,7 @@ class DiscordNotices:
 
     async def send_notice(
         self, notice: Notice, row: GameRow, game: Game, ticket: Ticket
-    ) -> int | None:
+    ) -> Posted | None:
         names = row.names
         # the away player by their own name: the line itself says whether the AI plays
         name = row.seat_names.get(notice.user, notice.user)
@@ -110,7 +112,7 @@ class DiscordNotices:
             raise Dropped(f"a notice of an unknown kind ({notice.kind!r})")
         return await self._post(row, text, pinged, ticket)
 
-    async def _line(self, row: GameRow, user_id: str, text: str, ticket: Ticket) -> int:
+    async def _line(self, row: GameRow, user_id: str, text: str, ticket: Ticket) -> Posted:
         """An away or back line: it replaces, by an edit, the line about the same player
         posted in the game within the hour (`PresenceLines`); else a new one."""
         if self.lines is None:
@@ -124,23 +126,26 @@ class DiscordNotices:
                 await channel.get_partial_message(earlier).edit(
                     content=text, allowed_mentions=NO_PINGS
                 )
-                return earlier
+                return Posted(earlier)
             except discord.NotFound:
                 pass  # deleted meanwhile: a new line
             except (discord.DiscordException, OSError, TimeoutError) as error:
                 raise delivery_problem(
                     error, CANNOT_POST, where=f"<#{row.play_channel_id}>"
                 ) from error
-        message_id = await self._post(row, text, [], ticket)
-        await self.lines.posted(row.id, user_id, message_id, utcnow())
-        return message_id
+        posted = await self._post(row, text, [], ticket)
+        if posted.message_id is not None:
+            await self.lines.posted(row.id, user_id, posted.message_id, utcnow())
+        return posted
 
-    async def _post(self, row: GameRow, text: str, pinged: list[str], ticket: Ticket) -> int:
-        """A line where the game plays, pinging only `pinged`."""
+    async def _post(self, row: GameRow, text: str, pinged: list[str], ticket: Ticket) -> Posted:
+        """A line where the game plays, pinging only `pinged`; posted without a look for an
+        earlier attempt (`look_for_posted` could not look for too long): `unchecked`, the
+        core owes a recheck that removes a duplicate."""
         try:
-            earlier = await find_posted(self.client, row, ticket)
+            earlier, looked = await look_for_posted(self.client, row, ticket)
             if earlier is not None:
-                return earlier.id
+                return Posted(earlier.id)
             channel = self.client.get_partial_messageable(
                 row.play_channel_id, guild_id=row.guild_id
             )
@@ -156,7 +161,7 @@ class DiscordNotices:
             )
         except (discord.DiscordException, OSError, TimeoutError) as error:
             raise delivery_problem(error, CANNOT_POST, where=f"<#{row.play_channel_id}>") from error
-        return message.id
+        return Posted(message.id, unchecked=not looked)
 
 
 def until_text(until: datetime) -> str:
