@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import cast
@@ -221,7 +221,7 @@ class Delivery(PeriodicTask):
     async def one_pass(self) -> datetime | None:
         self.passes += 1
         if self.passes == 1:
-            await bring_forward_left_backing_off(self.store, self.backoff, self.clock())
+            await bring_forward_left_behind(self.store, self.backoff, self.clock(), self._attempted)
         await self.run_due()
         if await self._probe():
             await self.run_due()
@@ -468,9 +468,7 @@ class Delivery(PeriodicTask):
         self._outage.posted(row.id)
         posted = answer if isinstance(answer, Posted) else Posted(answer)
         place = posted.moved_to if posted.moved_to is not None else row.play_channel_id
-        stale = await self.stale.cleared_or_owed(row, posted) if prompt else None
-        if posted.buttons_left and posted.message_id is not None:
-            stale = (posted.message_id, place)  # words only, its buttons owed a clear
+        stale = await self.stale.cleared_or_owed(row, posted, place, prompt=prompt)
         report.posted[entry.version] = posted
         for user in quiet:  # before the post is recorded: a crash here posts it again
             await self.quiet.owe_turn(row, entry.version, user)
@@ -695,17 +693,24 @@ __all__ = [
 ]
 
 
-async def bring_forward_left_backing_off(store: Store, backoff: Backoff, now: datetime) -> None:
+async def bring_forward_left_behind(
+    store: Store, backoff: Backoff, now: datetime, tried: Collection[int] = ()
+) -> None:
     """A new process: the posts a previous run left backing off after failing for now are
-    tried at once. Its memory of the outage (`Outage`) is gone with it, so no probe would
-    bring them forward, and a game could wait out the whole back-off (up to
-    `Backoff.most`) after Discord is back. A post still failing goes back to its
-    back-off, and the probe asks for it again."""
+    tried at once (`tried`: those this process tried itself keep their back-off). Its
+    memory of the outage (`Outage`) is gone with it, so no probe would bring them
+    forward, and a game could wait out the whole back-off (up to `Backoff.most`) after
+    Discord is back. A post still failing goes back to its back-off, and the probe asks
+    for it again."""
     latest = now + timedelta(seconds=backoff.most)  # a missing permission: later
     try:
         owed = await store.owed(due_by=latest)
         games = sorted(
-            {e.game_id for e in owed if e.kind == POST and e.attempts and now < e.next_at <= latest}
+            {
+                e.game_id
+                for e in owed
+                if e.kind == POST and e.attempts and e.id not in tried and now < e.next_at <= latest
+            }
         )
         await store.bring_owed_forward(games, now)
     except StoreError as error:

@@ -67,9 +67,16 @@ class StalePrompts:
             place = None
         return old, place if place is not None else row.play_channel_id
 
-    async def cleared_or_owed(self, row: GameRow, posted: Posted) -> tuple[int, int] | None:
+    async def cleared_or_owed(
+        self, row: GameRow, posted: Posted, place: int, *, prompt: bool
+    ) -> tuple[int, int] | None:
         """The prompt the new prompt `posted` makes stale, cleared at once; if that
-        failed, the message and channel its record is to owe a `CLEAR` for."""
+        failed, the message and channel its record is to owe a `CLEAR` for. A post in
+        words only (not `prompt`) makes nothing stale, but owes a `CLEAR` for itself when
+        it still shows buttons (`Posted.buttons_left`; in `place`)."""
+        if not prompt:
+            left = posted.buttons_left and posted.message_id is not None
+            return (posted.message_id or 0, place) if left else None
         stale = await self.made_stale(row, posted)
         if stale is None or await self.clear_now(row, *stale):
             return None
