@@ -17,9 +17,11 @@ Printed: interactions per second; the latency from an interaction's receipt to t
 bot's first answer, and from the press that makes a move to the moment the request
 carrying its picture reaches (the fake) Discord — what a player waits for, whether the
 bot posts at once or through an outbox — each as median, 99th percentile and max; the
-bot's CPU seconds per move and its peak memory (RSS); the event loop's largest stall,
-measured by a ticker that sleeps 10 ms and records how late it wakes; and the whole
-run's wall and CPU seconds, so runs can be compared on a shared machine. The aims
+requests to channels and threads per saved move (what Discord's per-channel rate
+limits count); the bot's CPU seconds per move and its peak memory (RSS); the event
+loop's largest stall, measured by a ticker that sleeps 10 ms and records how late it
+wakes; and the whole run's wall and CPU seconds, so runs can be compared on a shared
+machine. The aims
 (issue 16.4), with 200 games at once on either store: first answer p99 <= 200 ms,
 picture posted p99 <= 1 s, no stall over 100 ms, peak memory <= 500 MiB. `--think S`
 gives players a pause before each move (exponential, mean S), as people playing
@@ -154,6 +156,8 @@ class PostedPictures:
 
     def __init__(self, fake: FakeDiscordBase) -> None:
         self.arrivals: dict[int, list[float]] = {}
+        self.channel_requests = 0
+        """Requests to channels and threads (`/channels/...`: posts, edits, reads)."""
         world = fake.world
         handle = world.handle
 
@@ -166,6 +170,7 @@ class PostedPictures:
             interaction: InteractionRecord | None = None,
         ) -> tuple[int, object]:
             arrived = time.monotonic()
+            self.channel_requests += path.startswith("/channels/")
             status, response = handle(method, path, query, body, files, interaction)
             posted = CHANNEL_MESSAGE.search(path)
             if files and posted and status < 300:
@@ -718,6 +723,11 @@ async def run(args: argparse.Namespace) -> int:
     print(
         f"  press -> picture posted: {spread(bench.picture_latencies)} "
         f"({len(bench.picture_latencies)} of {moves} moves)"
+    )
+    requests = bench.pictures.channel_requests
+    print(
+        f"  channel requests: {requests}, {requests / moves if moves else 0.0:.3f} per saved "
+        "move (posts, edits and reads of channels and threads, the games' set-up included)"
     )
     per_move = figures.cpu_seconds / moves * 1000 if moves else 0.0
     print(

@@ -31,5 +31,6 @@ def test_the_bench_prints_latencies_cpu_memory_and_its_own_run_time(where: str) 
     assert re.search(rf"press -> first answer: +{figure}", out)
     # every move's picture was seen arriving at the fake Discord
     assert re.search(rf"press -> picture posted: {figure} \(8 of 8 moves\)", out)
+    assert re.search(r"channel requests: \d+, [\d.]+ per saved move", out)
     assert re.search(r"CPU while playing: [\d.]+ s, [\d.]+ ms per move; peak memory \d+ MiB", out)
     assert re.search(r"ran [\d.]+ s wall, [\d.]+ s CPU \(this process [\d.]+ s, child", out)
