@@ -517,14 +517,18 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
             version INTEGER NOT NULL,
             language TEXT NOT NULL,
             inputs TEXT NOT NULL,
-            png BLOB NOT NULL,
             size INTEGER NOT NULL,
             drawn_at TEXT NOT NULL,
             used_at TEXT NOT NULL,
+            png BLOB NOT NULL,
             PRIMARY KEY (game_id, undo_epoch, version, language)
         )
         """,
+        # the picture last: SQLite reads a row's columns up to the one asked for, and a
+        # column after the picture would cost a walk through all its pages; the size in
+        # an index of its own, so the total checked at every keep reads no picture
         "CREATE INDEX drawn_pictures_used ON drawn_pictures (used_at)",
+        "CREATE INDEX drawn_pictures_size ON drawn_pictures (size)",
     ),
     (
         # when a retry's look for an earlier attempt first failed (issue 41): the bound
