@@ -555,8 +555,17 @@ def _kept_parts(
     t = translator(language)
     size = (geo.width, geo.height)
     land_key = ("landscape", language, size, geo.radius, landscape.pieces_key(game))
+    # the frame and the print once per game, the labels and pieces over a copy of them
+    printed = layers.layer(
+        ("landscape print", size, geo.radius, landscape.print_key(game)),
+        size,
+        lambda image: landscape.draw_printed_frame(image, game, geo, (0, 0)),
+    )
     land = layers.layer(
-        land_key, size, lambda image: landscape.draw_landscape(image, game, geo, (0, 0), (), t)
+        land_key,
+        size,
+        lambda image: landscape.draw_over_print(image, game, geo, (0, 0), (), t),
+        ground=printed,
     )
     kept.parts.append((land_key, land, land_origin))
     supply = game.supply
