@@ -463,7 +463,7 @@ def snapshot(
 
     kept = layers.Kept()
     _kept_parts(game, geo, language, land_origin, supply_origin, kept)
-    _kept_boards(game, shown, notes, language, board_origin, origins, kept)
+    _kept_boards(game, shown, notes, language, board_origin, origins, kept, align)
     kept.parts.append((("legend", COLUMN_WIDTH, language), legend, legend_origin))
     # what is drawn over the kept parts (generously: a ring spreads past its box)
     boxes = [(0, 0, width, top)]
@@ -593,8 +593,10 @@ def _kept_boards(
     board_origin: tuple[int, int],
     origins: list[tuple[int, int]],
     kept: layers.Kept,
+    align: int = 1,
 ) -> None:
-    """The worker board with its standing workers, and each player's board, as kept."""
+    """The worker board with its standing workers, and each player's board, as kept
+    (`_kept_board`: in parts on multiples of `align`)."""
     t = translator(language)
 
     size = (workerboard.WIDTH, workerboard.HEIGHT)
@@ -614,35 +616,82 @@ def _kept_boards(
     )
     kept.parts.append((board_key, board, board_origin))
     for seat, (player, origin) in enumerate(zip(game.players, origins, strict=True)):
-        note = notes.get(player.id)
-        key = (
-            "player board",
-            language,
-            seat,
-            display_name(player.id, shown),
-            note,
-            player.coins,
-            player.cows,
-            player.canteens,
-            player.settlements_left,
-            tuple(player.goods.items()),
-            tuple(player.workers.items()),
-            game.awaiting == player.id,
-            not game.is_over and game.turn_player == player.id and not game.in_setup,
-        )
-        part = layers.layer(
-            key,
-            (players.BOARD_WIDTH + 1, players.BOARD_HEIGHT + 1),
-            _board_drawer(game, seat, shown, note, t),
-        )
-        kept.parts.append((key, part, origin))
+        _kept_board(game, seat, shown, notes.get(player.id), language, origin, align, kept)
+
+
+def _kept_board(
+    game: Game,
+    seat: int,
+    shown: Mapping[str, str],
+    note: str | None,
+    language: Language,
+    origin: tuple[int, int],
+    align: int,
+    kept: layers.Kept,
+) -> None:
+    """A player's board as kept: whole, or cut (`players.board_cuts`) so that a turn
+    passing on redraws the tags of two boards (whose turn, who is awaited: the ring)
+    and the holdings of the player who played, not three whole boards."""
+    t = translator(language)
+    player = game.players[seat]
+    awaited = game.awaiting == player.id
+    head = (
+        language,
+        seat,
+        display_name(player.id, shown),
+        note,
+        awaited,
+        not game.is_over and game.turn_player == player.id and not game.in_setup,
+    )
+    holdings = (
+        language,
+        seat,
+        player.coins,
+        player.cows,
+        player.canteens,
+        player.settlements_left,
+        tuple(player.goods.items()),
+        tuple(player.workers.items()),
+    )
+    cuts = players.board_cuts(origin, align)
+    if cuts is None:
+        whole_key = ("player board", *head, *holdings[2:])
+        size = (players.BOARD_WIDTH + 1, players.BOARD_HEIGHT + 1)
+        whole = layers.layer(whole_key, size, _board_drawer(game, seat, shown, note, t, "whole"))
+        kept.parts.append((whole_key, whole, origin))
+        return
+    for name, (left, top, right, bottom) in cuts.boxes().items():
+        key: tuple[object, ...]
+        if name == "head":
+            key = ("player board head", cuts, *head)
+        elif name == "holdings":
+            key = ("player board holdings", cuts, *holdings)
+        else:
+            key = ("player board rim", name, cuts, seat, awaited)
+        drawer = _board_drawer(game, seat, shown, note, t, name, (-left, -top))
+        part = layers.layer(key, (right - left, bottom - top), drawer)
+        kept.parts.append((key, part, (origin[0] + left, origin[1] + top)))
 
 
 def _board_drawer(
-    game: Game, seat: int, shown: Mapping[str, str], note: str | None, t: Translator
+    game: Game,
+    seat: int,
+    shown: Mapping[str, str],
+    note: str | None,
+    t: Translator,
+    part: str,
+    corner: tuple[int, int] = (0, 0),
 ) -> Callable[[Image.Image], None]:
+    """What draws `part` of a board (`players.BoardCuts`, or the "whole" board) whose
+    top-left corner is at `corner` of the part's picture."""
+
     def draw(image: Image.Image) -> None:
-        players.draw_player_board(image, game, seat, (0, 0), shown, note, t)
+        if part == "whole":
+            players.draw_player_board(image, game, seat, corner, shown, note, t)
+        elif part == "head":
+            players.draw_board_head(image, game, seat, corner, shown, note, t)
+        else:
+            players.draw_board_body(image, game, seat, corner, t, holdings=part == "holdings")
 
     return draw
 

@@ -11,11 +11,11 @@ be wrongly reused), in several languages, with names, seat notes and a highlight
 from __future__ import annotations
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 import render
-from i18n import Language
-from render import caches, compose, fonts, layers, replay, textboxes
+from i18n import Language, Translator
+from render import caches, compose, fonts, layers, players, replay, textboxes
 from render.replay import turn_states
 from rules import Game
 
@@ -143,3 +143,55 @@ def test_a_text_is_as_wide_as_its_letters_wherever_freetype_says_so() -> None:
                     assert fonts.text_width(prefix, size, bold) == whole, (prefix, size, bold)
                     checked += 1
     assert checked > 10_000
+
+
+def _holdings(game: Game) -> list[tuple[object, ...]]:
+    return [
+        (
+            p.coins,
+            p.cows,
+            p.canteens,
+            p.settlements_left,
+            tuple(p.goods.items()),
+            tuple(p.workers.items()),
+        )
+        for p in game.players
+    ]
+
+
+def test_a_turn_passing_redraws_the_holdings_of_no_board_whose_holdings_stayed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 37.2, a frame redraws only what moved: when the turn passes, the boards of
+    the players who gained or paid nothing get their tags redrawn (whose turn it is),
+    not their goods, workers and counts, which are most of a board."""
+    drawn: list[int] = []
+    real = players._draw_holdings
+
+    def spied(
+        picture: Image.Image,
+        draw: ImageDraw.ImageDraw,
+        game: Game,
+        seat: int,
+        origin: tuple[int, int],
+        t: Translator,
+    ) -> None:
+        drawn.append(seat)
+        real(picture, draw, game, seat, origin, t)
+
+    monkeypatch.setattr(players, "_draw_holdings", spied)
+    game = game_at(4, "end", seed=3)
+    names = _names(game)
+    caches.clear_all()
+    before: list[tuple[object, ...]] | None = None
+    checked = 0
+    for state in turn_states(game):
+        drawn.clear()
+        compose.snapshot(state.game, names=names, language="pl", reuse=True, align=2)
+        now = _holdings(state.game)
+        if before is not None:
+            stayed = [seat for seat in range(len(now)) if now[seat] == before[seat]]
+            assert set(drawn).isdisjoint(stayed), state.frame.turn
+            checked += len(stayed)
+        before = now
+    assert checked > 100
