@@ -194,14 +194,19 @@ def _draw_header(
     turn: RecentTurn | None,
     results: list[tuple[int, str, str]],
     t: Translator,
+    reuse: bool = False,
 ) -> None:
     """The dark band: the awaited player's name in their colour and their task (or the
-    winner and the final ranking), whose turn it is, and the last turn in words."""
+    winner and the final ranking), whose turn it is, and the last turn in words. With
+    `reuse`, the title's rows are pasted as kept (`_kept_title`)."""
     draw = ImageDraw.Draw(picture)
     draw.rectangle((0, 0, picture.width, header.height), fill=INK)
     right = header.right
     with textboxes.panel("header", (0, 0, right, header.height)):
-        _draw_title(picture, draw, game, header, names, notes)
+        if reuse:
+            picture.paste(_kept_title(picture.width, game, header, names, notes), (0, 0))
+        else:
+            _draw_title(picture, draw, game, header, names, notes)
         fonts.draw_text(draw, (24, 120), header.status, header.status_size, fill=WHITE, anchor="lm")
         x = 24
         if turn is not None:
@@ -213,6 +218,42 @@ def _draw_header(
             fonts.draw_text(draw, (x, y), line, header.turn_size, fill=WHITE, anchor="lm")
     if results:
         _draw_results(picture, draw, results, header.height, t)
+
+
+TITLE_ROWS = 100
+"""The header's rows the title lies in (the name's box: rows 16 to 96); the rest of
+the header is drawn after it."""
+
+
+def _kept_title(
+    width: int,
+    game: Game,
+    header: Header,
+    names: Mapping[str, str],
+    notes: Mapping[str, str],
+) -> Image.Image:
+    """The header's first TITLE_ROWS rows (`width` wide) as `_draw_title` draws them on
+    the header's ground, kept (`render.layers`): in a replay the title comes back with
+    each player's turn (who is awaited, and their task), and each of its words costs
+    about 1.5 ms to draw."""
+    awaited = game.awaiting
+    key = (
+        "header title",
+        width,
+        header.right,
+        header.title,
+        header.title_size,
+        game.is_over,
+        None if awaited is None else game.seat_of(awaited),
+        None if awaited is None else names[awaited],
+        None if awaited is None else notes.get(awaited),
+    )
+
+    def draw(image: Image.Image) -> None:
+        image.paste(INK, (0, 0, *image.size))
+        _draw_title(image, ImageDraw.Draw(image), game, header, names, notes)
+
+    return layers.layer(key, (width, TITLE_ROWS), draw)
 
 
 def _draw_title(
@@ -472,7 +513,7 @@ def snapshot(
     boxes = [_aligned(box, size, align) for box in boxes]
 
     def draw(picture: Image.Image) -> None:
-        _draw_header(picture, game, header, shown, notes, turn, results, t)
+        _draw_header(picture, game, header, shown, notes, turn, results, t, reuse=True)
         landscape.draw_marks(picture, game, geo, land_origin, marks)
         workerboard.draw_moves(picture, game, board_origin, turn)
 

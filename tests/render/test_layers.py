@@ -195,3 +195,28 @@ def test_a_turn_passing_redraws_the_holdings_of_no_board_whose_holdings_stayed(
             checked += len(stayed)
         before = now
     assert checked > 100
+
+
+def test_a_title_that_comes_back_is_not_drawn_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 37.2: in a replay the header's title (who is awaited, and their task) comes
+    back with each player's turn; its words are drawn once, then pasted."""
+    titles: list[str] = []
+    real = compose._draw_title
+
+    def spied(
+        picture: Image.Image,
+        draw: ImageDraw.ImageDraw,
+        game: Game,
+        header: compose.Header,
+        names: dict[str, str],
+        notes: dict[str, str],
+    ) -> None:
+        titles.append(header.title)
+        real(picture, draw, game, header, names, notes)
+
+    monkeypatch.setattr(compose, "_draw_title", spied)
+    game = game_at(4, "end", seed=3)
+    caches.clear_all()
+    frames = replay._draw_frames(game, _names(game), {}, "en", None, 2, None)
+    assert len(frames.shown) > 100
+    assert len(titles) < len(frames.shown) / 3
