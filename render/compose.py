@@ -648,16 +648,27 @@ def _kept_boards(
 
     # the printed board with its titles (once per language), then its standing workers
     titled = layers.layer(("worker board titled", language), size, draw_titled)
-    board_key = ("worker board", language, workerboard.standing_key(game))
-    board = layers.layer(
-        board_key,
-        size,
-        lambda image: workerboard.draw_standing(image, game, (0, 0)),
-        ground=titled,
-    )
-    kept.parts.append((board_key, board, board_origin))
+    # each panel's part apart: a worker placed redraws its panel's
+    for panel, box in workerboard.SECTIONS.items():
+        key = ("worker board", language, panel, workerboard.standing_key(game, panel))
+        part_size = (box[2] - box[0], box[3] - box[1])
+        part = layers.layer(key, part_size, _section_drawer(game, titled, panel, box))
+        kept.parts.append((key, part, (board_origin[0] + box[0], board_origin[1] + box[1])))
     for seat, (player, origin) in enumerate(zip(game.players, origins, strict=True)):
         _kept_board(game, seat, shown, notes.get(player.id), language, origin, align, kept)
+
+
+def _section_drawer(
+    game: Game, titled: Image.Image, panel: str, box: layers.Box
+) -> Callable[[Image.Image], None]:
+    """What draws the worker board's part `box` (of `panel`): the titled board's, and
+    what stands there."""
+
+    def draw(image: Image.Image) -> None:
+        image.paste(titled.crop(box), (0, 0))
+        workerboard.draw_standing(image, game, (-box[0], -box[1]), panel)
+
+    return draw
 
 
 def _kept_board(

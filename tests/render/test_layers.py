@@ -15,7 +15,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 import render
 from i18n import Language, Translator
-from render import caches, compose, fonts, layers, players, replay, textboxes
+from render import caches, compose, fonts, layers, players, replay, textboxes, workerboard
 from render.replay import turn_states
 from rules import Game
 
@@ -220,3 +220,34 @@ def test_a_title_that_comes_back_is_not_drawn_again(monkeypatch: pytest.MonkeyPa
     frames = replay._draw_frames(game, _names(game), {}, "en", None, 2, None)
     assert len(frames.shown) > 100
     assert len(titles) < len(frames.shown) / 3
+
+
+def test_a_worker_placed_redraws_only_its_panel_of_the_worker_board(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 37.2: the worker board's panels are kept apart; a turn that placed a worker
+    on the bank, or in a harvest area, or turned the wheel, redraws that panel only."""
+    drawn: list[str | None] = []
+    real = workerboard.draw_standing
+
+    def spied(
+        picture: Image.Image, game: Game, offset: tuple[int, int], panel: str | None = None
+    ) -> None:
+        drawn.append(panel)
+        real(picture, game, offset, panel)
+
+    monkeypatch.setattr(workerboard, "draw_standing", spied)
+    game = game_at(4, "end", seed=3)
+    caches.clear_all()
+    before: dict[str, tuple[object, ...]] | None = None
+    redrawn = 0
+    for state in turn_states(game):
+        drawn.clear()
+        compose.snapshot(state.game, language="en", reuse=True, align=2)
+        now = {panel: workerboard.standing_key(state.game, panel) for panel in workerboard.PANELS}
+        if before is not None:
+            changed = {panel for panel in now if now[panel] != before[panel]}
+            assert set(drawn) <= changed, state.frame.turn
+            redrawn += len(drawn)
+        before = now
+    assert redrawn > 50
