@@ -194,14 +194,19 @@ def _draw_header(
     turn: RecentTurn | None,
     results: list[tuple[int, str, str]],
     t: Translator,
+    reuse: bool = False,
 ) -> None:
     """The dark band: the awaited player's name in their colour and their task (or the
-    winner and the final ranking), whose turn it is, and the last turn in words."""
+    winner and the final ranking), whose turn it is, and the last turn in words. With
+    `reuse`, the title's rows are pasted as kept (`_kept_title`)."""
     draw = ImageDraw.Draw(picture)
     draw.rectangle((0, 0, picture.width, header.height), fill=INK)
     right = header.right
     with textboxes.panel("header", (0, 0, right, header.height)):
-        _draw_title(picture, draw, game, header, names, notes)
+        if reuse:
+            picture.paste(_kept_title(picture.width, game, header, names, notes), (0, 0))
+        else:
+            _draw_title(picture, draw, game, header, names, notes)
         fonts.draw_text(draw, (24, 120), header.status, header.status_size, fill=WHITE, anchor="lm")
         x = 24
         if turn is not None:
@@ -213,6 +218,42 @@ def _draw_header(
             fonts.draw_text(draw, (x, y), line, header.turn_size, fill=WHITE, anchor="lm")
     if results:
         _draw_results(picture, draw, results, header.height, t)
+
+
+TITLE_ROWS = 100
+"""The header's rows the title lies in (the name's box: rows 16 to 96); the rest of
+the header is drawn after it."""
+
+
+def _kept_title(
+    width: int,
+    game: Game,
+    header: Header,
+    names: Mapping[str, str],
+    notes: Mapping[str, str],
+) -> Image.Image:
+    """The header's first TITLE_ROWS rows (`width` wide) as `_draw_title` draws them on
+    the header's ground, kept (`render.layers`): in a replay the title comes back with
+    each player's turn (who is awaited, and their task), and each of its words costs
+    about 1.5 ms to draw."""
+    awaited = game.awaiting
+    key = (
+        "header title",
+        width,
+        header.right,
+        header.title,
+        header.title_size,
+        game.is_over,
+        None if awaited is None else game.seat_of(awaited),
+        None if awaited is None else names[awaited],
+        None if awaited is None else notes.get(awaited),
+    )
+
+    def draw(image: Image.Image) -> None:
+        image.paste(INK, (0, 0, *image.size))
+        _draw_title(image, ImageDraw.Draw(image), game, header, names, notes)
+
+    return layers.layer(key, (width, TITLE_ROWS), draw)
 
 
 def _draw_title(
@@ -463,7 +504,7 @@ def snapshot(
 
     kept = layers.Kept()
     _kept_parts(game, geo, language, land_origin, supply_origin, kept)
-    _kept_boards(game, shown, notes, language, board_origin, origins, kept)
+    _kept_boards(game, shown, notes, language, board_origin, origins, kept, align)
     kept.parts.append((("legend", COLUMN_WIDTH, language), legend, legend_origin))
     # what is drawn over the kept parts (generously: a ring spreads past its box)
     boxes = [(0, 0, width, top)]
@@ -472,7 +513,7 @@ def snapshot(
     boxes = [_aligned(box, size, align) for box in boxes]
 
     def draw(picture: Image.Image) -> None:
-        _draw_header(picture, game, header, shown, notes, turn, results, t)
+        _draw_header(picture, game, header, shown, notes, turn, results, t, reuse=True)
         landscape.draw_marks(picture, game, geo, land_origin, marks)
         workerboard.draw_moves(picture, game, board_origin, turn)
 
@@ -555,8 +596,17 @@ def _kept_parts(
     t = translator(language)
     size = (geo.width, geo.height)
     land_key = ("landscape", language, size, geo.radius, landscape.pieces_key(game))
+    # the frame and the print once per game, the labels and pieces over a copy of them
+    printed = layers.layer(
+        ("landscape print", size, geo.radius, landscape.print_key(game)),
+        size,
+        lambda image: landscape.draw_printed_frame(image, game, geo, (0, 0)),
+    )
     land = layers.layer(
-        land_key, size, lambda image: landscape.draw_landscape(image, game, geo, (0, 0), (), t)
+        land_key,
+        size,
+        lambda image: landscape.draw_over_print(image, game, geo, (0, 0), (), t),
+        ground=printed,
     )
     kept.parts.append((land_key, land, land_origin))
     supply = game.supply
@@ -584,8 +634,10 @@ def _kept_boards(
     board_origin: tuple[int, int],
     origins: list[tuple[int, int]],
     kept: layers.Kept,
+    align: int = 1,
 ) -> None:
-    """The worker board with its standing workers, and each player's board, as kept."""
+    """The worker board with its standing workers, and each player's board, as kept
+    (`_kept_board`: in parts on multiples of `align`)."""
     t = translator(language)
 
     size = (workerboard.WIDTH, workerboard.HEIGHT)
@@ -596,44 +648,102 @@ def _kept_boards(
 
     # the printed board with its titles (once per language), then its standing workers
     titled = layers.layer(("worker board titled", language), size, draw_titled)
-    board_key = ("worker board", language, workerboard.standing_key(game))
-    board = layers.layer(
-        board_key,
-        size,
-        lambda image: workerboard.draw_standing(image, game, (0, 0)),
-        ground=titled,
-    )
-    kept.parts.append((board_key, board, board_origin))
+    # each panel's part apart: a worker placed redraws its panel's
+    for panel, box in workerboard.SECTIONS.items():
+        key = ("worker board", language, panel, workerboard.standing_key(game, panel))
+        part_size = (box[2] - box[0], box[3] - box[1])
+        part = layers.layer(key, part_size, _section_drawer(game, titled, panel, box))
+        kept.parts.append((key, part, (board_origin[0] + box[0], board_origin[1] + box[1])))
     for seat, (player, origin) in enumerate(zip(game.players, origins, strict=True)):
-        note = notes.get(player.id)
-        key = (
-            "player board",
-            language,
-            seat,
-            display_name(player.id, shown),
-            note,
-            player.coins,
-            player.cows,
-            player.canteens,
-            player.settlements_left,
-            tuple(player.goods.items()),
-            tuple(player.workers.items()),
-            game.awaiting == player.id,
-            not game.is_over and game.turn_player == player.id and not game.in_setup,
-        )
-        part = layers.layer(
-            key,
-            (players.BOARD_WIDTH + 1, players.BOARD_HEIGHT + 1),
-            _board_drawer(game, seat, shown, note, t),
-        )
-        kept.parts.append((key, part, origin))
+        _kept_board(game, seat, shown, notes.get(player.id), language, origin, align, kept)
+
+
+def _section_drawer(
+    game: Game, titled: Image.Image, panel: str, box: layers.Box
+) -> Callable[[Image.Image], None]:
+    """What draws the worker board's part `box` (of `panel`): the titled board's, and
+    what stands there."""
+
+    def draw(image: Image.Image) -> None:
+        image.paste(titled.crop(box), (0, 0))
+        workerboard.draw_standing(image, game, (-box[0], -box[1]), panel)
+
+    return draw
+
+
+def _kept_board(
+    game: Game,
+    seat: int,
+    shown: Mapping[str, str],
+    note: str | None,
+    language: Language,
+    origin: tuple[int, int],
+    align: int,
+    kept: layers.Kept,
+) -> None:
+    """A player's board as kept: whole, or cut (`players.board_cuts`) so that a turn
+    passing on redraws the tags of two boards (whose turn, who is awaited: the ring)
+    and the holdings of the player who played, not three whole boards."""
+    t = translator(language)
+    player = game.players[seat]
+    awaited = game.awaiting == player.id
+    head = (
+        language,
+        seat,
+        display_name(player.id, shown),
+        note,
+        awaited,
+        not game.is_over and game.turn_player == player.id and not game.in_setup,
+    )
+    holdings = (
+        language,
+        seat,
+        player.coins,
+        player.cows,
+        player.canteens,
+        player.settlements_left,
+        tuple(player.goods.items()),
+        tuple(player.workers.items()),
+    )
+    cuts = players.board_cuts(origin, align)
+    if cuts is None:
+        whole_key = ("player board", *head, *holdings[2:])
+        size = (players.BOARD_WIDTH + 1, players.BOARD_HEIGHT + 1)
+        whole = layers.layer(whole_key, size, _board_drawer(game, seat, shown, note, t, "whole"))
+        kept.parts.append((whole_key, whole, origin))
+        return
+    for name, (left, top, right, bottom) in cuts.boxes().items():
+        key: tuple[object, ...]
+        if name == "head":
+            key = ("player board head", cuts, *head)
+        elif name == "holdings":
+            key = ("player board holdings", cuts, *holdings)
+        else:
+            key = ("player board rim", name, cuts, seat, awaited)
+        drawer = _board_drawer(game, seat, shown, note, t, name, (-left, -top))
+        part = layers.layer(key, (right - left, bottom - top), drawer)
+        kept.parts.append((key, part, (origin[0] + left, origin[1] + top)))
 
 
 def _board_drawer(
-    game: Game, seat: int, shown: Mapping[str, str], note: str | None, t: Translator
+    game: Game,
+    seat: int,
+    shown: Mapping[str, str],
+    note: str | None,
+    t: Translator,
+    part: str,
+    corner: tuple[int, int] = (0, 0),
 ) -> Callable[[Image.Image], None]:
+    """What draws `part` of a board (`players.BoardCuts`, or the "whole" board) whose
+    top-left corner is at `corner` of the part's picture."""
+
     def draw(image: Image.Image) -> None:
-        players.draw_player_board(image, game, seat, (0, 0), shown, note, t)
+        if part == "whole":
+            players.draw_player_board(image, game, seat, corner, shown, note, t)
+        elif part == "head":
+            players.draw_board_head(image, game, seat, corner, shown, note, t)
+        else:
+            players.draw_board_body(image, game, seat, corner, t, holdings=part == "holdings")
 
     return draw
 

@@ -320,6 +320,15 @@ def draw_ground(
     t: Translator,
 ) -> None:
     """The printed landscape of `game`: field sprites, tile outlines, labels, start tile."""
+    draw_print(picture, game, geo, offset)
+    draw_labels(picture, game, geo, offset, t)
+
+
+def draw_print(
+    picture: Image.Image, game: Game, geo: LandscapeGeometry, offset: tuple[int, int]
+) -> None:
+    """The fields' sprites and the tiles' outlines: what never changes in a game (most
+    of the landscape's drawing)."""
     ox, oy = offset
     radius = geo.radius
     shades = {p.letter: _tile_shade(game, p.letter) for p in game.tiles}
@@ -332,6 +341,18 @@ def draw_ground(
     for placement in game.tiles:
         cx, cy = geo.centre(*placement.centre)
         picture.paste(outline, _top_left(cx + ox, cy + oy, outline), outline)
+
+
+def draw_labels(
+    picture: Image.Image,
+    game: Game,
+    geo: LandscapeGeometry,
+    offset: tuple[int, int],
+    t: Translator,
+) -> None:
+    """The labels of the fields nobody has built on, and the start tile's."""
+    ox, oy = offset
+    radius = geo.radius
     draw = ImageDraw.Draw(picture)
     for f in game.fields.values():
         cx, cy = geo.centre(f.q, f.r)
@@ -461,14 +482,40 @@ def draw_landscape(
 ) -> None:
     """The whole landscape in its frame, its top-left corner at `offset` (`marks` drawn
     last: what `render.layers` keeps is drawn with none)."""
-    x, y = offset
-    frame = (x, y, x + geo.width - 1, y + geo.height - 1)
+    draw_printed_frame(picture, game, geo, offset)
+    draw_over_print(picture, game, geo, offset, marks, t)
+
+
+def draw_printed_frame(
+    picture: Image.Image, game: Game, geo: LandscapeGeometry, offset: tuple[int, int]
+) -> None:
+    """The landscape's frame and its print (`draw_print`): the first part of
+    `draw_landscape`, the same for the whole game (`print_key`), kept apart by
+    `render.layers`."""
     ImageDraw.Draw(picture).rounded_rectangle(
-        frame, radius=12, fill=PAPER, outline=PANEL_EDGE, width=2
+        _frame(geo, offset), radius=12, fill=PAPER, outline=PANEL_EDGE, width=2
     )
-    with textboxes.panel("landscape", frame):
-        draw_ground(picture, game, geo, offset, t)
+    draw_print(picture, game, geo, offset)
+
+
+def draw_over_print(
+    picture: Image.Image,
+    game: Game,
+    geo: LandscapeGeometry,
+    offset: tuple[int, int],
+    marks: Sequence[FieldMark],
+    t: Translator,
+) -> None:
+    """The rest of `draw_landscape` over `draw_printed_frame`'s: the labels and the
+    pieces (the same drawing in the same order, so the pixels are the same)."""
+    with textboxes.panel("landscape", _frame(geo, offset)):
+        draw_labels(picture, game, geo, offset, t)
         draw_pieces(picture, game, geo, offset, marks)
+
+
+def _frame(geo: LandscapeGeometry, offset: tuple[int, int]) -> tuple[int, int, int, int]:
+    x, y = offset
+    return (x, y, x + geo.width - 1, y + geo.height - 1)
 
 
 def landscape_picture(game: Game, marks: Sequence[FieldMark], t: Translator) -> Image.Image:
@@ -501,6 +548,18 @@ def pieces_key(game: Game) -> tuple[object, ...]:
                 seats.get(f.settlements[0], 0) if f.settlements else None,
                 len(f.settlements),
             )
+            for f in game.fields.values()
+        ),
+    )
+
+
+def print_key(game: Game) -> tuple[object, ...]:
+    """Everything `draw_printed_frame` reads from `game`: the tiles and each field's
+    print (what is built on it aside)."""
+    return (
+        tuple((p.letter, p.centre) for p in game.tiles),
+        tuple(
+            (f.label, f.q, f.r, f.tile, f.kind, tuple(sorted(f.cost.items())), f.double, f.start)
             for f in game.fields.values()
         ),
     )

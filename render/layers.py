@@ -11,6 +11,13 @@ last turn, the representatives): the bot's move pictures and every replay frame.
 alone, and the picture is never put together at full size: the PNG (`render.pngbands`)
 and the replay's frame (`reduced_picture`) are made of the parts and the boxes.
 
+The parts are cut where what they show changes apart (each cut where nothing drawn
+crosses it): the landscape's print (the fields' sprites and the tiles' outlines, once a
+game) under its labels and pieces; each worker board panel; a player's board as its
+head (name, tags), its holdings and the rims of its ring (the tags and the ring move
+with the turn, the holdings only for the player who played). The header's title is
+kept here too, pasted in the header drawn over the parts (`compose._kept_title`).
+
 A part is drawn alone on its own small picture of the board's ground, its top-left
 corner at (0, 0), then pasted where it goes: every position of the drawing code is a
 whole-pixel shift of the full picture's (`fonts.pixel`, Pillow's rounding of

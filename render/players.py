@@ -6,7 +6,8 @@ coins, cows, canteens, settlements left, goods and workers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -54,6 +55,8 @@ HOUSE = 44
 SUPPLY_HEIGHT = 52
 LEGEND_SIZE = fonts.SMALL
 LEGEND_LINE = 38
+NAME_ROW = 28
+"""The middle of the name row, from the board's top."""
 
 
 def _tag(
@@ -102,9 +105,113 @@ def draw_player_board(
     as "AI plays") is written after the name."""
     player = game.players[seat]
     draw = ImageDraw.Draw(picture)
+    frame = _draw_frame(draw, game, seat, origin)
+    with textboxes.panel(f"player board {seat + 1}", frame):
+        _draw_name_row(picture, draw, game, seat, origin, display_name(player.id, names), note, t)
+        _draw_holdings(picture, draw, game, seat, origin, t)
+
+
+HEADS = (47, 46, 45, 44)
+"""Rows where a board's head (the frame's top, the name row and its tags) may end: the
+name row's words and tags end above row 44, the holdings begin at row 47; only the
+settlement of the name row (rows 7 to 49, at the left, where no holding is) reaches
+across, and the parts below draw it too. Four rows: one is on a multiple of any
+reduction up to 4."""
+LEFTS = (21, 20, 19, 18, 17, 16)
+"""Columns where the holdings' part may begin: past the colour stripe (to column 15)
+and the ring (to 9 at the bottom corner), at or before the settlement (21) and the
+holdings (24)."""
+BOTTOMS = {161: 465, 162: 464, 163: 463, 164: 461}
+"""Rows where the holdings' part may end (the holdings end on row 160), each with the
+furthest column where it may end then: the widest ring (an awaited player's, 5 px)
+rounds its bottom corner into the rows above 164. The holdings end on column 460."""
+RIGHT_FROM = 461
+
+
+@dataclass(frozen=True)
+class BoardCuts:
+    """Where a board is cut into kept parts, from its top-left corner: the head above
+    row `head`; below it, the holdings inside the ring (columns `left` to `right`, rows
+    `head` to `bottom`), which do not change with the ring (an awaited player's is
+    wider), and the rims round them (the ring and the stripe: left, right, bottom)."""
+
+    head: int
+    left: int
+    right: int
+    bottom: int
+
+    def boxes(self) -> dict[str, tuple[int, int, int, int]]:
+        """Each part's box on the board, by name."""
+        width, height = BOARD_WIDTH + 1, BOARD_HEIGHT + 1
+        return {
+            "head": (0, 0, width, self.head),
+            "left": (0, self.head, self.left, height),
+            "right": (self.right, self.head, width, height),
+            "bottom": (self.left, self.bottom, self.right, height),
+            "holdings": (self.left, self.head, self.right, self.bottom),
+        }
+
+
+def board_cuts(origin: tuple[int, int], align: int = 1) -> BoardCuts | None:
+    """The cuts of a board at `origin` in the picture, each on a multiple of `align`
+    there (the reduced frame's blocks then never straddle two parts); None if there are
+    none such (the board is then kept whole)."""
+    x0, y0 = origin
+
+    def aligned(values: Iterable[int], start: int) -> list[int]:
+        return [v for v in values if (start + v) % align == 0]
+
+    heads, lefts = aligned(HEADS, y0), aligned(LEFTS, x0)
+    for bottom in aligned(BOTTOMS, y0):
+        rights = aligned(range(RIGHT_FROM, BOTTOMS[bottom] + 1), x0)
+        if heads and lefts and rights:
+            return BoardCuts(heads[0], lefts[0], rights[0], bottom)
+    return None
+
+
+def draw_board_head(
+    picture: Image.Image,
+    game: Game,
+    seat: int,
+    origin: tuple[int, int],
+    names: Mapping[str, str] | None,
+    note: str | None,
+    t: Translator,
+) -> None:
+    """What `draw_player_board` draws in the head (`BoardCuts`), on a picture that ends
+    there: the frame and the name row (the holdings reach no higher)."""
+    player = game.players[seat]
+    draw = ImageDraw.Draw(picture)
+    _draw_frame(draw, game, seat, origin)
+    _draw_name_row(picture, draw, game, seat, origin, display_name(player.id, names), note, t)
+
+
+def draw_board_body(
+    picture: Image.Image,
+    game: Game,
+    seat: int,
+    origin: tuple[int, int],
+    t: Translator,
+    holdings: bool = True,
+) -> None:
+    """What `draw_player_board` draws below the head (`BoardCuts`), on a picture that
+    shows a part of it (`origin`: the board's corner, off the picture): the frame, the
+    name row's settlement (its words and tags reach no lower) and the `holdings` (left
+    out of the rims: they reach none)."""
+    draw = ImageDraw.Draw(picture)
+    _draw_frame(draw, game, seat, origin)
+    _draw_name_house(picture, seat, origin)
+    if holdings:
+        _draw_holdings(picture, draw, game, seat, origin, t)
+
+
+def _draw_frame(
+    draw: ImageDraw.ImageDraw, game: Game, seat: int, origin: tuple[int, int]
+) -> tuple[int, int, int, int]:
+    """The board's panel (ringed when its player is awaited) and its colour stripe."""
     x0, y0 = origin
     frame = (x0, y0, x0 + BOARD_WIDTH, y0 + BOARD_HEIGHT)
-    awaited = game.awaiting == player.id
+    awaited = game.awaiting == game.players[seat].id
     draw.rounded_rectangle(
         frame,
         radius=12,
@@ -117,9 +224,12 @@ def draw_player_board(
         radius=6,
         fill=PLAYER_RGB[seat_colour(seat)],
     )
-    with textboxes.panel(f"player board {seat + 1}", frame):
-        _draw_name_row(picture, draw, game, seat, origin, display_name(player.id, names), note, t)
-        _draw_holdings(picture, draw, game, seat, origin, t)
+    return frame
+
+
+def _draw_name_house(picture: Image.Image, seat: int, origin: tuple[int, int]) -> None:
+    x0, y0 = origin
+    icons.paste(picture, icons.house(seat_colour(seat), HOUSE), (x0 + 42, y0 + NAME_ROW))
 
 
 def _draw_name_row(
@@ -136,8 +246,8 @@ def _draw_name_row(
     play now, whose turn it is, the start player."""
     player_id = game.players[seat].id
     x0, y0 = origin
-    top_y = y0 + 28
-    icons.paste(picture, icons.house(seat_colour(seat), HOUSE), (x0 + 42, top_y))
+    top_y = y0 + NAME_ROW
+    _draw_name_house(picture, seat, origin)
     tags = []
     if game.awaiting == player_id:
         tags.append((LABELS["awaited_tag"], HIGHLIGHT, WHITE))

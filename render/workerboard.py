@@ -384,33 +384,62 @@ def draw_pieces(
     draw_moves(picture, game, offset, turn)
 
 
-def standing_key(game: Game) -> tuple[object, ...]:
-    """What `draw_standing` reads from `game`."""
-    return (
-        game.wheel,
-        tuple(tuple(colours) for colours in game.bank),
-        tuple(
-            (area, tuple((tuple(p.large), tuple(p.small)) for p in game.harvest[area]))
-            for area in data.AREAS
-        ),
-    )
+def _sections() -> dict[str, tuple[int, int, int, int]]:
+    """Each panel's part of the board, cut halfway across the ground between the panels
+    (9 px: `render.layers` reduces each part on its own, on the board's ground, so that
+    the ground round a cut must be a block of any reduction wide, 4 px, on either side)."""
+    top_cut = (TOP_HEIGHT + AREA_TOP + 1) // 2
+    tops = [0, (WHEEL_BOX[2] + BANK_BOX[0] + 1) // 2, (BANK_BOX[2] + CITY_BOX[0] + 1) // 2, WIDTH]
+    areas = [0] + [int(area_box(i)[2] + area_box(i + 1)[0] + 1) // 2 for i in range(3)] + [WIDTH]
+    sections = {
+        name: (tops[i], 0, tops[i + 1], top_cut) for i, name in enumerate(("wheel", "bank", "city"))
+    }
+    for i, area in enumerate(data.AREAS):
+        sections[area] = (areas[i], top_cut, areas[i + 1], HEIGHT)
+    return sections
 
 
-def draw_standing(picture: Image.Image, game: Game, offset: tuple[int, int]) -> None:
+SECTIONS: dict[str, tuple[int, int, int, int]] = _sections()
+"""The board's parts kept apart (`render.layers`), by panel: a worker placed redraws
+its panel's part, not the whole board."""
+
+
+def standing_key(game: Game, panel: str | None = None) -> tuple[object, ...]:
+    """What `draw_standing` reads from `game` (for `panel` alone: one of SECTIONS)."""
+    wheel = (game.wheel,)
+    bank = (tuple(tuple(colours) for colours in game.bank),)
+    areas = {
+        area: (area, tuple((tuple(p.large), tuple(p.small)) for p in game.harvest[area]))
+        for area in data.AREAS
+    }
+    if panel is None:
+        return (*wheel, *bank, tuple(areas.values()))
+    others: dict[str, tuple[object, ...]] = {"wheel": wheel, "bank": bank, "city": ()}
+    return others[panel] if panel in others else areas[panel]
+
+
+def draw_standing(
+    picture: Image.Image, game: Game, offset: tuple[int, int], panel: str | None = None
+) -> None:
     """The wheel turned to its last stop and the workers on the bank and the harvest
-    boxes (what changes only when a worker is placed or the wheel turns)."""
+    boxes (what changes only when a worker is placed or the wheel turns); with `panel`,
+    only those on that panel (none stands beyond its panel)."""
     ox, oy = offset
     spots = layout()
-    wheel = wheel_picture(game.wheel)
-    picture.paste(
-        wheel,
-        (ox + WHEEL_CENTRE[0] - wheel.width // 2, oy + WHEEL_CENTRE[1] - wheel.height // 2),
-        wheel,
-    )
-    for space, colours in zip(spots.bank_spots, game.bank, strict=True):
-        for (x, y), colour in zip(space, colours, strict=False):
-            icons.paste(picture, icons.worker(colour, WORKER), (x + ox, y + oy))
+    if panel in (None, "wheel"):
+        wheel = wheel_picture(game.wheel)
+        picture.paste(
+            wheel,
+            (ox + WHEEL_CENTRE[0] - wheel.width // 2, oy + WHEEL_CENTRE[1] - wheel.height // 2),
+            wheel,
+        )
+    if panel in (None, "bank"):
+        for space, colours in zip(spots.bank_spots, game.bank, strict=True):
+            for (x, y), colour in zip(space, colours, strict=False):
+                icons.paste(picture, icons.worker(colour, WORKER), (x + ox, y + oy))
     for area in data.AREAS:
+        if panel not in (None, area):
+            continue
         for place, harvest_place in enumerate(game.harvest[area], start=1):
             for box, colours in (("large", harvest_place.large), ("small", harvest_place.small)):
                 for (x, y), colour in zip(

@@ -11,11 +11,11 @@ be wrongly reused), in several languages, with names, seat notes and a highlight
 from __future__ import annotations
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 import render
-from i18n import Language
-from render import caches, compose, fonts, layers, replay, textboxes
+from i18n import Language, Translator
+from render import caches, compose, fonts, layers, players, replay, textboxes, workerboard
 from render.replay import turn_states
 from rules import Game
 
@@ -143,3 +143,111 @@ def test_a_text_is_as_wide_as_its_letters_wherever_freetype_says_so() -> None:
                     assert fonts.text_width(prefix, size, bold) == whole, (prefix, size, bold)
                     checked += 1
     assert checked > 10_000
+
+
+def _holdings(game: Game) -> list[tuple[object, ...]]:
+    return [
+        (
+            p.coins,
+            p.cows,
+            p.canteens,
+            p.settlements_left,
+            tuple(p.goods.items()),
+            tuple(p.workers.items()),
+        )
+        for p in game.players
+    ]
+
+
+def test_a_turn_passing_redraws_the_holdings_of_no_board_whose_holdings_stayed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 37.2, a frame redraws only what moved: when the turn passes, the boards of
+    the players who gained or paid nothing get their tags redrawn (whose turn it is),
+    not their goods, workers and counts, which are most of a board."""
+    drawn: list[int] = []
+    real = players._draw_holdings
+
+    def spied(
+        picture: Image.Image,
+        draw: ImageDraw.ImageDraw,
+        game: Game,
+        seat: int,
+        origin: tuple[int, int],
+        t: Translator,
+    ) -> None:
+        drawn.append(seat)
+        real(picture, draw, game, seat, origin, t)
+
+    monkeypatch.setattr(players, "_draw_holdings", spied)
+    game = game_at(4, "end", seed=3)
+    names = _names(game)
+    caches.clear_all()
+    before: list[tuple[object, ...]] | None = None
+    checked = 0
+    for state in turn_states(game):
+        drawn.clear()
+        compose.snapshot(state.game, names=names, language="pl", reuse=True, align=2)
+        now = _holdings(state.game)
+        if before is not None:
+            stayed = [seat for seat in range(len(now)) if now[seat] == before[seat]]
+            assert set(drawn).isdisjoint(stayed), state.frame.turn
+            checked += len(stayed)
+        before = now
+    assert checked > 100
+
+
+def test_a_title_that_comes_back_is_not_drawn_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 37.2: in a replay the header's title (who is awaited, and their task) comes
+    back with each player's turn; its words are drawn once, then pasted."""
+    titles: list[str] = []
+    real = compose._draw_title
+
+    def spied(
+        picture: Image.Image,
+        draw: ImageDraw.ImageDraw,
+        game: Game,
+        header: compose.Header,
+        names: dict[str, str],
+        notes: dict[str, str],
+    ) -> None:
+        titles.append(header.title)
+        real(picture, draw, game, header, names, notes)
+
+    monkeypatch.setattr(compose, "_draw_title", spied)
+    game = game_at(4, "end", seed=3)
+    caches.clear_all()
+    frames = replay._draw_frames(game, _names(game), {}, "en", None, 2, None)
+    assert len(frames.shown) > 100
+    assert len(titles) < len(frames.shown) / 3
+
+
+def test_a_worker_placed_redraws_only_its_panel_of_the_worker_board(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 37.2: the worker board's panels are kept apart; a turn that placed a worker
+    on the bank, or in a harvest area, or turned the wheel, redraws that panel only."""
+    drawn: list[str | None] = []
+    real = workerboard.draw_standing
+
+    def spied(
+        picture: Image.Image, game: Game, offset: tuple[int, int], panel: str | None = None
+    ) -> None:
+        drawn.append(panel)
+        real(picture, game, offset, panel)
+
+    monkeypatch.setattr(workerboard, "draw_standing", spied)
+    game = game_at(4, "end", seed=3)
+    caches.clear_all()
+    before: dict[str, tuple[object, ...]] | None = None
+    redrawn = 0
+    for state in turn_states(game):
+        drawn.clear()
+        compose.snapshot(state.game, language="en", reuse=True, align=2)
+        now = {panel: workerboard.standing_key(state.game, panel) for panel in workerboard.PANELS}
+        if before is not None:
+            changed = {panel for panel in now if now[panel] != before[panel]}
+            assert set(drawn) <= changed, state.frame.turn
+            redrawn += len(drawn)
+        before = now
+    assert redrawn > 50
