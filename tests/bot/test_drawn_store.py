@@ -5,8 +5,6 @@ read-only store (this table only)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.core.store import FINISHED, DrawnKey, Seat, Store, StoreError, open_store
@@ -15,20 +13,6 @@ from rules import Game
 ANA = Seat("111", "Ana")
 BEN = Seat("222", "Ben")
 KIB = 1024
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "m.sqlite3")
-    return str(request.getfixturevalue("postgres_url"))
-
-
-@pytest.fixture
-async def store(database: str):
-    store = await open_store(database)
-    yield store
-    await store.close()
 
 
 async def started(store: Store, channel: int, seats: tuple[Seat, ...] = (ANA, BEN)) -> int:

@@ -7,8 +7,6 @@ import random
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from bot.core.community import ratings
 from bot.core.server.settings import Settings
 from bot.core.store import PlayerRating, SeatResult
@@ -17,13 +15,6 @@ from rules import Game
 from rules.simulate import choose_action
 from tests.bot.driver import PNG, Table, open_game
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "m.sqlite3")
-    return str(request.getfixturevalue("postgres_url"))
 
 
 def bot_on(database: str, seed: int = 1) -> MontanaBot:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -73,13 +72,6 @@ class Site:
 
     def user(self, name: str) -> FakeUser:
         return next(u for u in self.table.users.values() if u.name == name)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "m.sqlite3")
-    return str(request.getfixturevalue("postgres_url"))
 
 
 async def _web(store: Store) -> TestServer:

@@ -156,13 +156,6 @@ async def test_a_scrape_during_a_game_counts_its_moves_presses_and_pictures(
 # ---------------------------------------------------------------- the database gone
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "m.sqlite3")
-    return str(request.getfixturevalue("postgres_url"))
-
-
 @pytest.fixture
 async def monitored(
     fake_discord: FakeDiscord, database: str

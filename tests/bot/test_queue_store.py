@@ -5,7 +5,6 @@ the one transaction that takes a table out of the queue and seats it."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -30,20 +29,6 @@ def entry(
         channel_id=9_000_000_000_000_000_001,
         queued_at=at,
     )
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "m.sqlite3")
-    return str(request.getfixturevalue("postgres_url"))
-
-
-@pytest.fixture
-async def store(database: str):
-    store = await open_store(database)
-    yield store
-    await store.close()
 
 
 async def test_a_player_is_queued_once_per_server_first_queued_first(store) -> None:

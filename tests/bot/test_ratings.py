@@ -8,7 +8,6 @@ import json
 import random
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
@@ -27,13 +26,6 @@ ANA, BEN, CAT, DAN = (
     Seat(i, n) for i, n in (("11", "Ana"), ("22", "Ben"), ("33", "Cat"), ("44", "Dan"))
 )
 AI_1, AI_2 = Seat("ai:1", "AI 1"), Seat("ai:2", "AI 2")
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "m.sqlite3")
-    return str(request.getfixturevalue("postgres_url"))
 
 
 @pytest.fixture

@@ -49,20 +49,6 @@ BIG_GUILD = 1_234_567_890_123_456_789
 """A real-sized snowflake (beyond 32 bits)."""
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "m.sqlite3")
-    return str(request.getfixturevalue("postgres_url"))
-
-
-@pytest.fixture
-async def store(database: str):
-    store = await open_store(database)
-    yield store
-    await store.close()
-
-
 async def started(
     store: Store, channel: int = 10, guild: int | None = BIG_GUILD, seed: int = 4
 ) -> tuple[int, Game]:
