@@ -191,32 +191,29 @@ class PostgresStore(Store):
     async def _writing(self) -> AsyncIterator[Tx]:
         if self.read_only:
             raise StoreError(READ_ONLY)
-        try:
-            connection = await self._pool.acquire(timeout=WRITE_WAIT_SECONDS)
-        except TimeoutError:
-            raise StoreError("the database is busy (no connection free)") from None
-        try:
-            async with connection.transaction():
-                yield _PgTx(connection)
-        finally:
-            await self._pool.release(connection)
+        async with self._transaction() as tx:
+            yield tx
 
     @contextlib.asynccontextmanager
     async def _picture_writing(self) -> AsyncIterator[Tx]:
         """(See `DrawnTables`.) A read-only store (the web process) writes the pictures
         it drew in transactions it makes read-write: its database user needs the right
         to write `drawn_pictures`, and nothing else."""
-        if not self.read_only:
-            async with self._writing() as tx:
-                yield tx
-            return
+        async with self._transaction(read_write=self.read_only) as tx:
+            yield tx
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self, *, read_write: bool = False) -> AsyncIterator[Tx]:
+        """A transaction on a connection of the pool (`read_write`: made so in a session
+        that is read-only by default)."""
         try:
             connection = await self._pool.acquire(timeout=WRITE_WAIT_SECONDS)
         except TimeoutError:
             raise StoreError("the database is busy (no connection free)") from None
         try:
             async with connection.transaction():
-                await connection.execute("SET TRANSACTION READ WRITE")
+                if read_write:
+                    await connection.execute("SET TRANSACTION READ WRITE")
                 yield _PgTx(connection)
         finally:
             await self._pool.release(connection)
