@@ -26,7 +26,7 @@ from tests.bot.test_faults import (
     live_prompts,
     two_player_game,
 )
-from tests.bot.test_faults_prompts import EDITS, SLOW
+from tests.bot.test_faults_prompts import EDITS, HISTORY, SLOW
 
 
 async def test_the_prompt_left_in_the_thread_the_game_moved_out_of_takes_the_move(
@@ -119,3 +119,27 @@ async def test_an_earlier_attempt_found_as_words_only_loses_its_buttons_though_a
 
     await eventually(one_live_prompt, SLOW)
     assert refused.hits == 3 and went_out.interactive_components() == []
+
+
+async def test_a_retry_refused_its_look_posts_and_then_removes_the_duplicate(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Seed 4: a move's post went out (its answer lost); its retry's look at the thread
+    was refused (403: no right to read the history), so it posted without knowing and
+    owed no recheck: the move stood twice in the thread for good."""
+    db = tmp_path / "m.sqlite3"
+    table, game_id, thread = await two_player_game(fake_discord, db)
+    old = table.prompt_message(await table.row(game_id))
+    fake_discord.inject(MESSAGES, 502, channel=thread, performed=True, times=5)
+    refused = fake_discord.inject(HISTORY, 403, channel=thread, times=1)
+    assert "keep trying" in (await hand_over(table, game_id)).text
+    (first,) = after(fake_discord, thread, old)
+    fake_discord.world.nonce_window = 0.0  # long ago: Discord no longer knows the nonce
+
+    async def posted_once() -> bool:
+        row = await table.row(game_id)
+        return row.prompt_version == row.version and after(fake_discord, thread, old) == [first]
+
+    await eventually(posted_once, SLOW)
+    assert refused.hits == 1
+    assert live_prompts(fake_discord, thread) == [first]

@@ -221,8 +221,9 @@ async def look_for_posted(
 ) -> tuple[discord.Message | None, bool]:
     """On a retry (`ticket.retry`): the bot's message carrying the ticket's identity that
     an earlier attempt posted where the game plays, if it went out; and whether it could
-    look (False: looking failed for `BLIND_AFTER` seconds, post anyway). While Discord
-    fails to show the messages for less long, `CannotLook` is raised: the post waits."""
+    look (False: looking failed for `BLIND_AFTER` seconds, or was refused: post anyway).
+    While Discord fails to show the messages for less long, `CannotLook` is raised: the
+    post waits."""
     if ticket is None or not ticket.retry or not ticket.owed_id:
         return None, True
     try:
@@ -231,8 +232,11 @@ async def look_for_posted(
         )
     except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
         if not is_transient(error):
-            log.info("could not look for an earlier attempt: %s", error)
-            return None, True  # refused: the post itself says how
+            # refused (no right to read the history, say): waiting would not help; the
+            # post goes out, and the recheck it owes removes a duplicate once a look can
+            # be made, or the post itself says how it is refused
+            log.info("may not look for an earlier attempt; posting, to check later: %s", error)
+            return None, False
         now = datetime.now(UTC)
         waited = (now - (ticket.looks_failing_since or now)).total_seconds()
         if waited < BLIND_AFTER:
