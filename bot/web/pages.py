@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from html import escape
 
 from bot.core.wording import words
@@ -55,7 +56,10 @@ class GameWords:
     """The last turn (the replay slider's end)."""
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False)
+        # the fields in their order, as `dataclasses.asdict` gives them, without its deep
+        # copy of the log (its lines are strings): the same JSON, for a fraction of the CPU
+        fields = {field.name: getattr(self, field.name) for field in dataclass_fields(self)}
+        return json.dumps(fields, ensure_ascii=False)
 
 
 def mark_of(row: GameRow) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 import pytest
 
@@ -54,7 +54,9 @@ def row_of(game: Game, version: int, *, epoch: int = 0, status: str = "active") 
 
 
 def from_scratch(row: GameRow, game: Game, language: Language) -> str:
-    return game_words(row, game, translator(language)).to_json()
+    """The words as the page said them before they were kept: the whole record worded,
+    every field encoded as `dataclasses.asdict` gives it."""
+    return json.dumps(asdict(game_words(row, game, translator(language))), ensure_ascii=False)
 
 
 async def kept_words(kept: KeptWords, row: GameRow, game: Game, language: Language) -> str:
