@@ -131,10 +131,10 @@ def turn_states(game: Game) -> Iterator[TurnState]:
     events: list[Event] = []
     for index, (player, notation) in enumerate(actions):
         if index in boundaries:
-            yield TurnState(_frame_of(replayed), replayed, tuple(events))
+            yield TurnState(turn_frame(replayed), replayed, tuple(events))
             events = []
         events += replayed.replay_action(player, notation)
-    yield TurnState(_frame_of(game), game, tuple(events))
+    yield TurnState(turn_frame(game), game, tuple(events))
 
 
 def turn_state(game: Game, turn: int) -> TurnState:
@@ -147,7 +147,8 @@ def turn_state(game: Game, turn: int) -> TurnState:
     return state
 
 
-def _frame_of(game: Game) -> TurnFrame:
+def turn_frame(game: Game) -> TurnFrame:
+    """The turn `game` is at: its last turn with moves (0 and no player: the setup)."""
     turn = last_turn(game)
     if turn is None or turn.setup or turn.number is None:
         return TurnFrame(0, None)
@@ -156,7 +157,7 @@ def _frame_of(game: Game) -> TurnFrame:
 
 def turn_count(game: Game) -> int:
     """The highest turn number a replay of `game` shows (0 before the first turn)."""
-    return _frame_of(game).turn
+    return turn_frame(game).turn
 
 
 def _band(
@@ -687,6 +688,7 @@ __all__ = [
     "parse_turns",
     "render_replay",
     "turn_count",
+    "turn_frame",
     "turn_state",
     "turn_states",
     "write_replay",

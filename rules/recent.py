@@ -190,15 +190,17 @@ def last_turn(game: Game) -> RecentTurn | None:
     return RecentTurn(owner, moves, setup, in_progress, number)
 
 
-def turn_starts(game: Game) -> list[int]:
+def turn_starts(game: Game, first: int = 0) -> list[int]:
     """The index in `game.log` of the first entry of every turn, oldest first, the setup
-    counted as one turn (index 0): what a replay shows one frame each of."""
+    counted as one turn (index 0): what a replay shows one frame each of. `first`: only
+    the starts at that index or later (whether an entry starts a turn depends on the
+    entries before it only, so the starts of a longer log extend those of a shorter)."""
     log = game.log
     setup_end = next(
         (i for i, (_, notation) in enumerate(log) if _verb(notation) not in SETUP_VERBS), len(log)
     )
-    starts = [0] if log else []
-    for index in range(setup_end, len(log)):
+    starts = [0] if log and first <= 0 else []
+    for index in range(max(setup_end, first), len(log)):
         verb = _verb(log[index][1])
         if index and verb not in ANSWER_VERBS and _starts_turn(log, index, setup_end):
             starts.append(index)

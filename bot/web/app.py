@@ -43,8 +43,9 @@ from rules import Game
 
 from ..core.store import ACTIVE, OPEN_STATUSES, PICTURES_EVERY_MOVE, DrawnKey, GameRow, Store
 from .live import POLL_SECONDS, SAFETY_POLL_SECONDS, Watcher
-from .pages import GameWords, game_page, game_words, language_of, mark_of, not_found_page
+from .pages import GameWords, game_page, language_of, mark_of, not_found_page
 from .servers import add_server_routes
+from .turn_words import KeptWords
 
 log = logging.getLogger("bot.web")
 
@@ -105,6 +106,8 @@ WATCHER: web.AppKey[Watcher] = web.AppKey("watcher", Watcher)
 KEPT_DRAWN: web.AppKey[Kept] = web.AppKey("kept", Kept)
 SHELF: web.AppKey[PictureShelf] = web.AppKey("shelf", PictureShelf)
 """The pictures kept per version beside the games (the bot's and the web's drawings)."""
+KEPT_WORDS: web.AppKey[KeptWords] = web.AppKey("kept_words", KeptWords)
+"""The games' turns kept folded and worded, for their pages' logs."""
 
 
 class WebSwitches:
@@ -208,7 +211,8 @@ async def _words_in(
     key = ("words", row.id, mark_of(row), language)
 
     async def make() -> GameWords:
-        return await asyncio.to_thread(game_words, row, game, translator(language))
+        # the turns kept folded: a move words its own entries only
+        return await app[KEPT_WORDS].words(row, game, language)
 
     words: GameWords = await app[KEPT_DRAWN].get(key, make)
     return words
@@ -449,6 +453,7 @@ def make_app(
         ),
     )
     app[KEPT_DRAWN] = Kept()
+    app[KEPT_WORDS] = KeptWords()
     app[SHELF] = shelf if shelf is not None else PictureShelf(store, bound=picture_bound)
     app[WEB_SWITCHES] = WebSwitches(store, settings_seconds)
     app[PAGES] = {}

@@ -4,13 +4,15 @@ as JSON to an open page when the game moves) and the page's HTML, every name esc
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from html import escape
 
 from bot.core.wording import words
 from i18n import LANGUAGE_NAMES, LANGUAGES, Language, Translator, is_language, translator
 from render.replay import turn_states
-from rules import Game
+from rules import Event, Game
 
 from ..core.store import FORGOTTEN_NAME, GameRow
 
@@ -54,7 +56,10 @@ class GameWords:
     """The last turn (the replay slider's end)."""
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False)
+        # the fields in their order, as `dataclasses.asdict` gives them, without its deep
+        # copy of the log (its lines are strings): the same JSON, for a fraction of the CPU
+        fields = {field.name: getattr(self, field.name) for field in dataclass_fields(self)}
+        return json.dumps(fields, ensure_ascii=False)
 
 
 def mark_of(row: GameRow) -> str:
@@ -68,27 +73,42 @@ def mark_of(row: GameRow) -> str:
     return mark
 
 
-def game_words(row: GameRow, game: Game, t: Translator) -> GameWords:
-    names = words.names_worded(row.names, t)
-    log: list[str] = []
-    last = 0
-    for state in turn_states(game):
-        said = words.describe(state.events, names, t=t)
-        last = state.frame.turn
-        if not said:
-            continue
-        if state.frame.turn == 0:
-            log.append(t.gettext("Setup: {said}", said=said))
-        else:
-            log.append(t.gettext("Turn {n}: {said}", n=state.frame.turn, said=said))
+def log_line(turn: int, events: Sequence[Event], names: Mapping[str, str], t: Translator) -> str:
+    """A turn's line of the page's log ("" if the turn said nothing: no line)."""
+    said = words.describe(events, names, t=t)
+    if not said:
+        return ""
+    if turn == 0:
+        return t.gettext("Setup: {said}", said=said)
+    return t.gettext("Turn {n}: {said}", n=turn, said=said)
+
+
+def worded(
+    row: GameRow, game: Game, names: Mapping[str, str], t: Translator, log: list[str], turns: int
+) -> GameWords:
+    """The page's words of `game` at `row`'s mark, its log's lines given."""
     standings = [line.replace("**", "") for line in words.results(game, names, t).splitlines()]
     return GameWords(
         mark=mark_of(row),
         waiting=words.waiting_for(game, names, t).replace("**", ""),
         standings=standings,
         log=log,
-        turns=last,
+        turns=turns,
     )
+
+
+def game_words(row: GameRow, game: Game, t: Translator) -> GameWords:
+    """The page's words, the whole log worded from the game's record (the web process
+    keeps them per game and words only the moves since: `bot.web.turn_words`)."""
+    names = words.names_worded(row.names, t)
+    log: list[str] = []
+    last = 0
+    for state in turn_states(game):
+        last = state.frame.turn
+        line = log_line(state.frame.turn, state.events, names, t)
+        if line:
+            log.append(line)
+    return worded(row, game, names, t, log, last)
 
 
 def _language_links(path: str, current: Language) -> str:
