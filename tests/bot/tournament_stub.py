@@ -93,7 +93,7 @@ def seat_round(
         return Seating(number, tuple(tables), tuple(byes))
     if plan.format == GROUPS:
         if not played:
-            tables, byes = _split(active, (plan.group_size,) + plan.table_sizes)
+            tables, byes = _split(active, (plan.group_size, *plan.table_sizes))
             return Seating(number, tuple(tables), tuple(byes))
         if len(played) == 1:
             winners = _advancing(Plan(KNOCKOUT, plan.table_sizes), played[-1], dropped)
