@@ -155,8 +155,10 @@ async def test_the_outcome_is_written_once_and_the_end_owed_once(store: Store) -
     game = await open_table(store, tournament, 1, 900)
     assert game is not None
     outcome = outcome_json([1, 2, 3, 4], [5, 4, 3, 2])
-    await store.in_transaction(table_outcome_write(game, outcome))
-    await store.in_transaction(table_outcome_write(game, outcome_json([4, 3, 2, 1], [0] * 4)))
+    await store.in_transaction(table_outcome_write(game, outcome))  # type: ignore[arg-type]
+    await store.in_transaction(
+        table_outcome_write(game, outcome_json([4, 3, 2, 1], [0] * 4))  # type: ignore[arg-type]
+    )
     record = await store.tournament_record(tournament)
     assert record is not None and record.tables[1][0].outcome == json.loads(outcome)
     assert not await store.set_table_outcome(game, outcome_json([1] * 4, [0] * 4))

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.core.community import tournaments as core
+from bot.core.store import GameRow
 from bot.core.store.tournaments import TournamentRecord
 from bot.discord_app.community import tournaments as front
 from tests.bot import tournament_stub
@@ -50,9 +51,16 @@ async def sign_up(fake: FakeDiscord, message: FakeMessage, users: Sequence[FakeU
 
 
 async def record_of(bot: Any, tournament_id: int) -> TournamentRecord:
-    record = await bot.store.tournament_record(tournament_id)
+    record: TournamentRecord | None = await bot.store.tournament_record(tournament_id)
     assert record is not None
     return record
+
+
+async def game_of(bot: Any, game_id: int | None) -> GameRow:
+    assert game_id is not None
+    row: GameRow | None = await bot.store.get(game_id)
+    assert row is not None
+    return row
 
 
 def expected_seating(record: TournamentRecord, number: int, dropped: set[str]) -> Any:

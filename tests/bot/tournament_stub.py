@@ -105,7 +105,7 @@ def seat_round(
     had_bye = {b for r in played for b in r.byes}
     order = sorted(active, key=lambda p: (-points.get(p, 0), entrants.index(p)))
     _, out = _split(order, plan.table_sizes)
-    byes: list[str] = []
+    byes = []
     for player in reversed(order):
         if len(byes) == len(out):
             break
