@@ -49,6 +49,7 @@ from bot.discord_app.community import (
     stats,
     tournaments,
 )
+from bot.discord_app.community.tournaments import tournament_group
 from bot.discord_app.delivery import notify, picture_modes, presence
 from bot.discord_app.delivery.announce import DiscordAnnouncer
 from bot.discord_app.play import history, lobby, looking, moves, presses
@@ -94,7 +95,7 @@ FEATURES = (
 TOP_LEVEL: tuple[app_commands.Command[Any, ..., Any] | app_commands.Group, ...] = (
     montana,
     games_everywhere_command,  # `/montana` is for servers only; this one also in DMs
-    tournaments.tournament_group,  # a command of its own: `/montana` is full
+    tournament_group,  # a command of its own: `/montana` is full
 )
 """The top-level commands (`i18n.commands.TOP_LEVEL_COMMANDS` names them in messages)."""
 NOT_ACCEPTED = translatable(

@@ -105,12 +105,12 @@ async def test_bad_options_are_answered_with_what_is_allowed(
     await fake_discord.start(bot)
     admin = fake_discord.add_user("admin", permissions=ADMIN)
     cases = [
-        ({"name": "x", "format": "knockout", "rounds": 4}, "`rounds` is for a Swiss"),
-        ({"name": "x", "rounds": 40}, "`rounds` is 1 to 15"),
+        ({"name": "x", "format": "knockout", "rounds": 4}, "`rounds:` is for a Swiss"),
+        ({"name": "x", "rounds": 40}, "`rounds:` is 1 to 15"),
         ({"name": "x", "format": "knockout", "tables": "3-4", "advance": 3}, "1 to 2"),
-        ({"name": "x", "advance": 1}, "`advance` is for a knockout only"),
-        ({"name": "x", "signup_hours": 0}, "`signup_hours` is 1 to 720"),
-        ({"name": "x", "size": 1}, "`size` is 3 to 256"),
+        ({"name": "x", "advance": 1}, "`advance:` is for a knockout only"),
+        ({"name": "x", "signup_hours": 0}, "`signup_hours:` is 1 to 720"),
+        ({"name": "x", "size": 1}, "`size:` is 3 to 256"),
         ({"name": " " * 3}, "1 to 60 characters"),
     ]
     for options, words in cases:

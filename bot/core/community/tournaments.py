@@ -49,12 +49,14 @@ from bot.core.store.tournaments import (
 )
 from bot.core.wording.refusals import Refusal
 from i18n import Translator, translatable
+from i18n.messages import Message
 from rules import Game
 
 NAME_LENGTH = 60
 MAX_ROUNDS = 15
 MAX_SIGNUP_HOURS = 30 * 24
 MIN_SIZE, MAX_SIZE = 2, 256
+MAX_GROUP = 8
 TABLE_CHOICES: dict[str, tuple[int, ...]] = {
     "3-4": (3, 4),
     "2": (2,),
@@ -80,64 +82,79 @@ class Options:
     size: int | None = None
 
 
+NOTHING_CREATED = translatable("Nothing was created.")
+
+
+def _refuse(message: Message, **fields: object) -> Refusal:
+    """A refusal of `new`'s options, saying that nothing was created."""
+    return Refusal(
+        lambda t: t.pgettext(
+            "sentences",
+            "{text} {next}",
+            text=t.translate(message, n=None, **fields),
+            next=t.translate(NOTHING_CREATED),
+        )
+    )
+
+
 def plan_of(options: Options) -> Plan:
     """The plan the options make, or a `Refusal` naming the option and what is allowed."""
     name = options.name.strip()
     if not name or len(name) > NAME_LENGTH:
-        raise Refusal(
-            translatable("A tournament's name has 1 to {most} characters. Nothing was created."),
-            most=NAME_LENGTH,
+        raise _refuse(
+            translatable("A tournament's name has 1 to {most} characters."), most=NAME_LENGTH
         )
     sizes = TABLE_CHOICES.get(options.tables)
     if sizes is None:
-        raise Refusal(
-            translatable("`tables` is one of {allowed}. Nothing was created."),
+        raise _refuse(
+            translatable("{/montana-tournament new:tables} is one of {allowed}."),
             allowed=", ".join(TABLE_CHOICES),
         )
     rounds = options.rounds if options.rounds is not None else 3
     if options.format != SWISS and options.rounds is not None:
-        raise Refusal(
+        raise _refuse(
             translatable(
-                "`rounds` is for a Swiss tournament only: groups and knockouts take as many "
-                "rounds as their tables need. Nothing was created."
+                "{/montana-tournament new:rounds} is for a Swiss tournament only: groups and "
+                "knockouts take as many rounds as their tables need."
             )
         )
     if not 1 <= rounds <= MAX_ROUNDS:
-        raise Refusal(
-            translatable("`rounds` is 1 to {most}. Nothing was created."), most=MAX_ROUNDS
+        raise _refuse(
+            translatable("{/montana-tournament new:rounds} is 1 to {most}."), most=MAX_ROUNDS
         )
     advance = options.advance if options.advance is not None else 1
     if options.format != KNOCKOUT and options.advance is not None:
-        raise Refusal(translatable("`advance` is for a knockout only. Nothing was created."))
+        raise _refuse(translatable("{/montana-tournament new:advance} is for a knockout only."))
     if not 1 <= advance < min(sizes):
-        raise Refusal(
+        raise _refuse(
             translatable(
-                "`advance` (how many of each table go on) is 1 to {most} with tables of "
-                "{tables}. Nothing was created."
+                "{/montana-tournament new:advance} (how many of each table go on) is 1 to "
+                "{most} with tables of {tables}."
             ),
             most=min(sizes) - 1,
             tables=options.tables,
         )
     group_size = options.group_size if options.group_size is not None else max(sizes)
     if options.format != GROUPS and options.group_size is not None:
-        raise Refusal(translatable("`group_size` is for groups only. Nothing was created."))
-    if not max(2, min(sizes)) <= group_size <= 8:
-        raise Refusal(
+        raise _refuse(translatable("{/montana-tournament new:group_size} is for groups only."))
+    if not max(2, min(sizes)) <= group_size <= MAX_GROUP:
+        raise _refuse(
             translatable(
-                "`group_size` is {least} to 8 with tables of {tables}. Nothing was created."
+                "{/montana-tournament new:group_size} is {least} to {most} with tables of {tables}."
             ),
             least=max(2, min(sizes)),
+            most=MAX_GROUP,
             tables=options.tables,
         )
     if options.signup_hours is not None and not 1 <= options.signup_hours <= MAX_SIGNUP_HOURS:
-        raise Refusal(
-            translatable("`signup_hours` is 1 to {most}. Nothing was created."),
+        raise _refuse(
+            translatable("{/montana-tournament new:signup_hours} is 1 to {most}."),
             most=MAX_SIGNUP_HOURS,
         )
     least = min(sizes) if options.format == SWISS else 2 * min(sizes)
     if options.size is not None and not max(MIN_SIZE, least) <= options.size <= MAX_SIZE:
-        raise Refusal(
-            translatable("`size` is {least} to {most} for this format. Nothing was created."),
+        raise _refuse(
+            translatable("{/montana-tournament new:size} is {least} to {most} for this format."),
             least=max(MIN_SIZE, least),
             most=MAX_SIZE,
         )
