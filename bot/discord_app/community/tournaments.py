@@ -36,6 +36,7 @@ from discord import app_commands
 
 from bot.core.clock.pace import PACES
 from bot.core.community import tournaments as core
+from bot.core.community.matchmaking import pace_in_words
 from bot.core.community.tournament_pairing import (
     FORMATS,
     Standing,
@@ -137,7 +138,7 @@ def signup_words(record: TournamentRecord, t: Translator) -> str:
         name=row.name,
         format=core.format_words(row, t),
         sizes=core.sizes_words(row.table_sizes),
-        pace=row.pace,
+        pace=pace_in_words(row.pace, t),
         language=language_name(row.language),
         organiser=row.organiser_id,
     )
