@@ -45,6 +45,7 @@ from ..core.store import ACTIVE, OPEN_STATUSES, PICTURES_EVERY_MOVE, DrawnKey, G
 from .live import POLL_SECONDS, SAFETY_POLL_SECONDS, Watcher
 from .pages import GameWords, game_page, language_of, mark_of, not_found_page
 from .servers import add_server_routes
+from .tournament_pages import add_tournament_routes
 from .turn_words import KeptWords
 
 log = logging.getLogger("bot.web")
@@ -475,4 +476,5 @@ def make_app(
     app.router.add_get("/g/{token}/turn/{turn}.png", turn_picture)
     app.router.add_get("/static/{name}", static)
     add_server_routes(app, store)  # /s/<token>: a server's and its players' pages
+    add_tournament_routes(app, store)  # /s/<token>/t/<id>: a tournament's standings
     return app

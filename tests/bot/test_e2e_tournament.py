@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from aiohttp.test_utils import TestClient, TestServer
+
 from bot.core.community import tournaments as core
+from bot.web.app import make_app
 from tests.bot.driver import make_bot, original
 from tests.bot.fakediscord import FakeDiscord, FakeUser
 from tests.bot.test_server_admin import ADMIN
@@ -128,3 +131,18 @@ async def test_a_swiss_of_ten_over_three_rounds_with_a_drop_out(
     positions = [text.index(f" {names[s.user_id]} ") for s in lines]
     assert positions == sorted(positions)
     assert "✗" in text  # the drop-out marked
+    # the server's web page lists it; its page shows the same standings
+    token = await bot.store.server_web_token(fake_discord.guild_id, "Montana Test")
+    server = TestServer(make_app(bot.store), host="127.0.0.1")
+    async with TestClient(server) as http:
+        page = await (await http.get(f"/s/{token}")).text()
+        assert f'href="/s/{token}/t/{tournament_id}?lang=en">Autumn Cup</a>' in page
+        answer = await http.get(f"/s/{token}/t/{tournament_id}")
+        assert answer.status == 200
+        web = await answer.text()
+        standings = web[web.index('<pre id="standings">') :]
+        positions = [standings.index(f" {names[s.user_id]} ") for s in lines]
+        assert positions == sorted(positions)
+        assert f"Champion: {names[winner]}." in web
+        assert (await http.get(f"/s/{token}/t/{tournament_id + 1}")).status == 404
+        assert (await http.get(f"/s/nothing/t/{tournament_id}")).status == 404

@@ -12,7 +12,6 @@ import pytest
 from bot.core.community import tournaments as core
 from bot.core.store import GameRow
 from bot.core.store.tournaments import TournamentRecord
-from bot.discord_app.community import tournaments as front
 from tests.bot import tournament_stub
 from tests.bot.driver import Table, original
 from tests.bot.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -25,13 +24,13 @@ def pairing_functions(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     stand-in (`tournament_stub`)."""
     if not tournament_stub.built():
         for name in ("seat_round", "standings", "champion"):
-            monkeypatch.setattr(front, name, getattr(tournament_stub, name))
+            monkeypatch.setattr(core, name, getattr(tournament_stub, name))
     yield
 
 
 def pure() -> Any:
     """The module whose functions the bot calls (to compute what it should have done)."""
-    return front
+    return core
 
 
 async def new_tournament(

@@ -37,7 +37,11 @@ from bot.core.community.tournament_pairing import (
     Outcome,
     Plan,
     PlayedRound,
+    Seating,
     Standing,
+    champion,
+    seat_round,
+    standings,
 )
 from bot.core.play.service import GameService
 from bot.core.store import ABANDONED, GameRow, Tx, stamp_of
@@ -226,6 +230,24 @@ def entrants_of(record: TournamentRecord) -> tuple[list[str], set[str]]:
     )
 
 
+def next_seating(record: TournamentRecord) -> Seating | None:
+    """The next round's tables and byes from the record, or None when it is over."""
+    entrants, dropped = entrants_of(record)
+    return seat_round(plan_from(record.tournament), entrants, played_of(record), dropped)
+
+
+def standings_of(record: TournamentRecord) -> list[Standing]:
+    """Every entrant's standing now (finished tables counted), best first."""
+    entrants, dropped = entrants_of(record)
+    return standings(plan_from(record.tournament), entrants, played_of(record), dropped)
+
+
+def champion_of(record: TournamentRecord) -> str | None:
+    """The winner once the tournament is over, else None."""
+    entrants, dropped = entrants_of(record)
+    return champion(plan_from(record.tournament), entrants, played_of(record), dropped)
+
+
 def outcome_of(row: GameRow, game: Game, quitter: str | None, players: Sequence[str]) -> str:
     """A finished table's outcome, in its seating's order (`players`): each one's place
     (RULES.md 10; a quitter of a vote to end last alone) and settlements."""
@@ -312,11 +334,13 @@ __all__ = [
     "TABLE_CHOICES",
     "Options",
     "abandoned_outcome",
+    "champion_of",
     "entrants_of",
     "format_words",
     "install",
     "is_abandoned",
     "least_entrants",
+    "next_seating",
     "outcome_of",
     "plan_from",
     "plan_of",
@@ -325,5 +349,6 @@ __all__ = [
     "sizes_words",
     "standing_line",
     "standings_header",
+    "standings_of",
     "tie_breaks_words",
 ]

@@ -37,13 +37,7 @@ from discord import app_commands
 from bot.core.clock.pace import PACES
 from bot.core.community import tournaments as core
 from bot.core.community.matchmaking import pace_in_words
-from bot.core.community.tournament_pairing import (
-    FORMATS,
-    Standing,
-    champion,
-    seat_round,
-    standings,
-)
+from bot.core.community.tournament_pairing import FORMATS, Standing
 from bot.core.delivery.outcome import Ticket
 from bot.core.runtime import incidents
 from bot.core.server.server_settings import server_settings
@@ -229,12 +223,6 @@ def final_words(record: TournamentRecord, winner: str | None, lines: list[Standi
 # ------------------------------------------------------------------ what is read
 
 
-def standings_of(record: TournamentRecord) -> list[Standing]:
-    entrants, dropped = core.entrants_of(record)
-    plan = core.plan_from(record.tournament)
-    return standings(plan, entrants, core.played_of(record), dropped)
-
-
 async def tournament_choices(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
@@ -412,7 +400,7 @@ def standings_embed(record: TournamentRecord, t: Translator) -> discord.Embed:
     if row.status == SIGNUP:
         embed.description = t.gettext("Sign-up is open: no round has been played yet.")
         return embed
-    lines = standings_of(record)
+    lines = core.standings_of(record)
     embed.description = standing_lines(record, lines, t)[:4096]
     footer = core.tie_breaks_words(t)
     if row.status == DONE and row.champion_id is not None:
@@ -641,12 +629,9 @@ async def advance(bot: MontanaApp, tournament_id: int) -> None:
                 return
             if any(t.outcome is None for t in record.tables.get(record.last_round, ())):
                 return
-            entrants, dropped = core.entrants_of(record)
-            plan = core.plan_from(record.tournament)
-            played = core.played_of(record)
-            seating = seat_round(plan, entrants, played, dropped)
+            seating = core.next_seating(record)
             if seating is None:
-                await _finish(bot, record, champion(plan, entrants, played, dropped))
+                await _finish(bot, record, core.champion_of(record))
                 return
             if await store.record_round(
                 tournament_id, seating.number, seating.tables, seating.byes
@@ -787,7 +772,7 @@ class TournamentEndSender:
         if record is None:
             return None
         channel_id = int(owed.body["channel_id"])
-        text = final_words(record, record.tournament.champion_id, standings_of(record))
+        text = final_words(record, record.tournament.champion_id, core.standings_of(record))
         channel = self.client.get_partial_messageable(channel_id, guild_id=row.guild_id)
         try:
             if ticket.retry:
