@@ -146,3 +146,50 @@ async def test_a_swiss_of_ten_over_three_rounds_with_a_drop_out(
         assert f"Champion: {names[winner]}." in web
         assert (await http.get(f"/s/{token}/t/{tournament_id + 1}")).status == 404
         assert (await http.get(f"/s/nothing/t/{tournament_id}")).status == 404
+
+
+async def test_a_full_sign_up_the_standings_before_the_start_and_a_cancel(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    admin = fake_discord.add_user("admin", permissions=ADMIN)
+    ana, ben, cleo, dan = (fake_discord.add_user(n) for n in ("ana", "ben", "cleo", "dan"))
+    tournament_id, signup = await new_tournament(
+        fake_discord, admin, name="Small", tables="3", size=3, signup_hours=48
+    )
+    assert "Sign-up closes <t:" in signup.content
+    await sign_up(fake_discord, signup, [ana, ben, cleo])
+    assert "3 of 3 places taken: Ana, Ben, Cleo" in fake_discord.world.messages[signup.id].content
+    full = await fake_discord.press(dan, signup, label="Join")
+    assert full.ephemeral and "This tournament is full" in full.text
+    option = {"tournament": str(tournament_id)}
+    early = await fake_discord.slash(
+        dan, fake_discord.channel, "montana-tournament standings", options=option
+    )
+    assert "Sign-up is open" in early.embeds[0]["description"]
+    outsider = await fake_discord.slash(
+        dan, fake_discord.channel, "montana-tournament drop", options=option
+    )
+    assert f"<@{dan.id}> is not signed up" in outsider.text
+    refused = await fake_discord.slash(
+        ana, fake_discord.channel, "montana-tournament cancel", options=option
+    )
+    assert "Only the tournament's organiser" in refused.text
+    other = await fake_discord.slash(
+        ana, fake_discord.channel, "montana-tournament standings", options={"tournament": "999"}
+    )
+    assert "There is no such tournament on this server" in other.text
+    cancelled = await fake_discord.slash(
+        admin, fake_discord.channel, "montana-tournament cancel", options=option
+    )
+    assert "Small is cancelled" in cancelled.text
+    shown = fake_discord.world.messages[signup.id]
+    assert "This tournament was cancelled." in shown.content and shown.button_labels() == []
+    row = await bot.store.tournament(tournament_id)
+    assert row is not None and row.status == "cancelled"
+    again = await fake_discord.slash(
+        admin, fake_discord.channel, "montana-tournament start", options=option
+    )
+    assert "This tournament was cancelled." in again.text
+    assert await bot.store.query("SELECT id FROM games") == []

@@ -354,6 +354,8 @@ async def start(interaction: discord.Interaction[Any], tournament: str) -> None:
     t = user_t(interaction)
     if not _organises(interaction, row):
         raise Refusal(ORGANISER_ONLY)
+    if row.status == CANCELLED:
+        raise Refusal(translatable("This tournament was cancelled."))
     if row.status != SIGNUP:
         raise Refusal(translatable("This tournament has started already. Nothing was changed."))
     least = core.least_entrants(core.plan_from(row))
@@ -630,8 +632,16 @@ async def advance(bot: MontanaApp, tournament_id: int) -> None:
             if any(t.outcome is None for t in record.tables.get(record.last_round, ())):
                 return
             seating = core.next_seating(record)
-            if seating is None:
+            if seating is None or not seating.tables:
                 await _finish(bot, record, core.champion_of(record))
+                return
+            if seating.number != record.last_round + 1:
+                log.error(
+                    "tournament %s: round %s seated after round %s; not carried on",
+                    tournament_id,
+                    seating.number,
+                    record.last_round,
+                )
                 return
             if await store.record_round(
                 tournament_id, seating.number, seating.tables, seating.byes
