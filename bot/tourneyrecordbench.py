@@ -34,7 +34,7 @@ GUILD = 1 << 22
 async def fill(store: Store, players: int, rounds: int, seed: int = 1) -> int:
     rng = random.Random(seed)
     moment = stamp_of(datetime.now(UTC))
-    row = TournamentRow(
+    setup = TournamentRow(
         id=0,
         guild_id=GUILD,
         name="Bench",
@@ -56,7 +56,7 @@ async def fill(store: Store, players: int, rounds: int, seed: int = 1) -> int:
         ended_at=None,
         champion_id=None,
     )
-    tournament = await store.create_tournament(row)
+    tournament = await store.create_tournament(setup)
     ids = [str(1000 + n) for n in range(players)]
     for user_id in ids:
         await store.join_tournament(tournament, Seat(user_id, f"p{user_id}"), moment)
