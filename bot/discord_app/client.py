@@ -47,6 +47,7 @@ from bot.discord_app.community import (
     records,
     replay,
     stats,
+    tournament_rounds,
     tournaments,
 )
 from bot.discord_app.community.tournaments import tournament_group
@@ -133,7 +134,7 @@ class MontanaBot(discord.Client):
     replays: Replays
     lobby_expiry: LobbyExpiry
     queue_watch: matchmaking.QueueWatch
-    tournament_watch: tournaments.TournamentWatch
+    tournament_watch: tournament_rounds.TournamentWatch
 
     def __init__(
         self,
@@ -220,7 +221,7 @@ class MontanaBot(discord.Client):
         self.queue_watch = matchmaking.QueueWatch(self)
         self.service.after_game_over.append(self.queue_watch.game_over)
         # a tournament game's end may complete its round: the next one is seated
-        self.tournament_watch = tournaments.TournamentWatch(self)
+        self.tournament_watch = tournament_rounds.TournamentWatch(self)
         self.service.after_game_over.append(self.tournament_watch.game_over)
         self.deadlines.at_deadline = self.ai.at_deadline
         self.ai.absence_of = self.deadlines.absence_of
@@ -233,7 +234,7 @@ class MontanaBot(discord.Client):
             )
         # the end-of-game summaries the outbox owes (`bot.core.community.ratings`)
         self.service.delivery.senders[SUMMARY] = stats.SummarySender(self)
-        self.service.delivery.senders[TOURNAMENT_END] = tournaments.TournamentEndSender(
+        self.service.delivery.senders[TOURNAMENT_END] = tournament_rounds.TournamentEndSender(
             self, self.store
         )
         self.lobby_expiry = LobbyExpiry(
