@@ -1,11 +1,12 @@
 """Tournaments' seating and standings at a large server's scale: `python -m bot.tourneybench`.
 
 usage: python -m bot.tourneybench [--players N] [--rounds N] [--sizes 3,4]
-                                  [--samples N] [--seed N]
+                                  [--swisses N] [--samples N] [--seed N]
 
-Plays a Swiss of `--players` (200) over `--rounds` (7) rounds of tables of `--sizes`
-(3 and 4) with random outcomes (seeded: a place drawn per seat, a tie now and then, the
-settlements built), timing each `seat_round` (one per round), and `--samples` (200)
+Plays `--swisses` (5) Swisses of `--players` (200) over `--rounds` (7) rounds of tables
+of `--sizes` (3 and 4) with random outcomes (seeded: a place drawn per seat, a tie now
+and then, the settlements built), timing each `seat_round` (one per round), and
+`--samples` (200)
 `standings` of the record as it stood after a random round, the last round half played.
 Prints per call the median and p99 of wall and CPU time, with issue 40's aim for
 `standings` (p99 <= 50 ms), and how many repeated meetings the seatings made.
@@ -131,7 +132,10 @@ def measure(args: argparse.Namespace) -> None:
     plan = Plan(SWISS, sizes, rounds=args.rounds)
     entrants = [str(10**17 + n) for n in range(args.players)]
     seat_times: list[Timing] = []
-    played = play(plan, entrants, rng, seat_times)
+    again = 0
+    for _ in range(args.swisses):
+        played = play(plan, entrants, rng, seat_times)
+        again += repeats(played)
     standing_times: list[Timing] = []
     for _ in range(args.samples):
         cut = rng.randint(1, len(played))
@@ -146,8 +150,8 @@ def measure(args: argparse.Namespace) -> None:
         )
         standing_times.append(timed(functools.partial(standings, plan, entrants, record)))
     print(
-        f"tourneybench: a Swiss of {args.players} players, {len(played)} rounds of tables of "
-        f"{args.sizes}, {repeats(played)} repeated meetings"
+        f"tourneybench: {args.swisses} Swisses of {args.players} players, {len(played)} rounds "
+        f"of tables of {args.sizes}, {again} repeated meetings"
     )
     print(line("seat_round", seat_times))
     print(line("standings", standing_times, STANDINGS_AIM_MS))
@@ -158,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=200, help="entrants (200)")
     parser.add_argument("--rounds", type=int, default=7, help="Swiss rounds (7)")
     parser.add_argument("--sizes", default="3,4", help="table sizes (3,4)")
+    parser.add_argument("--swisses", type=int, default=5, help="Swisses played (5)")
     parser.add_argument("--samples", type=int, default=200, help="standings timed (200)")
     parser.add_argument("--seed", type=int, default=1)
     measure(parser.parse_args(argv))
