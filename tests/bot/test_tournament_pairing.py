@@ -282,6 +282,31 @@ def test_groups_in_pairs_meet_every_pair_of_the_group_once() -> None:
     assert final == Seating(4, (("p01", "p02"),), ())
 
 
+def test_groups_of_3_in_pairs_give_each_a_bye_once() -> None:
+    plan = Plan(GROUPS, (2,), group_size=3)
+    entrants = P[:6]  # groups p01 p04 p05 | p02 p03 p06
+    played: list[PlayedRound] = []
+    expected = [
+        Seating(1, (("p01", "p04"), ("p02", "p03")), ("p05", "p06")),
+        Seating(2, (("p01", "p05"), ("p02", "p06")), ("p04", "p03")),
+        Seating(3, (("p04", "p05"), ("p03", "p06")), ("p01", "p02")),
+        Seating(4, (("p01", "p02"),), ()),
+    ]
+    for seating in expected:
+        assert seat_round(plan, entrants, played) == seating
+        played.append(played_as(seating, [(1, 2)] * len(seating.tables)))
+    assert champion(plan, entrants, played) == "p01"
+
+
+def test_a_knockout_of_8_at_tables_of_3_and_4_plans_a_bye_to_reach_one_final_table() -> None:
+    # 4 + 4 would leave two winners, no table: 4 + 3 and a bye leave three, the final
+    plan = Plan(KNOCKOUT, (3, 4))
+    first = seat_round(plan, P[:8], [])
+    assert first == Seating(1, (("p02", "p03", "p04", "p05"), ("p06", "p07", "p08")), ("p01",))
+    played = [played_as(first, [(2, 1, 3, 4), (3, 2, 1)])]
+    assert seat_round(plan, P[:8], played) == Seating(2, (("p03", "p08", "p01"),), ())
+
+
 def met_before(played: Sequence[PlayedRound]) -> dict[frozenset[str], int]:
     met: dict[frozenset[str], int] = {}
     for one in played:

@@ -8,12 +8,54 @@ A player is a user id (`str`). The record is the plan, the entrants in sign-up o
 the rounds played or under way and who dropped out; `seat_round` gives the next round's
 tables and byes (or `None` when the tournament is over), `standings` the ranking at any
 moment, finished tables counted and unfinished ones not.
+
+Points. Inside a game the place is Montana's own final ranking (RULES.md 10, in
+`Outcome.places`; a complete tie shares a place). Across games of 2, 3 or 4 players a
+game is worth the share of the other players beaten, a shared place counting half:
+`(beaten + tied / 2) / (n - 1)`, so a win is 1 and the last place 0 at every size, and
+every table gives out on average half a point a player. A bye is worth that average,
+half a point (`BYE_POINTS`), and meets nobody. Standings rank by points, then opponents'
+points (Buchholz: the sum of the points of everyone met, once a game), then settlements
+built, then sign-up order; a rank is shared when all but the sign-up order are equal. A
+player who dropped out keeps their line, flagged; they are never seated again, never
+champion.
+
+Tables (`tournament_seating`): a round seats as many as it can at tables of the plan's
+sizes, largest tables first when there is a choice (10 at 3-4: 4 + 3 + 3; 10 at 4:
+4 + 4 and two byes). Players come in rank order (round 1: sign-up order); the tables
+then have the fewest repeated meetings that the search finds (exact up to 12 players,
+and none when every player has met fewer than there are tables), then equal points
+together: rank-order slices, repaired by swaps. Each table lists its players best
+first; who starts is for the game's start to draw.
+
+Swiss: `plan.rounds` rounds, each as above; the byes go to those with the fewest byes,
+the lowest-ranked first, so nobody has a second while someone has none. It ends early
+if too few are left to seat a table. Champion: the first of the standings still in.
+
+Groups then a final: `ceil(n / group_size)` groups as even as possible, snake-seeded by
+sign-up order (p1 p2 p3 | p3' p2' p1'...). Round robin: each group plays rounds seated as
+above (byes inside the group) until every two of its players have met once: a group that
+fits one table plays one game; at tables of 2 a group of 4 plays 3 rounds, of 3 three
+rounds with a bye each. Groups play side by side; one done waits. The final is one table
+of the largest size the plan allows: every group's winner, then every group's second,
+and so on, a row that does not fit all taken best points first. Its best place is
+champion (a shared win: the standings decide). With one group there is no final.
+
+Knockout by tables: the field still in is seated as above, the byes to those with the
+fewest byes, best-ranked first; from each table the top `min(advance, size - 1)` go on
+(a tie at the cut: the standings as that round ended), and every bye. A field that fits
+one table plays the final; its winner is champion. The round is planned so that those
+going on can still come down to one table (`knockout_rounds`, `playable`): the fewest
+byes, then the largest tables, among those rounds. A player who dropped out is out, and
+the next of their table goes on in their place. Standings: those who went further first,
+then by their place at the table where they went out, then as above.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 from bot.core.community.tournament_seating import arrange, knockout_rounds, table_sizes
 
@@ -95,11 +137,16 @@ TABLE_SIZES = (2, 3, 4)
 def game_units(places: Sequence[int]) -> list[int]:
     """Each seat's points of one game, in twelfths: the share of the other players it
     beat, a tie counting half, `(beaten + tied / 2) / (n - 1)`."""
+    return list(_units(tuple(places)))
+
+
+@lru_cache(maxsize=4096)
+def _units(places: tuple[int, ...]) -> tuple[int, ...]:
     per = UNIT // (2 * (len(places) - 1))
-    return [
+    return tuple(
         per * sum(2 if other > mine else 1 if other == mine else 0 for other in places) - per
         for mine in places
-    ]
+    )
 
 
 def game_points(places: Sequence[int]) -> list[float]:
@@ -137,19 +184,24 @@ class _Record:
         self.played = list(played)
         self.dropped = frozenset(dropped)
         self.lines = _tally(entrants, played)
-        self.met: dict[str, dict[str, int]] = {p: {} for p in entrants}
-        for one in played:
-            for table in one.seated:
-                for a in table:
-                    row = self.met[a]
-                    for b in table:
-                        if b != a:
-                            row[b] = row.get(b, 0) + 1
         units = {p: line.units for p, line in self.lines.items()}
         self.opponents = {
             p: sum(units[o] for o in line.opponents) for p, line in self.lines.items()
         }
         self.ranking = sorted(entrants, key=self.key)
+
+    @cached_property
+    def met(self) -> dict[str, dict[str, int]]:
+        """How many times each two players sat at one table (seating only needs it)."""
+        met: dict[str, dict[str, int]] = {p: {} for p in self.entrants}
+        for one in self.played:
+            for table in one.seated:
+                for a in table:
+                    row = met[a]
+                    for b in table:
+                        if b != a:
+                            row[b] = row.get(b, 0) + 1
+        return met
 
     def key(self, player: str) -> tuple[int, int, int, int]:
         """Points, opponents' points, settlements (more is better), then sign-up order."""
@@ -174,7 +226,13 @@ class _Record:
             key=lambda p: (self.lines[p].byes, -position[p] if lowest else position[p]),
         )[:byes]
         seated = [p for p in players if p not in given]
-        met = [[self.met[a].get(b, 0) for b in seated] for a in seated]
+        at = {p: n for n, p in enumerate(seated)}
+        met = [[0] * len(seated) for _ in seated]
+        for a in seated:
+            row = met[at[a]]
+            for b, times in self.met[a].items():
+                if b in at:
+                    row[at[b]] = times
         score = [self.lines[p].units for p in seated]
         tables = arrange(len(seated), sizes, met, score)
         return [tuple(seated[i] for i in t) for t in tables], [p for p in players if p in given]
@@ -193,15 +251,14 @@ def _tally(entrants: Sequence[str], played: Sequence[PlayedRound]) -> dict[str, 
                 lines[player].last_round, lines[player].last_units = one.number, -1
             if outcome is None:
                 continue
-            for seat, (player, units) in enumerate(
-                zip(outcome.players, game_units(outcome.places), strict=True)
-            ):
-                line = lines[player]
+            players = outcome.players
+            for seat, units in enumerate(_units(tuple(outcome.places))):
+                line = lines[players[seat]]
                 line.units += units
                 line.settlements += outcome.settlements[seat]
                 line.games += 1
                 line.last_units = units
-                line.opponents.extend(p for p in outcome.players if p != player)
+                line.opponents += players[:seat] + players[seat + 1 :]
     return lines
 
 
