@@ -342,13 +342,15 @@ def fewest_repeats(players: list[str], sizes: list[int], met: dict[frozenset[str
 
 @pytest.mark.parametrize("count", range(6, 41))
 def test_nobody_meets_the_same_player_twice_while_it_can_be_avoided(count: int) -> None:
-    """Each round of Swisses of 3 to 7 rounds at tables of 3-4 with random outcomes: up
-    to 10 players, no seating of that round's players has fewer repeats (all tried);
-    at any size, none when each player has met at most as many as there are tables less
-    one (a seating without a repeat then exists: Hajnal and Szemeredi's theorem)."""
-    rng = random.Random(count)
+    """Each round of Swisses of 7 rounds at tables of 3-4 with random outcomes (a Swiss
+    of 3 to 6 rounds is seated as their first rounds: the plan's rounds only say when
+    it ends): up to 10 players, no seating of that round's players has fewer repeats
+    (all tried); at any size, none when each player has met at most as many as there
+    are tables less one (a seating without a repeat then exists: Hajnal and
+    Szemeredi's theorem on equitable colourings)."""
     entrants = P + [f"q{n:02}" for n in range(count - len(P))] if count > len(P) else P[:count]
-    for rounds in (3, 5, 7):
+    for rounds, seed in ((7, count), (7, -count)):
+        rng = random.Random(seed)
         plan = Plan(SWISS, (3, 4), rounds=rounds)
         played: list[PlayedRound] = []
         while (seating := seat_round(plan, entrants, played)) is not None:

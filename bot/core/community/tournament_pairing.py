@@ -23,10 +23,11 @@ champion.
 Tables (`tournament_seating`): a round seats as many as it can at tables of the plan's
 sizes, largest tables first when there is a choice (10 at 3-4: 4 + 3 + 3; 10 at 4:
 4 + 4 and two byes). Players come in rank order (round 1: sign-up order); the tables
-then have the fewest repeated meetings that the search finds (exact up to 12 players,
-and none when every player has met fewer than there are tables), then equal points
-together: rank-order slices, repaired by swaps. Each table lists its players best
-first; who starts is for the game's start to draw.
+then have the fewest repeated meetings that the search finds (it tries every seating of
+up to about 12 players, and the tests find no repeat where one is surely avoidable: when
+every player has met fewer than there are tables), then equal points together as far as
+swaps between neighbouring tables find. Each table lists its players best first; who
+starts is for the game's start to draw.
 
 Swiss: `plan.rounds` rounds, each as above; the byes go to those with the fewest byes,
 the lowest-ranked first, so nobody has a second while someone has none. It ends early
@@ -137,6 +138,8 @@ TABLE_SIZES = (2, 3, 4)
 def game_units(places: Sequence[int]) -> list[int]:
     """Each seat's points of one game, in twelfths: the share of the other players it
     beat, a tie counting half, `(beaten + tied / 2) / (n - 1)`."""
+    if not 2 <= len(places) <= max(TABLE_SIZES):
+        raise ValueError(f"a game of {len(places)} players: Montana is for 2 to 4")
     return list(_units(tuple(places)))
 
 
@@ -210,7 +213,8 @@ class _Record:
 
     def active(self, players: Collection[str]) -> list[str]:
         """`players` still playing, in rank order."""
-        return [p for p in self.ranking if p in players and p not in self.dropped]
+        wanted = set(players) - self.dropped
+        return [p for p in self.ranking if p in wanted]
 
     def finished(self) -> bool:
         return not self.played or all(o is not None for o in self.played[-1].outcomes)
@@ -221,10 +225,12 @@ class _Record:
         """`players` (rank order) at tables of `sizes`, `byes` of them given a bye: those
         with the fewest byes, the lowest-ranked (`lowest`) or the best-ranked first."""
         position = {p: n for n, p in enumerate(players)}
-        given = sorted(
-            players,
-            key=lambda p: (self.lines[p].byes, -position[p] if lowest else position[p]),
-        )[:byes]
+        given = set(
+            sorted(
+                players,
+                key=lambda p: (self.lines[p].byes, -position[p] if lowest else position[p]),
+            )[:byes]
+        )
         seated = [p for p in players if p not in given]
         at = {p: n for n, p in enumerate(seated)}
         met = [[0] * len(seated) for _ in seated]
