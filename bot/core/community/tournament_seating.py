@@ -16,8 +16,8 @@ from itertools import pairwise
 
 SEARCH_STEPS = 40_000
 """Players tried at a table by the exhaustive search once the repairs leave a repeated
-meeting: enough to try every seating of a field of 12 (about 36,000 were needed at most,
-so the search is exact there), a bound beyond (at most about 0.1 s of CPU a seating
+meeting: enough to try every seating of a field of 12 (at most about 36,000 were needed
+in the fields tried), a bound beyond (at most about 0.1 s of CPU a seating
 in Swisses of 6 to 40 players over 7 rounds)."""
 TIGHTEN_PASSES = 8
 """Passes of swaps between neighbouring tables that bring equal points together."""
