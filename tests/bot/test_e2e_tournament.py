@@ -22,13 +22,10 @@ from tests.bot.tournament_helpers import (
     finish_round,
     game_of,
     new_tournament,
-    pairing_functions,
     pure,
     record_of,
     sign_up,
 )
-
-__all__ = ["pairing_functions"]
 
 
 async def test_a_swiss_of_ten_over_three_rounds_with_a_drop_out(

@@ -17,13 +17,10 @@ from tests.bot.tournament_helpers import (
     finish_round,
     game_of,
     new_tournament,
-    pairing_functions,
     pure,
     record_of,
     sign_up,
 )
-
-__all__ = ["pairing_functions"]
 
 
 async def run_to_the_end(
@@ -129,3 +126,27 @@ async def test_bad_options_are_answered_with_what_is_allowed(
     )
     assert "only members with the role <@&4242>" in said.text
     assert await bot.store.tournaments_of(fake_discord.guild_id) == []
+
+
+async def test_a_knockout_that_cannot_reach_a_final_table_is_not_started(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """8 at tables of 4 where only the winner goes on: its 2 winners make no table."""
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    admin = fake_discord.add_user("admin", permissions=ADMIN)
+    players = [fake_discord.add_user(f"p{i}") for i in range(8)]
+    tournament_id, signup = await new_tournament(
+        fake_discord, admin, name="Cup", format="knockout", tables="4"
+    )
+    await sign_up(fake_discord, signup, players)
+    refused = await fake_discord.slash(
+        admin,
+        fake_discord.channel,
+        "montana-tournament start",
+        options={"tournament": str(tournament_id)},
+    )
+    assert "8 players cannot play this tournament to its end at tables of 4" in refused.text
+    row = await bot.store.tournament(tournament_id)
+    assert row is not None and row.status == "signup"
+    assert await bot.store.query("SELECT id FROM games") == []

@@ -22,12 +22,9 @@ from tests.bot.tournament_helpers import (
     expected_seating,
     game_of,
     new_tournament,
-    pairing_functions,
     record_of,
     sign_up,
 )
-
-__all__ = ["pairing_functions"]
 
 
 async def signed_up(fake: FakeDiscord, bot: object, n: int) -> int:

@@ -4,33 +4,21 @@ functions expect of the record (the tests compare the bot's tables with them).""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import pytest
-
+from bot.core.community import tournament_pairing as pairing
 from bot.core.community import tournaments as core
 from bot.core.store import GameRow
 from bot.core.store.tournaments import TournamentRecord
-from tests.bot import tournament_stub
 from tests.bot.driver import Table, original
 from tests.bot.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.bot.test_e2e_ratings import to_the_last_move
 
 
-@pytest.fixture(autouse=True)
-def pairing_functions(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The bot's seating and standings functions: the real ones once built, else the
-    stand-in (`tournament_stub`)."""
-    if not tournament_stub.built():
-        for name in ("seat_round", "standings", "champion"):
-            monkeypatch.setattr(core, name, getattr(tournament_stub, name))
-    yield
-
-
 def pure() -> Any:
-    """The module whose functions the bot calls (to compute what it should have done)."""
-    return core
+    """The pure functions the bot calls (to compute what it should have done)."""
+    return pairing
 
 
 async def new_tournament(

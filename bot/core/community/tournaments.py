@@ -40,6 +40,7 @@ from bot.core.community.tournament_pairing import (
     Seating,
     Standing,
     champion,
+    playable,
     seat_round,
     standings,
 )
@@ -179,6 +180,11 @@ def signup_until(options: Options, moment: datetime) -> str | None:
     if options.signup_hours is None:
         return None
     return stamp_of(moment + timedelta(hours=options.signup_hours))
+
+
+def can_be_played(row: TournamentRow, count: int) -> bool:
+    """Whether `count` entrants can play the tournament to its end (`playable`)."""
+    return playable(plan_from(row), count)
 
 
 def least_entrants(plan: Plan) -> int:
@@ -334,6 +340,7 @@ __all__ = [
     "TABLE_CHOICES",
     "Options",
     "abandoned_outcome",
+    "can_be_played",
     "champion_of",
     "entrants_of",
     "format_words",

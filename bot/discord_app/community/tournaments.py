@@ -281,6 +281,16 @@ async def start(interaction: discord.Interaction[Any], tournament: str) -> None:
             least=least,
             n=len(record.entrants),
         )
+    if not core.can_be_played(row, len(record.entrants)):
+        raise Refusal(
+            translatable(
+                "{n} players cannot play this tournament to its end at tables of {sizes}: a "
+                "knockout must come down to one final table. Let more players sign up, or "
+                "cancel it and organise one with other options. Nothing was changed."
+            ),
+            n=len(record.entrants),
+            sizes=core.sizes_words(row.table_sizes),
+        )
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = bot_of(interaction)
     moment = stamp_of(datetime.now(UTC))
