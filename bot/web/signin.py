@@ -35,7 +35,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from urllib.parse import urlencode
+from urllib.parse import quote_plus, urlencode
 
 import aiohttp
 from aiohttp import web
@@ -135,6 +135,10 @@ def _cookie(response: web.StreamResponse, name: str, value: str, max_age: int, p
     )
 
 
+def _redirect(location: str) -> web.Response:
+    return web.Response(status=302, headers={"Location": location, "Cache-Control": "no-store"})
+
+
 def _said(status: int, text: str) -> web.Response:
     """A refusal or an answer in words, as the page reads it."""
     return web.json_response({"said": text}, status=status, headers={"Cache-Control": "no-store"})
@@ -212,11 +216,10 @@ async def begin(request: web.Request) -> web.StreamResponse:
             "prompt": "none",
         }
     )
-    response = web.HTTPFound(f"{oauth.authorize_url}?{query}")
+    response = _redirect(f"{oauth.authorize_url}?{query}")
     # the state is bound to this browser: a callback carrying a state begun elsewhere
     # (a link someone was sent to sign them in as another) is refused
     _cookie(response, LOGIN_COOKIE, state, LOGIN_MINUTES * 60, "/signin")
-    response.headers["Cache-Control"] = "no-store"
     return response
 
 
@@ -247,11 +250,16 @@ async def callback(request: web.Request) -> web.StreamResponse:
         secret, user_id, name, csrf, now, now + timedelta(days=SESSION_DAYS)
     )
     log.info("user %s signed in on the web pages", user_id)
-    response = web.HTTPFound(login.back)
+    response = _redirect(login.back)
     _cookie(response, SESSION_COOKIE, secret, SESSION_DAYS * 86400, "/")
     response.del_cookie(LOGIN_COOKIE, path="/signin")
-    response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _basic(oauth: OAuth) -> str:
+    """The client's credentials as HTTP Basic (RFC 6749 2.3.1: each form-encoded)."""
+    pair = f"{quote_plus(oauth.client_id)}:{quote_plus(oauth.client_secret)}"
+    return "Basic " + base64.b64encode(pair.encode()).decode("ascii")
 
 
 async def _exchange(oauth: OAuth, code: str, verifier: str) -> tuple[str, str]:
@@ -266,7 +274,7 @@ async def _exchange(oauth: OAuth, code: str, verifier: str) -> tuple[str, str]:
                 "redirect_uri": oauth.redirect_uri,
                 "code_verifier": verifier,
             },
-            auth=aiohttp.BasicAuth(oauth.client_id, oauth.client_secret),
+            headers={"Authorization": _basic(oauth)},
         ) as answer:
             answer.raise_for_status()
             token = await answer.json()
