@@ -6,6 +6,7 @@ the thread getting its post and ping from the same outbox as a button press."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 from collections.abc import AsyncIterator
@@ -134,38 +135,56 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@contextlib.asynccontextmanager
+async def board_for(
+    folder: Path, *, seed: int = 4, fake: FakeDiscord | None = None
+) -> AsyncIterator[Board]:
+    """A game of two at its first main action, its page served with board play on, and
+    the fake Discord's OAuth2 beside it (`python -m bot.boardbench` uses it too)."""
+    own = fake is None
+    discord = fake if fake is not None else FakeDiscord()
+    try:
+        bot = make_bot(folder / "m.sqlite3", renderer=BlankRenderer(), seed=seed)
+        table = Table(discord, bot)
+        await discord.start(bot)
+        game_id, thread, _ = await open_game(discord, table, discord.channel, "ana", "ben")
+        await to_main_decision(table, game_id)  # each move from now on posts (none edits)
+        token = await bot.store.web_token(game_id)
+        port = _free_port()
+        site = f"http://127.0.0.1:{port}"
+        oauth = FakeOAuth(CLIENT_ID, SECRET, {f"{site}/signin/callback"})
+        discord_oauth = TestServer(oauth.app(), host="127.0.0.1")
+        await discord_oauth.start_server()
+        base = str(discord_oauth.make_url("")).rstrip("/")
+        clock, rate = Clock(), TapRate(taps=5, seconds=10.0, clock=lambda: 0.0)
+        app = make_app(
+            bot.store,
+            poll_seconds=0.2,
+            settings_seconds=0,
+            service=bot.service,
+            oauth=OAuth(CLIENT_ID, SECRET, f"{site}/signin/callback", base),
+            clock=clock,
+            # the tests' limit; the benchmark's moves, unlimited
+            tap_rate=TapRate(taps=10**9) if own else rate,
+        )
+        server = TestServer(app, host="127.0.0.1", port=port)
+        await server.start_server()
+        # no cookie jar: the cookies are Secure, and the tests carry them by hand
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
+            found = Board(table, game_id, thread, token, site, http, oauth, clock, rate)
+            found.oauth_base = base
+            yield found
+        await server.close()
+        await discord_oauth.close()
+    finally:
+        if own:
+            await discord.close()
+
+
 @pytest.fixture
 async def board(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Board]:
-    table = Table(fake_discord, make_bot(tmp_path / "m.sqlite3", renderer=BlankRenderer(), seed=4))
-    await fake_discord.start(table.bot)
-    game_id, thread, _ = await open_game(fake_discord, table, fake_discord.channel, "ana", "ben")
-    await to_main_decision(table, game_id)  # each move from now on posts (none edits)
-    token = await table.bot.store.web_token(game_id)
-    port = _free_port()
-    site = f"http://127.0.0.1:{port}"
-    fake = FakeOAuth(CLIENT_ID, SECRET, {f"{site}/signin/callback"})
-    discord_oauth = TestServer(fake.app(), host="127.0.0.1")
-    await discord_oauth.start_server()
-    base = str(discord_oauth.make_url("")).rstrip("/")
-    clock, rate = Clock(), TapRate(taps=5, seconds=10.0, clock=lambda: 0.0)
-    app = make_app(
-        table.bot.store,
-        poll_seconds=0.2,
-        settings_seconds=0,
-        service=table.bot.service,
-        oauth=OAuth(CLIENT_ID, SECRET, f"{site}/signin/callback", base),
-        clock=clock,
-        tap_rate=rate,
-    )
-    server = TestServer(app, host="127.0.0.1", port=port)
-    await server.start_server()
-    # no cookie jar: the cookies are Secure, and the tests carry them by hand
-    async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
-        found = Board(table, game_id, thread, token, site, http, fake, clock, rate)
-        found.oauth_base = base
+    async with board_for(tmp_path, fake=fake_discord) as found:
         yield found
-    await server.close()
-    await discord_oauth.close()
 
 
 def _user(board: Board, pid: str) -> FakeUser:
