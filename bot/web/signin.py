@@ -249,6 +249,7 @@ async def callback(request: web.Request) -> web.StreamResponse:
     await sessions.store.create_web_session(
         secret, user_id, name, csrf, now, now + timedelta(days=SESSION_DAYS)
     )
+    await sessions.store.sweep_web_sessions(now)  # the expired ones go (indexed: cheap)
     log.info("user %s signed in on the web pages", user_id)
     response = _redirect(login.back)
     _cookie(response, SESSION_COOKIE, secret, SESSION_DAYS * 86400, "/")

@@ -21,10 +21,18 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 from bot.core.delivery.pictures import BlankRenderer
+from bot.core.server.settings import SettingsError, load_settings
 from bot.core.store import Store
 from bot.web.app import make_app
 from bot.web.moves import TapRate
-from bot.web.signin import CSRF_HEADER, LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, OAuth
+from bot.web.signin import (
+    CSRF_HEADER,
+    LOGIN_COOKIE,
+    SESSION_COOKIE,
+    SESSION_DAYS,
+    OAuth,
+    oauth_of,
+)
 from render.targets import snapshot_targets, target_of
 from rules import Action, Game
 from tests.bot.driver import Table, make_bot, open_game, to_main_decision
@@ -425,3 +433,22 @@ async def test_sessions_and_sign_ins_on_both_databases(store: Store) -> None:
     assert await store.sweep_web_sessions(now + timedelta(hours=2)) == 1
     await store.end_web_session("secret")
     assert await store.web_session("secret", now) is None
+
+
+def test_the_sign_in_settings_come_together_and_the_secret_is_never_shown() -> None:
+    with pytest.raises(SettingsError, match="together"):
+        load_settings({"MONTANA_OAUTH_CLIENT_ID": CLIENT_ID}, None)
+    with pytest.raises(SettingsError, match="application's id"):
+        load_settings({"MONTANA_OAUTH_CLIENT_ID": "me"}, None)
+    assert oauth_of(load_settings({}, None)) is None, "no sign-in served without them"
+    settings = load_settings(
+        {
+            "MONTANA_OAUTH_CLIENT_ID": CLIENT_ID,
+            "MONTANA_OAUTH_CLIENT_SECRET": SECRET,
+            "MONTANA_OAUTH_REDIRECT": "https://montana.example.org/signin/callback",
+        },
+        None,
+    )
+    oauth = oauth_of(settings)
+    assert oauth is not None and oauth.token_url == "https://discord.com/api/oauth2/token"
+    assert SECRET not in repr(settings) and SECRET not in repr(oauth)

@@ -29,19 +29,40 @@ def _pixel(image: Image.Image, point: tuple[float, float]) -> tuple[int, int, in
     return (int(value[0]), int(value[1]), int(value[2]))
 
 
-def _field_printed(
-    game: Game,
-    geo: landscape.LandscapeGeometry,
-    label: str,
-    point: tuple[int, int],
-    origin: tuple[int, int],
-) -> tuple[int, int, int]:
-    """The colour the field's own printed sprite has at `point` of the picture."""
+def _printed_around(
+    game: Game, radius: int, label: str, centre: tuple[float, float]
+) -> Image.Image:
+    """What the field's own printed sprite shows around its centre (its label above
+    left out), were the field drawn with its centre at `centre`."""
     f = game.fields[label]
-    sprite = landscape._sprite_of(f, landscape._tile_shade(game, f.tile), geo.radius)
-    cx, cy = geo.centre(f.q, f.r)
-    left, top = landscape._top_left(cx + origin[0], cy + origin[1], sprite)
-    return _pixel(sprite.convert("RGB"), (point[0] - left, point[1] - top))
+    sprite = landscape._sprite_of(f, landscape._tile_shade(game, f.tile), radius)
+    left, top = landscape._top_left(centre[0], centre[1], sprite)
+    return sprite.convert("RGB").crop(_around(centre, radius, (left, top)))
+
+
+def _around(
+    centre: tuple[float, float], radius: int, less: tuple[int, int] = (0, 0)
+) -> tuple[int, int, int, int]:
+    """A box inside the field round its centre, below its label (moved by -`less`)."""
+    x, y = round(centre[0]) - less[0], round(centre[1]) - less[1]
+    # clear of the label above and of a neighbour's ring of the last turn round its edge
+    half = round(0.35 * radius)
+    return (x - half, y - round(0.3 * radius), x + half, y + round(0.42 * radius))
+
+
+def _check_edges(image: Image.Image, region: Region) -> None:
+    """An empty box's rectangle is the box drawn: white just inside each side's middle,
+    not white just outside it (the panel between the boxes)."""
+    (left, top), (right, bottom) = region.points
+    cx, cy = region.centre
+    for inside, outside in (
+        ((left + 4, cy), (left - 2, cy)),
+        ((right - 4, cy), (right + 2, cy)),
+        ((cx, top + 4), (cx, top - 2)),
+        ((cx, bottom - 4), (cx, bottom + 2)),
+    ):
+        assert _pixel(image, inside) == WHITE, f"{region.key} at {inside}"
+        assert _pixel(image, outside) != WHITE, f"{region.key} at {outside}"
 
 
 def _occupied(game: Game, region: Region) -> bool:
@@ -76,7 +97,6 @@ def _check_fields(
     image: Image.Image,
     regions: list[Region],
     geo: landscape.LandscapeGeometry,
-    origin: tuple[int, int],
 ) -> None:
     fields = [r for r in regions if r.kind == "field"]
     assert {r.key for r in fields} == {f"field:{label}" for label in game.fields}
@@ -89,7 +109,11 @@ def _check_fields(
             # a house, a cow or a canteen stands on the field: drawn over its print
             assert seen != BOARD_GROUND, region.key
         else:
-            assert seen == _field_printed(game, geo, label, point, origin), region.key
+            # the field's print lies round the region's centre, pixel for pixel (a
+            # centre a few pixels off finds the cost's icons elsewhere)
+            printed = _printed_around(game, geo.radius, label, region.centre)
+            drawn = image.crop(_around(region.centre, geo.radius))
+            assert drawn.tobytes() == printed.tobytes(), region.key
         hits = [r.key for r in fields if r.contains(region.centre)]
         assert hits == [region.key], f"a tap at {region.key}'s centre finds {hits}"
 
@@ -108,7 +132,7 @@ def test_each_region_of_the_snapshot_lies_on_what_the_picture_draws_there(
     png = decode(render_game(game, names=names, language=language))
     assert png.size == drawn.image.size, "the regions are laid out on the picture's own size"
     image = drawn.image
-    _check_fields(game, image, regions, drawn.geometry, drawn.landscape_origin)
+    _check_fields(game, image, regions, drawn.geometry)
     for region in regions:
         seen = _pixel(image, region.centre)
         assert region.contains(region.centre), region.key
@@ -119,6 +143,8 @@ def test_each_region_of_the_snapshot_lies_on_what_the_picture_draws_there(
                 assert seen not in (PANEL, BOARD_GROUND), region.key
             else:
                 assert seen == WHITE, f"{region.key}: its empty box, not {seen}"
+                if region.kind != "row":
+                    _check_edges(image, region)
         elif region.kind != "field":
             # a panel (the bank's, the city's, the supply, a player's board)
             assert seen != BOARD_GROUND, f"{region.key}: {seen} is the ground between panels"
@@ -133,7 +159,7 @@ def test_each_field_of_the_landscape_picture_lies_on_its_field(players: int, pha
     geo = landscape.geometry(game)
     image = landscape.landscape_picture(game, [], translator("en")).convert("RGB")
     regions = landscape_targets(game)
-    _check_fields(game, image, regions, geo, (0, 0))
+    _check_fields(game, image, regions, geo)
 
 
 CHOSEN_ON_THE_PICTURE = {
