@@ -124,7 +124,14 @@ def challenge_of(verifier: str) -> str:
 
 def _back(text: str | None) -> str:
     """Where to return after signing in: a path of this site only (never another's)."""
-    if not text or not text.startswith("/") or text.startswith("//") or "\\" in text:
+    if (
+        not text
+        or len(text) > 300
+        or not text.startswith("/")
+        or text.startswith("//")
+        or not text.isprintable()
+        or "\\" in text
+    ):
         return "/"
     return text
 

@@ -323,6 +323,27 @@ async def test_the_awaited_player_moves_from_the_page_and_the_thread_gets_the_po
     assert len(board.table.fake.messages_in(board.thread)) == before + 1
 
 
+async def test_the_mover_takes_a_move_back_from_the_page_as_with_the_undo_button(
+    board: Board,
+) -> None:
+    mark, game, pid = await _awaited(board)
+    other = next(p for p in board.table.users if p != pid)
+    mover, waiting = (
+        await board.sign_in(_user(board, pid)),
+        await board.sign_in(_user(board, other)),
+    )
+    status, said = await board.move(mover, {"version": mark, "code": f"a:{_a_move(game, pid)}"})
+    assert status == 200
+    moved = said["version"]
+    status, said = await board.move(waiting, {"version": moved, "code": "undo"})
+    assert status == 409 and "takes back" in said["said"], said
+    status, said = await board.move(mover, {"version": moved, "code": "undo"})
+    assert status == 200, said
+    back, after = await board.now()
+    assert said["version"] == back and back.endswith("-1"), "an earlier state, in a new epoch"
+    assert after.log == game.log and after.awaiting == pid
+
+
 async def test_moves_refused_in_words_change_nothing(board: Board) -> None:
     mark, game, pid = await _awaited(board)
     other = next(p for p in board.table.users if p != pid)
