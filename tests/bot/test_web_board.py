@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -21,8 +22,9 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 from bot.core.delivery.pictures import BlankRenderer
-from bot.core.server.settings import SettingsError, load_settings
+from bot.core.server.settings import Settings, SettingsError, load_settings
 from bot.core.store import Store
+from bot.discord_app.client import MontanaBot
 from bot.web.app import make_app
 from bot.web.moves import TapRate
 from bot.web.signin import (
@@ -35,7 +37,7 @@ from bot.web.signin import (
 )
 from render.targets import snapshot_targets, target_of
 from rules import Action, Game
-from tests.bot.driver import Table, make_bot, open_game, to_main_decision
+from tests.bot.driver import Table, open_game, to_main_decision
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.bot.fakediscord.oauth import FakeOAuth
 
@@ -145,14 +147,18 @@ def _free_port() -> int:
 
 @contextlib.asynccontextmanager
 async def board_for(
-    folder: Path, *, seed: int = 4, fake: FakeDiscord | None = None
+    folder: Path, *, seed: int = 4, fake: FakeDiscord | None = None, database: str | None = None
 ) -> AsyncIterator[Board]:
     """A game of two at its first main action, its page served with board play on, and
     the fake Discord's OAuth2 beside it (`python -m bot.boardbench` uses it too)."""
     own = fake is None
     discord = fake if fake is not None else FakeDiscord()
     try:
-        bot = make_bot(folder / "m.sqlite3", renderer=BlankRenderer(), seed=seed)
+        bot = MontanaBot(
+            Settings(token=None, db_path=database or str(folder / "m.sqlite3"), ai_delay_seconds=0),
+            renderer=BlankRenderer(),
+            seed_source=random.Random(seed),
+        )
         table = Table(discord, bot)
         await discord.start(bot)
         game_id, thread, _ = await open_game(discord, table, discord.channel, "ana", "ben")
@@ -192,6 +198,15 @@ async def board_for(
 @pytest.fixture
 async def board(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Board]:
     async with board_for(tmp_path, fake=fake_discord) as found:
+        yield found
+
+
+@pytest.fixture
+async def board_on(
+    fake_discord: FakeDiscord, tmp_path: Path, database: str
+) -> AsyncIterator[Board]:
+    """`board` on SQLite and on PostgreSQL."""
+    async with board_for(tmp_path, fake=fake_discord, database=database) as found:
         yield found
 
 
@@ -297,8 +312,9 @@ async def test_a_sign_in_from_another_browser_a_cancelled_one_or_a_replayed_code
 
 
 async def test_the_awaited_player_moves_from_the_page_and_the_thread_gets_the_post_and_ping_once(
-    board: Board,
+    board_on: Board,
 ) -> None:
+    board = board_on
     mark, game, pid = await _awaited(board)
     signed = await board.sign_in(_user(board, pid))
     before = len(board.table.fake.messages_in(board.thread))
@@ -397,7 +413,10 @@ async def test_a_session_in_use_is_renewed_and_an_unused_one_ends(board: Board) 
     assert status == 401
 
 
-async def test_a_press_in_discord_and_a_move_from_the_page_at_once_one_wins(board: Board) -> None:
+async def test_a_press_in_discord_and_a_move_from_the_page_at_once_one_wins(
+    board_on: Board,
+) -> None:
+    board = board_on
     mark, game, pid = await _awaited(board)
     signed = await board.sign_in(_user(board, pid))
     posts = len(board.table.fake.messages_in(board.thread))
