@@ -537,6 +537,29 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         "ALTER TABLE outbox ADD COLUMN looks_failing_since TEXT",
     ),
     (
+        # signing in on the web pages with Discord (issue 38.3, `store.sessions`): the
+        # sign-ins under way by their state, the sessions by a hash of their secret
+        """
+        CREATE TABLE web_logins (
+            state TEXT PRIMARY KEY,
+            verifier TEXT NOT NULL,
+            back TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE web_sessions (
+            id TEXT PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            csrf TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX web_sessions_expiry ON web_sessions (expires_at)",
+    ),
+    (
         # tournaments a server runs itself (issue 40, `store.tournaments`): the event,
         # its entrants in sign-up order, each round seated (its tables, each opened as a
         # game once: unique by tournament, round and table) and its byes. No foreign key
