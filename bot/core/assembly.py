@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 
 from bot.core.clock import flow
-from bot.core.community import ratings
+from bot.core.community import ratings, tournaments
 from bot.core.delivery.outbox import Announcer, Backoff, NoticeSender, TurnNotifier
 from bot.core.delivery.renderer import Renderer
 from bot.core.play.service import GameService
@@ -30,6 +30,7 @@ def install_capabilities(service: GameService) -> GameService:
     """Hook every capability into `service`'s game flow (once); the service."""
     flow.install(service)
     ratings.install(service)
+    tournaments.install(service)
     limits.install(service)
     return service
 

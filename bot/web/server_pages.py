@@ -180,9 +180,12 @@ def server_page(
     under_way: list[GameLine],
     over: list[GameLine],
     language: Language,
+    *,
+    tournaments: str = "",
 ) -> str:
     """The server's page: its leaderboard (`board` None: statistics off), its games
-    under way and its latest results, each game linked to its page when it has one."""
+    under way and its latest results, each game linked to its page when it has one;
+    `tournaments`: the list of its tournaments (`tournament_pages.tournament_list`)."""
     t = translator(language)
     base = f"/s/{escape(token)}"
     title = t.gettext("Montana on {server}", server=server_name or "Discord")
@@ -209,6 +212,7 @@ def server_page(
 <ul id="under-way" class="games">{under_way_items}</ul>
 <h2>{escape(results_heading)}</h2>
 <ul id="results" class="games">{over_items}</ul>
+{tournaments}
 </section>
 </main>
 </body>

@@ -26,6 +26,7 @@ from i18n import Language, translator
 from ..core.store import ACTIVE, GameRow, Store
 from .pages import language_of
 from .server_pages import GameLine, board_lines, game_line, player_page, server_page
+from .tournament_pages import tournament_list
 
 BOARD_SHOWN = 100
 """The leaderboard's lines on the server's page (Discord pages through the rest)."""
@@ -79,8 +80,18 @@ class ServerPages:
         tokens = await self.store.web_tokens_of([row.id for row in under_way + over])
         playing = await self._game_lines(under_way, tokens, language)
         ended = await self._game_lines(over, tokens, language)
+        tournaments = tournament_list(
+            request.match_info["token"], await self.store.tournaments_of(guild_id), language
+        )
         page = server_page(
-            request.match_info["token"], server_name, board, more, playing, ended, language
+            request.match_info["token"],
+            server_name,
+            board,
+            more,
+            playing,
+            ended,
+            language,
+            tournaments=tournaments,
         )
         return _html(page)
 

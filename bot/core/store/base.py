@@ -4,7 +4,7 @@ store's parts, one per group of tables with its statements beside it — a game'
 (`outbox`), players away (`away`), deadlines (`deadlines`), AI seats (`aiseats`),
 servers' settings (`guilds`), ratings, the queue, my games (`mine`), quiet hours,
 pictures, the pictures drawn (`drawn`), the web pages, votes, players' wishes
-(`prefs`), the operators' reads — each on `parts.StoreParts`; its methods are the
+(`prefs`), tournaments, the operators' reads — each on `parts.StoreParts`; its methods are the
 only SQL of the bot.
 
 A database is reached through three primitives each store provides
@@ -41,6 +41,7 @@ from .prefs import PlayerTables
 from .queue import QueueTables
 from .ratings import RatingTables
 from .sessions import SessionTables
+from .tournaments import TournamentTables
 from .votes import VoteTables
 from .web import WebTables
 
@@ -65,6 +66,7 @@ class Store(
     SessionTables,
     VoteTables,
     PlayerTables,
+    TournamentTables,
     StoreParts,
 ):
     """Open with `await Store.open(database)` (`open_store`); close with
