@@ -183,3 +183,13 @@ def test_every_emoji_name_fits_discord_and_words_keep_unicode_elsewhere() -> Non
     text = f"{tokens.token('grain')} 2 · {tokens.token('worker_copper')}"
     assert tokens.plain(text) == "🌾 2 · 🟤"
     assert emojis.AppEmojis().in_words(text) == "🌾 2 · 🟤"
+
+
+def test_the_console_shows_the_icons_as_unicode() -> None:
+    from bot.console.prompt import Console
+    from bot.console.text import plain
+    from bot.core.play.prompts import Choice
+
+    line = Console.menu_line(3, Choice("p:trade", "Trade a cow…", icon="cow"))
+    assert line.startswith("   3. 🐄 Trade a cow…")
+    assert plain(f"**2** {tokens.token('pumpkin')}") == "2 🎃"

