@@ -112,6 +112,7 @@ async def sync(client: discord.Client) -> Synced:
             synced.deleted.append(stale.name)
             count -= 1
     have = {found.name: found for found in existing if found.name in wanted}
+    refused: dict[str, str] = {}
     for name, icon in wanted.items():
         emoji: discord.Emoji | None = have.get(name)
         if emoji is not None:
@@ -125,10 +126,13 @@ async def sync(client: discord.Client) -> Synced:
             except discord.HTTPException as error:
                 log.warning("emoji %s could not be uploaded (%s): shown as Unicode", name, error)
                 synced.failed.append(icon)
+                refused[name] = icon
                 continue
             count += 1
             synced.created.append(name)
         synced.emojis.uploaded[icon] = discord.PartialEmoji(name=emoji.name, id=emoji.id)
+    if refused:
+        await _made_meanwhile(client, synced, refused)
     if synced.created or synced.deleted or synced.failed:
         log.info(
             "application emojis: %d uploaded, %d kept, %d deleted, %d as Unicode",
@@ -138,6 +142,22 @@ async def sync(client: discord.Client) -> Synced:
             len(synced.failed),
         )
     return synced
+
+
+async def _made_meanwhile(client: discord.Client, synced: Synced, refused: dict[str, str]) -> None:
+    """The refused uploads Discord made all the same (its answer lost on the way) or
+    another process of the bot made meanwhile (a name is unique): found by reading the
+    list again, and shown."""
+    try:
+        existing = await client.fetch_application_emojis()
+    except (discord.HTTPException, discord.MissingApplicationID):
+        return
+    for emoji in existing:
+        icon = refused.get(emoji.name)
+        if icon is not None and icon in synced.failed:
+            synced.failed.remove(icon)
+            synced.kept.append(emoji.name)
+            synced.emojis.uploaded[icon] = discord.PartialEmoji(name=emoji.name, id=emoji.id)
 
 
 __all__ = [

@@ -193,3 +193,32 @@ def test_the_console_shows_the_icons_as_unicode() -> None:
     line = Console.menu_line(3, Choice("p:trade", "Trade a cow…", icon="cow"))
     assert line.startswith("   3. 🐄 Trade a cow…")
     assert plain(f"**2** {tokens.token('pumpkin')}") == "2 🎃"
+
+
+async def test_an_upload_made_but_answered_with_an_error_is_found_again(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    # Discord made the first emoji, but its answer was an error (a proxy's, a race with
+    # another process of the bot): the list read again shows it
+    fake_discord.inject("POST " + EMOJIS, 400, code=50035, performed=True)
+    await fake_discord.start(make_bot(tmp_path / "m.sqlite3"))
+    names = [e["name"] for e in fake_discord.world.app_emojis.values()]
+    assert sorted(names) == sorted(emojis.emoji_name(icon) for icon in icon_set.ICONS)
+    assert set(emojis.installed().uploaded) == set(icon_set.ICONS)
+    assert [r.method for r in fake_discord.world.recorded if "/emojis" in r.path].count("GET") == 2
+
+
+async def test_never_more_than_discords_2000_emojis(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    room = 5
+    for n in range(emojis.MAX_EMOJIS - room):  # the operator's own emojis
+        fake_discord.world.app_emojis[n + 1] = {"id": str(n + 1), "name": f"own_{n}"}
+    await fake_discord.start(make_bot(tmp_path / "m.sqlite3"))
+    assert len(fake_discord.world.app_emojis) == emojis.MAX_EMOJIS
+    assert len(emoji_requests(fake_discord, "POST")) == room
+    assert len(emojis.installed().uploaded) == room
+    left = set(icon_set.ICONS) - set(emojis.installed().uploaded)
+    assert {emojis.installed().text(icon) for icon in left} <= {
+        icon.unicode for icon in icon_set.ICONS.values()
+    }
