@@ -222,3 +222,23 @@ async def test_never_more_than_discords_2000_emojis(
     assert {emojis.installed().text(icon) for icon in left} <= {
         icon.unicode for icon in icon_set.ICONS.values()
     }
+
+
+def test_the_choices_name_the_icons_the_picture_shows() -> None:
+    from bot.core.play import prompts
+    from tests.bot.games import at_first_main_decision
+
+    game, pid = at_first_main_decision(["1", "2"], seed=3)
+    work = prompts.sub_panel(game, pid, "p:work", {})
+    options = work.menus[0].options
+    assert {o.icon for o in options if o.code.startswith("p:bank")} == {"coin"}
+    harvests = [o for o in options if o.code.startswith("p:harv")]
+    assert harvests and all(o.icon in ("copper", "stone", "grain", "pumpkin") for o in harvests)
+    city = prompts.sub_panel(game, pid, "p:city", {})
+    grid = [b for b in city.buttons if b.code.startswith("a:city")]
+    assert len(grid) == 16 and {b.icon for b in grid} == {"pumpkin"}
+    assert all("🎃" not in b.label for b in grid), "the icon is the button's emoji, not a word"
+    builds = prompts.build_options(game, pid)
+    assert builds and {b.icon for b in builds} == {icon_set.house(prompts.player_colour(game, pid))}
+    for choice in [*options, *grid, *builds]:
+        assert choice.icon in icon_set.ICONS
