@@ -53,6 +53,7 @@ from i18n.commands import command_namer, name_commands_with
 from ..core.store import Store, StoreError
 from ..web.app import make_app
 from ..web.serve import start_site
+from ..web.signin import oauth_of
 from .components import UNKNOWN_BUTTON, reply, user_t
 from .group import montana
 from .guard import went_wrong
@@ -212,7 +213,13 @@ class MontanaBot(discord.Client):
         if self.settings.web_port is not None:
             # the one-process default: the web pages on the bot's own store
             self._web = await start_site(
-                make_app(self.store, shelf=self.service.announcing.shelf),
+                make_app(
+                    self.store,
+                    shelf=self.service.announcing.shelf,
+                    # board play: signing in and the page's moves through this service
+                    service=self.service,
+                    oauth=oauth_of(self.settings),
+                ),
                 self.settings.web_host,
                 self.settings.web_port,
             )

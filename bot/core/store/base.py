@@ -40,6 +40,7 @@ from .pictures import PictureTables
 from .prefs import PlayerTables
 from .queue import QueueTables
 from .ratings import RatingTables
+from .sessions import SessionTables
 from .votes import VoteTables
 from .web import WebTables
 
@@ -61,6 +62,7 @@ class Store(
     QueueTables,
     HoursTables,
     WebTables,
+    SessionTables,
     VoteTables,
     PlayerTables,
     StoreParts,

@@ -536,5 +536,28 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         # restart (`bot.core.delivery.problems.CannotLook`)
         "ALTER TABLE outbox ADD COLUMN looks_failing_since TEXT",
     ),
+    (
+        # signing in on the web pages with Discord (issue 38.3, `store.sessions`): the
+        # sign-ins under way by their state, the sessions by a hash of their secret
+        """
+        CREATE TABLE web_logins (
+            state TEXT PRIMARY KEY,
+            verifier TEXT NOT NULL,
+            back TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE web_sessions (
+            id TEXT PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            csrf TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX web_sessions_expiry ON web_sessions (expires_at)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
