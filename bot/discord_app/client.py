@@ -37,7 +37,7 @@ from bot.core.play.service import GameService, Refusal, Renderer
 from bot.core.server.limits import LobbyExpiry, PictureRate
 from bot.core.server.settings import Settings
 from bot.core.wording.commands import DiscordCommands, SyncedCommand
-from bot.discord_app import components
+from bot.discord_app import components, emojis
 from bot.discord_app.ai_players import aiplayers
 from bot.discord_app.clock import deadlines, hours, mine
 from bot.discord_app.clock.mine import games_everywhere_command
@@ -265,6 +265,9 @@ class MontanaBot(discord.Client):
         await self.tree.set_translator(CommandTranslator())
         name_commands_with(self.commands)
         await self.learn_command_ids()
+        # the game's icons as the application's emojis, before any message shows them
+        self.app_emojis = (await emojis.sync(self)).emojis
+        emojis.install(self.app_emojis)
         # REST works once logged in: show moves saved but never posted before taking
         # any interaction
         await self.repost_missing_prompts()
@@ -394,6 +397,8 @@ class MontanaBot(discord.Client):
     async def close(self) -> None:
         if command_namer() is self.commands:
             name_commands_with(None)
+        if emojis.installed() is getattr(self, "app_emojis", None):
+            emojis.install(emojis.AppEmojis())  # the next bot of this process uploads its own
         digests = getattr(self, "digests", None)
         if digests is not None:
             await digests.stop()
