@@ -30,6 +30,7 @@ from discord import app_commands
 
 from bot.core.ai_players.ai_seats import absent_words
 from bot.core.community import seasons, stats
+from bot.core.community.ratings import PROVISIONAL_GAMES
 from bot.core.delivery.picture_modes import pictures_words
 from bot.core.play.service import Refusal
 from bot.core.server import server_settings as names
@@ -40,6 +41,7 @@ from bot.core.server.server_settings import (
     server_settings,
 )
 from bot.core.store import ACTIVE, LOBBY, GameRow, Season, StoreError, moment_of
+from bot.core.wording import words
 from bot.discord_app.clock.deadlines import ABSENT_CHOICES
 from bot.discord_app.components import (
     LANGUAGE_CHOICES,
@@ -375,8 +377,23 @@ def season_started_words(started: Season, ended: Season | None, t: Translator) -
             season=stats.season_text(started, t),
         )
     ]
-    if ended is not None:
-        lines.append(t.gettext("Champion of {line}", line=stats.champion_line(ended, t)))
+    if ended is not None and ended.champion_name is None:
+        lines.append(
+            t.gettext(
+                "{season} ended without a champion: nobody had {n} rated games in it.",
+                season=stats.season_text(ended, t),
+                n=PROVISIONAL_GAMES,
+            )
+        )
+    elif ended is not None:
+        lines.append(
+            t.gettext(
+                "Champion of {season}: {champion}, with a rating of {rating}.",
+                season=stats.season_text(ended, t),
+                champion=words.forgotten_worded(ended.champion_name or "", t),
+                rating=ended.champion_rating,
+            )
+        )
     return "\n".join(lines)
 
 
