@@ -2,7 +2,7 @@
 store's parts, one per group of tables with its statements beside it — a game's row
 (`games`), its lobby and start (`lobbies`), its moves (`moves`), the messages it owes
 (`outbox`), players away (`away`), deadlines (`deadlines`), AI seats (`aiseats`),
-servers' settings (`guilds`), ratings, the queue, my games (`mine`), quiet hours,
+servers' settings (`guilds`), ratings, seasons, the queue, my games (`mine`), quiet hours,
 pictures, the pictures drawn (`drawn`), the web pages, votes, players' wishes
 (`prefs`), tournaments, the operators' reads — each on `parts.StoreParts`; its methods are the
 only SQL of the bot.
@@ -40,6 +40,7 @@ from .pictures import PictureTables
 from .prefs import PlayerTables
 from .queue import QueueTables
 from .ratings import RatingTables
+from .seasons import SeasonTables
 from .sessions import SessionTables
 from .tournaments import TournamentTables
 from .votes import VoteTables
@@ -56,6 +57,7 @@ class Store(
     AiSeatTables,
     GuildTables,
     RatingTables,
+    SeasonTables,
     OperatorQueries,
     PictureTables,
     DrawnTables,

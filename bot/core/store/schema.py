@@ -629,5 +629,62 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # seasons (issue 40 point 5, `store.seasons`): each server's seasons, numbered
+        # from 1, the current one without an end, each past one with its champion as the
+        # next one's start found them; each season's ratings, from the initial rating,
+        # and each rated seat's rating before and after the game in its season, written
+        # in the transaction of the game's end (the all-time `ratings` stay as they are)
+        """
+        CREATE TABLE seasons (
+            guild_id INTEGER NOT NULL,
+            season INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            started_by TEXT NOT NULL,
+            ended_at TEXT,
+            champion TEXT,
+            champion_name TEXT,
+            champion_rating INTEGER,
+            champion_games INTEGER,
+            PRIMARY KEY (guild_id, season)
+        )
+        """,
+        """
+        CREATE TABLE season_ratings (
+            guild_id INTEGER NOT NULL,
+            season INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            name TEXT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            rating INTEGER NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            streak INTEGER NOT NULL,
+            best_streak INTEGER NOT NULL,
+            last_game_at TEXT NOT NULL,
+            PRIMARY KEY (guild_id, season, player)
+        )
+        """,
+        "CREATE INDEX season_ratings_board ON season_ratings (guild_id, season, rating)",
+        """
+        CREATE TABLE season_results (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            seat TEXT NOT NULL,
+            guild_id INTEGER NOT NULL,
+            season INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            rating_before INTEGER NOT NULL,
+            rating_after INTEGER NOT NULL,
+            ended_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )
+        """,
+        """
+        CREATE INDEX season_results_player
+            ON season_results (guild_id, season, player, ended_at)
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
