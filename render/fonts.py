@@ -517,26 +517,40 @@ def _pieces(source_index: int, size: int, bold: bool, run: str) -> list[tuple[in
     FreeType draws the words once (about 20 µs a letter) instead of every sentence.
     None (the run drawn whole) when a piece's box would touch the next one's (ink
     blended over ink), or when the run is not plain."""
+    placed = _placed_words(source_index, size, bold, run)
+    if placed is None:
+        return None
+    return [(offset, _mask(source_index, size, bold, word, 0, 0)) for offset, word in placed]
+
+
+@lru_cache(maxsize=4096)
+def _placed_words(
+    source_index: int, size: int, bold: bool, run: str
+) -> tuple[tuple[int, str], ...] | None:
+    """`_pieces`' words and offsets, or None (the masks are drawn alike every time)."""
     if len(run) < 2 or _plain_char(run[0]) != source_index:
         return None
     if font_chain()[source_index].colour or _needs_shaping(source_index, run):
         return None
     if _plain_width(run, size, bold) is None:
         return None
-    pieces: list[tuple[int, Entry]] = []
+    widths = _LETTER_WIDTHS[(size, bold)]
+    placed: list[tuple[int, str]] = []
     right = -(1 << 30)
+    offset, done = 0.0, 0
     for start, word in _words(run):
-        offset = _plain_width(run[:start], size, bold) if start else 0.0
-        if offset is None or offset != int(offset):
+        for char in run[done:start]:
+            offset += widths[char] or 0.0
+        done = start
+        if offset != int(offset):
             return None
-        entry = _mask(source_index, size, bold, word, 0, 0)
-        mask, (dx, _), _colours = entry
+        mask, (dx, _), _colours = _mask(source_index, size, bold, word, 0, 0)
         left = int(offset) + dx
         if left < right:
             return None
         right = left + mask.size[0]
-        pieces.append((int(offset), entry))
-    return pieces
+        placed.append((int(offset), word))
+    return tuple(placed)
 
 
 @lru_cache(maxsize=4096)
