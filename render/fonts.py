@@ -643,6 +643,25 @@ def draw_text(
     return total
 
 
+def ink_top(text: str, size: int, y: float, bold: bool = False, anchor: str = "lm") -> int:
+    """The highest row `draw_text` inks for `text` at height `y` (its masks', as drawn:
+    a stacked accent reaches above the font's ascent)."""
+    ascent, descent = font(0, size, bold, False).getmetrics()
+    if anchor[1] == "a":
+        y += ascent
+    elif anchor[1] == "m":
+        y += (ascent - descent) / 2
+    elif anchor[1] == "d":
+        y -= descent
+    tops = [0]
+    for i, run in split_runs(text):
+        pieces = None if font_chain()[i].colour else _pieces(i, size, bold, run)
+        if pieces is None:
+            pieces = [(0, _mask(i, size, bold, run, 0, 0))]
+        tops += [dy for _, (_, (_, dy), _) in pieces]
+    return pixel(y) + min(tops)
+
+
 def _ink_box(origin: tuple[int, int], entry: tuple[Any, tuple[int, int], Any]) -> textboxes.Box:
     """Where a run's glyph mask lands on the picture."""
     mask, (dx, dy), _colours = entry
