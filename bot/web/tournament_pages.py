@@ -52,11 +52,10 @@ def tournament_page(
         parts.append(f"<p>{escape(said)}</p>")
     else:
         lines = core.standings_of(record)
-        head = escape(core.standings_header(t))
-        body = "\n".join(
-            escape(core.standing_line(s, names.get(s.user_id, s.user_id))) for s in lines
+        standings_text = core.standings_table(
+            [(s, names.get(s.user_id, s.user_id)) for s in lines], t
         )
-        parts.append(f'<pre id="standings">{head}\n{body}</pre>')
+        parts.append(f'<pre id="standings">{escape(standings_text)}</pre>')
         parts.append(f'<p class="hint">{escape(core.tie_breaks_words(t))}</p>')
         if row.status == DONE and row.champion_id is not None:
             champion = t.gettext("Champion: {name}.", name=names.get(row.champion_id, ""))

@@ -125,7 +125,7 @@ async def test_a_swiss_of_ten_over_three_rounds_with_a_drop_out(
     names = {e.user_id: e.name for e in record.entrants}
     lines = pure().standings(plan, entrants, played, dropped)
     text = embed["description"]
-    positions = [text.index(f" {names[s.user_id]} ") for s in lines]
+    positions = [text.index(f"  {names[s.user_id]}") for s in lines]
     assert positions == sorted(positions)
     assert "✗" in text  # the drop-out marked
     # the server's web page lists it; its page shows the same standings
@@ -138,7 +138,7 @@ async def test_a_swiss_of_ten_over_three_rounds_with_a_drop_out(
         assert answer.status == 200
         web = await answer.text()
         standings = web[web.index('<pre id="standings">') :]
-        positions = [standings.index(f" {names[s.user_id]} ") for s in lines]
+        positions = [standings.index(f"  {names[s.user_id]}") for s in lines]
         assert positions == sorted(positions)
         assert f"Champion: {names[winner]}." in web
         assert (await http.get(f"/s/{token}/t/{tournament_id + 1}")).status == 404

@@ -156,6 +156,7 @@ SAME_IN: dict[str, set[Key]] = {
         ("command name", "stats"),
         ("command name", "records"),
         ("option name", "tables"),
+        ("tournament standings", "points"),
     },
     "pl": {
         ("area", "bank"),

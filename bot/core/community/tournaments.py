@@ -25,6 +25,7 @@ Policy (docs/players.md, "Tournaments"):
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -313,17 +314,60 @@ def sizes_words(sizes: Sequence[int]) -> str:
     return "–".join(str(n) for n in (min(sizes), max(sizes))) if len(sizes) > 1 else str(sizes[0])
 
 
-def standing_line(s: Standing, name: str) -> str:
-    marks = (" ✗" if s.dropped else "") + (" ⤓" if s.eliminated else "")
-    points = f"{s.points:g}"
-    return (
-        f"{s.rank:>3}. {name[:20]:<20} {points:>5} {s.opponents_points:>6g} "
-        f"{s.settlements:>4} {s.games:>3}{marks}"
-    )
+def display_width(text: str) -> int:
+    """Columns `text` takes in a monospace block (CJK letters and most emoji take two)."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
 
 
-def standings_header(t: Translator) -> str:
-    return t.gettext("  #  player               points  opp.  sett. games")
+def figure(points: float) -> str:
+    """Points as the table shows them: at most two decimals (a third of a point is 0.33)."""
+    return f"{points:.2f}".rstrip("0").rstrip(".")
+
+
+def standings_table(lines: Sequence[tuple[Standing, str]], t: Translator) -> str:
+    """The standings as a monospace table: its header, then a row per (standing, name).
+    Each column is as wide as its header or its widest figure, counted in display columns
+    (a Japanese label takes two a letter), and the name comes last, so that no name,
+    however long or wide its letters, moves a column."""
+    # Translators: columns of a tournament's standings (monospace): keep them short.
+    labels = [
+        t.pgettext("tournament standings", "#"),
+        t.pgettext("tournament standings", "points"),
+        t.pgettext("tournament standings", "opp."),
+        t.pgettext("tournament standings", "sett."),
+        t.pgettext("tournament standings", "games"),
+    ]
+    rows = [
+        [
+            f"{s.rank}.",
+            figure(s.points),
+            figure(s.opponents_points),
+            str(s.settlements),
+            str(s.games),
+        ]
+        for s, _ in lines
+    ]
+    widths = [
+        max(display_width(cell) for cell in [label, *(row[i] for row in rows)])
+        for i, label in enumerate(labels)
+    ]
+
+    def line(cells: Sequence[str], last: str) -> str:
+        padded = (" " * (w - display_width(c)) + c for c, w in zip(cells, widths, strict=True))
+        return (" ".join(padded) + "  " + last).rstrip()
+
+    player = t.pgettext("tournament standings", "player")
+    body = [
+        line(
+            row, name[:NAME_IN_TABLE] + (" ✗" if s.dropped else "") + (" ⤓" if s.eliminated else "")
+        )
+        for row, (s, name) in zip(rows, lines, strict=True)
+    ]
+    return "\n".join([line(labels, player), *body])
+
+
+NAME_IN_TABLE = 20
+"""A name's letters shown in the standings' table."""
 
 
 def tie_breaks_words(t: Translator) -> str:
@@ -354,8 +398,7 @@ __all__ = [
     "played_of",
     "signup_until",
     "sizes_words",
-    "standing_line",
-    "standings_header",
     "standings_of",
+    "standings_table",
     "tie_breaks_words",
 ]

@@ -102,10 +102,8 @@ def round_words(row: TournamentRow, number: int, tables: int, byes: tuple[str, .
 
 def standing_lines(record: TournamentRecord, lines: list[Standing], t: Translator) -> str:
     names = {e.user_id: e.name for e in record.entrants}
-    body = [core.standings_header(t)] + [
-        core.standing_line(s, names.get(s.user_id, s.user_id)) for s in lines
-    ]
-    return "```\n" + "\n".join(body) + "\n```"
+    table = core.standings_table([(s, names.get(s.user_id, s.user_id)) for s in lines], t)
+    return "```\n" + table + "\n```"
 
 
 def final_words(record: TournamentRecord, winner: str | None, lines: list[Standing]) -> str:
