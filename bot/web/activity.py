@@ -68,7 +68,7 @@ GAMES_LISTED = 25
 
 STARTING = translatable("Opening the game…")
 CHOOSE = translatable("Your games under way: choose one.")
-NO_GAMES = translatable("You have no game under way. Start one in Discord with /montana new.")
+NO_GAMES = translatable("You have no game under way. Start one in Discord.")
 ACTIVITY_FAILED = translatable(
     "The game could not be opened here. Close the Activity and launch it again."
 )
