@@ -72,13 +72,36 @@ window.addEventListener("message", (event) => {
       data: { code: 1000, message: "not in the harness" } });
   }
 });
-frame.src = "/activity?frame_id=frame-1&instance_id=i-1&platform=desktop&guild_id=" +
-  params.get("guild") + "&channel_id=" + params.get("channel");
+frame.src = params.get("at") + "activity?frame_id=frame-1&instance_id=i-1&platform=desktop" +
+  "&guild_id=" + params.get("guild") + "&channel_id=" + params.get("channel");
 """
 HARNESS_POLICY = (
     "default-src 'none'; script-src 'self'; frame-src 'self'; base-uri 'none'; "
     "form-action 'none'; frame-ancestors 'none'"
 )
+
+
+PROXY = "/.proxy/"
+"""Discord's proxy prefix: `https://<app>.discordsays.com/.proxy/<path>` reaches the URL
+mapping's target at `/<path>`."""
+
+
+PROXIED: web.AppKey[list[str]] = web.AppKey("proxied", list)
+"""The paths the stand-in proxy forwarded, in order."""
+
+
+async def through_the_proxy(request: web.Request) -> web.StreamResponse:
+    """Discord's proxy, standing in: the request handled as the target's `/<path>`."""
+    request.app[PROXIED].append(request.rel_url.path[len(PROXY) - 1 :])
+    inner = request.clone(
+        rel_url=request.rel_url.path[len(PROXY) - 1 :]
+        + ("?" + request.query_string if request.query_string else "")
+    )
+    match = await request.app.router.resolve(inner)
+    match.add_app(request.app)
+    match.freeze()
+    inner._match_info = match
+    return await match.handler(inner)
 
 
 def harness_routes(app: web.Application) -> None:
@@ -94,6 +117,8 @@ def harness_routes(app: web.Application) -> None:
 
     app.router.add_get("/harness", page)
     app.router.add_get("/harness.js", script)
+    app.router.add_route("*", PROXY + "{tail:.*}", through_the_proxy)
+    app[PROXIED] = []
 
 
 @pytest.fixture
@@ -102,11 +127,12 @@ async def activity(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[B
         yield found
 
 
-async def _launch(page: Page, board: Board, channel: int, pid: str) -> None:
+async def _launch(page: Page, board: Board, channel: int, pid: str, at: str = "/") -> None:
     user = board.table.user(pid)
     code = board.oauth.activity_code(user)
     query = (
-        f"client={CLIENT_ID}&code={code}&user={user.id}&name={user.name}&guild=1&channel={channel}"
+        f"client={CLIENT_ID}&code={code}&user={user.id}&name={user.name}"
+        f"&guild=1&channel={channel}&at={at}"
     )
     await page.open(f"/harness?{query}", (390, 844))
 
@@ -143,6 +169,31 @@ async def test_the_activity_signs_in_finds_its_game_from_the_thread_and_shows_th
     me = await page.script(f"return await {IN_FRAME}.fetch('/signin/me.json').then(r => r.json())")
     assert me["user"]["id"] == str(board.table.user(pid).id)
     await page.screenshot("activity-phone.png")
+
+
+async def test_behind_discords_proxy_prefix_every_request_of_the_activity_keeps_it(
+    activity: Board,
+    browser: Any,  # noqa: F811 (the fixture imported)
+) -> None:
+    board = activity
+    pid = next(iter(board.table.users))
+    page = Page(browser, board.url)
+    await _launch(page, board, board.thread.id, pid, at=PROXY)
+    await page.until(
+        f"{IN_FRAME}.location.pathname === '{PROXY}g/{board.token}'"
+        f" && {IN_FRAME}.document.getElementById('picture') !== null"
+    )
+    # the Activity's page, its script and its requests all went through the proxy
+    assert board.app is not None
+    proxied = set(board.app[PROXIED])
+    assert {
+        "/activity",
+        "/static/activity.js",
+        "/activity/session",
+        "/activity/games.json",
+        f"/g/{board.token}",
+    } <= proxied, proxied
+    assert [r["path"] for r in board.oauth.requests] == ["/api/oauth2/token", "/api/users/@me"]
 
 
 async def test_launched_elsewhere_the_activity_lists_the_players_games(

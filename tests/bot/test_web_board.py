@@ -108,6 +108,8 @@ class Board:
         return self.oauth_base
 
     oauth_base: str = ""
+    app: web.Application | None = None
+    """The web app served (its state, for tests that add routes of their own)."""
 
     async def move(
         self, signed: Signed | None, body: Any, *, csrf: bool = True
@@ -196,6 +198,7 @@ async def board_for(
         async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
             found = Board(table, game_id, thread, token, site, http, oauth, clock, rate)
             found.oauth_base = base
+            found.app = app
             yield found
         await server.close()
         await discord_oauth.close()
