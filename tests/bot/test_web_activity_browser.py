@@ -86,7 +86,7 @@ PROXY = "/.proxy/"
 mapping's target at `/<path>`."""
 
 
-PROXIED: web.AppKey[list[str]] = web.AppKey("proxied", list)
+PROXIED: web.AppKey[list[str]] = web.AppKey("proxied")
 """The paths the stand-in proxy forwarded, in order."""
 
 
@@ -185,7 +185,8 @@ async def test_behind_discords_proxy_prefix_every_request_of_the_activity_keeps_
     )
     # the Activity's page, its script and its requests all went through the proxy
     assert board.app is not None
-    proxied = set(board.app[PROXIED])
+    recorded: list[str] = board.app[PROXIED]
+    proxied = set(recorded)
     assert {
         "/activity",
         "/static/activity.js",
