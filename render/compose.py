@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
@@ -204,10 +204,12 @@ def _draw_header(
     right = header.right
     with textboxes.panel("header", (0, 0, right, header.height)):
         if reuse:
-            picture.paste(_kept_title(picture.width, game, header, names, notes), (0, 0))
+            picture.paste(_kept_title(picture.width, game, header, names, notes)[1], (0, 0))
         else:
             _draw_title(picture, draw, game, header, names, notes)
-        fonts.draw_text(draw, (24, 120), header.status, header.status_size, fill=WHITE, anchor="lm")
+        fonts.draw_text(
+            draw, (24, STATUS_Y), header.status, header.status_size, fill=WHITE, anchor="lm"
+        )
         x = 24
         if turn is not None:
             house = icons.house(seat_colour(game.seat_of(turn.player)), 44)
@@ -220,6 +222,8 @@ def _draw_header(
         _draw_results(picture, draw, results, header.height, t)
 
 
+STATUS_Y = 120
+"""The middle of the status line (whose turn it is)."""
 TITLE_ROWS = 100
 """The header's rows the title lies in (the name's box: rows 16 to 96); the rest of
 the header is drawn after it."""
@@ -231,11 +235,11 @@ def _kept_title(
     header: Header,
     names: Mapping[str, str],
     notes: Mapping[str, str],
-) -> Image.Image:
+) -> tuple[Hashable, Image.Image]:
     """The header's first TITLE_ROWS rows (`width` wide) as `_draw_title` draws them on
-    the header's ground, kept (`render.layers`): in a replay the title comes back with
-    each player's turn (who is awaited, and their task), and each of its words costs
-    about 1.5 ms to draw."""
+    the header's ground, kept (`render.layers`), and its key: in a replay the title
+    comes back with each player's turn (who is awaited, and their task), and each of
+    its words costs about 1.5 ms to draw."""
     awaited = game.awaiting
     key = (
         "header title",
@@ -253,7 +257,35 @@ def _kept_title(
         image.paste(INK, (0, 0, *image.size))
         _draw_title(image, ImageDraw.Draw(image), game, header, names, notes)
 
-    return layers.layer(key, (width, TITLE_ROWS), draw)
+    return key, layers.layer(key, (width, TITLE_ROWS), draw)
+
+
+TITLE_KEPT_ROWS = 96
+TITLE_KEPT_ALIGN = 12
+"""The title's rows above the status line, on a width that is a multiple of this, are
+a kept part of the picture (`_title_part`): a multiple of every reduction of a replay,
+so that it is reduced alone as it is in the picture."""
+
+
+def _title_part(
+    width: int,
+    game: Game,
+    header: Header,
+    names: Mapping[str, str],
+    notes: Mapping[str, str],
+) -> tuple[Hashable, Image.Image]:
+    """The title's first TITLE_KEPT_ROWS rows, cut to a multiple of TITLE_KEPT_ALIGN
+    wide, as a kept part (its key, its picture): its rows are neither drawn nor mapped
+    onto the palette again for a move's picture (the status line below changes at
+    every move, the title much less)."""
+    title_key, title = _kept_title(width, game, header, names, notes)
+    cut = width - width % TITLE_KEPT_ALIGN
+    key = ("header title part", cut, title_key)
+
+    def draw(image: Image.Image) -> None:
+        image.paste(title.crop((0, 0, cut, TITLE_KEPT_ROWS)), (0, 0))
+
+    return key, layers.layer(key, (cut, TITLE_KEPT_ROWS), draw)
 
 
 def _draw_title(
@@ -542,6 +574,14 @@ def snapshot(
     kept.parts.append((("legend", COLUMN_WIDTH, language), legend, legend_origin))
     # what is drawn over the kept parts (generously: a ring spreads past its box)
     boxes = [(0, 0, width, top)]
+    status_top = fonts.ink_top(header.status, header.status_size, STATUS_Y)
+    # the final ranking is drawn over the title's rows, a tall status line may reach them
+    if not results and status_top >= TITLE_KEPT_ROWS:
+        title_key, title = _title_part(width, game, header, shown, notes)
+        kept.parts.append((title_key, title, (0, 0)))
+        boxes = [(0, TITLE_KEPT_ROWS, width, top)]
+        if title.width < width:
+            boxes.append((title.width, 0, width, TITLE_KEPT_ROWS))
     boxes.extend(_around(landscape.mark_box(game, geo, land_origin, m), size) for m in marks)
     boxes.extend(_around(b, size) for b in workerboard.moves_boxes(game, board_origin, turn))
     boxes = [_aligned(box, size, align) for box in boxes]

@@ -505,6 +505,72 @@ def _mask(
     return entry
 
 
+Entry = tuple[Any, tuple[int, int], Any]
+
+
+def _pieces(source_index: int, size: int, bold: bool, run: str) -> list[tuple[int, Entry]] | None:
+    """A plain run's words (and CJK characters) as their own kept masks, each with its
+    offset from the run's origin, to be drawn one by one: the same pixels as the run's
+    mask, which FreeType draws a glyph at a time at whole-pixel positions (the basic
+    layout of a font whose advances add up, `_adds_up`), so a word's glyphs land where
+    they land in the run. A header's sentence is new at every turn, its words are not:
+    FreeType draws the words once (about 20 µs a letter) instead of every sentence.
+    None (the run drawn whole) when a piece's box would touch the next one's (ink
+    blended over ink), or when the run is not plain."""
+    placed = _placed_words(source_index, size, bold, run)
+    if placed is None:
+        return None
+    return [(offset, _mask(source_index, size, bold, word, 0, 0)) for offset, word in placed]
+
+
+@lru_cache(maxsize=4096)
+def _placed_words(
+    source_index: int, size: int, bold: bool, run: str
+) -> tuple[tuple[int, str], ...] | None:
+    """`_pieces`' words and offsets, or None (the masks are drawn alike every time)."""
+    if len(run) < 2 or _plain_char(run[0]) != source_index:
+        return None
+    if font_chain()[source_index].colour or _needs_shaping(source_index, run):
+        return None
+    if _plain_width(run, size, bold) is None:
+        return None
+    widths = _LETTER_WIDTHS[(size, bold)]
+    placed: list[tuple[int, str]] = []
+    right = -(1 << 30)
+    offset, done = 0.0, 0
+    for start, word in _words(run):
+        for char in run[done:start]:
+            offset += widths[char] or 0.0
+        done = start
+        if offset != int(offset):
+            return None
+        mask, (dx, _), _colours = _mask(source_index, size, bold, word, 0, 0)
+        left = int(offset) + dx
+        if left < right:
+            return None
+        right = left + mask.size[0]
+        placed.append((int(offset), word))
+    return tuple(placed)
+
+
+@lru_cache(maxsize=4096)
+def _words(run: str) -> tuple[tuple[int, str], ...]:
+    """`run`'s words without their spaces, and each wide (CJK) character apart, with
+    where each starts in `run`."""
+    words: list[tuple[int, str]] = []
+    start = None
+    for index, char in enumerate(run + " "):
+        if char == " " or _wide(char):
+            if start is not None:
+                words.append((start, run[start:index]))
+                start = None
+            if char != " ":
+                words.append((index, char))
+        elif start is None:
+            start = index
+    return tuple(words)
+
+
 def pixel(coordinate: float) -> int:
     """The pixel a coordinate falls in, halves rounded up: unlike round(), shifting a
     drawing by whole pixels never changes where its parts land."""
@@ -528,7 +594,8 @@ def draw_text(
     `anchor` is Pillow's two letters: l/m/r horizontally, then a (top of the
     ascender), m (middle) or s (baseline) vertically, measured on the first font.
     Each run's glyph mask is drawn by FreeType once and kept (`_MASKS`), then
-    composited exactly as `ImageDraw.text` composites it.
+    composited exactly as `ImageDraw.text` composites it; a plain run's mask is its
+    words' masks, each kept (`_pieces`).
     """
     runs = split_runs(text)
     widths = [_drawn_width(i, size, bold, run) for i, run in runs]
@@ -554,6 +621,13 @@ def draw_text(
     for (i, run), width in zip(runs, widths, strict=True):
         origin = (pixel(x), base_y)
         colour = font_chain()[i].colour
+        if stroke_ink is None and not recording:
+            pieces = _pieces(i, size, bold, run)
+            if pieces is not None:
+                for offset, piece in pieces:
+                    _composite(draw, (origin[0] + offset, base_y), piece, ink)
+                x += width
+                continue
         entry = _mask(i, size, bold, run, 0, ink)
         if stroke_ink is not None and not colour:
             outline = _mask(i, size, bold, run, stroke_width, stroke_ink)
@@ -567,6 +641,25 @@ def draw_text(
     if recording:
         textboxes.note(text, size, textboxes.union(inked))
     return total
+
+
+def ink_top(text: str, size: int, y: float, bold: bool = False, anchor: str = "lm") -> int:
+    """The highest row `draw_text` inks for `text` at height `y` (its masks', as drawn:
+    a stacked accent reaches above the font's ascent)."""
+    ascent, descent = font(0, size, bold, False).getmetrics()
+    if anchor[1] == "a":
+        y += ascent
+    elif anchor[1] == "m":
+        y += (ascent - descent) / 2
+    elif anchor[1] == "d":
+        y -= descent
+    tops = [0]
+    for i, run in split_runs(text):
+        pieces = None if font_chain()[i].colour else _pieces(i, size, bold, run)
+        if pieces is None:
+            pieces = [(0, _mask(i, size, bold, run, 0, 0))]
+        tops += [dy for _, (_, (_, dy), _) in pieces]
+    return pixel(y) + min(tops)
 
 
 def _ink_box(origin: tuple[int, int], entry: tuple[Any, tuple[int, int], Any]) -> textboxes.Box:

@@ -16,7 +16,8 @@ crosses it): the landscape's print (the fields' sprites and the tiles' outlines,
 game) under its labels and pieces; each worker board panel; a player's board as its
 head (name, tags), its holdings and the rims of its ring (the tags and the ring move
 with the turn, the holdings only for the player who played). The header's title is
-kept here too, pasted in the header drawn over the parts (`compose._kept_title`).
+kept here too, pasted in the header drawn over the parts (`compose._kept_title`), and
+its rows above the status line are a part of the picture (`compose._title_part`).
 
 A part is drawn alone on its own small picture of the board's ground, its top-left
 corner at (0, 0), then pasted where it goes: every position of the drawing code is a

@@ -61,6 +61,7 @@ from .moves import TapRate, add_move_routes
 from .pages import GameWords, game_page, language_of, mark_of, not_found_page
 from .servers import add_server_routes
 from .signin import Clock, OAuth, add_signin_routes, utcnow
+from .tournament_pages import add_tournament_routes
 from .turn_words import KeptWords
 
 log = logging.getLogger("bot.web")
@@ -536,6 +537,7 @@ def make_app(
     app.router.add_get("/g/{token}/targets.json", targets)
     app.router.add_get("/static/{name}", static)
     add_server_routes(app, store)  # /s/<token>: a server's and its players' pages
+    add_tournament_routes(app, store)  # /s/<token>/t/<id>: a tournament's standings
     if oauth is not None:
         add_signin_routes(app, store, oauth, _language, clock)
 

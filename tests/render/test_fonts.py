@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
-from render import fonts
+from render import caches, compose, fonts, textboxes
+from render.replay import turn_states
 
-from .helpers import rgb
+from .helpers import game_at, rgb
 
 NAMES = [
     "Zażółć gęślą jaźń ŻÓŁĆ",
@@ -86,3 +89,76 @@ def test_fit_cuts_long_text_with_an_ellipsis():
     assert cut.endswith("…") and long.startswith(cut[:-1])
     assert fonts.text_width(cut, 30) <= 200
     assert fonts.fit("Ana", 30, 200) == "Ana"
+
+
+def _drawn_whole(picture: Image.Image, text: str, size: int, bold: bool) -> None:
+    """`text` as FreeType draws each of its runs whole (Pillow's `ImageDraw.text`, each
+    run at the whole pixel where the one before it ends): the reference."""
+    draw = ImageDraw.Draw(picture)
+    x = 13.0
+    ascent, descent = fonts.font(0, size, bold, False).getmetrics()
+    y = fonts.pixel(70 + (ascent - descent) / 2)
+    for index, run in fonts.split_runs(text):
+        loaded = fonts.run_font(index, size, bold, run)
+        draw.text((fonts.pixel(x), y), run, font=loaded, fill=(250, 240, 200), anchor="ls")
+        x += fonts.text_width(run, size, bold)
+
+
+def _sentences() -> set[tuple[str, int]]:
+    """Every text of a game's pictures in each language: its header's sentences at
+    every turn, the boards' words, names with accents and kana."""
+    texts: set[tuple[str, int]] = set()
+    game = game_at(4, "end", seed=3)
+    names = {pid: f"Żaneta-{pid} O'Neill ジョン" for pid in game.player_ids}
+    for language in ("en", "fr", "pl", "ja"):
+        caches.clear_all()
+        with textboxes.recording() as drawn:
+            for index, state in enumerate(turn_states(game)):
+                if index % 5 == 0:
+                    compose.snapshot(state.game, names=names, language=language)
+        texts.update((box.text, box.size) for box in drawn)
+    return texts
+
+
+def test_a_text_drawn_word_by_word_is_the_text_freetype_draws_whole() -> None:
+    """Issue 37: a sentence is drawn from its words' masks, each drawn by FreeType once
+    and kept; the pixels are those of each run drawn whole, in every language, size
+    and weight."""
+    texts = _sentences()
+    assert len(texts) > 300
+    split = 0
+    for text, size in sorted(texts):
+        for bold in (False, True):
+            ours = Image.new("RGB", (2400, 140), (40, 30, 60))
+            reference = ours.copy()
+            fonts.draw_text(
+                ImageDraw.Draw(ours), (13, 70), text, size, fill=(250, 240, 200), bold=bold,
+                anchor="lm",
+            )  # fmt: skip
+            _drawn_whole(reference, text, size, bold)
+            assert ours.tobytes() == reference.tobytes(), (text, size, bold)
+            split += any(fonts._pieces(i, size, bold, run) for i, run in fonts.split_runs(text))
+    assert split > len(texts)  # most texts, in both weights, drawn word by word
+
+
+def test_a_new_sentence_of_words_drawn_before_asks_freetype_for_no_drawing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A header's sentence is new at every turn, its words are not."""
+    calls: list[str] = []
+    real = ImageFont.FreeTypeFont.getmask2
+
+    def spied(self: ImageFont.FreeTypeFont, text: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(text)
+        return real(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(ImageFont.FreeTypeFont, "getmask2", spied)
+    picture = Image.new("RGB", (900, 60), (255, 255, 255))
+    draw = ImageDraw.Draw(picture)
+    fonts.draw_text(draw, (10, 30), "Ana built on C4 and C5, took 2 wood", 26, fill=(0, 0, 0))
+    fonts.draw_text(draw, (10, 30), "建設", 26, fill=(0, 0, 0))
+    assert calls
+    calls.clear()
+    fonts.draw_text(draw, (10, 30), "took 2 wood and C5, built on C4 Ana", 26, fill=(0, 0, 0))
+    fonts.draw_text(draw, (10, 30), "設建", 26, fill=(0, 0, 0))
+    assert calls == []

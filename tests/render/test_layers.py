@@ -10,6 +10,8 @@ be wrongly reused), in several languages, with names, seat notes and a highlight
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
@@ -251,3 +253,29 @@ def test_a_worker_placed_redraws_only_its_panel_of_the_worker_board(
             redrawn += len(drawn)
         before = now
     assert redrawn > 50
+
+
+def test_a_moves_picture_maps_the_title_rows_only_when_the_title_changed() -> None:
+    """Issue 37.4: the header's title (the awaited player and their task) is a kept
+    part of the picture, on the palette already; what is drawn for each move (and
+    mapped onto the palette again) starts below it, at the status line."""
+    game = game_at(4, "mid")
+    drawn = compose.snapshot(game, language="fr", reuse=True, drawn_only=True)
+    assert drawn.kept is not None
+    title_rows = [box for box, _ in drawn.kept.drawn if box[1] < compose.TITLE_KEPT_ROWS]
+    assert all(box[0] >= drawn.size[0] - compose.TITLE_KEPT_ALIGN for box in title_rows)
+    assert any(key[0] == "header title part" for key, _, _ in drawn.kept.parts)  # type: ignore[index]
+
+
+@pytest.mark.parametrize("name", ["Z̈̈̈̈̈̈̈̈̈̈ala", "🐄 Ś ジョン"])
+def test_a_status_line_reaching_into_the_title_rows_is_drawn_over_them(name: str) -> None:
+    """A name whose accents stack high reaches above the status line's room: the
+    title's rows are then drawn with the header, as in the picture drawn whole."""
+    game = game_at(3, "mid")
+    names = {pid: name for pid in game.player_ids}
+    reference = compose.snapshot(game, names=names, language="pl")
+    caches.clear_all()
+    picture = Image.open(io.BytesIO(render.render_game(game, names=names, language="pl")))
+    expected = Image.open(io.BytesIO(render.to_png(reference.image)))
+    header = (0, 0, picture.width, reference.header_height)
+    assert picture.crop(header).tobytes() == expected.crop(header).tobytes()
