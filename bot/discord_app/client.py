@@ -51,7 +51,7 @@ from bot.discord_app.community import (
     tournaments,
 )
 from bot.discord_app.community.tournaments import tournament_group
-from bot.discord_app.delivery import notify, picture_modes, presence
+from bot.discord_app.delivery import launch, notify, picture_modes, presence
 from bot.discord_app.delivery.announce import DiscordAnnouncer
 from bot.discord_app.play import history, lobby, looking, moves, presses
 from bot.discord_app.server import server
@@ -87,6 +87,7 @@ FEATURES = (
     replay,
     mine,
     picture_modes,
+    launch,
     server,
     stats,
     hours,
@@ -110,6 +111,34 @@ DYNAMIC_ITEMS: components.DynamicItems = tuple(
 
 
 class MontanaTree(app_commands.CommandTree["MontanaBot"]):
+    async def sync(
+        self, *, guild: discord.abc.Snowflake | None = None
+    ) -> list[app_commands.AppCommand]:
+        """discord.py's sync, with the app's entry point command among the global ones
+        when the Activity is on (`launch.entry_point_payload`: discord.py knows no such
+        command, and Discord refuses a bulk overwrite that leaves it out)."""
+        if guild is not None or not self.client.settings.activity:
+            return await super().sync(guild=guild)
+        application_id = self.client.application_id
+        if application_id is None:
+            raise app_commands.MissingApplicationID
+        commands = self._get_all_commands()
+        translator = self.translator
+        payload = [
+            await command.get_translated_payload(self, translator)
+            if translator is not None
+            else command.to_dict(self)
+            for command in commands
+        ]
+        payload.append(launch.entry_point_payload())
+        try:
+            data = await self._http.bulk_upsert_global_commands(application_id, payload=payload)
+        except discord.HTTPException as error:
+            if error.status == 400 and error.code == 50035:
+                raise app_commands.CommandSyncFailure(error, commands) from None
+            raise
+        return [app_commands.AppCommand(data=item, state=self._state) for item in data]
+
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:

@@ -10,11 +10,13 @@
                                    (`render.targets`; ?version=<mark> as the picture's
                                    address, ?lang= as the picture: its header's words
                                    set where the rest lies)
-    /static/...                    the page's script and style (nothing inline)
+    /static/...                    the page's script and style (nothing inline), and the
+                                   Activity's bundle (`bot.web.activity`)
 
 Served by the bot's own process only (`make_app(..., service=, oauth=)`), the board's
 writes: signing in with Discord (`signin`: /signin, /signin/callback, /signin/me.json,
-/signout) and the page's moves (`moves`: POST /g/<token>/move, through the game
+/signout), the Activity inside Discord (`activity`: /activity, /activity/session,
+/activity/games.json) and the page's moves (`moves`: POST /g/<token>/move, through the game
 service as a button press).
 
 A token nobody was given, a game of a server that switched its web pages off
@@ -53,6 +55,7 @@ from render.targets import snapshot_targets
 from rules import Game
 
 from ..core.store import ACTIVE, OPEN_STATUSES, PICTURES_EVERY_MOVE, DrawnKey, GameRow, Store
+from .activity import ACTIVITY_POLICY, add_activity_routes
 from .live import POLL_SECONDS, SAFETY_POLL_SECONDS, Watcher
 from .moves import TapRate, add_move_routes
 from .pages import GameWords, game_page, language_of, mark_of, not_found_page
@@ -158,7 +161,8 @@ async def safety_headers(
         response = await handler(request)
     except web.HTTPNotFound:
         response = _not_found(request)
-    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    # the pages Discord frames set their own (the same but for `frame-ancestors`)
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
@@ -253,7 +257,12 @@ async def page(request: web.Request) -> web.Response:
     return web.Response(
         text=game_page(row, said, request.match_info["token"], _language(request), server),
         content_type="text/html",
-        headers={"Cache-Control": "no-store", "Vary": "Accept-Language"},
+        headers={
+            "Cache-Control": "no-store",
+            "Vary": "Accept-Language",
+            # the Activity opens this page inside Discord's frame (`bot.web.activity`)
+            "Content-Security-Policy": ACTIVITY_POLICY,
+        },
     )
 
 
@@ -464,7 +473,7 @@ async def _follow(
 
 async def static(request: web.Request) -> web.StreamResponse:
     name = request.match_info["name"]
-    types = {"web.js": "text/javascript", "web.css": "text/css"}
+    types = {"web.js": "text/javascript", "web.css": "text/css", "activity.js": "text/javascript"}
     if name not in types:
         raise web.HTTPNotFound()
     return web.Response(
@@ -531,6 +540,11 @@ def make_app(
     add_tournament_routes(app, store)  # /s/<token>/t/<id>: a tournament's standings
     if oauth is not None:
         add_signin_routes(app, store, oauth, _language, clock)
+
+        async def shown(row: GameRow) -> bool:
+            return row.guild_id is None or await app[WEB_SWITCHES].on(row.guild_id)
+
+        add_activity_routes(app, store, shown)
         if service is not None:
 
             async def find(request: web.Request) -> GameRow:

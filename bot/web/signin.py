@@ -272,32 +272,37 @@ def _basic(oauth: OAuth) -> str:
 
 async def _exchange(oauth: OAuth, code: str, verifier: str) -> tuple[str, str]:
     """The code exchanged for a token, and the user it belongs to (id, name)."""
+    form = {"redirect_uri": oauth.redirect_uri, "code_verifier": verifier}
+    _token, user_id, name = await exchange_code(oauth, code, form)
+    return user_id, name
+
+
+async def exchange_code(
+    oauth: OAuth, code: str, extra: dict[str, str] | None = None
+) -> tuple[str, str, str]:
+    """`code` exchanged at Discord (with `extra` in the form: the plain web's redirect
+    and PKCE verifier; an Activity's code, made by Discord's client, has neither), then
+    the user read: the access token, the user's id and name."""
     timeout = aiohttp.ClientTimeout(total=EXCHANGE_SECONDS)
     async with aiohttp.ClientSession(timeout=timeout) as http:
         async with http.post(
             oauth.token_url,
-            data={
-                "grant_type": "authorization_code",
-                "code": code,
-                "redirect_uri": oauth.redirect_uri,
-                "code_verifier": verifier,
-            },
+            data={"grant_type": "authorization_code", "code": code, **(extra or {})},
             headers={"Authorization": _basic(oauth)},
         ) as answer:
             answer.raise_for_status()
             token = await answer.json()
         if SCOPE not in str(token.get("scope", "")).split():
             raise ValueError("the token does not carry the identify scope")
-        async with http.get(
-            oauth.me_url, headers={"Authorization": f"Bearer {token['access_token']}"}
-        ) as answer:
+        access = str(token["access_token"])
+        async with http.get(oauth.me_url, headers={"Authorization": f"Bearer {access}"}) as answer:
             answer.raise_for_status()
             user = await answer.json()
     user_id = str(user["id"])
     if not user_id.isdigit():
         raise ValueError("the user's id is not a Discord id")
     name = str(user.get("global_name") or user.get("username") or user_id)
-    return user_id, name
+    return access, user_id, name
 
 
 async def me(request: web.Request) -> web.Response:
@@ -347,5 +352,6 @@ __all__ = [
     "Sessions",
     "add_signin_routes",
     "challenge_of",
+    "exchange_code",
     "oauth_of",
 ]

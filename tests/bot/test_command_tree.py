@@ -21,6 +21,7 @@ from discord import app_commands
 
 from bot.core.server.settings import Settings
 from bot.discord_app import client as bot_client
+from bot.discord_app.delivery import launch
 from bot.discord_app.group import montana
 from bot.discord_app.translator import CommandTranslator
 from i18n import LANGUAGES
@@ -144,3 +145,17 @@ async def test_only_the_game_list_can_be_used_in_a_dm_with_the_bot() -> None:
 def test_the_catalogue_languages_are_the_ones_checked() -> None:
     assert set(LANGUAGES) == {"en", "fr", "pl", "ja"}
     assert {"fr", "pl", "ja", "en-US", "en-GB"} <= set(locales())
+
+
+def test_the_activitys_entry_point_fits_discords_limits_in_every_language() -> None:
+    entry = launch.entry_point_payload()
+    assert NAME.match(entry["name"]) and entry["type"] == 4 and entry["handler"] == 2
+    for locale in locales():
+        assert 1 <= len(described(entry, locale)) <= 100, locale
+    assert (
+        len(entry["name"])
+        + sum(
+            len(described(entry, locale)) for locale in {*entry["description_localizations"], "en"}
+        )
+        < SIZE_LIMIT
+    )

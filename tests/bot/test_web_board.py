@@ -10,7 +10,7 @@ import contextlib
 import json
 import random
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http.cookies import SimpleCookie
@@ -19,6 +19,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from bot.core.delivery.pictures import BlankRenderer
@@ -107,6 +108,8 @@ class Board:
         return self.oauth_base
 
     oauth_base: str = ""
+    app: web.Application | None = None
+    """The web app served (its state, for tests that add routes of their own)."""
 
     async def move(
         self, signed: Signed | None, body: Any, *, csrf: bool = True
@@ -147,10 +150,16 @@ def _free_port() -> int:
 
 @contextlib.asynccontextmanager
 async def board_for(
-    folder: Path, *, seed: int = 4, fake: FakeDiscord | None = None, database: str | None = None
+    folder: Path,
+    *,
+    seed: int = 4,
+    fake: FakeDiscord | None = None,
+    database: str | None = None,
+    more: Callable[[web.Application], None] | None = None,
 ) -> AsyncIterator[Board]:
     """A game of two at its first main action, its page served with board play on, and
-    the fake Discord's OAuth2 beside it (`python -m bot.boardbench` uses it too)."""
+    the fake Discord's OAuth2 beside it (`python -m bot.boardbench` uses it too);
+    `more` adds routes of a test's own to the app (an Activity's harness)."""
     own = fake is None
     discord = fake if fake is not None else FakeDiscord()
     try:
@@ -181,12 +190,15 @@ async def board_for(
             # the tests' limit; the benchmark's moves, unlimited
             tap_rate=TapRate(taps=10**9) if own else rate,
         )
+        if more is not None:
+            more(app)
         server = TestServer(app, host="127.0.0.1", port=port)
         await server.start_server()
         # no cookie jar: the cookies are Secure, and the tests carry them by hand
         async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
             found = Board(table, game_id, thread, token, site, http, oauth, clock, rate)
             found.oauth_base = base
+            found.app = app
             yield found
         await server.close()
         await discord_oauth.close()

@@ -70,6 +70,11 @@ class Settings:
     followed by /signin/callback, as set in the Developer Portal's OAuth2 redirects."""
     oauth_base: str | None = None
     """Tests only: where Discord's OAuth2 pages are (`MONTANA_OAUTH_BASE`)."""
+    activity: bool = False
+    """The game as a Discord Activity (`MONTANA_ACTIVITY=on`, issue 38.5: Activities
+    enabled in the Developer Portal, its URL mapping to MONTANA_WEB_URL): prompts carry
+    "Play on the board" and the app's entry point command launches it. Needs the
+    sign-in's settings (the Activity signs in with the same OAuth2 client)."""
     turn_hours: float = 48.0
     """Default turn deadline of a new game, in hours, fractions allowed (0.5 = 30 min);
     `/montana game new` or `/montana game settings` change it per game."""
@@ -144,6 +149,14 @@ def _discord_id_text(name: str, text: str) -> str:
             f"the application -> OAuth2 -> Client ID), not {text!r}"
         )
     return text
+
+
+def _switch(name: str, text: str) -> bool:
+    words = {"on": True, "yes": True, "true": True, "1": True}
+    words |= {"off": False, "no": False, "false": False, "0": False}
+    if text.lower() not in words:
+        raise SettingsError(f"{name} must be on or off, not {text!r}")
+    return words[text.lower()]
 
 
 def _token(name: str, text: str) -> str:
@@ -328,6 +341,7 @@ def load_settings(
         oauth_client_secret=read("MONTANA_OAUTH_CLIENT_SECRET", _text),
         oauth_redirect=read("MONTANA_OAUTH_REDIRECT", _url("http", "https")),
         oauth_base=read("MONTANA_OAUTH_BASE", _url("http", "https")),
+        activity=bool(read("MONTANA_ACTIVITY", _switch)),
         turn_hours=read("MONTANA_TURN_HOURS", _hours) or Settings.turn_hours,
         auction_hours=read("MONTANA_AUCTION_HOURS", _hours) or Settings.auction_hours,
         deadline_poll_seconds=(
@@ -350,6 +364,12 @@ def load_settings(
             "signing in on the web pages needs MONTANA_OAUTH_CLIENT_ID, "
             "MONTANA_OAUTH_CLIENT_SECRET and MONTANA_OAUTH_REDIRECT together (the "
             "Developer Portal's OAuth2 page gives all three); set all or none"
+        )
+    if settings.activity and not (all(oauth) and settings.web_url):
+        raise SettingsError(
+            "MONTANA_ACTIVITY=on needs the web pages and signing in with Discord: "
+            "MONTANA_WEB_URL and the three MONTANA_OAUTH_* settings (the Activity signs "
+            "in with the same OAuth2 client)"
         )
     if settings.shard_ids is not None:
         if settings.shard_count is None:

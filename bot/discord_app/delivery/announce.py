@@ -59,6 +59,7 @@ from bot.discord_app.components import (
     quiet_note,
     row_view,
 )
+from bot.discord_app.delivery.launch import with_launch_button
 from bot.discord_app.delivery.picture_modes import with_board_button
 from bot.discord_app.delivery.weblinks import OPEN_LIVE_BOARD, live_link, with_link
 from i18n import Translator, translatable
@@ -288,8 +289,11 @@ class DiscordAnnouncer:
     async def _with_live_link(
         self, row: GameRow, view: discord.ui.View | None
     ) -> discord.ui.View | None:
-        """The prompt's view with "Open the live board" when `MONTANA_WEB_URL` is set."""
+        """The prompt's view with "Open the live board" when `MONTANA_WEB_URL` is set,
+        and "Play on the board" when the Activity is on (`MONTANA_ACTIVITY`)."""
         settings = getattr(self.client, "settings", None)
+        if getattr(settings, "activity", False):
+            view = with_launch_button(view, row, game_t(row))
         store = getattr(self.client, "store", None)
         web_url = getattr(settings, "web_url", None)
         if web_url is None or store is None:

@@ -1,5 +1,6 @@
 """The REST routes of interaction answers (`InteractionRoutes`): the callback (message,
-deferral, update, autocomplete choices, modal; late or second answers refused as Discord
+deferral, update, autocomplete choices, modal, LAUNCH_ACTIVITY (checked against Discord's
+OpenAPI spec, `openapi`); late or second answers refused as Discord
 does), followups (the first one after a "thinking" deferral fills it in) and the
 ``@original`` or followup message read, edited or deleted through the webhook."""
 
@@ -22,7 +23,11 @@ from tests.bot.fakediscord.model import (
     FakeMessage,
     Json,
 )
+from tests.bot.fakediscord.openapi import problems
 from tests.bot.fakediscord.recording import InteractionRecord
+
+LAUNCH_ACTIVITY = 12
+"""The answer that launches the application's Activity where the interaction came from."""
 
 
 class InteractionRoutes(MessageRoutes):
@@ -99,6 +104,14 @@ class InteractionRoutes(MessageRoutes):
             record.choices = choices
         elif response_type == MODAL and record.type in (2, 3):
             record.modal = data
+        elif response_type == LAUNCH_ACTIVITY and record.type in (2, 3):
+            refused = problems(body, "LaunchActivityInteractionCallbackRequest")
+            if refused:
+                raise FakeHTTPError(400, f"Invalid Form Body: {refused}", 50035)
+            if not self.activities_enabled:
+                raise FakeHTTPError(400, "This application cannot launch an activity", 50035)
+            record.activity_instance = f"i-{record.id}-{record.channel.id}"
+            resource["activity_instance"] = {"id": record.activity_instance}
         else:
             raise FakeHTTPError(400, f"Invalid interaction response type {response_type}", 50035)
         record.response_type = response_type
@@ -117,6 +130,15 @@ class InteractionRoutes(MessageRoutes):
             },
             "resource": resource,
         }
+        if response_type == LAUNCH_ACTIVITY:
+            interaction = callback["interaction"]
+            del interaction["response_message_id"]  # none: nothing was posted
+            interaction["activity_instance_id"] = record.activity_instance
+            # InteractionCallbackResponse: its two parts (the message resources are not
+            # vendored)
+            refused = problems(interaction, "InteractionResponse")
+            refused += problems(callback["resource"], "LaunchActivityInteractionCallbackResponse")
+            assert not refused, refused  # the fake answers as Discord's spec says
         if query.get("with_response") not in ("1", "true", "True"):
             return 204, None
         return 200, callback

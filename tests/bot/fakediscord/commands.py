@@ -24,9 +24,24 @@ from tests.bot.fakediscord.model import (
 from tests.bot.fakediscord.payloads import WorldPayloads
 from tests.bot.fakediscord.recording import InteractionRecord
 
+PRIMARY_ENTRY_POINT = 4
+"""The Activity's entry in the App Launcher (an application command type)."""
+APP_HANDLER, DISCORD_LAUNCH_ACTIVITY = 1, 2
+
 
 class CommandRoutes(WorldPayloads):
     """Synced application commands, and building the interactions tests send."""
+
+    def launch_entry_point(self, user: FakeUser, channel: FakeChannel) -> str:
+        """`user` opens the app's Activity from the App Launcher in `channel`: with the
+        handler DISCORD_LAUNCH_ACTIVITY Discord launches it itself (the bot gets no
+        interaction); the instance launched."""
+        entry = next((c for c in self.global_commands if c["type"] == PRIMARY_ENTRY_POINT), None)
+        if entry is None or entry.get("handler") != DISCORD_LAUNCH_ACTIVITY:
+            raise AssertionError(f"no entry point Discord launches itself: {entry}")
+        instance = f"i-entry-{user.id}-{channel.id}"
+        self.activity_launches.append((user.id, channel.id, instance))
+        return instance
 
     def _commands(self, method: str, body: Any, guild_id: int | None) -> tuple[int, Any]:
         stored = self.global_commands if guild_id is None else self.guild_commands.get(guild_id, [])
@@ -34,6 +49,20 @@ class CommandRoutes(WorldPayloads):
             return 200, stored
         if method == "PUT":
             commands = [self._command_payload(c, guild_id) for c in body]
+            entry_points = [c for c in commands if c["type"] == PRIMARY_ENTRY_POINT]
+            had = [c for c in stored if c["type"] == PRIMARY_ENTRY_POINT]
+            if guild_id is not None and entry_points:
+                raise FakeHTTPError(400, "Entry point commands are global only", 50035)
+            if len(entry_points) > 1:
+                raise FakeHTTPError(400, "An app has at most one entry point command", 50035)
+            if (had or self.activities_enabled) and guild_id is None and not entry_points:
+                # Discord made one when Activities were enabled, and keeps it
+                raise FakeHTTPError(
+                    400, "You cannot remove this app's Entry Point command in a bulk update", 50240
+                )
+            for command in entry_points:
+                if command.get("handler") not in (APP_HANDLER, DISCORD_LAUNCH_ACTIVITY):
+                    raise FakeHTTPError(400, "An entry point needs a handler of 1 or 2", 50035)
         elif method == "POST":
             commands = [c for c in stored if c["name"] != body["name"]]
             commands.append(self._command_payload(body, guild_id))

@@ -11,6 +11,9 @@ the code's exchange and the user read, checked as Discord checks them.
     #      grant_type=authorization_code, code, redirect_uri, code_verifier)
     # GET  /api/users/@me      (Authorization: Bearer <access token>)
 
+An Activity's code (`activity_code`: Discord's client makes it for the SDK's authorize)
+is exchanged without a redirect or a verifier.
+
 Every request is recorded (`requests`: method, path, what was sent, the status given).
 A code serves once and for ten minutes; it is bound to its client, its redirect and its
 PKCE challenge (S256 only); a wrong one is `invalid_grant`, wrong client credentials
@@ -37,6 +40,9 @@ class Grant:
     redirect_uri: str
     challenge: str
     scope: str
+    activity: bool = False
+    """Made by Discord's client for an Activity (the SDK's authorize): no redirect, no
+    PKCE; its exchange carries neither."""
 
 
 @dataclass
@@ -89,6 +95,13 @@ class FakeOAuth:
         )
         raise web.HTTPFound(f"{redirect}?code={code}&state={state}")
 
+    def activity_code(self, user: FakeUser, scope: str = "identify") -> str:
+        """The code Discord's client gives an Activity's `authorize` for `user` (what
+        the test's harness, standing for Discord's client, answers the SDK with)."""
+        code = secrets.token_urlsafe(16)
+        self.codes[code] = Grant(user, self.client_id, "", "", scope, activity=True)
+        return code
+
     async def token(self, request: web.Request) -> web.Response:
         form = {k: str(v) for k, v in (await request.post()).items()}
         client_id, secret = form.get("client_id"), form.get("client_secret")
@@ -110,9 +123,7 @@ class FakeOAuth:
             form.get("grant_type") != "authorization_code"
             or grant is None
             or grant.client_id != client_id
-            or grant.redirect_uri != form.get("redirect_uri")
-            or not 43 <= len(verifier) <= 128
-            or grant.challenge != challenge
+            or not self._bound(grant, form, verifier, challenge)
         ):
             self._record(request, form, 400)
             return web.json_response({"error": "invalid_grant"}, status=400)
@@ -127,6 +138,18 @@ class FakeOAuth:
                 "refresh_token": secrets.token_urlsafe(24),
                 "scope": grant.scope,
             }
+        )
+
+    @staticmethod
+    def _bound(grant: Grant, form: dict[str, str], verifier: str, challenge: str) -> bool:
+        """The exchange matches how the code was made: an Activity's without a redirect
+        or a verifier, a web sign-in's with its own."""
+        if grant.activity:
+            return "redirect_uri" not in form and "code_verifier" not in form
+        return (
+            grant.redirect_uri == form.get("redirect_uri")
+            and 43 <= len(verifier) <= 128
+            and grant.challenge == challenge
         )
 
     async def me(self, request: web.Request) -> web.Response:

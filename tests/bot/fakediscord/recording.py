@@ -101,6 +101,8 @@ class InteractionRecord:
     original_edits: list[Json] = field(default_factory=list)
     choices: list[Json] | None = None
     modal: Json | None = None
+    activity_instance: str | None = None
+    """The Activity's instance a LAUNCH_ACTIVITY answer launched."""
     errors: list[str] = field(default_factory=list)
     responded: asyncio.Event = field(default_factory=asyncio.Event)
     responded_at: float = 0.0

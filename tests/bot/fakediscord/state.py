@@ -62,6 +62,11 @@ class WorldState:
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.recorded: list[Request] = []
         self.errors: list[str] = []
+        self.activities_enabled = False
+        """The application's Activities are on (Developer Portal): LAUNCH_ACTIVITY works,
+        and the global commands keep the entry point command Discord made."""
+        self.activity_launches: list[tuple[int, int, str]] = []
+        """(user, channel, instance) of each Activity launched from the App Launcher."""
         self.event_sinks: list[EventSink] = []
         self.in_flight: list[InteractionRecord] = []
         self.faults: list[Fault] = []
