@@ -629,5 +629,11 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         )
         """,
     ),
+    (
+        # a tournament's round deadline in days (issue 40.3, `store.tournaments`): a
+        # round's deadline is its `seated_at` plus these days; NULL: rounds wait for
+        # their games
+        "ALTER TABLE tournaments ADD COLUMN round_days INTEGER",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

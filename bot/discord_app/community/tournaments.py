@@ -101,6 +101,14 @@ def signup_words(record: TournamentRecord, t: Translator) -> str:
         language=language_name(row.language),
         organiser=row.organiser_id,
     )
+    if row.round_days is not None:
+        head += " " + t.ngettext(
+            "Each round lasts at most {n} day: a game still running then ends, the player "
+            "it waits for placed last.",
+            "Each round lasts at most {n} days: a game still running then ends, the player "
+            "it waits for placed last.",
+            row.round_days,
+        )
     names = ", ".join(e.name for e in record.entrants) or "—"
     if row.status == SIGNUP:
         until = (
@@ -183,6 +191,7 @@ def _organises(interaction: discord.Interaction[Any], row: TournamentRow) -> boo
     language="The games' language (default: yours)",
     signup_hours="Sign-up closes after this many hours (default: when you start it)",
     size="The most players who can sign up (default: no limit)",
+    round_days="Each round's deadline in days (1-30; default: a round waits for its games)",
 )
 @app_commands.choices(
     format=FORMAT_CHOICES, tables=TABLE_CHOICES, pace=PACE_CHOICES, language=LANGUAGE_CHOICES
@@ -200,6 +209,7 @@ async def new(
     language: app_commands.Choice[str] | None = None,
     signup_hours: int | None = None,
     size: int | None = None,
+    round_days: int | None = None,
 ) -> None:
     guild_id = interaction.guild_id
     if guild_id is None or interaction.channel_id is None:
@@ -218,6 +228,7 @@ async def new(
         group_size=group_size,
         signup_hours=signup_hours,
         size=size,
+        round_days=round_days,
     )
     plan = core.plan_of(options)
     moment = datetime.now(UTC)
@@ -244,6 +255,7 @@ async def new(
         started_at=None,
         ended_at=None,
         champion_id=None,
+        round_days=round_days,
     )
     tournament_id = await store.create_tournament(row)
     record = await store.tournament_record(tournament_id)
