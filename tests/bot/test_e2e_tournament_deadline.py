@@ -4,7 +4,7 @@ to end ends an overdue game — the player it waits for placed last, the others 
 ranking of that moment, rated — its table counted in the standings, its thread told
 once, and the next round seated; by the timer and a second process at once (the game
 ended once, the round seated once), and by the start-up pass after a restart during
-which the deadline passed."""
+which the deadline passed. And the standings' chart of the points after each round."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.core.community import tournaments as core
 from bot.core.community.ratings import placings
+from bot.core.community.tournament_chart import points_by_round
 from bot.core.community.tournament_deadlines import ROUND_DEADLINE
 from bot.core.play.service import GameService
 from bot.discord_app.community import tournaments as front
@@ -25,7 +26,14 @@ from tests.bot.fakediscord import FakeDiscord, FakeUser
 from tests.bot.test_e2e_ratings import to_the_last_move
 from tests.bot.test_e2e_tournament_restart import OtherProcess
 from tests.bot.test_server_admin import ADMIN
-from tests.bot.tournament_helpers import game_of, new_tournament, record_of, sign_up
+from tests.bot.tournament_helpers import (
+    finish_round,
+    game_of,
+    new_tournament,
+    pure,
+    record_of,
+    sign_up,
+)
 
 TOLD = "the round's deadline has passed, so this game has ended"
 
@@ -187,3 +195,40 @@ async def test_a_round_deadline_out_of_range_is_refused(
         assert "round_days" in refused.text and "is 1 to 30" in refused.text
         assert "Nothing was created." in refused.text
     assert await bot.store.tournaments_of(fake_discord.guild_id) == []
+
+
+async def test_the_standings_show_a_chart_of_the_points_from_the_second_round(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = make_bot(tmp_path / "m.sqlite3")
+    await fake_discord.start(bot)
+    tournament_id, users = await two_tables(fake_discord, bot)
+    asker = next(iter(users.values()))
+    option = {"tournament": str(tournament_id)}
+    await finish_round(fake_discord, bot, await record_of(bot, tournament_id), users)
+    one = await fake_discord.slash(
+        asker, fake_discord.channel, "montana-tournament standings", options=option
+    )
+    assert one.embeds and not one.files  # a single round: no chart
+    await finish_round(fake_discord, bot, await record_of(bot, tournament_id), users)
+    record = await record_of(bot, tournament_id)
+    assert record.tournament.status == "finished"
+    shown = await fake_discord.slash(
+        asker, fake_discord.channel, "montana-tournament standings", options=option
+    )
+    picture = shown.files["standings.png"]
+    assert picture.startswith(b"\x89PNG")
+    assert shown.embeds[0]["image"]["url"] == "attachment://standings.png"
+    # the lines: the leaders' points after rounds 1 and 2, as the pure standings say
+    plan = core.plan_from(record.tournament)
+    entrants, dropped = core.entrants_of(record)
+    played = core.played_of(record)
+    after = [
+        {s.user_id: s.points for s in pure().standings(plan, entrants, played[:k], dropped)}
+        for k in (1, 2)
+    ]
+    final = pure().standings(plan, entrants, played, dropped)
+    assert points_by_round(record) == [
+        (s.user_id, [after[0][s.user_id], after[1][s.user_id]]) for s in final
+    ]
+    (tmp_path / "standings.png").write_bytes(picture)

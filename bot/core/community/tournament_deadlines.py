@@ -74,14 +74,15 @@ async def end_at_deadline(
         body = {"tournament_id": tournament.id, "round": number, "awaited": awaited}
 
         async def write(tx: Tx) -> None:
-            if rated is not None:
-                await rated(tx)
             stamp = now()
+            # owed first: the thread reads why the game ended before its summary
             await tx.execute(
                 "INSERT INTO outbox (game_id, version, kind, body, created_at, next_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (row.id, row.version, ROUND_DEADLINE, json.dumps(body), stamp, stamp),
             )
+            if rated is not None:
+                await rated(tx)
 
         if not await service.store.end_game(row.id, row.version, result, at_end=write):
             return False

@@ -14,6 +14,7 @@ tournament game's end and at start-up (`tournament_rounds.TournamentWatch`).
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import re
 from datetime import UTC, datetime
@@ -24,6 +25,7 @@ from discord import app_commands
 
 from bot.core.community import tournaments as core
 from bot.core.community.matchmaking import pace_in_words
+from bot.core.community.tournament_chart import standings_picture
 from bot.core.community.tournament_pairing import FORMATS
 from bot.core.server.server_settings import server_settings
 from bot.core.store import (
@@ -323,9 +325,24 @@ async def start(interaction: discord.Interaction[Any], tournament: str) -> None:
 async def standings_command(interaction: discord.Interaction[Any], tournament: str) -> None:
     record = await _chosen(interaction, tournament)
     t = user_t(interaction)
+    embed = standings_embed(record, t)
+    picture = await standings_picture(record, t)
+    if picture is None:
+        await interaction.response.send_message(
+            embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
+        )
+        return
+    embed.set_image(url=f"attachment://{CHART_FILE}")
     await interaction.response.send_message(
-        embed=standings_embed(record, t), ephemeral=True, allowed_mentions=NO_PINGS
+        embed=embed,
+        file=discord.File(io.BytesIO(picture), filename=CHART_FILE),
+        ephemeral=True,
+        allowed_mentions=NO_PINGS,
     )
+
+
+CHART_FILE = "standings.png"
+"""The standings chart's attachment (points after each complete round, from round 2)."""
 
 
 def standings_embed(record: TournamentRecord, t: Translator) -> discord.Embed:
