@@ -15,12 +15,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from aiohttp.test_utils import TestClient, TestServer
+
 from bot.core.community import tournaments as core
 from bot.core.community.ratings import placings
 from bot.core.community.tournament_chart import points_by_round
 from bot.core.community.tournament_deadlines import ROUND_DEADLINE
 from bot.core.play.service import GameService
 from bot.discord_app.community import tournaments as front
+from bot.web.app import make_app
 from tests.bot.driver import Table, make_bot
 from tests.bot.fakediscord import FakeDiscord, FakeUser
 from tests.bot.test_e2e_ratings import to_the_last_move
@@ -210,6 +213,11 @@ async def test_the_standings_show_a_chart_of_the_points_from_the_second_round(
         asker, fake_discord.channel, "montana-tournament standings", options=option
     )
     assert one.embeds and not one.files  # a single round: no chart
+    token = await bot.store.server_web_token(fake_discord.guild_id, "Montana Test")
+    base = f"/s/{token}/t/{tournament_id}"
+    async with TestClient(TestServer(make_app(bot.store), host="127.0.0.1")) as http:
+        assert 'id="standings-chart"' not in await (await http.get(base)).text()
+        assert (await http.get(f"{base}/standings.png")).status == 404
     await finish_round(fake_discord, bot, await record_of(bot, tournament_id), users)
     record = await record_of(bot, tournament_id)
     assert record.tournament.status == "finished"
@@ -232,3 +240,10 @@ async def test_the_standings_show_a_chart_of_the_points_from_the_second_round(
         (s.user_id, [after[0][s.user_id], after[1][s.user_id]]) for s in final
     ]
     (tmp_path / "standings.png").write_bytes(picture)
+    # the tournament's web page shows the same chart
+    async with TestClient(TestServer(make_app(bot.store), host="127.0.0.1")) as http:
+        page = await (await http.get(base)).text()
+        assert f'<img id="standings-chart" src="{base}/standings.png?lang=en"' in page
+        served = await http.get(f"{base}/standings.png?lang=en")
+        assert served.status == 200 and served.content_type == "image/png"
+        assert (await served.read()).startswith(b"\x89PNG")

@@ -23,15 +23,26 @@ MOST_LINES = 8
 """The players drawn: the leaders (the others are in the table)."""
 
 
+def complete_rounds(record: TournamentRecord) -> int:
+    """How many rounds, from the first, have every table's outcome (the chart's rounds)."""
+    complete = 0
+    for number in sorted(set(record.tables) | set(record.byes)):
+        if number != complete + 1 or any(t.outcome is None for t in record.tables.get(number, ())):
+            break
+        complete = number
+    return complete
+
+
+def has_picture(record: TournamentRecord) -> bool:
+    """Whether the standings come with a chart (`MIN_ROUNDS` rounds complete)."""
+    return complete_rounds(record) >= MIN_ROUNDS
+
+
 def points_by_round(record: TournamentRecord) -> list[tuple[str, list[float]]]:
     """The current leaders (at most `MOST_LINES`, best first) and their points after
     each complete round; empty with fewer than `MIN_ROUNDS` complete rounds."""
     played = played_of(record)
-    complete = 0
-    for number, played_round in enumerate(played, start=1):
-        if any(outcome is None for outcome in played_round.outcomes):
-            break
-        complete = number
+    complete = complete_rounds(record)
     if complete < MIN_ROUNDS:
         return []
     plan = plan_from(record.tournament)
@@ -73,4 +84,11 @@ async def standings_picture(record: TournamentRecord, t: Translator) -> bytes | 
     return await asyncio.to_thread(_picture, record, t)
 
 
-__all__ = ["MOST_LINES", "chart_words", "points_by_round", "standings_picture"]
+__all__ = [
+    "MOST_LINES",
+    "chart_words",
+    "complete_rounds",
+    "has_picture",
+    "points_by_round",
+    "standings_picture",
+]
