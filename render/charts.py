@@ -141,4 +141,118 @@ def rating_chart(
     return out.getvalue()
 
 
-__all__ = ["ChartWords", "rating_chart"]
+STANDINGS_WIDTH, STANDINGS_HEIGHT = 840, 460
+STANDINGS_RIGHT = 200
+"""Room on the right for each line's name and points."""
+LEADER_LINES: tuple[tuple[int, int, int], ...] = (
+    PLAYER_RGB["blue"],
+    PLAYER_RGB["red"],
+    PLAYER_RGB["green"],
+    (196, 150, 0),
+)
+"""The first four players' lines (the game's player colours, the yellow darkened to
+read on the panel); the others are drawn thinner in grey."""
+OTHER_LINE = (176, 166, 146)
+
+
+@dataclass(frozen=True)
+class StandingsChartWords:
+    """What the standings chart says, in the reader's language."""
+
+    title: str
+    """e.g. "Autumn Cup — points after each round"."""
+    subtitle: str
+    """e.g. "The top 8 of 10 players after round 3"."""
+    round_word: str
+    """The x axis's word ("round")."""
+
+
+def _spread(wanted: list[float], gap: float, low: float, high: float) -> list[float]:
+    """Label heights near `wanted` (sorted top to bottom), at least `gap` apart."""
+    placed: list[float] = []
+    for y in wanted:
+        placed.append(max(y, placed[-1] + gap) if placed else max(y, low))
+    overflow = placed[-1] - high if placed else 0
+    if overflow > 0:
+        placed = [y - overflow for y in placed]
+    return placed
+
+
+def standings_chart(
+    lines: Sequence[tuple[str, Sequence[float]]], words: StandingsChartWords
+) -> bytes:
+    """Each player's points after each round (`lines`: the name and the points after
+    rounds 1, 2, …, the leader first), drawn from 0 before the first round; the first
+    four in colour with their names, the others in grey."""
+    width, height = STANDINGS_WIDTH, STANDINGS_HEIGHT
+    image = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle(
+        (MARGIN / 2, MARGIN / 2, width - MARGIN / 2, height - MARGIN / 2),
+        radius=14,
+        fill=PANEL,
+        outline=PANEL_EDGE,
+        width=2,
+    )
+    title = fonts.fit(words.title, fonts.HEADLINE, width - 2 * MARGIN - 20, bold=True)
+    fonts.draw_text(draw, (MARGIN + 10, MARGIN + 4), title, fonts.HEADLINE, fill=INK, bold=True)
+    subtitle = fonts.fit(words.subtitle, fonts.TEXT, width - 2 * MARGIN - 20)
+    fonts.draw_text(draw, (MARGIN + 12, MARGIN + 50), subtitle, fonts.TEXT, fill=MUTED)
+    rounds = max((len(points) for _, points in lines), default=1)
+    high_value = max((max(points, default=0) for _, points in lines), default=1)
+    step = 1 if high_value <= 6 else _nice_step(high_value)
+    high = max(math.ceil(high_value / step) * step, step)
+    x0, x1 = LEFT - 40, width - STANDINGS_RIGHT
+    y0, y1 = TOP, height - BOTTOM
+
+    def x_of(index: int) -> float:
+        return x0 + (x1 - x0) * index / max(rounds, 1)
+
+    def y_of(value: float) -> float:
+        return y1 - (y1 - y0) * value / high
+
+    value = 0
+    while value <= high:
+        y = y_of(value)
+        draw.line((x0, y, x1, y), fill=GRID, width=1)
+        fonts.draw_text(draw, (x0 - 10, y), str(value), fonts.TEXT, fill=MUTED, anchor="rm")
+        value += step
+    for index in range(1, rounds + 1):
+        fonts.draw_text(
+            draw, (x_of(index), y1 + 10), str(index), fonts.TEXT, fill=MUTED, anchor="ma"
+        )
+    fonts.draw_text(
+        draw, ((x0 + x1) / 2, y1 + 36), words.round_word, fonts.SMALL, fill=MUTED, anchor="ma"
+    )
+    draw.line((x0, y0, x0, y1), fill=PANEL_EDGE, width=2)
+    draw.line((x0, y1, x1, y1), fill=PANEL_EDGE, width=2)
+    # the others first, so that the leaders' lines are drawn over them
+    order = list(enumerate(lines))
+    for index, (_, points) in reversed(order):
+        path = [(x_of(0), y_of(0))] + [(x_of(i + 1), y_of(v)) for i, v in enumerate(points)]
+        colour = LEADER_LINES[index] if index < len(LEADER_LINES) else OTHER_LINE
+        draw.line(path, fill=colour, width=4 if index < len(LEADER_LINES) else 2, joint="curve")
+        dot = 5 if index < len(LEADER_LINES) else 3
+        for px, py in path[1:]:
+            draw.ellipse((px - dot, py - dot, px + dot, py + dot), fill=colour, outline=PANEL)
+    leaders = [(i, name, points) for i, (name, points) in order[: len(LEADER_LINES)] if points]
+    wanted = sorted((y_of(points[-1]), i, name, points[-1]) for i, name, points in leaders)
+    heights = _spread([w[0] for w in wanted], 22, y0, y1)
+    for (_, index, name, last), label_y in zip(wanted, heights, strict=True):
+        shown = fonts.fit(name, fonts.TEXT, STANDINGS_RIGHT - 80, bold=True)
+        label = f"{shown} {round(last, 2):g}"
+        fonts.draw_text(
+            draw,
+            (x1 + 14, label_y),
+            label,
+            fonts.TEXT,
+            fill=LEADER_LINES[index],
+            bold=True,
+            anchor="lm",
+        )
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False, compress_level=3)
+    return out.getvalue()
+
+
+__all__ = ["ChartWords", "StandingsChartWords", "rating_chart", "standings_chart"]

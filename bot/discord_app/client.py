@@ -59,6 +59,7 @@ from bot.discord_app.server.monitoring import discord_trace
 from i18n import translatable
 from i18n.commands import command_namer, name_commands_with
 
+from ..core.community.tournament_deadlines import ROUND_DEADLINE
 from ..core.store import Store, StoreError
 from ..core.store.tournaments import TOURNAMENT_END
 from ..web.app import make_app
@@ -271,6 +272,9 @@ class MontanaBot(discord.Client):
         # the end-of-game summaries the outbox owes (`bot.core.community.ratings`)
         self.service.delivery.senders[SUMMARY] = stats.SummarySender(self)
         self.service.delivery.senders[TOURNAMENT_END] = tournament_rounds.TournamentEndSender(
+            self, self.store
+        )
+        self.service.delivery.senders[ROUND_DEADLINE] = tournament_rounds.RoundDeadlineSender(
             self, self.store
         )
         self.lobby_expiry = LobbyExpiry(

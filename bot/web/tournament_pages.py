@@ -1,8 +1,10 @@
 """A server's tournaments on its web page (issue 40): the list on the server's page, and
 each tournament's page at `/s/<token>/t/<id>` with its standings at this moment (the
 same as `/montana-tournament standings`), its rounds' tables linked to their games'
-pages, and its champion once over. Read-only, from the store; 404 for a tournament of
-another server, or when the server's web pages are off."""
+pages, and its champion once over; from the second complete round, the chart of the
+leaders' points after each round (`/s/<token>/t/<id>/standings.png`). Read-only, from
+the store; 404 for a tournament of another server, or when the server's web pages are
+off."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from html import escape
 from aiohttp import web
 
 from bot.core.community import tournaments as core
+from bot.core.community.tournament_chart import has_picture, standings_picture
 from bot.core.server.server_settings import server_settings
 from bot.core.store import Store
 from bot.core.store.tournaments import DONE, RUNNING, SIGNUP, TournamentRecord, TournamentRow
@@ -57,6 +60,12 @@ def tournament_page(
         )
         parts.append(f'<pre id="standings">{escape(standings_text)}</pre>')
         parts.append(f'<p class="hint">{escape(core.tie_breaks_words(t))}</p>')
+        if has_picture(record):
+            alt = t.gettext("{name}: points after each round", name=row.name)
+            parts.append(
+                f'<img id="standings-chart" src="/s/{escape(token)}/t/{row.id}/standings.png'
+                f'?lang={language}" alt="{escape(alt)}" width="840" height="460">'
+            )
         if row.status == DONE and row.champion_id is not None:
             champion = t.gettext("Champion: {name}.", name=names.get(row.champion_id, ""))
             parts.append(f'<p id="champion">{escape(champion)}</p>')
@@ -100,16 +109,7 @@ class TournamentPages:
         self.store = store
 
     async def page(self, request: web.Request) -> web.Response:
-        found = await self.store.server_by_web_token(request.match_info["token"])
-        if found is None or not (await server_settings(self.store, found[0])).web:
-            raise web.HTTPNotFound()
-        guild_id, server_name = found
-        number = request.match_info["id"]
-        if not number.isdigit() or len(number) > 18:
-            raise web.HTTPNotFound()
-        record = await self.store.tournament_record(int(number))
-        if record is None or record.tournament.guild_id != guild_id:
-            raise web.HTTPNotFound()
+        server_name, record = await self._record(request)
         games = [t.game_id for ts in record.tables.values() for t in ts if t.game_id is not None]
         tokens = await self.store.web_tokens_of(games)
         language = language_of(request.query.get("lang"), request.headers.get("Accept-Language"))
@@ -120,9 +120,35 @@ class TournamentPages:
             headers={"Cache-Control": "no-store", "Vary": "Accept-Language"},
         )
 
+    async def chart(self, request: web.Request) -> web.Response:
+        """The standings chart (`tournament_chart`); 404 before two rounds are complete."""
+        _, record = await self._record(request)
+        language = language_of(request.query.get("lang"), request.headers.get("Accept-Language"))
+        png = await standings_picture(record, translator(language))
+        if png is None:
+            raise web.HTTPNotFound()
+        return web.Response(
+            body=png, content_type="image/png", headers={"Cache-Control": "no-cache"}
+        )
+
+    async def _record(self, request: web.Request) -> tuple[str, TournamentRecord]:
+        found = await self.store.server_by_web_token(request.match_info["token"])
+        if found is None or not (await server_settings(self.store, found[0])).web:
+            raise web.HTTPNotFound()
+        guild_id, server_name = found
+        number = request.match_info["id"]
+        if not number.isdigit() or len(number) > 18:
+            raise web.HTTPNotFound()
+        record = await self.store.tournament_record(int(number))
+        if record is None or record.tournament.guild_id != guild_id:
+            raise web.HTTPNotFound()
+        return server_name, record
+
 
 def add_tournament_routes(app: web.Application, store: Store) -> None:
-    app.router.add_get("/s/{token}/t/{id}", TournamentPages(store).page)
+    pages = TournamentPages(store)
+    app.router.add_get("/s/{token}/t/{id}", pages.page)
+    app.router.add_get("/s/{token}/t/{id}/standings.png", pages.chart)
 
 
 __all__ = ["add_tournament_routes", "tournament_list", "tournament_page"]

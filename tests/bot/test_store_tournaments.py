@@ -169,3 +169,26 @@ async def test_the_outcome_is_written_once_and_the_end_owed_once(store: Store) -
     assert row is not None and row.status == DONE and row.champion_id == seat(0).user_id
     owed = [o for o in await store.owed(game) if o.kind == TOURNAMENT_END]
     assert len(owed) == 1 and owed[0].body == body
+
+
+async def test_the_round_deadlines_are_read_from_the_stored_seating(store: Store) -> None:
+    moment = stamp_of(datetime.now(UTC))
+    timed = await store.create_tournament(a_tournament(round_days=2))
+    untimed = await store.create_tournament(a_tournament())
+    for tournament in (timed, untimed):
+        assert await store.set_tournament_status(
+            tournament, RUNNING, only_from=(SIGNUP,), at=moment
+        )
+        assert await store.record_round(tournament, 1, [["1", "2", "3"]], [])
+    row = await store.tournament(timed)
+    assert row is not None and row.round_days == 2
+    first = await store.round_seated_at(timed, 1)
+    assert first is not None
+    assert await store.round_deadlines() == [(timed, first, 2)]
+    # the current round's seating counts; a tournament over has no deadline any more
+    assert await store.record_round(timed, 2, [["1", "2", "3"]], [])
+    second = await store.round_seated_at(timed, 2)
+    assert second is not None
+    assert await store.round_deadlines() == [(timed, second, 2)]
+    assert await store.set_tournament_status(timed, DONE, only_from=(RUNNING,), at=moment)
+    assert await store.round_deadlines() == []

@@ -16,9 +16,11 @@ Policy (docs/players.md, "Tournaments"):
 * a game ended by the vote to end counts with its ranking of that moment, the overdue
   player last (as ratings place them); an abandoned game counts as a table where every
   player shares the last place with no settlement;
-* a round has no clock of its own: it lasts as long as its slowest game, and each game
-  is kept moving by its pace's deadlines, the server's absence policy and the vote to
-  end (`bot.core.clock.deadlines`); the next round is seated when every game has ended;
+* without a round deadline (`round_days`), a round lasts as long as its slowest game,
+  each game kept moving by its pace's deadlines, the server's absence policy and the
+  vote to end (`bot.core.clock.deadlines`); the next round is seated when every game
+  has ended. With one, a game still running when the round's days have passed is ended
+  as by a vote to end, the awaited player last (`tournament_deadlines`);
 * a player who drops out is not seated again; their games under way go on by the
   server's absence policy.
 """
@@ -31,6 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.core.community.ratings import placings
+from bot.core.community.tournament_deadlines import MAX_ROUND_DAYS
 from bot.core.community.tournament_pairing import (
     GROUPS,
     KNOCKOUT,
@@ -86,6 +89,7 @@ class Options:
     group_size: int | None = None
     signup_hours: int | None = None
     size: int | None = None
+    round_days: int | None = None
 
 
 NOTHING_CREATED = translatable("Nothing was created.")
@@ -156,6 +160,11 @@ def plan_of(options: Options) -> Plan:
         raise _refuse(
             translatable("{/montana-tournament new:signup_hours} is 1 to {most}."),
             most=MAX_SIGNUP_HOURS,
+        )
+    if options.round_days is not None and not 1 <= options.round_days <= MAX_ROUND_DAYS:
+        raise _refuse(
+            translatable("{/montana-tournament new:round_days} is 1 to {most}."),
+            most=MAX_ROUND_DAYS,
         )
     least = min(sizes) if options.format == SWISS else 2 * min(sizes)
     if options.size is not None and not max(MIN_SIZE, least) <= options.size <= MAX_SIZE:

@@ -686,5 +686,11 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
             ON season_results (guild_id, season, player, ended_at)
         """,
     ),
+    (
+        # a tournament's round deadline in days (issue 40.3, `store.tournaments`): a
+        # round's deadline is its `seated_at` plus these days; NULL: rounds wait for
+        # their games
+        "ALTER TABLE tournaments ADD COLUMN round_days INTEGER",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -57,6 +57,9 @@ class TournamentRow:
     started_at: str | None
     ended_at: str | None
     champion_id: str | None
+    round_days: int | None = None
+    """Each round's deadline in days after it was seated (None: a round waits for its
+    games)."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,7 @@ def _tournament_of(row: Row) -> TournamentRow:
         started_at=row["started_at"],
         ended_at=row["ended_at"],
         champion_id=row["champion_id"],
+        round_days=None if row["round_days"] is None else int(row["round_days"]),
     )
 
 
@@ -153,7 +157,8 @@ class TournamentTables(StoreParts):
             made = await tx.fetch(
                 "INSERT INTO tournaments (guild_id, name, format, table_sizes, rounds, advance, "
                 "group_size, pace, language, signup_until, max_players, status, organiser_id, "
-                "channel_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "channel_id, created_at, round_days) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "RETURNING id",
                 (
                     t.guild_id,
@@ -171,6 +176,7 @@ class TournamentTables(StoreParts):
                     t.organiser_id,
                     t.channel_id,
                     t.created_at,
+                    t.round_days,
                 ),
             )
         return int(made[0][0])
@@ -199,6 +205,28 @@ class TournamentTables(StoreParts):
             (RUNNING,),
         )
         return [int(row["id"]) for row in rows]
+
+    async def round_deadlines(self) -> list[tuple[int, str, int]]:
+        """(tournament, its current round's `seated_at`, its round days) of the running
+        tournaments with a round deadline, of this process's shards: the deadline of a
+        round is computed from what is stored, so a restart keeps it."""
+        rows = await self.query(
+            "SELECT t.id, r.seated_at, t.round_days FROM tournaments t "
+            "JOIN tournament_rounds r ON r.tournament_id = t.id "
+            "WHERE t.status = ? AND t.round_days IS NOT NULL AND r.round = "
+            "(SELECT MAX(round) FROM tournament_rounds WHERE tournament_id = t.id)"
+            + self._shard_filter("t.guild_id")
+            + " ORDER BY t.id",
+            (RUNNING,),
+        )
+        return [(int(row[0]), str(row[1]), int(row[2])) for row in rows]
+
+    async def round_seated_at(self, tournament_id: int, number: int) -> str | None:
+        rows = await self.query(
+            "SELECT seated_at FROM tournament_rounds WHERE tournament_id = ? AND round = ?",
+            (tournament_id, number),
+        )
+        return str(rows[0][0]) if rows else None
 
     async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
         await self.transaction(

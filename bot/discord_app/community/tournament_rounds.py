@@ -27,11 +27,25 @@ import discord
 
 from bot.core.clock.pace import PACES
 from bot.core.community import tournaments as core
+from bot.core.community.tournament_deadlines import (
+    RoundDeadlines,
+    end_at_deadline,
+    round_deadline,
+)
 from bot.core.community.tournament_pairing import Standing
 from bot.core.delivery.outcome import Ticket
 from bot.core.runtime import incidents
 from bot.core.server.server_settings import server_settings
-from bot.core.store import ABSENT_WAIT, LOBBY, ChannelBusy, GameRow, Owed, Seat, stamp_of
+from bot.core.store import (
+    ABSENT_WAIT,
+    ACTIVE,
+    LOBBY,
+    ChannelBusy,
+    GameRow,
+    Owed,
+    Seat,
+    stamp_of,
+)
 from bot.core.store.tournaments import (
     DONE,
     RUNNING,
@@ -50,6 +64,11 @@ log = logging.getLogger(__name__)
 CANNOT_POST_END = translatable(
     "I cannot post the tournament's final standing in {where} (deleted, or a permission "
     "is missing)."
+)
+
+CANNOT_POST_DEADLINE = translatable(
+    "I cannot say in {where} that the round's deadline ended the game (deleted, or a "
+    "permission is missing)."
 )
 
 
@@ -139,7 +158,9 @@ async def advance(bot: MontanaApp, tournament_id: int) -> None:
                 if not await _carry_table(bot, record, table):
                     waiting = True
             if waiting:
-                return
+                if not await _settle_overdue(bot, record):
+                    return
+                continue  # the games ended at the deadline: the next round is seated
             record = await store.tournament_record(tournament_id)
             if record is None:
                 return
@@ -164,6 +185,26 @@ async def advance(bot: MontanaApp, tournament_id: int) -> None:
                     record.tournament, seating.number, len(seating.tables), seating.byes
                 )
                 await _say(bot, record.tournament.channel_id, text, seating.byes)
+
+
+async def _settle_overdue(bot: MontanaApp, record: TournamentRecord) -> bool:
+    """At the current round's deadline, end its games still running (the awaited player
+    last: `end_at_deadline`); whether any was ended here."""
+    row = record.tournament
+    seated_at = await bot.store.round_seated_at(row.id, record.last_round)
+    due = None if seated_at is None else round_deadline(row, seated_at)
+    if due is None or due > datetime.now(UTC):
+        return False
+    ended = False
+    for table in record.tables.get(record.last_round, ()):
+        if (
+            table.game_id is not None
+            and table.outcome is None
+            and table.game_status == ACTIVE
+            and await end_at_deadline(bot.service, table.game_id, row, record.last_round)
+        ):
+            ended = True
+    return ended
 
 
 async def _carry_table(bot: MontanaApp, record: TournamentRecord, table: TournamentTable) -> bool:
@@ -321,6 +362,51 @@ class TournamentEndSender:
         return message.id
 
 
+def deadline_words(record: TournamentRecord, number: int, awaited: str) -> str:
+    return tournament_t(record.tournament).gettext(
+        "⏰ **{name}**, round {round}: the round's deadline has passed, so this game has "
+        "ended. <@{who}>, whose move it was, is placed last; the others are placed by the "
+        "game's ranking at this moment. It counts for the standings and the ratings like "
+        "any finished game.",
+        name=record.tournament.name,
+        round=number,
+        who=awaited,
+    )
+
+
+class RoundDeadlineSender:
+    """Says in a game's thread that its round's deadline ended it
+    (`Delivery.senders[ROUND_DEADLINE]`), once (on a retry, a message already posted is
+    found)."""
+
+    def __init__(self, client: discord.Client, store: Any) -> None:
+        self.client = client
+        self.store = store
+
+    async def __call__(self, owed: Owed, row: GameRow, game: Game, ticket: Ticket) -> int | None:
+        record = await self.store.tournament_record(int(owed.body["tournament_id"]))
+        if record is None:
+            return None
+        text = deadline_words(record, int(owed.body["round"]), str(owed.body["awaited"]))
+        channel_id = row.play_channel_id
+        channel = self.client.get_partial_messageable(channel_id, guild_id=row.guild_id)
+        try:
+            if ticket.retry:
+                since = discord.Object(
+                    discord.utils.time_snowflake(ticket.since - timedelta(seconds=5))
+                )
+                me = self.client.user
+                async for message in channel.history(limit=50, after=since):
+                    if me is not None and message.author.id == me.id and message.content == text:
+                        return message.id
+            message = await channel.send(
+                text[:2000], allowed_mentions=discord.AllowedMentions.none(), nonce=ticket.key
+            )
+        except (discord.DiscordException, OSError, TimeoutError) as error:
+            raise delivery_problem(error, CANNOT_POST_DEADLINE, where=f"<#{channel_id}>") from error
+        return message.id
+
+
 class TournamentWatch:
     """Carries tournaments on without anyone asking: when one of their games ends
     (`GameService.after_game_over`) and once at start-up (a restart in the middle of
@@ -329,6 +415,8 @@ class TournamentWatch:
     def __init__(self, bot: MontanaApp) -> None:
         self.bot = bot
         self._tasks: set[asyncio.Task[None]] = set()
+        self.deadlines = RoundDeadlines(bot.service, self._advance, clock=lambda: datetime.now(UTC))
+        """The timer of the rounds' deadlines: an overdue round is settled by a pass."""
 
     async def game_over(self, row: GameRow) -> None:
         if row.guild_id is None:
@@ -339,6 +427,7 @@ class TournamentWatch:
 
     def start(self) -> None:
         self._spawn(self._advance_all())
+        self.deadlines.start()
 
     async def idle(self) -> None:
         """Wait for the passes in flight (tests)."""
@@ -346,6 +435,7 @@ class TournamentWatch:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def stop(self) -> None:
+        await self.deadlines.stop()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -368,6 +458,7 @@ class TournamentWatch:
 
 
 __all__ = [
+    "RoundDeadlineSender",
     "TournamentEndSender",
     "TournamentWatch",
     "advance",

@@ -14,6 +14,7 @@ tournament game's end and at start-up (`tournament_rounds.TournamentWatch`).
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import re
 from datetime import UTC, datetime
@@ -24,6 +25,7 @@ from discord import app_commands
 
 from bot.core.community import tournaments as core
 from bot.core.community.matchmaking import pace_in_words
+from bot.core.community.tournament_chart import standings_picture
 from bot.core.community.tournament_pairing import FORMATS
 from bot.core.server.server_settings import server_settings
 from bot.core.store import (
@@ -101,6 +103,14 @@ def signup_words(record: TournamentRecord, t: Translator) -> str:
         language=language_name(row.language),
         organiser=row.organiser_id,
     )
+    if row.round_days is not None:
+        head += " " + t.ngettext(
+            "Each round lasts at most {n} day: a game still running then ends, the player "
+            "it waits for placed last.",
+            "Each round lasts at most {n} days: a game still running then ends, the player "
+            "it waits for placed last.",
+            row.round_days,
+        )
     names = ", ".join(e.name for e in record.entrants) or "—"
     if row.status == SIGNUP:
         until = (
@@ -183,6 +193,7 @@ def _organises(interaction: discord.Interaction[Any], row: TournamentRow) -> boo
     language="The games' language (default: yours)",
     signup_hours="Sign-up closes after this many hours (default: when you start it)",
     size="The most players who can sign up (default: no limit)",
+    round_days="Each round's deadline in days (1-30; default: a round waits for its games)",
 )
 @app_commands.choices(
     format=FORMAT_CHOICES, tables=TABLE_CHOICES, pace=PACE_CHOICES, language=LANGUAGE_CHOICES
@@ -200,6 +211,7 @@ async def new(
     language: app_commands.Choice[str] | None = None,
     signup_hours: int | None = None,
     size: int | None = None,
+    round_days: int | None = None,
 ) -> None:
     guild_id = interaction.guild_id
     if guild_id is None or interaction.channel_id is None:
@@ -218,6 +230,7 @@ async def new(
         group_size=group_size,
         signup_hours=signup_hours,
         size=size,
+        round_days=round_days,
     )
     plan = core.plan_of(options)
     moment = datetime.now(UTC)
@@ -244,6 +257,7 @@ async def new(
         started_at=None,
         ended_at=None,
         champion_id=None,
+        round_days=round_days,
     )
     tournament_id = await store.create_tournament(row)
     record = await store.tournament_record(tournament_id)
@@ -311,9 +325,24 @@ async def start(interaction: discord.Interaction[Any], tournament: str) -> None:
 async def standings_command(interaction: discord.Interaction[Any], tournament: str) -> None:
     record = await _chosen(interaction, tournament)
     t = user_t(interaction)
+    embed = standings_embed(record, t)
+    picture = await standings_picture(record, t)
+    if picture is None:
+        await interaction.response.send_message(
+            embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
+        )
+        return
+    embed.set_image(url=f"attachment://{CHART_FILE}")
     await interaction.response.send_message(
-        embed=standings_embed(record, t), ephemeral=True, allowed_mentions=NO_PINGS
+        embed=embed,
+        file=discord.File(io.BytesIO(picture), filename=CHART_FILE),
+        ephemeral=True,
+        allowed_mentions=NO_PINGS,
     )
+
+
+CHART_FILE = "standings.png"
+"""The standings chart's attachment (points after each complete round, from round 2)."""
 
 
 def standings_embed(record: TournamentRecord, t: Translator) -> discord.Embed:
