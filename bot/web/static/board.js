@@ -298,6 +298,8 @@
         }
       });
       spot.addEventListener("focus", function () {
+        board.scrollLeft = 0;
+        board.scrollTop = 0;
         reveal(box, width);
       });
       made.push({ spot: spot, box: box });
@@ -465,6 +467,12 @@
     }
   });
   window.addEventListener("resize", apply);
+  // the board moves by its transform only: a focused target would make the browser scroll
+  // the clipped box under it as well, and the two would disagree
+  board.addEventListener("scroll", function () {
+    board.scrollLeft = 0;
+    board.scrollTop = 0;
+  });
 
   account().then(function () {
     load(body.dataset.mark);
