@@ -17,6 +17,7 @@ import random
 import shutil
 import socket
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -162,25 +163,24 @@ async def test_a_whole_game_against_an_ai_seat_played_by_tapping_the_board(
                 break
             mark = f"{row.version}-{row.undo_epoch}"
             assert game.awaiting == str(ana.id), "the AI has moved: the game waits for ana"
-            await off_loop(
-                lambda mark=mark: _until(
-                    driver,
-                    f"document.body.dataset.choices === '{mark}'"
-                    f" && document.body.dataset.mark === '{mark}'",
-                )
+            laid = (
+                f"document.body.dataset.choices === '{mark}'"
+                f" && document.body.dataset.mark === '{mark}'"
             )
+            await off_loop(partial(_until, driver, laid))
             if not shot and game.pending.kind == "main":
                 shot = True
                 sizes = await off_loop(
                     lambda: driver.execute_script(
                         "return [...document.querySelectorAll('.target')].map(e => {"
-                        " const r = e.getBoundingClientRect(); return Math.min(r.width, r.height) })"
+                        " const r = e.getBoundingClientRect();"
+                        " return Math.min(r.width, r.height) })"
                     )
                 )
                 folder = os.environ.get("MONTANA_WEB_SCREENSHOTS")
                 if folder:
                     name = "board-phone.png" if size == PHONE else "board-desktop.png"
-                    await off_loop(lambda: driver.save_screenshot(str(Path(folder) / name)))
+                    await off_loop(partial(driver.save_screenshot, str(Path(folder) / name)))
                 assert await off_loop(lambda: driver.find_element(By.ID, "turn-note").text) == (
                     "Your turn: tap a highlighted place on the board, or a choice below it."
                 )
