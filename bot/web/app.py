@@ -10,14 +10,15 @@
                                    (`render.targets`; ?version=<mark> as the picture's
                                    address, ?lang= as the picture: its header's words
                                    set where the rest lies)
-    /static/...                    the page's script and style (nothing inline), and the
+    /static/...                    the page's scripts and style (nothing inline), and the
                                    Activity's bundle (`bot.web.activity`)
 
 Served by the bot's own process only (`make_app(..., service=, oauth=)`), the board's
 writes: signing in with Discord (`signin`: /signin, /signin/callback, /signin/me.json,
 /signout), the Activity inside Discord (`activity`: /activity, /activity/session,
-/activity/games.json) and the page's moves (`moves`: POST /g/<token>/move, through the game
-service as a button press).
+/activity/games.json), the page's moves (`moves`: POST /g/<token>/move, through the game
+service as a button press) and the decision's choices laid on the board (`board`:
+/g/<token>/choices.json; the page then loads /static/board.js).
 
 A token nobody was given, a game of a server that switched its web pages off
 (`bot.core.server.server_settings.WEB`) or a game not started answer 404 alike; so does a
@@ -56,6 +57,7 @@ from rules import Game
 
 from ..core.store import ACTIVE, OPEN_STATUSES, PICTURES_EVERY_MOVE, DrawnKey, GameRow, Store
 from .activity import ACTIVITY_POLICY, add_activity_routes
+from .board import GAME_OF, add_board_routes
 from .live import POLL_SECONDS, SAFETY_POLL_SECONDS, Watcher
 from .moves import TapRate, add_move_routes
 from .pages import GameWords, game_page, language_of, mark_of, not_found_page
@@ -255,7 +257,14 @@ async def page(request: web.Request) -> web.Response:
     if row.guild_id is not None:
         server = await request.app[STORE].server_page_of(row.guild_id)
     return web.Response(
-        text=game_page(row, said, request.match_info["token"], _language(request), server),
+        text=game_page(
+            row,
+            said,
+            request.match_info["token"],
+            _language(request),
+            server,
+            board=GAME_OF in request.app,
+        ),
         content_type="text/html",
         headers={
             "Cache-Control": "no-store",
@@ -473,7 +482,12 @@ async def _follow(
 
 async def static(request: web.Request) -> web.StreamResponse:
     name = request.match_info["name"]
-    types = {"web.js": "text/javascript", "web.css": "text/css", "activity.js": "text/javascript"}
+    types = {
+        "web.js": "text/javascript",
+        "board.js": "text/javascript",
+        "web.css": "text/css",
+        "activity.js": "text/javascript",
+    }
     if name not in types:
         raise web.HTTPNotFound()
     return web.Response(
@@ -551,4 +565,5 @@ def make_app(
                 return (await _game(request))[0]
 
             add_move_routes(app, service, find, _language, tap_rate)
+            add_board_routes(app, _game, _language)  # the decision's choices on the page
     return app

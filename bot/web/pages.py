@@ -122,10 +122,13 @@ def _language_links(path: str, current: Language) -> str:
     return " ".join(links)
 
 
-def page_head(title: str, language: Language, *, script: bool = False) -> str:
+def page_head(title: str, language: Language, *, script: bool = False, board: bool = False) -> str:
     """A page's start, to its `<head>`'s end: its language, title, the style and (for a
-    game's live page) the script, both served by the site itself (the CSP)."""
+    game's live page) the script, both served by the site itself (the CSP); `board`:
+    the board play's script too."""
     loads = '<script src="/static/web.js" defer></script>\n' if script else ""
+    if board:
+        loads += '<script src="/static/board.js" defer></script>\n'
     return f"""<!DOCTYPE html>
 <html lang="{language}">
 <head>
@@ -152,9 +155,12 @@ def game_page(
     token: str,
     language: Language,
     server: tuple[str, str] | None = None,
+    *,
+    board: bool = False,
 ) -> str:
     """The whole page: the picture now, whose turn, the replay slider and the log;
-    `server`: the token and name of its server's page, linked above the title."""
+    `server`: the token and name of its server's page, linked above the title; `board`:
+    played on the board (signing in, the touch targets over the picture: `board_parts`)."""
     t = translator(language)
     base = f"/g/{escape(token)}"
     back = "" if server is None else back_to_server(*server, language) + "\n"
@@ -170,8 +176,16 @@ def game_page(
     log_items = "".join(f"<li>{escape(line)}</li>" for line in said.log)
     standings = "".join(f"<li>{escape(line)}</li>" for line in said.standings[1:])
     heading = escape(said.standings[0]) if said.standings else ""
+    address = f"{base}/picture/{escape(said.mark)}.png?lang={language}"
+    shown = (
+        board_parts(base, address, language, picture_alt)
+        if board
+        else f"""<a id="picture-link" href="{address}">
+<img id="picture" src="{address}" alt="{escape(picture_alt)}"></a>
+<p class="hint">{escape(zoom_hint)}</p>"""
+    )
     return (
-        page_head(title, language, script=True)
+        page_head(title, language, script=True, board=board)
         + f"""<body data-base="{base}" data-lang="{language}" data-mark="{escape(said.mark)}">
 <header>
 {back}<h1>{escape(title)}</h1>
@@ -181,10 +195,7 @@ def game_page(
 <main>
 <section class="now">
 <p id="waiting" role="status" aria-live="polite">{escape(said.waiting)}</p>
-<a id="picture-link" href="{base}/picture/{escape(said.mark)}.png?lang={language}">
-<img id="picture" src="{base}/picture/{escape(said.mark)}.png?lang={language}"
- alt="{escape(picture_alt)}"></a>
-<p class="hint">{escape(zoom_hint)}</p>
+{shown}
 </section>
 <section class="side">
 <h2>{escape(replay_heading)}</h2>
@@ -202,6 +213,58 @@ def game_page(
 </html>
 """
     )
+
+
+def board_parts(base: str, address: str, language: Language, picture_alt: str) -> str:
+    """The board played on: the account line (sign in with Discord, or who is signed
+    in), the picture under its layer of touch targets (laid by `board.js` from
+    `targets.json` and `choices.json`), the zoom buttons, the choices the picture does
+    not draw, the panel a choice with parts opens, and the script's words (in
+    `data-` attributes: the script has none of its own)."""
+    t = translator(language)
+    board_words = {
+        "signed-as": t.gettext("Signed in as {name}", name="{name}"),  # filled by the script
+        "your-turn": t.gettext(
+            "Your turn: tap a highlighted place on the board, or a choice below it."
+        ),
+        "watching": t.gettext("You are watching: only the game's players move."),
+        "cancel": t.pgettext("button", "Cancel"),
+        "board": t.gettext("The board: the places you may choose now"),
+    }
+    attributes = " ".join(f'data-{key}="{escape(text)}"' for key, text in board_words.items())
+    back = f"/signin?back={base}%3Flang%3D{language}"
+    sign_in = t.gettext("Sign in with Discord")
+    sign_out = t.pgettext("button", "Sign out")
+    zoom_in, zoom_out = t.gettext("Zoom in"), t.gettext("Zoom out")
+    fit = t.pgettext("button", "Fit the board")
+    return f"""<p id="account" class="account">
+<a id="signin" class="signin" href="{escape(back)}" hidden>{escape(sign_in)}</a>
+<span id="signed-as" hidden></span>
+<button id="signout" type="button" hidden>{escape(sign_out)}</button>
+</p>
+<p id="turn-note" class="turn-note" role="status" aria-live="assertive" hidden></p>
+<div id="board" class="board">
+<div id="stage" class="stage">
+<img id="picture" src="{address}" alt="{escape(picture_alt)}">
+<div id="targets" class="targets" role="group"></div>
+</div>
+</div>
+<div class="zoom">
+<button id="zoom-out" type="button" aria-label="{escape(zoom_out)}">−</button>
+<button id="zoom-fit" type="button">{escape(fit)}</button>
+<button id="zoom-in" type="button" aria-label="{escape(zoom_in)}">+</button>
+</div>
+<div id="beside" class="beside" hidden>
+<p id="prompt"></p>
+<div id="beside-choices" class="choices"></div>
+</div>
+<div id="panel" class="panel" role="dialog" aria-labelledby="panel-heading" hidden>
+<p id="panel-heading"></p>
+<div id="panel-choices" class="choices"></div>
+<button id="panel-cancel" type="button"></button>
+</div>
+<p id="said" class="said" role="alert"></p>
+<div id="board-words" hidden {attributes}></div>"""
 
 
 def not_found_page(language: Language) -> str:

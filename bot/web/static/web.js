@@ -47,7 +47,9 @@
     body.dataset.mark = state.mark;
     const address = pictureAddress();
     picture.src = address;
-    pictureLink.href = address;
+    if (pictureLink) {
+      pictureLink.href = address;
+    }
     waiting.textContent = state.waiting;
     fill(log, state.log);
     fill(standings, state.standings.slice(1));
@@ -56,6 +58,8 @@
       slider.value = String(state.turns);
     }
     stepTo(Number(slider.value));
+    // the board's script (board.js) lays the new decision's targets
+    document.dispatchEvent(new CustomEvent("montana:state", { detail: state }));
   }
 
   slider.addEventListener("input", function () {
@@ -63,12 +67,48 @@
   });
 
   // each event carries the page's words at the game's mark (sent at once, then at each
-  // move): nothing else to fetch but the new picture
-  const events = new EventSource(base + "/events?lang=" + lang);
-  events.onmessage = function (event) {
-    const state = JSON.parse(event.data);
-    if (state.mark !== body.dataset.mark) {
-      show(state);
+  // move): nothing else to fetch but the new picture. A stream that fails for good (the
+  // server restarted, a laptop woke up after a day) is opened again, and the words are
+  // read again when the tab comes back into view.
+  let events = null;
+  let retry = 1000;
+  function follow() {
+    events = new EventSource(base + "/events?lang=" + lang);
+    events.onopen = function () {
+      retry = 1000;
+    };
+    events.onmessage = function (event) {
+      const state = JSON.parse(event.data);
+      if (state.mark !== body.dataset.mark) {
+        show(state);
+      }
+    };
+    events.onerror = function () {
+      if (events.readyState === EventSource.CLOSED) {
+        setTimeout(follow, retry);
+        retry = Math.min(retry * 2, 60000);
+      }
+    };
+  }
+  follow();
+
+  function refresh() {
+    fetch(base + "/state.json?lang=" + lang, { cache: "no-store" })
+      .then(function (answer) {
+        return answer.ok ? answer.json() : null;
+      })
+      .then(function (state) {
+        if (state && state.mark !== body.dataset.mark) {
+          show(state);
+        }
+      })
+      .catch(function () {});
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") {
+      refresh();
     }
-  };
+  });
+  // the board's script asks for the words now after a move of its own
+  document.addEventListener("montana:refresh", refresh);
 })();
