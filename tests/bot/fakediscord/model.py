@@ -220,7 +220,18 @@ class FakeMessage:
 
     @property
     def raw_content(self) -> str:
+        """The words as Discord keeps them: the content, or a card's (a Components V2
+        message's) text displays joined by new lines, in their order."""
+        if self.flags & COMPONENTS_V2:
+            return "\n".join(
+                str(c.get("content") or "") for c in self.walk_components() if c.get("type") == 10
+            )
         return str(self.payload.get("content") or "")
+
+    @property
+    def card(self) -> bool:
+        """Whether the message is laid out in Components V2 (a card)."""
+        return bool(self.flags & COMPONENTS_V2)
 
     @property
     def flags(self) -> int:
@@ -257,9 +268,6 @@ class FakeMessage:
             for embed_field in embed.get("fields", []):
                 parts += [embed_field.get("name", ""), embed_field.get("value", "")]
             parts.append((embed.get("footer") or {}).get("text", ""))
-        for component in self.walk_components():
-            if component.get("type") == 10:  # components v2 text display
-                parts.append(component.get("content", ""))
         return "\n".join(p for p in parts if p)
 
     def walk_components(self) -> list[Json]:
