@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -154,6 +154,44 @@ def simple(
     return build(CardParts(header=text, picture=picture, alt=alt, rows=rows, colour=colour))
 
 
+def from_embed(embed: discord.Embed, rows: discord.ui.View | None = None) -> Card:
+    """A card saying what `embed` says (its title as a heading, its description, its
+    fields as name and value, its footer in small print, its image as the picture) in
+    the embed's colour, with `rows` under it."""
+    lines = [f"### {embed.title}"] if embed.title else []
+    if embed.description:
+        lines.append(embed.description)
+    lines += [f"**{f.name}**\n{f.value}" for f in embed.fields]
+    if embed.footer.text:
+        lines.append(f"-# {embed.footer.text}")
+    picture = None
+    if embed.image.url and embed.image.url.startswith("attachment://"):
+        picture = embed.image.url.removeprefix("attachment://")
+    return build(
+        CardParts(
+            header="\n".join(lines),
+            picture=picture,
+            alt=embed.title or "",
+            rows=rows,
+            colour=embed.colour,
+        )
+    )
+
+
+class _UserRef:
+    """A user as `discord.AllowedMentions` lists them, its id kept a string: Discord's
+    spec types a snowflake in a request as a string (discord.py's `Object` would send
+    the number)."""
+
+    def __init__(self, user_id: str) -> None:
+        self.id = user_id
+
+
+def user_ref(user_id: str) -> discord.abc.Snowflake:
+    """Whom a message may ping, for `discord.AllowedMentions(users=[...])`."""
+    return cast("discord.abc.Snowflake", _UserRef(str(int(user_id))))
+
+
 # ------------------------------------------------------------------ reading a message back
 
 
@@ -222,7 +260,8 @@ def _section_text(section: Json) -> str:
 
 def sent_components(card: Card) -> list[Json]:
     """The JSON of a card as it is sent."""
-    return list(card.to_components())
+    components: list[Json] = card.to_components()  # type: ignore[no-untyped-call]
+    return components
 
 
 def as_attachment_refs(components: list[Json], attachments: Sequence[Json]) -> list[Json]:
@@ -278,8 +317,24 @@ def remember(shown: Shown, message_id: int, card: Card) -> None:
         shown.pop(next(iter(shown)))
 
 
+def remember_read(shown: Shown, message: discord.Message) -> None:
+    """Keep a card read back from Discord (a look at a channel's newest messages), so
+    that taking its rows off needs no second read."""
+    if not is_card(message):
+        return
+    components: list[Json] = [c.to_dict() for c in message.components]  # type: ignore[misc]
+    attachments = [
+        {"filename": a.filename, "url": a.url, "proxy_url": a.proxy_url}
+        for a in message.attachments
+    ]
+    shown.pop(message.id, None)
+    shown[message.id] = as_attachment_refs(without_rows(components), attachments)
+    while len(shown) > SHOWN_KEPT:
+        shown.pop(next(iter(shown)))
+
+
 async def take_rows_off(
-    client: discord.Client, channel_id: int, message_id: int, shown: Shown | None = None
+    client: discord.Client | Any, channel_id: int, message_id: int, shown: Shown | None = None
 ) -> None:
     """Take the buttons and selects off a message, keeping everything else: a classic
     message loses its rows (``components: []``), a card is sent again without them (its
@@ -337,15 +392,18 @@ __all__ = [
     "build",
     "count_components",
     "fit_texts",
+    "from_embed",
     "has_rows",
     "is_card",
     "player_colour",
     "remember",
+    "remember_read",
     "sent_components",
     "shows_picture",
     "simple",
     "take_rows_off",
     "text_length",
+    "user_ref",
     "walk",
     "without_rows",
     "words_of",

@@ -75,7 +75,7 @@ async def test_a_french_player_in_a_polish_game_is_answered_in_french_and_the_ta
     thread = fake_discord.channel_by_id(row.play_channel_id)
     # the game's own messages are Polish: the seat draw, then a move and the next prompt
     first = fake_discord.messages_in(thread)[0]
-    assert first.content.startswith("Kolejność miejsc, wylosowana: ")
+    assert "Kolejność miejsc, wylosowana: " in first.content  # under the card's header
     table.users = {str(ana.id): ana, str(ben.id): ben}
     await to_main_decision(table, row.id)
     row, game = await table.game(row.id)

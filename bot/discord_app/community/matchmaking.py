@@ -57,6 +57,7 @@ from bot.core.store import (
     stamp_of,
 )
 from bot.core.wording.refusals import Refusal, game_words
+from bot.discord_app import cards
 from bot.discord_app.app import MontanaApp
 from bot.discord_app.components import (
     LANGUAGE_CHOICES,
@@ -383,7 +384,7 @@ async def open_table(
     # a player inside their quiet hours is named but not pinged (`bot.core.clock.hours`); the
     # game's first prompt owes the one it awaits a ping for the end of them
     awake = [
-        discord.Object(int(seat.user_id))
+        cards.user_ref(seat.user_id)
         for seat in seats
         if await service.hours.quiet_end(seat.user_id, moment) is None
     ]

@@ -393,6 +393,7 @@ class DiscordAnnouncer:
                     continue
                 for game_id in sorted(games_with_live_choices(message)):
                     found.setdefault(game_id, []).append(message.id)
+                    cards.remember_read(self.shown, message)  # to clear it without a read
         except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
             raise delivery_problem(error, f"cannot read <#{channel_id}>") from error
         return found
@@ -538,7 +539,7 @@ class DiscordAnnouncer:
         channel = self.client.get_partial_messageable(place, guild_id=row.guild_id)
         awaited = outcome.awaited
         ping = (
-            [discord.Object(int(awaited))]
+            [cards.user_ref(awaited)]
             if awaited
             and outcome.awaited_changed
             and outcome.prompt

@@ -35,6 +35,7 @@ from bot.core.play.repeats import PresenceLines
 from bot.core.play.service import Refusal
 from bot.core.store import Away, GameRow
 from bot.core.wording import words
+from bot.discord_app import cards
 from bot.discord_app.components import (
     DynamicItems,
     delivery_problem,
@@ -154,7 +155,7 @@ class DiscordNotices:
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False,
                     roles=False,
-                    users=[discord.Object(int(user)) for user in pinged],
+                    users=[cards.user_ref(user) for user in pinged],
                     replied_user=False,
                 ),
                 nonce=ticket.key,

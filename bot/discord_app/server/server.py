@@ -39,6 +39,7 @@ from bot.core.server.server_settings import (
     server_settings,
 )
 from bot.core.store import ACTIVE, LOBBY, GameRow, StoreError, moment_of
+from bot.discord_app import cards
 from bot.discord_app.clock.deadlines import ABSENT_CHOICES
 from bot.discord_app.components import (
     LANGUAGE_CHOICES,
@@ -57,7 +58,7 @@ from bot.discord_app.delivery.notify import message_link
 from bot.discord_app.delivery.picture_modes import PICTURES_CHOICES
 from bot.discord_app.group import NO_PINGS, answer, montana, tracked
 from bot.discord_app.guard import SERVER_END_KIND, SERVER_GAMES_KIND, Kind, check_kind, went_wrong
-from bot.discord_app.play.lobby import lobby_text
+from bot.discord_app.play.lobby import lobby_card, lobby_text
 from i18n import Message, Translator, language_for_locale, translatable
 
 log = logging.getLogger(__name__)
@@ -617,9 +618,11 @@ async def say_ended_by_moderator(
         )
         with contextlib.suppress(discord.HTTPException):
             if was_lobby:  # its message says so: nobody else is told
-                await lobby.edit(content=lobby_text(row), view=None, allowed_mentions=NO_PINGS)
+                await lobby.edit(
+                    view=lobby_card(row, lobby_text(row), rows=False), allowed_mentions=NO_PINGS
+                )
             else:
-                await lobby.edit(view=None)
+                await cards.take_rows_off(bot, row.channel_id, row.lobby_message_id)
     if was_lobby:
         return
     with contextlib.suppress(discord.HTTPException):
@@ -632,11 +635,8 @@ async def say_ended_by_moderator(
             allowed_mentions=NO_PINGS,
         )
     if row.message_id is not None:
-        prompt = bot.get_partial_messageable(row.play_channel_id).get_partial_message(
-            row.message_id
-        )
         with contextlib.suppress(discord.HTTPException):
-            await prompt.edit(view=None)
+            await cards.take_rows_off(bot, row.play_channel_id, row.message_id)
 
 
 DYNAMIC_ITEMS: DynamicItems = (EndAskButton, EndConfirmButton)
