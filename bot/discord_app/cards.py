@@ -61,10 +61,11 @@ def player_colour(game: Game, player_id: str | None) -> discord.Colour | None:
 
 @dataclass
 class CardParts:
-    """What a card holds, top to bottom: `header` (who must act, what), `words` (what
-    happened: cut from the start when the card is too long), the picture (`picture`: its
-    file name, `alt`: its description), `notes` (small print: each its own line), then
-    `rows` (the buttons and selects of a classic view, row by row)."""
+    """What a card holds, top to bottom: `words` (what happened: cut from the start when
+    the card is too long), the picture (`picture`: its file name, `alt`: its
+    description), `header` (who must act, and what: right above the buttons that
+    answer it), `notes` (small print, each its own line), then `rows` (the buttons and
+    selects of a classic view, row by row)."""
 
     header: str = ""
     words: str = ""
@@ -75,7 +76,7 @@ class CardParts:
     colour: discord.Colour | int | None = None
 
 
-def fit_texts(texts: Sequence[str], mark: str = "", cut: int = 1) -> list[str]:
+def fit_texts(texts: Sequence[str], mark: str = "", cut: int = 0) -> list[str]:
     """`texts` (the displays) within `TEXT_LIMIT` in all with `mark` ending the last:
     text `cut` loses its beginning first, then the others their ends."""
     texts = list(texts)
@@ -115,24 +116,20 @@ def action_rows(view: discord.ui.View | None) -> list[discord.ui.ActionRow[Card]
 
 def build(parts: CardParts, mark: str = "") -> Card:
     """The card of `parts`, its last text display ending with `mark` (the outbox's
-    identity of the message, or nothing)."""
-    header, words, *notes = fit_texts(
-        [parts.header, parts.words, "\n".join(f"-# {n}" for n in parts.notes)], mark
-    )
+    identity of the message, or nothing): the words, the picture, the header and the
+    notes right above the rows they are about."""
+    small = [f"-# {note}" for note in parts.notes]
+    words, lines = fit_texts([parts.words, "\n".join(t for t in (parts.header, *small) if t)], mark)
     container: discord.ui.Container[Card] = discord.ui.Container(accent_colour=parts.colour)
-    if header:
-        container.add_item(discord.ui.TextDisplay(header))
     if words:
-        if header:
-            container.add_item(discord.ui.Separator(visible=False))
         container.add_item(discord.ui.TextDisplay(words))
     if parts.picture:
         item = discord.MediaGalleryItem(
             f"attachment://{parts.picture}", description=parts.alt[:1024] or None
         )
         container.add_item(discord.ui.MediaGallery(item))
-    if notes and notes[0]:
-        container.add_item(discord.ui.TextDisplay(notes[0]))
+    if lines:
+        container.add_item(discord.ui.TextDisplay(lines))
     for row in action_rows(parts.rows):
         container.add_item(row)
     if not container.children:
@@ -144,6 +141,7 @@ def build(parts: CardParts, mark: str = "") -> Card:
 
 def simple(
     text: str,
+    /,
     *,
     colour: discord.Colour | int | None = None,
     rows: discord.ui.View | None = None,
@@ -155,27 +153,27 @@ def simple(
 
 
 def from_embed(embed: discord.Embed, rows: discord.ui.View | None = None) -> Card:
-    """A card saying what `embed` says (its title as a heading, its description, its
-    fields as name and value, its footer in small print, its image as the picture) in
-    the embed's colour, with `rows` under it."""
-    lines = [f"### {embed.title}"] if embed.title else []
+    """A card saying what `embed` says, in the embed's colour: its title as a heading
+    over its description, each field a text display of its own (its name in bold over
+    its value), its image as the picture, its footer in small print, then `rows`."""
+    head = [f"### {embed.title}"] if embed.title else []
     if embed.description:
-        lines.append(embed.description)
-    lines += [f"**{f.name}**\n{f.value}" for f in embed.fields]
+        head.append(embed.description)
+    texts = ["\n".join(head), *(f"**{f.name}**\n{f.value}" for f in embed.fields)]
     if embed.footer.text:
-        lines.append(f"-# {embed.footer.text}")
-    picture = None
+        texts.append(f"-# {embed.footer.text}")
+    container: discord.ui.Container[Card] = discord.ui.Container(accent_colour=embed.colour)
+    for text in fit_texts(texts, cut=0):
+        if text:
+            container.add_item(discord.ui.TextDisplay(text))
     if embed.image.url and embed.image.url.startswith("attachment://"):
-        picture = embed.image.url.removeprefix("attachment://")
-    return build(
-        CardParts(
-            header="\n".join(lines),
-            picture=picture,
-            alt=embed.title or "",
-            rows=rows,
-            colour=embed.colour,
-        )
-    )
+        item = discord.MediaGalleryItem(embed.image.url, description=(embed.title or "")[:1024])
+        container.add_item(discord.ui.MediaGallery(item))
+    for row in action_rows(rows):
+        container.add_item(row)
+    card = Card()
+    card.add_item(container)
+    return card
 
 
 class _UserRef:

@@ -22,6 +22,7 @@ from tests.bot.driver import (
     to_main_decision,
 )
 from tests.bot.fakediscord import FakeDiscord
+from tests.bot.fakediscord.model import iter_components
 
 
 def localized(item: dict[str, Any], name: str) -> dict[str, Any]:
@@ -75,7 +76,7 @@ async def test_a_french_player_in_a_polish_game_is_answered_in_french_and_the_ta
     thread = fake_discord.channel_by_id(row.play_channel_id)
     # the game's own messages are Polish: the seat draw, then a move and the next prompt
     first = fake_discord.messages_in(thread)[0]
-    assert "Kolejność miejsc, wylosowana: " in first.content  # under the card's header
+    assert first.content.startswith("Kolejność miejsc, wylosowana: ")
     table.users = {str(ana.id): ana, str(ben.id): ben}
     await to_main_decision(table, row.id)
     row, game = await table.game(row.id)
@@ -133,7 +134,8 @@ async def test_the_opener_chooses_the_language_and_changes_it_for_the_table(
 
 
 def _buttons(payload: dict[str, Any]) -> list[dict[str, Any]]:
-    return [c for line in payload.get("components", []) for c in line.get("components", [])]
+    """The buttons of a message, in order, inside its card's rows too."""
+    return [c for c in iter_components(payload.get("components", [])) if c.get("type") == 2]
 
 
 async def test_the_synced_commands_carry_the_names_of_each_language(

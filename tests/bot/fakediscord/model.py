@@ -270,6 +270,20 @@ class FakeMessage:
             parts.append((embed.get("footer") or {}).get("text", ""))
         return "\n".join(p for p in parts if p)
 
+    def displays(self) -> list[str]:
+        """The text displays of a card, in order (what embeds' parts became)."""
+        return [str(c.get("content") or "") for c in self.walk_components() if c.get("type") == 10]
+
+    def card_fields(self) -> dict[str, str]:
+        """A card's displays that name a value (``**name**`` over the value), by name:
+        an embed's fields as `bot.discord_app.cards.from_embed` lays them out."""
+        fields: dict[str, str] = {}
+        for text in self.displays():
+            name, _, value = text.partition("\n")
+            if name.startswith("**") and name.endswith("**") and value:
+                fields[name[2:-2]] = value
+        return fields
+
     def walk_components(self) -> list[Json]:
         """Every component, depth first (rows, their children, v2 containers/accessories)."""
         return list(iter_components(self.components))

@@ -7,7 +7,9 @@ messages through and every schema they reach, vendored from Discord's
 schemas use (``type``, ``properties``, ``required``, ``additionalProperties``, ``items``,
 ``enum``, ``const``, ``allOf``/``anyOf``/``oneOf``, lengths, bounds, ``pattern``,
 ``uniqueItems``; ``format`` names what a string or number is and is not checked beyond
-that); a keyword it does not know fails loudly rather than passing unchecked.
+that); a keyword it does not know fails loudly rather than passing unchecked. One
+leniency: an upload's attachment ``id`` may be its index among the files
+(`_upload_index`).
 """
 
 from __future__ import annotations
@@ -71,6 +73,16 @@ def _is_type(value: Any, name: str) -> bool:
     return isinstance(value, TYPES[name])
 
 
+UPLOAD_ID = re.compile(r"\.attachments\[\d+\]\.id$")
+
+
+def _upload_index(value: Any, where: str) -> bool:
+    """An attachment's ``id`` given as the number of its file among the request's
+    uploads (``files[n]``), as discord.py sends it and Discord's API reference describes
+    it ("attachment id or index"); the spec types every id as a snowflake string."""
+    return bool(UPLOAD_ID.search(where)) and type(value) is int and value >= 0
+
+
 def errors(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
     """Where `value` breaks `schema` (empty: valid)."""
     unknown = set(schema) - KNOWN
@@ -78,6 +90,8 @@ def errors(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
         raise ValueError(f"{where}: schema keywords the validator does not know: {unknown}")
     if "$ref" in schema:
         name = schema["$ref"].rsplit("/", 1)[-1]
+        if name == "SnowflakeType" and _upload_index(value, where):
+            return []
         found = errors(value, spec()["schemas"][name], where)
         rest = {k: v for k, v in schema.items() if k != "$ref"}
         return found + (errors(value, rest, where) if rest else [])
