@@ -27,7 +27,8 @@ CORE_BASE = ("bot.core.runtime", "bot.core.store", "bot.core.wording", "bot.core
 ADAPTER_OUTSIDE = ("bot.core", "bot.web", "render", "rules", "ai", "i18n")
 # the adapter's modules beside its folders, which every folder may import
 ADAPTER_BASE = tuple(
-    f"bot.discord_app.{module}" for module in ("app", "components", "group", "guard", "translator")
+    f"bot.discord_app.{module}"
+    for module in ("app", "cards", "components", "group", "guard", "translator")
 )
 # the adapter's folders, lowest first: the core's order (issue 34; bot/discord_app/__init__.py)
 ADAPTER_FOLDERS = ("delivery", "play", "clock", "community", "server", "ai_players")
@@ -68,9 +69,10 @@ ROOMS: dict[str, tuple[str, ...]] = {
         for module, below in {
             "app": (),  # the protocol of what the features use of the bot
             "translator": (),
-            "components": ("app",),
-            "guard": ("app", "components"),
-            "group": ("app", "components", "guard"),
+            "cards": (),  # messages as cards (Components V2)
+            "components": ("app", "cards"),
+            "guard": ("app", "cards", "components"),
+            "group": ("app", "cards", "components", "guard"),
         }.items()
     },
     **{

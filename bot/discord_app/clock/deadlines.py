@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.discord_app.cards as cards
 from bot.core.ai_players.ai_seats import absent_words
 from bot.core.clock.deadlines import DeadlineDriver, Deadlines, Step, VoteOutcome, period_text
 from bot.core.clock.pace import hours_for, pace_words
@@ -31,7 +32,6 @@ from bot.core.store import (
     GameRow,
 )
 from bot.core.wording import words
-from bot.discord_app import cards
 from bot.discord_app.components import (
     LANGUAGE_CHOICES,
     PACE_CHOICES,

@@ -31,6 +31,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.discord_app.cards as cards
 from bot.core.clock.pace import PACES
 from bot.core.community.matchmaking import (
     ALREADY_QUEUED,
@@ -57,7 +58,6 @@ from bot.core.store import (
     stamp_of,
 )
 from bot.core.wording.refusals import Refusal, game_words
-from bot.discord_app import cards
 from bot.discord_app.app import MontanaApp
 from bot.discord_app.components import (
     LANGUAGE_CHOICES,

@@ -22,6 +22,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.discord_app.cards as cards
 from bot.core.community import standings as community
 from bot.core.community import stats
 from bot.core.community.ratings import PROVISIONAL_GAMES
@@ -29,7 +30,6 @@ from bot.core.delivery.outbox import Ticket
 from bot.core.play.service import Refusal
 from bot.core.store import GameRow, Owed, Store, StoreError
 from bot.core.wording import words
-from bot.discord_app import cards
 from bot.discord_app.components import (
     Components,
     DynamicItems,

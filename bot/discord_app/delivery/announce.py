@@ -1,8 +1,9 @@
 """Posting each move's message in the game's channel or thread, and what to do when
 Discord refuses.
 
-One message per move: the picture, what happened in words, the mention of whoever
-must act now (pinged only when the turn passed to them) and their buttons. The
+One message per move, a card (`bot.discord_app.cards`, in the awaited player's colour):
+what happened in words, the picture, the mention of whoever must act now (pinged only
+when the turn passed to them) and their buttons. The
 previous prompt's buttons are removed, so only the current one is pressable. An older
 move whose message was still owed (`Outcome.prompt` False) is posted in words alone.
 
@@ -23,7 +24,8 @@ Every attempt at one message carries the same nonce with `enforce_nonce`, and a 
 first looks at the newest messages where the game plays, so a message Discord created
 though its answer was lost (or the bot was killed before recording it) is not posted
 twice. It recognises the message by its identity alone (`identity_mark`: the owed
-message's id in the outbox, written invisibly at the end of its words), never by the
+message's id in the outbox, written invisibly at the end of its words: of the card's
+last text display, a card having no content; `cards.words_of` reads them), never by the
 words, which repeat all the time ("Ana passed."): Discord gives the nonce back only to
 the request that sent it, never to a later read, and a picture's file name or the
 buttons' ids are only on the prompt, so the words themselves carry the identity.
@@ -42,12 +44,12 @@ from datetime import UTC, datetime, timedelta
 import aiohttp
 import discord
 
+import bot.discord_app.cards as cards
 from bot.core.delivery.outbox import Blocked, CannotLook, Dropped, Outcome, Posted, Ticket
 from bot.core.play import prompts
 from bot.core.server.limits import all_seats_ai
 from bot.core.store import PICTURES_ON_REQUEST, GameRow
 from bot.core.wording import words
-from bot.discord_app import cards
 from bot.discord_app.components import (
     MISSING_PERMISSIONS,
     PICTURE_NAME,

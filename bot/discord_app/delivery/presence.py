@@ -20,6 +20,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.discord_app.cards as cards
 from bot.core.delivery.outbox import Dropped, Posted, Ticket
 from bot.core.delivery.presence import (
     CAME_BACK,
@@ -35,7 +36,6 @@ from bot.core.play.repeats import PresenceLines
 from bot.core.play.service import Refusal
 from bot.core.store import Away, GameRow
 from bot.core.wording import words
-from bot.discord_app import cards
 from bot.discord_app.components import (
     DynamicItems,
     delivery_problem,

@@ -14,6 +14,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
+import bot.discord_app.cards as cards
 from bot.core.clock.deadlines import HOUR
 from bot.core.clock.pace import hours_for, pace_words
 from bot.core.play import prompts
@@ -28,7 +29,6 @@ from bot.core.server.limits import (
 )
 from bot.core.server.server_settings import ServerSettings, server_settings, settings_of
 from bot.core.store import ABANDONED, ABSENT_WAIT, LOBBY, PICTURES_EVERY_MOVE, GameRow
-from bot.discord_app import cards
 from bot.discord_app.components import (
     LANGUAGE_CHOICES,
     PACE_CHOICES,

@@ -28,6 +28,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.discord_app.cards as cards
 from bot.core.ai_players.ai_seats import absent_words
 from bot.core.delivery.picture_modes import pictures_words
 from bot.core.play.service import Refusal
@@ -39,7 +40,6 @@ from bot.core.server.server_settings import (
     server_settings,
 )
 from bot.core.store import ACTIVE, LOBBY, GameRow, StoreError, moment_of
-from bot.discord_app import cards
 from bot.discord_app.clock.deadlines import ABSENT_CHOICES
 from bot.discord_app.components import (
     LANGUAGE_CHOICES,
