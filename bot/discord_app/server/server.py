@@ -56,7 +56,7 @@ from bot.discord_app.components import (
 )
 from bot.discord_app.delivery.notify import message_link
 from bot.discord_app.delivery.picture_modes import PICTURES_CHOICES
-from bot.discord_app.group import NO_PINGS, answer, montana, tracked
+from bot.discord_app.group import NO_PINGS, answer, answer_card, montana, tracked
 from bot.discord_app.guard import SERVER_END_KIND, SERVER_GAMES_KIND, Kind, check_kind, went_wrong
 from bot.discord_app.play.lobby import lobby_card, lobby_text
 from i18n import Message, Translator, language_for_locale, translatable
@@ -456,12 +456,9 @@ async def games_command(interaction: discord.Interaction[Any]) -> None:
             )
         )
     text = "\n".join(lines)
-    if len(text) > 2000:  # long names and links: the links go first
+    if len(text) > cards.TEXT_LIMIT:  # long names and links: the links go first
         text = "\n".join(re.sub(r" https://\S+$", "", line) for line in lines)
-    view = games_view(shown, t, interaction.id)
-    await interaction.edit_original_response(
-        content=text[:2000], view=view or discord.utils.MISSING, allowed_mentions=NO_PINGS
-    )
+    await answer_card(interaction, text, games_view(shown, t, interaction.id))
 
 
 async def run_moderator_press(
