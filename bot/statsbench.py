@@ -1,19 +1,25 @@
 """Ratings and statistics at a server's scale: `python -m bot.statsbench`.
 
 usage: python -m bot.statsbench [--games N] [--players N] [--samples N] [--ends N]
-                                [--db FILE|URL|postgres] [--seed N]
+                                [--season-at F] [--db FILE|URL|postgres] [--seed N]
 
 Fills a store with `--games` finished games (10,000) of `--players` players (200) in one
 server, each written as a game's end writes it (`ratings.rated_game` then
 `Store.save_rated_game`: the ranking of 2-4 players drawn by hidden skill, their answer
-times and actions), then measures what people wait for, `--samples` times each:
+times and actions), a season started after the fraction `--season-at` of them (0.5; 1:
+no season) and the games after it rated in it too, then measures what people wait for,
+`--samples` times each:
 
 * `leaderboard`: one page of `/montana leaderboard` for a random player and page
-  (`stats.leaderboard_embed`: the reads, the 30 days' changes, the embed);
-* `stats`: `/montana stats` of a random player without the chart (`stats_embed`);
-* `stats with chart`: the same with the rating's chart drawn;
+  (`stats.leaderboard_embed`: the reads, the 30 days' changes, the embed), of the
+  current season (the default);
+* `leaderboard all time`: the same with `period: all time`;
+* `stats`: `/montana stats` of a random player without the chart (`stats_embed`), in the
+  season; `stats all time`: of all time;
+* `stats with chart`: the same with the rating's chart drawn (the season's);
 * `game end`: the last move of a real game (played to one move before its end), saved
-  with its rating, statistics and summary in one transaction (`--ends` games).
+  with its rating, its season's rating, statistics and summary in one transaction
+  (`--ends` games).
 
 Prints one line each, `leaderboard: p50 N ms, p99 N ms`, with the aims of issue 22
 (p99 <= 50 ms without the chart, <= 150 ms with it). `--db postgres` starts a throwaway
@@ -36,7 +42,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.core.community import ratings
+from bot.core.community import ratings, seasons
+from bot.core.community.seasons import ALL_TIME
 from bot.discord_app.community.stats import leaderboard_embed, stats_embed
 from i18n import Translator, translator
 from rules import Action, Game, Result, Standing
@@ -45,9 +52,12 @@ from rules.simulate import choose_action
 from .core.store import (
     FINISHED,
     LOBBY,
+    GameRow,
     MoveRow,
     PlayerRating,
+    RatedGame,
     RatingInputs,
+    RatingTx,
     Seat,
     Store,
     open_store,
@@ -115,7 +125,10 @@ async def fill(store: Store, args: argparse.Namespace, rng: random.Random) -> li
     current: dict[str, PlayerRating] = {}
     start = datetime.now(UTC) - timedelta(days=365)
     step = timedelta(days=365) / args.games
+    season_at = round(args.season_at * args.games)
     for index in range(args.games):
+        if index == season_at:
+            await seasons.start_season(store, GUILD, "Bench", "0", start + step * index)
         seats = rng.sample(players, rng.choice((2, 3, 3, 4, 4)))
         row = await store.create_lobby(
             guild_id=GUILD, channel_id=10_000 + index, thread_id=None, creator=seats[0]
@@ -132,11 +145,17 @@ async def fill(store: Store, args: argparse.Namespace, rng: random.Random) -> li
         rated = ratings.rated_game(
             saved, game, inputs, ended_at=ended.isoformat(timespec="seconds")
         )
-        await store.in_transaction(functools.partial(Store.save_rated_game, rated=rated))
+        await store.in_transaction(functools.partial(save_both, rated=rated))
         current.update({p.player: p for p in rated.ratings})
         if (index + 1) % 1000 == 0:
             print(f"  filled {index + 1} games", file=sys.stderr, flush=True)
     return players
+
+
+async def save_both(tx: RatingTx, rated: RatedGame) -> None:
+    """A game's end as the bot writes it: its rating, then its season's."""
+    await Store.save_rated_game(tx, rated)
+    await seasons.rate_in_season(tx, rated.guild_id, rated.game_id)
 
 
 async def timed(samples: int, work: Callable[[int], Awaitable[object]]) -> list[float]:
@@ -146,6 +165,17 @@ async def timed(samples: int, work: Callable[[int], Awaitable[object]]) -> list[
         await work(index)
         seconds.append(time.perf_counter() - began)
     return seconds
+
+
+def both_hooks(row: GameRow, game: Game, stamp: str) -> Callable[[RatingTx], Awaitable[None]]:
+    """The end's writes of the installed hooks: the rating, then the season's."""
+    rate, season = ratings.end_hook(row, game, ended_at=stamp), seasons.season_hook(row)
+
+    async def write(tx: RatingTx) -> None:
+        await rate(tx)
+        await season(tx)
+
+    return write
 
 
 async def game_ends(
@@ -186,7 +216,7 @@ async def game_ends(
             game.log[saved.version :],
             finished=True,
             at=stamp,
-            at_end=ratings.end_hook(saved, game, ended_at=stamp),
+            at_end=both_hooks(saved, game, stamp),
         )
         seconds.append(time.perf_counter() - began)
     return seconds
@@ -213,18 +243,46 @@ async def measure(store: Store, args: argparse.Namespace) -> None:
         user = rng.choice(players).user_id
         return await leaderboard_embed(store, GUILD, "Bench", user, rng.randint(1, pages), t)
 
+    async def board_all_time(index: int) -> object:
+        user = rng.choice(players).user_id
+        return await leaderboard_embed(
+            store, GUILD, "Bench", user, rng.randint(1, pages), t, period=ALL_TIME
+        )
+
+    # the season's players (a player without a game in it is refused, as in Discord)
+    current = await store.current_season(GUILD)
+    in_season = (
+        {
+            r.player
+            for r in await store.season_leaderboard(
+                GUILD, current.number, min_games=1, offset=0, limit=len(players)
+            )
+        }
+        if current
+        else known
+    )
+    season_players = [p for p in players if p.user_id in in_season]
+
     async def one_stats(index: int) -> object:
-        user = rng.choice(players)
+        user = rng.choice(season_players)
         return await stats_embed(store, GUILD, user.user_id, user.name, t, own=True, chart=False)
 
-    async def with_chart(index: int) -> object:
+    async def stats_all_time(index: int) -> object:
         user = rng.choice(players)
+        return await stats_embed(
+            store, GUILD, user.user_id, user.name, t, own=True, chart=False, period=ALL_TIME
+        )
+
+    async def with_chart(index: int) -> object:
+        user = rng.choice(season_players)
         return await stats_embed(store, GUILD, user.user_id, user.name, t, own=True, chart=True)
 
-    for warm in (board, one_stats, with_chart):
+    for warm in (board, board_all_time, one_stats, stats_all_time, with_chart):
         await warm(0)
     leaderboard = await timed(args.samples, board)
+    leaderboard_all = await timed(args.samples, board_all_time)
     plain = await timed(args.samples, one_stats)
+    plain_all = await timed(args.samples, stats_all_time)
     charted = await timed(args.samples, with_chart)
     ends = await game_ends(store, players, args.ends, rng)
     rows = await store.results_of(GUILD, players[0].user_id)
@@ -234,7 +292,9 @@ async def measure(store: Store, args: argparse.Namespace) -> None:
         f"{args.samples} samples each, {args.ends} game ends"
     )
     print(line("leaderboard", leaderboard, LEADERBOARD_AIM_MS))
+    print(line("leaderboard all time", leaderboard_all, LEADERBOARD_AIM_MS))
     print(line("stats", plain, LEADERBOARD_AIM_MS))
+    print(line("stats all time", plain_all, LEADERBOARD_AIM_MS))
     print(line("stats with chart", charted, CHART_AIM_MS))
     print(line("game end", ends))
     print(f"  mean game end {statistics.fmean(ends) * 1000:.1f} ms")
@@ -286,6 +346,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=200, help="answers timed, each (200)")
     parser.add_argument("--ends", type=int, default=40, help="real game ends timed (40)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--season-at",
+        type=float,
+        default=0.5,
+        help="the share of the games after which a season starts (0.5; 1: no season)",
+    )
     parser.add_argument(
         "--show", default=None, help="a folder: write the README's chart there, print a page"
     )

@@ -29,7 +29,10 @@ ROOT_COMMAND = "montana"
 GAMES_COMMAND = "montana-games"
 """Every game of a player in every server: a command of its own, since `/montana` cannot
 be used in a DM with the bot (`bot.discord_app.clock.mine`)."""
-TOP_LEVEL_COMMANDS = (ROOT_COMMAND, GAMES_COMMAND)
+TOURNAMENT_COMMAND = "montana-tournament"
+"""A server's tournaments (issue 40): a command of its own, as `/montana` is full
+(`bot.discord_app.community.tournaments`)."""
+TOP_LEVEL_COMMANDS = (ROOT_COMMAND, GAMES_COMMAND, TOURNAMENT_COMMAND)
 """The top-level commands; a path starting with one other than `/montana` is under it."""
 COMMAND_FIELD_PREFIX = "/"
 COMMAND_NAME_CONTEXT = "command name"

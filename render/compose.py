@@ -388,6 +388,66 @@ def picture_width(game: Game) -> int:
     return MARGIN + landscape.geometry(game).width + GAP + COLUMN_WIDTH + MARGIN
 
 
+@dataclass(frozen=True)
+class Layout:
+    """Where each part of the snapshot lies: what `snapshot` draws at, and what
+    `render.targets` says can be touched there (one source of truth for both)."""
+
+    size: tuple[int, int]
+    header_height: int
+    geometry: landscape.LandscapeGeometry
+    landscape_origin: tuple[int, int]
+    worker_board_origin: tuple[int, int]
+    player_board_origins: list[tuple[int, int]]
+    supply_origin: tuple[int, int]
+    legend_origin: tuple[int, int]
+
+
+def layout(game: Game, header_height: int, language: Language) -> Layout:
+    """The snapshot's parts laid out under a header `header_height` tall."""
+    geo = landscape.geometry(game)
+    right_height = column_height(len(game.players), language)
+    left_height = geo.height + GAP + players.SUPPLY_HEIGHT
+    body_height = max(left_height, right_height)
+    top = header_height + GAP
+    column_x = MARGIN + geo.width + GAP
+    y = top + workerboard.HEIGHT + GAP
+    return Layout(
+        size=(column_x + COLUMN_WIDTH + MARGIN, top + body_height + MARGIN),
+        header_height=header_height,
+        geometry=geo,
+        # the landscape in the middle of the room above the supply
+        landscape_origin=(MARGIN, top + (body_height - left_height) // 2),
+        worker_board_origin=(column_x, top),
+        player_board_origins=[
+            (
+                column_x + (seat % 2) * (players.BOARD_WIDTH + GAP),
+                y + (seat // 2) * (players.BOARD_HEIGHT + GAP),
+            )
+            for seat in range(len(game.players))
+        ],
+        supply_origin=(MARGIN, top + body_height - players.SUPPLY_HEIGHT),
+        legend_origin=(column_x, y + board_rows(len(game.players)) * (players.BOARD_HEIGHT + GAP)),
+    )
+
+
+def picture_layout(
+    game: Game,
+    *,
+    names: Mapping[str, str] | None = None,
+    seat_notes: Mapping[str, str] | None = None,
+    language: Language = "en",
+) -> Layout:
+    """The snapshot's layout, without drawing it (only the header's words are laid out:
+    the last turn said on more lines makes it taller)."""
+    del seat_notes  # the notes are on the title and status lines, one line each
+    t = translator(language)
+    shown = {pid: display_name(pid, names) for pid in game.player_ids}
+    results = bool(result_lines(game, shown, t)) if game.is_over else False
+    lines = _turn_lines(last_turn(game), shown, picture_width(game), results, t)[0]
+    return layout(game, HEADER_HEIGHT + (len(lines) - 1) * TURN_LINE_STEP, language)
+
+
 def picture_height(
     game: Game,
     *,
@@ -395,18 +455,8 @@ def picture_height(
     seat_notes: Mapping[str, str] | None = None,
     language: Language = "en",
 ) -> int:
-    """The snapshot's height, without drawing it (only the header's words are laid out:
-    the last turn said on more lines makes it taller)."""
-    del seat_notes  # the notes are on the title and status lines, one line each
-    t = translator(language)
-    shown = {pid: display_name(pid, names) for pid in game.player_ids}
-    geo = landscape.geometry(game)
-    right_height = column_height(len(game.players), language)
-    body_height = max(geo.height + GAP + players.SUPPLY_HEIGHT, right_height)
-    width = MARGIN + geo.width + GAP + COLUMN_WIDTH + MARGIN
-    results = bool(result_lines(game, shown, t)) if game.is_over else False
-    lines = len(_turn_lines(last_turn(game), shown, width, results, t)[0])
-    return HEADER_HEIGHT + (lines - 1) * TURN_LINE_STEP + GAP + body_height + MARGIN
+    """The snapshot's height, without drawing it."""
+    return picture_layout(game, names=names, seat_notes=seat_notes, language=language).size[1]
 
 
 def _turn_lines(
@@ -449,30 +499,14 @@ def snapshot(
     turn = last_turn(game)
     lines = header_lines(game, turn, shown, notes, t)
     results = result_lines(game, shown, t) if game.is_over else []
-    geo = landscape.geometry(game)
-    right_height = column_height(len(game.players), language)
-    left_height = geo.height + GAP + players.SUPPLY_HEIGHT
-    body_height = max(left_height, right_height)
-    width = MARGIN + geo.width + GAP + COLUMN_WIDTH + MARGIN
+    width = picture_width(game)
     header = header_texts(game, turn, shown, notes, width, bool(results), t)
-    top = header.height + GAP
-    size = (width, top + body_height + MARGIN)
-
-    supply_origin = (MARGIN, top + body_height - players.SUPPLY_HEIGHT)
-    # the landscape in the middle of the room above the supply
-    land_origin = (MARGIN, top + (body_height - left_height) // 2)
+    laid = layout(game, header.height, language)
+    geo, size, top = laid.geometry, laid.size, header.height + GAP
+    land_origin, supply_origin = laid.landscape_origin, laid.supply_origin
+    board_origin, origins = laid.worker_board_origin, laid.player_board_origins
+    legend_origin = laid.legend_origin
     marks = landscape.field_marks(game, turn, highlight)
-    column_x = MARGIN + geo.width + GAP
-    board_origin = (column_x, top)
-    y = top + workerboard.HEIGHT + GAP
-    origins = [
-        (
-            column_x + (seat % 2) * (players.BOARD_WIDTH + GAP),
-            y + (seat // 2) * (players.BOARD_HEIGHT + GAP),
-        )
-        for seat in range(len(game.players))
-    ]
-    legend_origin = (column_x, y + board_rows(len(game.players)) * (players.BOARD_HEIGHT + GAP))
     legend = players.legend_picture(COLUMN_WIDTH, language)
     snapshot = Snapshot(
         Image.new("RGB", (1, 1)),

@@ -16,7 +16,7 @@ from bot.core.ai_players.ai_seats import AiPlayers
 from bot.core.play import prompts
 from bot.core.play.service import GameService, Outcome, Refusal
 from bot.core.store import ACTIVE, GameRow
-from bot.core.wording import words
+from bot.core.wording import icons, words
 from bot.core.wording.commands import ConsoleCommands
 from bot.core.wording.refusals import game_words
 from i18n import Translator, translatable
@@ -371,7 +371,8 @@ class Console:
 
     @staticmethod
     def menu_line(number: int, choice: prompts.Choice, t: Translator = ENGLISH) -> str:
-        line = f"  {number:>2}. {choice.label}"
+        icon = f"{icons.unicode_of(choice.icon)} " if choice.icon else ""
+        line = f"  {number:>2}. {icon}{choice.label}"
         if choice.description:
             line += f" ({choice.description})"
         if choice.disabled:

@@ -7,10 +7,12 @@ import re
 import shutil
 import unicodedata
 
+from bot.core.wording import icons
+
 
 def plain(text: str) -> str:
-    """Discord markdown made terminal-friendly."""
-    return text.replace("**", "").replace("`", "")
+    """Discord markdown made terminal-friendly, the game's icons as their Unicode."""
+    return icons.plain(text.replace("**", "").replace("`", ""))
 
 
 def display_width(text: str) -> int:

@@ -6,6 +6,8 @@ module of the core that may import every folder (`tests/test_layers.py`).
 - `bot.core.clock.flow`: quiet hours (the service's `hours`, the picture's notes) and the
   deadline steps an undo counts as done;
 - `bot.core.community.ratings`: a game's end rated in the transaction that saves it;
+- `bot.core.community.seasons`: then rated in the server's current season, in the same
+  transaction;
 - `bot.core.server.limits`: the server's limits before a lobby opens, a seat is taken
   and a lobby starts.
 
@@ -18,7 +20,7 @@ from __future__ import annotations
 import random
 
 from bot.core.clock import flow
-from bot.core.community import ratings
+from bot.core.community import ratings, seasons, tournaments
 from bot.core.delivery.outbox import Announcer, Backoff, NoticeSender, TurnNotifier
 from bot.core.delivery.renderer import Renderer
 from bot.core.play.service import GameService
@@ -30,6 +32,8 @@ def install_capabilities(service: GameService) -> GameService:
     """Hook every capability into `service`'s game flow (once); the service."""
     flow.install(service)
     ratings.install(service)
+    tournaments.install(service)
+    seasons.install(service)  # after the ratings: it reads the game's rated rows
     limits.install(service)
     return service
 

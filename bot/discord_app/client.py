@@ -37,11 +37,20 @@ from bot.core.play.service import GameService, Refusal, Renderer
 from bot.core.server.limits import LobbyExpiry, PictureRate
 from bot.core.server.settings import Settings
 from bot.core.wording.commands import DiscordCommands, SyncedCommand
-from bot.discord_app import components
+from bot.discord_app import components, emojis
 from bot.discord_app.ai_players import aiplayers
 from bot.discord_app.clock import deadlines, hours, mine
 from bot.discord_app.clock.mine import games_everywhere_command
-from bot.discord_app.community import matchmaking, past_games, records, replay, stats
+from bot.discord_app.community import (
+    matchmaking,
+    past_games,
+    records,
+    replay,
+    stats,
+    tournament_rounds,
+    tournaments,
+)
+from bot.discord_app.community.tournaments import tournament_group
 from bot.discord_app.delivery import notify, picture_modes, presence
 from bot.discord_app.delivery.announce import DiscordAnnouncer
 from bot.discord_app.play import history, lobby, looking, moves, presses
@@ -51,8 +60,10 @@ from i18n import translatable
 from i18n.commands import command_namer, name_commands_with
 
 from ..core.store import Store, StoreError
+from ..core.store.tournaments import TOURNAMENT_END
 from ..web.app import make_app
 from ..web.serve import start_site
+from ..web.signin import oauth_of
 from .components import UNKNOWN_BUTTON, reply, user_t
 from .group import montana
 from .guard import went_wrong
@@ -80,11 +91,13 @@ FEATURES = (
     stats,
     hours,
     matchmaking,
+    tournaments,
 )
 """The modules whose commands (on `montana`) and components make up the bot."""
 TOP_LEVEL: tuple[app_commands.Command[Any, ..., Any] | app_commands.Group, ...] = (
     montana,
     games_everywhere_command,  # `/montana` is for servers only; this one also in DMs
+    tournament_group,  # a command of its own: `/montana` is full
 )
 """The top-level commands (`i18n.commands.TOP_LEVEL_COMMANDS` names them in messages)."""
 NOT_ACCEPTED = translatable(
@@ -122,6 +135,7 @@ class MontanaBot(discord.Client):
     replays: Replays
     lobby_expiry: LobbyExpiry
     queue_watch: matchmaking.QueueWatch
+    tournament_watch: tournament_rounds.TournamentWatch
 
     def __init__(
         self,
@@ -207,17 +221,29 @@ class MontanaBot(discord.Client):
         # a game's end frees its players' seats under way: the server's queue may match
         self.queue_watch = matchmaking.QueueWatch(self)
         self.service.after_game_over.append(self.queue_watch.game_over)
+        # a tournament game's end may complete its round: the next one is seated
+        self.tournament_watch = tournament_rounds.TournamentWatch(self)
+        self.service.after_game_over.append(self.tournament_watch.game_over)
         self.deadlines.at_deadline = self.ai.at_deadline
         self.ai.absence_of = self.deadlines.absence_of
         if self.settings.web_port is not None:
             # the one-process default: the web pages on the bot's own store
             self._web = await start_site(
-                make_app(self.store, shelf=self.service.announcing.shelf),
+                make_app(
+                    self.store,
+                    shelf=self.service.announcing.shelf,
+                    # board play: signing in and the page's moves through this service
+                    service=self.service,
+                    oauth=oauth_of(self.settings),
+                ),
                 self.settings.web_host,
                 self.settings.web_port,
             )
         # the end-of-game summaries the outbox owes (`bot.core.community.ratings`)
         self.service.delivery.senders[SUMMARY] = stats.SummarySender(self)
+        self.service.delivery.senders[TOURNAMENT_END] = tournament_rounds.TournamentEndSender(
+            self, self.store
+        )
         self.lobby_expiry = LobbyExpiry(
             self.store,
             lambda row, limits: lobby.say_lobby_closed(self, row, limits),
@@ -239,6 +265,9 @@ class MontanaBot(discord.Client):
         await self.tree.set_translator(CommandTranslator())
         name_commands_with(self.commands)
         await self.learn_command_ids()
+        # the game's icons as the application's emojis, before any message shows them
+        self.app_emojis = (await emojis.sync(self)).emojis
+        emojis.install(self.app_emojis)
         # REST works once logged in: show moves saved but never posted before taking
         # any interaction
         await self.repost_missing_prompts()
@@ -247,6 +276,7 @@ class MontanaBot(discord.Client):
         await self.service.presence.stand_in_everyone()
         await self.ai.start()
         self.queue_watch.start()  # tables a restart left unmatched
+        self.tournament_watch.start()  # rounds a restart left half seated
         # older prompts a previous run left with live buttons (before the clear records
         # existed, or by a way no record shows): looked for once, in the background
         self.live_sweep = LivePromptSweep(self.store, announcer, self.service.delivery.wake)
@@ -367,6 +397,8 @@ class MontanaBot(discord.Client):
     async def close(self) -> None:
         if command_namer() is self.commands:
             name_commands_with(None)
+        if emojis.installed() is getattr(self, "app_emojis", None):
+            emojis.install(emojis.AppEmojis())  # the next bot of this process uploads its own
         digests = getattr(self, "digests", None)
         if digests is not None:
             await digests.stop()
@@ -379,6 +411,9 @@ class MontanaBot(discord.Client):
         queue_watch = getattr(self, "queue_watch", None)
         if queue_watch is not None:
             await queue_watch.stop()
+        tournament_watch = getattr(self, "tournament_watch", None)
+        if tournament_watch is not None:
+            await tournament_watch.stop()
         live_sweep = getattr(self, "live_sweep", None)
         if live_sweep is not None:
             await live_sweep.stop()

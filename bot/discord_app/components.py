@@ -50,6 +50,7 @@ from i18n import (
 from ..core.store import Away, GameRow, Seat, StoreError
 from .app import MontanaApp
 from .cards import walk
+from .emojis import installed as installed_emojis
 
 log = logging.getLogger(__name__)
 
@@ -193,6 +194,7 @@ class ChoiceButton(
                 disabled=choice.disabled,
                 custom_id=button_id(game_id, version, choice.code, epoch),
                 row=choice.row,
+                emoji=installed_emojis().partial(choice.icon) if choice.icon else None,
             )
         )
         self.game_id = game_id
@@ -245,6 +247,7 @@ class ChoiceSelect(
                         value=option.code[:100],
                         description=(option.description or None)
                         and (option.description or "")[:100],
+                        emoji=installed_emojis().partial(option.icon) if option.icon else None,
                     )
                     for option in menu.options[: prompts.MAX_OPTIONS]
                 ],

@@ -6,7 +6,16 @@
                                    ?lang= as the page) now and each time the game moves
     /g/<token>/picture/<mark>.png  the picture of the game at that mark (cached for good)
     /g/<token>/turn/<n>.png        the game at the end of turn n (the replay slider)
+    /g/<token>/targets.json        where the live picture's touchable parts lie
+                                   (`render.targets`; ?version=<mark> as the picture's
+                                   address, ?lang= as the picture: its header's words
+                                   set where the rest lies)
     /static/...                    the page's script and style (nothing inline)
+
+Served by the bot's own process only (`make_app(..., service=, oauth=)`), the board's
+writes: signing in with Discord (`signin`: /signin, /signin/callback, /signin/me.json,
+/signout) and the page's moves (`moves`: POST /g/<token>/move, through the game
+service as a button press).
 
 A token nobody was given, a game of a server that switched its web pages off
 (`bot.core.server.server_settings.WEB`) or a game not started answer 404 alike; so does a
@@ -34,17 +43,22 @@ from aiohttp import web
 
 from bot.core.community.replays import draw_turn, turn_versions
 from bot.core.delivery.kept_pictures import DEFAULT_BOUND_BYTES, PictureShelf, inputs_of
+from bot.core.play.service import GameService
 from bot.core.server.server_settings import server_settings
 from bot.core.wording import words
 from i18n import Language, translator
 from render import render_game
 from render.replay import turn_count
+from render.targets import snapshot_targets
 from rules import Game
 
 from ..core.store import ACTIVE, OPEN_STATUSES, PICTURES_EVERY_MOVE, DrawnKey, GameRow, Store
 from .live import POLL_SECONDS, SAFETY_POLL_SECONDS, Watcher
+from .moves import TapRate, add_move_routes
 from .pages import GameWords, game_page, language_of, mark_of, not_found_page
 from .servers import add_server_routes
+from .signin import Clock, OAuth, add_signin_routes, utcnow
+from .tournament_pages import add_tournament_routes
 from .turn_words import KeptWords
 
 log = logging.getLogger("bot.web")
@@ -322,6 +336,38 @@ async def _board_now(request: web.Request, row: GameRow, game: Game, language: L
     return png
 
 
+async def targets(request: web.Request) -> web.StreamResponse:
+    """The regions of the live picture (`render.targets`), laid out as it is drawn: the
+    same names and language. A version other than the game's now is sent to the
+    regions of the picture now, as an old picture's address is."""
+    row, game = await _game(request)
+    language = _language(request)
+    asked = request.query.get("version")
+    if asked is not None and asked != mark_of(row):
+        raise web.HTTPFound(
+            f"/g/{request.match_info['token']}/targets.json?version={mark_of(row)}&lang={language}"
+        )
+    key = ("targets", row.id, mark_of(row), language)
+
+    async def make() -> bytes:
+        regions = await asyncio.to_thread(
+            snapshot_targets, game, names=shown(row, language), language=language
+        )
+        said = {
+            "version": mark_of(row),
+            "picture": f"/g/{request.match_info['token']}/picture/{mark_of(row)}.png"
+            f"?lang={language}",
+            "regions": [region.to_json() for region in regions],
+        }
+        return json.dumps(said, separators=(",", ":")).encode()
+
+    body: bytes = await request.app[KEPT_DRAWN].get(key, make)
+    cache = "public, max-age=31536000, immutable" if asked is not None else "no-cache"
+    return web.Response(
+        body=body, content_type="application/json", headers={"Cache-Control": cache}
+    )
+
+
 def _turn_of(text: str, game: Game) -> int:
     """The turn an address names, or 404: digits only (no sign), 0 (the setup) to the
     game's last turn."""
@@ -438,11 +484,17 @@ def make_app(
     names_seconds: float = NAMES_SECONDS,
     shelf: PictureShelf | None = None,
     picture_bound: int = DEFAULT_BOUND_BYTES,
+    service: GameService | None = None,
+    oauth: OAuth | None = None,
+    clock: Clock = utcnow,
+    tap_rate: TapRate | None = None,
 ) -> web.Application:
     """The web pages on `store` (the caller opens and closes the store); the Watcher's
     periods (`bot.web.live`), how long a server's web switch and a game over's names are
     trusted may be changed for tests. `shelf`: the pictures kept per version (the bot's
-    own, when it serves the pages; else one on `store`, bounded by `picture_bound`)."""
+    own, when it serves the pages; else one on `store`, bounded by `picture_bound`).
+    `service` and `oauth` (the bot's process): signing in with Discord and the page's
+    moves are served too (`clock`: the sessions' time; `tap_rate`: the moves' limit)."""
     app = web.Application(middlewares=[safety_headers])
     app[STORE] = store
     app[WATCHER] = Watcher(
@@ -473,6 +525,16 @@ def make_app(
     app.router.add_get("/g/{token}/events", events)
     app.router.add_get("/g/{token}/picture/{mark}.png", picture)
     app.router.add_get("/g/{token}/turn/{turn}.png", turn_picture)
+    app.router.add_get("/g/{token}/targets.json", targets)
     app.router.add_get("/static/{name}", static)
     add_server_routes(app, store)  # /s/<token>: a server's and its players' pages
+    add_tournament_routes(app, store)  # /s/<token>/t/<id>: a tournament's standings
+    if oauth is not None:
+        add_signin_routes(app, store, oauth, _language, clock)
+        if service is not None:
+
+            async def find(request: web.Request) -> GameRow:
+                return (await _game(request))[0]
+
+            add_move_routes(app, service, find, _language, tap_rate)
     return app

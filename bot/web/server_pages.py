@@ -117,10 +117,26 @@ def _game_items(lines: list[GameLine], language: Language, t: Translator) -> str
     return "".join(items)
 
 
+def _champions(champions: list[str], t: Translator) -> str:
+    """The past seasons' champions (`stats.champions_lines`), the newest first."""
+    if not champions:
+        return ""
+    heading = t.gettext("Past seasons' champions")
+    items = "".join(f"<li>{escape(line)}</li>" for line in champions)
+    return f'<h2>{escape(heading)}</h2><ul id="champions">{items}</ul>'
+
+
 def _leaderboard(
-    token: str, lines: list[BoardLine] | None, more: int, language: Language, t: Translator
+    token: str,
+    lines: list[BoardLine] | None,
+    more: int,
+    language: Language,
+    t: Translator,
+    season: str | None = None,
 ) -> str:
     leaderboard = t.gettext("Leaderboard")
+    if season is not None:
+        leaderboard = t.gettext("Leaderboard, {season}", season=season)
     heading = f"<h2>{escape(leaderboard)}</h2>"
     if lines is None:
         said = t.gettext(
@@ -180,9 +196,15 @@ def server_page(
     under_way: list[GameLine],
     over: list[GameLine],
     language: Language,
+    *,
+    tournaments: str = "",
+    season: str | None = None,
+    champions: list[str] | None = None,
 ) -> str:
-    """The server's page: its leaderboard (`board` None: statistics off), its games
-    under way and its latest results, each game linked to its page when it has one."""
+    """The server's page: its leaderboard (`board` None: statistics off; of the current
+    `season` when there is one, worded), the past seasons' champions, its games under
+    way and its latest results, each game linked to its page when it has one;
+    `tournaments`: the list of its tournaments (`tournament_pages.tournament_list`)."""
     t = translator(language)
     base = f"/s/{escape(token)}"
     title = t.gettext("Montana on {server}", server=server_name or "Discord")
@@ -202,13 +224,15 @@ def server_page(
 </header>
 <main>
 <section class="board">
-{_leaderboard(token, board, more, language, t)}
+{_leaderboard(token, board, more, language, t, season)}
+{_champions(champions or [], t)}
 </section>
 <section class="side">
 <h2>{escape(under_way_heading)}</h2>
 <ul id="under-way" class="games">{under_way_items}</ul>
 <h2>{escape(results_heading)}</h2>
 <ul id="results" class="games">{over_items}</ul>
+{tournaments}
 </section>
 </main>
 </body>

@@ -19,13 +19,16 @@ from collections import OrderedDict
 from aiohttp import web
 
 from bot.core.community import standings as community
+from bot.core.community import stats
 from bot.core.community.ratings import statistics_enabled
+from bot.core.community.seasons import ALL_TIME
 from bot.core.server.server_settings import server_settings
 from i18n import Language, translator
 
 from ..core.store import ACTIVE, GameRow, Store
 from .pages import language_of
 from .server_pages import GameLine, board_lines, game_line, player_page, server_page
+from .tournament_pages import tournament_list
 
 BOARD_SHOWN = 100
 """The leaderboard's lines on the server's page (Discord pages through the rest)."""
@@ -59,7 +62,8 @@ class ServerPages:
         user_id = request.match_info["user"]
         if not user_id.isdigit() or not await statistics_enabled(self.store, guild_id):
             raise web.HTTPNotFound()  # an AI level's pseudo-player is never a person
-        record = await community.player_record(self.store, guild_id, user_id)
+        # all time: a player of the leaderboard's season has an all-time record too
+        record = await community.player_record(self.store, guild_id, user_id, period=ALL_TIME)
         if record.hidden or record.stats is None:
             raise web.HTTPNotFound()
         return server_name, user_id, record
@@ -69,18 +73,36 @@ class ServerPages:
         language = _language(request)
         board = None
         more = 0
+        season: str | None = None
+        champions: list[str] = []
         if await statistics_enabled(self.store, guild_id):
             read = await community.leaderboard_page(self.store, guild_id, 1, BOARD_SHOWN)
             board = board_lines(read)
             more = read.players - len(board)
+            t = translator(language)
+            if read.period.season is not None:
+                season = stats.season_text(read.period.season, t)
+            champions = stats.champions_lines(read.period.past, t)
         rows = await self.store.games_open_in_guild(guild_id, GAMES_SHOWN)
         under_way = [row for row in rows if row.status == ACTIVE]
         over = await self.store.games_over_in_guild(guild_id, RESULTS_SHOWN)
         tokens = await self.store.web_tokens_of([row.id for row in under_way + over])
         playing = await self._game_lines(under_way, tokens, language)
         ended = await self._game_lines(over, tokens, language)
+        tournaments = tournament_list(
+            request.match_info["token"], await self.store.tournaments_of(guild_id), language
+        )
         page = server_page(
-            request.match_info["token"], server_name, board, more, playing, ended, language
+            request.match_info["token"],
+            server_name,
+            board,
+            more,
+            playing,
+            ended,
+            language,
+            tournaments=tournaments,
+            season=season,
+            champions=champions,
         )
         return _html(page)
 

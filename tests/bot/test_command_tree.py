@@ -73,7 +73,7 @@ def size(item: dict[str, Any], locale: str) -> int:
 
 async def test_every_level_of_the_tree_fits_discords_limits_in_every_language() -> None:
     payloads = await synced_payloads()
-    assert [p["name"] for p in payloads] == ["montana", "montana-games"]
+    assert [p["name"] for p in payloads] == ["montana", "montana-games", "montana-tournament"]
     problems: list[str] = []
     for locale in locales():
         for payload in payloads:
@@ -127,8 +127,9 @@ async def test_only_the_game_list_can_be_used_in_a_dm_with_the_bot() -> None:
     """`/montana` is for servers (its moves need a game's channel); `/montana-games`
     lists a player's games of every server also in a DM with the bot (contexts: 0 a
     server, 1 a DM with the bot; installed in servers only, integration type 0)."""
-    montana_payload, games = await synced_payloads()
+    montana_payload, games, tournament = await synced_payloads()
     assert montana_payload["dm_permission"] is False
+    assert tournament["dm_permission"] is False  # a server's tournaments
     assert montana_payload.get("contexts") in (None, [0])
     assert games["contexts"] == [0, 1] and games["dm_permission"] is True
     assert games["integration_types"] == [0]

@@ -64,6 +64,8 @@ async def filled(path: str) -> tuple[int, Game]:
         since = datetime(2026, 11, 1, tzinfo=UTC)
         await store.set_away(Away(CLEO.user_id, since, since + timedelta(days=2)), [])
         await store.record_deadline_step(game_id, game.version, 1, "2026-11-21T00:00:00+00:00")
+        for name in ("Spring", "Summer"):  # a past season and the current one
+            await store.start_season(3, name, ANA.user_id, "2026-11-22T00:00:00+00:00", min_games=5)
         return game_id, game
     finally:
         await store.close()
@@ -92,6 +94,7 @@ def test_a_sqlite_file_is_copied_into_postgres_and_its_games_go_on_identically(
         try:
             before = await contents(old)
             assert before["games"] and before["moves"] and before["undone_moves"]
+            assert len(before["seasons"]) == 2
             assert await contents(new) == before
             # the game goes on the same way in both
             twin = Game.from_dict(game.to_dict())

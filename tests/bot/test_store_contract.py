@@ -34,6 +34,7 @@ from bot.core.store import (
     GameRow,
     Native,
     OwedMessage,
+    PlayerRating,
     Seat,
     Shards,
     StaleVersion,
@@ -794,3 +795,56 @@ async def test_a_servers_games_over_latest_first_with_the_tokens_made(store: Sto
     token = await store.web_token(first)
     assert await store.web_tokens_of([first, second, under_way]) == {first: token}
     assert await store.web_tokens_of([]) == {}
+
+
+async def test_seasons_started_ended_with_their_champion_and_forgotten(store: Store) -> None:
+    assert await store.current_season(BIG_GUILD) is None and await store.seasons_of(BIG_GUILD) == []
+    first, ended = await store.start_season(
+        BIG_GUILD, "One", ANA.user_id, "2026-11-01T00:00:00+00:00", min_games=5
+    )
+    assert (first.number, first.name, first.current, ended) == (1, "One", True, None)
+    cat, ai = Seat("333", "Cat"), "ai-level:hard"
+
+    def rated(player: str, name: str, rating: int, games: int) -> PlayerRating:
+        return PlayerRating(player, name, 25.0, 3.0, rating, games, 1, 0, 1, "2026-11-02")
+
+    season_ratings = [
+        rated(ANA.user_id, "Ana", 1200, 6),
+        rated(BEN.user_id, "Ben", 1300, 6),  # hides their statistics
+        rated(cat.user_id, "Cat", 1500, 3),  # provisional
+        rated(ai, "AI (hard)", 1600, 10),  # never a person
+    ]
+    await store.in_transaction(
+        lambda tx: Store.save_season_rated(tx, BIG_GUILD, 1, 1, "2026-11-02", [], season_ratings)
+    )
+    await store.set_stats_hidden(BEN.user_id, True)
+    # another server's season is its own
+    await store.start_season(7, "Elsewhere", ANA.user_id, "2026-11-01T00:00:00+00:00", min_games=5)
+    second, ended = await store.start_season(
+        BIG_GUILD, "Two", ANA.user_id, "2026-11-10T00:00:00+00:00", min_games=5
+    )
+    assert second.number == 2 and second.current
+    assert ended is not None and not ended.current and ended.number == 1
+    assert (ended.ended_at, ended.champion, ended.champion_name) == (
+        "2026-11-10T00:00:00+00:00",
+        ANA.user_id,
+        "Ana",
+    )
+    assert (ended.champion_rating, ended.champion_games) == (1200, 6)
+    assert [s.number for s in await store.seasons_of(BIG_GUILD)] == [2, 1]
+    assert await store.current_season(BIG_GUILD) == second
+    assert [s.name for s in await store.seasons_of(7)] == ["Elsewhere"]
+    board = await store.season_leaderboard(BIG_GUILD, 1, min_games=5, offset=0, limit=10)
+    assert [r.player for r in board] == [ANA.user_id]
+    assert await store.season_leaderboard_size(BIG_GUILD, 1, min_games=1) == 2
+    assert await store.season_leaderboard(BIG_GUILD, 2, min_games=1, offset=0, limit=10) == []
+    # a season nobody finished enough games in ends without a champion
+    _, empty = await store.start_season(
+        BIG_GUILD, "Three", ANA.user_id, "2026-11-20T00:00:00+00:00", min_games=5
+    )
+    assert empty is not None and empty.number == 2 and empty.champion is None
+    # a champion who asks to be forgotten stays the champion, unnamed
+    await store.forget_player(ANA.user_id)
+    (one,) = [s for s in await store.seasons_of(BIG_GUILD) if s.number == 1]
+    assert (one.champion, one.champion_name) == (ANA.user_id, "(a former player)")
+    assert await store.season_rating_of(BIG_GUILD, 1, ANA.user_id) is None

@@ -155,6 +155,7 @@ SAME_IN: dict[str, set[Key]] = {
         ("option choice", "web"),
         ("command name", "stats"),
         ("command name", "records"),
+        ("option name", "tables"),
     },
     "pl": {
         ("area", "bank"),

@@ -2,7 +2,8 @@
 (issue 28) read them: one leaderboard page, one player's record, the chart of their
 rating. One reading for Discord and the web, so both rank and hide alike (the policy of
 `bot.core.community.ratings`: people with `PROVISIONAL_GAMES` rated games, hidden players and AI
-levels never on the leaderboard)."""
+levels never on the leaderboard), of the current season by default or of all time
+(`bot.core.community.seasons.Period`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 from bot.core.community import ratings, stats
 from bot.core.community.ratings import PROVISIONAL_GAMES, PlayerStats
+from bot.core.community.seasons import SEASON, Period, period_of
 from bot.core.store import PlayerRating, Store
 from bot.core.wording.pages import page_within
 from i18n import Translator
@@ -33,6 +35,8 @@ class LeaderboardPage:
     month: dict[str, int]
     """Each player's rating 30 days ago (those of the page and the ones asked about;
     absent: no rated game in that time)."""
+    period: Period
+    """The season it ranks (or all time), with the server's past seasons."""
 
     def month_change(self, rating: PlayerRating) -> str:
         """ "+14" over the last 30 days ("±0" without a rated game in that time), as the
@@ -48,21 +52,20 @@ async def leaderboard_page(
     besides: Sequence[str] = (),
     *,
     typed: bool = False,
+    period: str = SEASON,
 ) -> LeaderboardPage:
-    """One page of `size` lines of the server's leaderboard; `besides`: players whose
-    change over 30 days is wanted too (the asker's own line, shown off the page). A page
-    that does not exist is the nearest one, or refused if `typed` (`page_within`)."""
-    count = await store.leaderboard_size(guild_id, min_games=PROVISIONAL_GAMES)
+    """One page of `size` lines of the server's leaderboard, of its current season or
+    of all time (`period`); `besides`: players whose change over 30 days is wanted too
+    (the asker's own line, shown off the page). A page that does not exist is the
+    nearest one, or refused if `typed` (`page_within`)."""
+    read = await period_of(store, guild_id, period)
+    count = await read.leaderboard_size(min_games=PROVISIONAL_GAMES)
     pages = max(1, math.ceil(count / size))
     page = page_within(page, pages, typed=typed)
     offset = (page - 1) * size
-    board = await store.leaderboard(
-        guild_id, min_games=PROVISIONAL_GAMES, offset=offset, limit=size
-    )
-    month = await store.ratings_since(
-        guild_id, [r.player for r in board] + list(besides), ratings.month_ago()
-    )
-    return LeaderboardPage(page, pages, offset, board, count, month)
+    board = await read.leaderboard(min_games=PROVISIONAL_GAMES, offset=offset, limit=size)
+    month = await read.ratings_since([r.player for r in board] + list(besides), ratings.month_ago())
+    return LeaderboardPage(page, pages, offset, board, count, month, read)
 
 
 @dataclass(frozen=True)
@@ -78,21 +81,28 @@ class PlayerRecord:
     """Their place on the leaderboard (None: provisional, hidden or unrated)."""
     board_size: int
     name: str | None
-    """Their name as their latest game wrote it (None: no game here)."""
+    """Their name as their latest game wrote it (None: no game here, or in the season)."""
+    period: Period | None = None
+    """The season read (or all time)."""
 
 
-async def player_record(store: Store, guild_id: int, user_id: str) -> PlayerRecord:
+async def player_record(
+    store: Store, guild_id: int, user_id: str, *, period: str = SEASON
+) -> PlayerRecord:
+    """A player's record on the server, in its current season or of all time (`period`)."""
     hidden = await store.stats_hidden(user_id)
-    results = await store.results_of(guild_id, user_id)
+    read = await period_of(store, guild_id, period)
+    results = await read.results_of(user_id)
     if not results:
-        return PlayerRecord(hidden, None, None, None, 0, None)
-    rating = await store.rating_of(guild_id, user_id)
+        return PlayerRecord(hidden, None, None, None, 0, None, read)
+    rating = await read.rating_of(user_id)
     place: int | None = None
     size = 0
     if rating is not None and not ratings.provisional(rating) and not hidden:
-        place, size = await store.leaderboard_place(guild_id, rating, PROVISIONAL_GAMES)
+        place, size = await read.leaderboard_place(rating, PROVISIONAL_GAMES)
     name = rating.name if rating is not None else results[-1].name
-    return PlayerRecord(hidden, rating, ratings.player_stats(rating, results), place, size, name)
+    stats_read = ratings.player_stats(rating, results)
+    return PlayerRecord(hidden, rating, stats_read, place, size, name, read)
 
 
 async def rating_chart_of(

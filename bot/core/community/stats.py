@@ -14,7 +14,7 @@ from typing import Any
 from babel.dates import format_skeleton, format_timedelta
 
 from bot.core.community.ratings import BASE, PROVISIONAL_GAMES, WORK_VERBS, PlayerStats, provisional
-from bot.core.store import PlayerRating, ServerRecord
+from bot.core.store import PlayerRating, Season, ServerRecord
 from bot.core.wording import words
 from i18n import Translator, translatable_in
 from render.charts import ChartWords
@@ -369,16 +369,78 @@ def records_lines(records: Mapping[str, ServerRecord], t: Translator) -> list[st
     return lines
 
 
+# ------------------------------------------------------------------ seasons
+
+CHAMPIONS_SHOWN = 10
+"""The past seasons whose champions the leaderboard names (the newest first)."""
+
+
+def season_text(season: Season, t: Translator) -> str:
+    """ "season 2 (Summer 2027)"."""
+    return t.gettext("season {number} ({name})", number=season.number, name=season.name)
+
+
+def leaderboard_title(server: str, season: Season | None, seasons: bool, t: Translator) -> str:
+    """The leaderboard's title: of the current `season`, or of all time (`seasons`: the
+    server has had seasons, so "all time" is said)."""
+    if season is not None:
+        return t.gettext(
+            "🏆 Montana leaderboard — {server}, {season}",
+            server=server,
+            season=season_text(season, t),
+        )
+    if seasons:
+        return t.gettext("🏆 Montana leaderboard — {server}, all time", server=server)
+    return t.gettext("🏆 Montana leaderboard — {server}", server=server)
+
+
+def stats_title(name: str, season: Season | None, seasons: bool, t: Translator) -> str:
+    """A player's record's title: in the current `season`, or of all time."""
+    if season is not None:
+        return t.gettext(
+            "📈 {name} on this server, {season}", name=name, season=season_text(season, t)
+        )
+    if seasons:
+        return t.gettext("📈 {name} on this server, all time", name=name)
+    return t.gettext("📈 {name} on this server", name=name)
+
+
+def champion_line(season: Season, t: Translator) -> str:
+    """A past season and its champion (or that it had none)."""
+    if season.champion_name is None:
+        return t.gettext(
+            "{season}: no champion (nobody had {n} rated games in it)",
+            season=season_text(season, t),
+            n=PROVISIONAL_GAMES,
+        )
+    return t.gettext(
+        "{season}: {champion}, rating {rating}",
+        season=season_text(season, t),
+        champion=words.forgotten_worded(season.champion_name, t),
+        rating=season.champion_rating,
+    )
+
+
+def champions_lines(past: list[Season], t: Translator) -> list[str]:
+    """The past seasons' champions, the newest first (`CHAMPIONS_SHOWN` at most)."""
+    return [champion_line(season, t) for season in past[:CHAMPIONS_SHOWN]]
+
+
 __all__ = [
+    "champion_line",
+    "champions_lines",
     "chart_words",
     "date_text",
     "duration_text",
     "leaderboard_footer",
     "leaderboard_header",
     "leaderboard_line",
+    "leaderboard_title",
     "not_on_board",
     "records_lines",
+    "season_text",
     "stats_fields",
+    "stats_title",
     "summary_line",
     "summary_text",
 ]

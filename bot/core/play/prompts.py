@@ -21,6 +21,7 @@ from typing import Literal
 from bot.core.play import passes
 from bot.core.wording import words
 from i18n import Translator
+from render import icon_set
 from render.vocabulary import AREAS, GOODS, PIECES, WORKER_COLOURS
 from render.words import ENGLISH
 from rules import Action, Game, IllegalAction, data
@@ -54,6 +55,9 @@ class Choice:
     row: int | None = None
     description: str | None = None
     """Second line of a select option."""
+    icon: str | None = None
+    """The game's icon shown beside the label (`render.icon_set.ICONS`): the emoji of a
+    button or select option on Discord, its Unicode stand-in in the console."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,24 @@ def cost_total(cost: Mapping[str, int]) -> int:
     return sum(cost.values())
 
 
+def player_colour(game: Game, player_id: str) -> str:
+    """The player colour of a seat (blue, yellow, green, red, in seat order)."""
+    seats = [p.id for p in game.players]
+    return data.PLAYER_COLOURS[seats.index(player_id)] if player_id in seats else ""
+
+
+def _house(game: Game, player_id: str) -> str | None:
+    colour = player_colour(game, player_id)
+    return icon_set.house(colour) if colour else None
+
+
+def _worker(colours: Sequence[str]) -> str | None:
+    """The icon of the first of `colours`' workers (None for no worker)."""
+    if not colours or icon_set.worker(colours[0]) not in icon_set.ICONS:
+        return None
+    return icon_set.worker(colours[0])
+
+
 def build_options(game: Game, player_id: str, t: Translator = ENGLISH) -> list[Choice]:
     """Legal builds now, cheapest first, as select options (at most 25)."""
     actions = _by_verb(_legal(game, player_id), "build")
@@ -159,6 +181,7 @@ def build_options(game: Game, player_id: str, t: Translator = ENGLISH) -> list[C
                 code=act(Action("build", (f.label,))),
                 label=_short(f"{f.label} — {words.goods_text(f.cost, t)}"),
                 description=_short(words.listed(extras, t)) if extras else None,
+                icon=_house(game, player_id),
             )
         )
     return options
@@ -166,7 +189,7 @@ def build_options(game: Game, player_id: str, t: Translator = ENGLISH) -> list[C
 
 def _trade_button(actions: Sequence[Action], row: int, t: Translator) -> list[Choice]:
     if _by_verb(actions, "trade"):
-        return [Choice("p:trade", t.pgettext("button", "Trade a cow…"), row=row)]
+        return [Choice("p:trade", t.pgettext("button", "Trade a cow…"), row=row, icon="cow")]
     return []
 
 
@@ -197,7 +220,7 @@ def public_panel(
     extras = []
     if _by_verb(actions, "trade") and not any(b.code == "p:trade" for b in buttons):
         # cows may be traded at any moment of one's own turn: keep the door open
-        extras.append(Choice("p:trade", t.pgettext("button", "Trade a cow…")))
+        extras.append(Choice("p:trade", t.pgettext("button", "Trade a cow…"), icon="cow"))
     if passes.queued_later(game):
         extras.append(Choice(IN_ADVANCE, t.pgettext("button", "Pass in advance")))
     undo = undo_choice(game, names, t)
@@ -287,6 +310,7 @@ def _public_panel(
                 act(Action("canteen")),
                 t.pgettext("button", "Use a canteen: another turn ({n} left)", n=player.canteens),
                 "success",
+                icon="canteen",
             ),
             *_trade_button(actions, 0, t),
             _board_button(0, t),
@@ -328,6 +352,7 @@ def _main_panel(game: Game, pid: str, actions: Sequence[Action], t: Translator) 
             else t.pgettext("button", "Trade a cow (no cow)"),
             disabled=not trades,
             row=1,
+            icon="cow",
         ),
         _board_button(1, t),
     ]
@@ -350,7 +375,7 @@ def _main_panel(game: Game, pid: str, actions: Sequence[Action], t: Translator) 
 
 def _take_choices(actions: Sequence[Action], t: Translator) -> list[Choice]:
     return [
-        Choice(act(a), words.colours_text(a.args, t), row=index // 5)
+        Choice(act(a), words.colours_text(a.args, t), row=index // 5, icon=_worker(a.args))
         for index, a in enumerate(_by_verb(actions, "take"))
     ]
 
@@ -370,7 +395,12 @@ def _advance_choices(
         shows = preview_wheel(game, pid, action, t)
         grain = GOODS["grain"].name_in(t)
         choices.append(
-            Choice(act(action), _short(f"+{steps} {grain} → {shows}"), row=(steps - 1) // 5)
+            Choice(
+                act(action),
+                _short(f"+{steps} {grain} → {shows}"),
+                row=(steps - 1) // 5,
+                icon="grain",
+            )
         )
     if keep is not None:
         choices.append(replace(keep, row=_bottom_row(choices)))
@@ -411,6 +441,7 @@ def _return_panel(
                 ),
                 "primary",
                 row=0,
+                icon=_worker(best.args),
             )
         )
     left = dict(player.workers)
@@ -435,6 +466,7 @@ def _return_panel(
                     n=left[colour],
                 ),
                 row=1,
+                icon=icon_set.worker(colour),
             )
         )
     if picked:
@@ -479,6 +511,7 @@ def _extra_panel(game: Game, actions: Sequence[Action], t: Translator) -> Panel:
             ),
             "primary" if index == 0 else "secondary",
             row=index // 5,
+            icon=_worker(action.args),
         )
         for index, action in enumerate(extras[: MAX_BUTTONS - 5])
     ]
@@ -515,9 +548,10 @@ def _city_panel(game: Game, actions: Sequence[Action], verb: str, t: Translator)
     for row in range(1, data.CITY_ROWS + 1):
         for col, cost in enumerate(data.CITY_COSTS, start=1):
             occupant = grid.get((row, col))
-            label = f"R{row} · {cost} 🎃"
+            label = f"R{row} · {cost}"
+            icon: str | None = "pumpkin"
             if occupant is not None:
-                label = f"R{row} · {_short(occupant, 10)}"
+                label, icon = f"R{row} · {_short(occupant, 10)}", _house(game, occupant)
             buttons.append(
                 Choice(
                     act(Action(verb, (str(row), str(col)))),
@@ -525,6 +559,7 @@ def _city_panel(game: Game, actions: Sequence[Action], verb: str, t: Translator)
                     "success" if (row, col) in allowed else "secondary",
                     disabled=(row, col) not in allowed,
                     row=row - 1,
+                    icon=icon,
                 )
             )
     extra_row = [*_trade_button(actions, 4, t), _board_button(4, t)]
@@ -545,7 +580,7 @@ def _named_city_panel(
         label = choice.label
         for pid, name in names.items():
             label = label.replace(pid, _short(name, 10))
-        buttons.append(Choice(choice.code, label, choice.style, choice.disabled, choice.row))
+        buttons.append(replace(choice, label=label))
     return Panel(panel.text, tuple(buttons), panel.menus, panel.hint)
 
 
@@ -565,7 +600,11 @@ def _reward_panel(game: Game, pid: str, actions: Sequence[Action], t: Translator
             label = t.pgettext("button", "No upgrade")
         buttons.append(
             Choice(
-                act(action), _short(label), "primary" if index == 0 else "secondary", row=index // 5
+                act(action),
+                _short(label),
+                "primary" if index == 0 else "secondary",
+                row=index // 5,
+                icon=action.args[0] if action.args and action.args[0] in GOODS else None,
             )
         )
     buttons.append(_board_button(min(4, len(buttons) // 5 + (1 if len(buttons) % 5 else 0)), t))
@@ -630,6 +669,7 @@ def _work_panel(game: Game, pid: str, actions: Sequence[Action], t: Translator) 
                     workers=PIECES["worker"].count_in(t, needed),
                     coins=PIECES["coin"].count_in(t, coins),
                 ),
+                icon="coin",
             )
         )
     places = sorted(
@@ -655,11 +695,16 @@ def _work_panel(game: Game, pid: str, actions: Sequence[Action], t: Translator) 
                     "1 {colour} worker or any 2; extra box +1 after",
                     colour=WORKER_COLOURS[data.AREA_COLOUR[area]].name_in(t),
                 ),
+                icon=good,
             )
         )
     if _by_verb(actions, "city"):
         options.append(
-            Choice("p:city", t.gettext("The city: a free pumpkin, then a space (auction)"))
+            Choice(
+                "p:city",
+                t.gettext("The city: a free pumpkin, then a space (auction)"),
+                icon="pumpkin",
+            )
         )
     if not options:
         return Panel(t.gettext("There is nowhere you can work now."))
@@ -696,6 +741,7 @@ def _bank_workers_panel(
             _short(words.workers_text(list(a.args[1:]), t)),
             "primary" if i == 0 else "secondary",
             row=i // 5,
+            icon=_worker(a.args[1:]),
         )
         for i, a in enumerate(combos[:MAX_BUTTONS])
     )
@@ -729,6 +775,7 @@ def _harvest_workers_panel(
             _short(words.workers_text(list(a.args[2:]), t)),
             "primary" if i == 0 else "secondary",
             row=i // 5,
+            icon=_worker(a.args[2:]),
         )
         for i, a in enumerate(combos[:MAX_BUTTONS])
     )
@@ -746,13 +793,14 @@ def _trade_panel(actions: Sequence[Action], t: Translator) -> Panel:
         return Panel(t.gettext("You have no cow to trade now."))
     buttons = []
     for index, action in enumerate(trades):
+        icon: str | None
         if action.args[0] == "coins":
-            label = PIECES["coin"].count_in(t, data.COW_TRADE_COINS)
+            label, icon = PIECES["coin"].count_in(t, data.COW_TRADE_COINS), "coin"
         elif action.args[0] == "worker":
-            label = words.workers_text([action.args[1]], t)
+            label, icon = words.workers_text([action.args[1]], t), _worker(action.args[1:])
         else:
-            label = GOODS[action.args[0]].count_in(t, 1)
-        buttons.append(Choice(act(action), label, row=index // 5))
+            label, icon = GOODS[action.args[0]].count_in(t, 1), action.args[0]
+        buttons.append(Choice(act(action), label, row=index // 5, icon=icon))
     return Panel(t.gettext("Trade one cow for:"), tuple(buttons))
 
 

@@ -60,6 +60,16 @@ class Settings:
     web_url: str | None = None
     """Where the games' web pages are served (`MONTANA_WEB_URL`, issue 28): set, game
     links carry an "Open the live board" button; None, nothing in Discord changes."""
+    oauth_client_id: str | None = None
+    """The application's id, for signing in on the web pages with Discord
+    (`MONTANA_OAUTH_CLIENT_ID`, issue 38.3; with the secret and the redirect, or none)."""
+    oauth_client_secret: str | None = field(default=None, repr=False)
+    """Its client secret (`MONTANA_OAUTH_CLIENT_SECRET`), never logged."""
+    oauth_redirect: str | None = None
+    """Where Discord sends the browser back (`MONTANA_OAUTH_REDIRECT`): MONTANA_WEB_URL
+    followed by /signin/callback, as set in the Developer Portal's OAuth2 redirects."""
+    oauth_base: str | None = None
+    """Tests only: where Discord's OAuth2 pages are (`MONTANA_OAUTH_BASE`)."""
     turn_hours: float = 48.0
     """Default turn deadline of a new game, in hours, fractions allowed (0.5 = 30 min);
     `/montana game new` or `/montana game settings` change it per game."""
@@ -124,6 +134,15 @@ def read_dotenv(path: Path) -> dict[str, str]:
 
 
 def _text(name: str, text: str) -> str:
+    return text
+
+
+def _discord_id_text(name: str, text: str) -> str:
+    if not text.isdigit() or not 0 < int(text) < 2**64:
+        raise SettingsError(
+            f"{name} must be the application's id, a whole number (Developer Portal -> "
+            f"the application -> OAuth2 -> Client ID), not {text!r}"
+        )
     return text
 
 
@@ -305,6 +324,10 @@ def load_settings(
         web_host=read("MONTANA_WEB_HOST", _text) or Settings.web_host,
         web_port=read("MONTANA_WEB_PORT", _port),
         web_url=read("MONTANA_WEB_URL", _url("http", "https")),
+        oauth_client_id=read("MONTANA_OAUTH_CLIENT_ID", _discord_id_text),
+        oauth_client_secret=read("MONTANA_OAUTH_CLIENT_SECRET", _text),
+        oauth_redirect=read("MONTANA_OAUTH_REDIRECT", _url("http", "https")),
+        oauth_base=read("MONTANA_OAUTH_BASE", _url("http", "https")),
         turn_hours=read("MONTANA_TURN_HOURS", _hours) or Settings.turn_hours,
         auction_hours=read("MONTANA_AUCTION_HOURS", _hours) or Settings.auction_hours,
         deadline_poll_seconds=(
@@ -321,6 +344,13 @@ def load_settings(
         metrics_port=read("MONTANA_METRICS_PORT", _port),
         metrics_host=read("MONTANA_METRICS_HOST", _address) or Settings.metrics_host,
     )
+    oauth = (settings.oauth_client_id, settings.oauth_client_secret, settings.oauth_redirect)
+    if any(oauth) and not all(oauth):
+        raise SettingsError(
+            "signing in on the web pages needs MONTANA_OAUTH_CLIENT_ID, "
+            "MONTANA_OAUTH_CLIENT_SECRET and MONTANA_OAUTH_REDIRECT together (the "
+            "Developer Portal's OAuth2 page gives all three); set all or none"
+        )
     if settings.shard_ids is not None:
         if settings.shard_count is None:
             raise SettingsError(

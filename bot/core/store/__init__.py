@@ -75,6 +75,7 @@ from .ratings import (
     ServerRecord,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION, Native
+from .seasons import Season, SeasonSeat
 from .sqlite import ProcessLock, SqliteStore
 
 
@@ -143,6 +144,8 @@ __all__ = [
     "RatingInputs",
     "RatingTx",
     "Row",
+    "Season",
+    "SeasonSeat",
     "Seat",
     "SeatResult",
     "ServerRecord",

@@ -2,9 +2,9 @@
 store's parts, one per group of tables with its statements beside it — a game's row
 (`games`), its lobby and start (`lobbies`), its moves (`moves`), the messages it owes
 (`outbox`), players away (`away`), deadlines (`deadlines`), AI seats (`aiseats`),
-servers' settings (`guilds`), ratings, the queue, my games (`mine`), quiet hours,
+servers' settings (`guilds`), ratings, seasons, the queue, my games (`mine`), quiet hours,
 pictures, the pictures drawn (`drawn`), the web pages, votes, players' wishes
-(`prefs`), the operators' reads — each on `parts.StoreParts`; its methods are the
+(`prefs`), tournaments, the operators' reads — each on `parts.StoreParts`; its methods are the
 only SQL of the bot.
 
 A database is reached through three primitives each store provides
@@ -40,6 +40,9 @@ from .pictures import PictureTables
 from .prefs import PlayerTables
 from .queue import QueueTables
 from .ratings import RatingTables
+from .seasons import SeasonTables
+from .sessions import SessionTables
+from .tournaments import TournamentTables
 from .votes import VoteTables
 from .web import WebTables
 
@@ -54,6 +57,7 @@ class Store(
     AiSeatTables,
     GuildTables,
     RatingTables,
+    SeasonTables,
     OperatorQueries,
     PictureTables,
     DrawnTables,
@@ -61,8 +65,10 @@ class Store(
     QueueTables,
     HoursTables,
     WebTables,
+    SessionTables,
     VoteTables,
     PlayerTables,
+    TournamentTables,
     StoreParts,
 ):
     """Open with `await Store.open(database)` (`open_store`); close with

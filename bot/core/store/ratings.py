@@ -464,6 +464,14 @@ class RatingTables(StoreParts):
                 await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
             await tx.execute("DELETE FROM ratings WHERE player = ?", (user_id,))
             await tx.execute("DELETE FROM game_results WHERE player = ?", (user_id,))
+            # their seasons' rows (`store.seasons`); a season they won keeps its champion,
+            # under the forgotten player's name
+            await tx.execute("DELETE FROM season_ratings WHERE player = ?", (user_id,))
+            await tx.execute("DELETE FROM season_results WHERE player = ?", (user_id,))
+            await tx.execute(
+                "UPDATE seasons SET champion_name = ? WHERE champion = ?",
+                (FORGOTTEN_NAME, user_id),
+            )
             await tx.execute(FORGET_DRAWN, (user_id,))  # the pictures showing their name
             rows = await tx.fetch(
                 "SELECT id, players FROM games WHERE status NOT IN ('lobby', 'active') "

@@ -536,5 +536,155 @@ MIGRATIONS: tuple[tuple[str | Native, ...], ...] = (
         # restart (`bot.core.delivery.problems.CannotLook`)
         "ALTER TABLE outbox ADD COLUMN looks_failing_since TEXT",
     ),
+    (
+        # signing in on the web pages with Discord (issue 38.3, `store.sessions`): the
+        # sign-ins under way by their state, the sessions by a hash of their secret
+        """
+        CREATE TABLE web_logins (
+            state TEXT PRIMARY KEY,
+            verifier TEXT NOT NULL,
+            back TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE web_sessions (
+            id TEXT PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            csrf TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX web_sessions_expiry ON web_sessions (expires_at)",
+    ),
+    (
+        # tournaments a server runs itself (issue 40, `store.tournaments`): the event,
+        # its entrants in sign-up order, each round seated (its tables, each opened as a
+        # game once: unique by tournament, round and table) and its byes. No foreign key
+        # to `tournaments`: a copy fills the tables in name order.
+        """
+        CREATE TABLE tournaments (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            format TEXT NOT NULL,
+            table_sizes TEXT NOT NULL,
+            rounds INTEGER NOT NULL,
+            advance INTEGER NOT NULL,
+            group_size INTEGER NOT NULL,
+            pace TEXT NOT NULL,
+            language TEXT NOT NULL,
+            signup_until TEXT,
+            max_players INTEGER,
+            status TEXT NOT NULL
+                CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+            organiser_id TEXT NOT NULL,
+            channel_id INTEGER NOT NULL,
+            message_id INTEGER,
+            created_at TEXT NOT NULL,
+            started_at TEXT,
+            ended_at TEXT,
+            champion_id TEXT
+        )
+        """,
+        "CREATE INDEX tournaments_guild ON tournaments (guild_id, status)",
+        """
+        CREATE TABLE tournament_entrants (
+            tournament_id INTEGER NOT NULL,
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            joined_at TEXT NOT NULL,
+            dropped_at TEXT,
+            PRIMARY KEY (tournament_id, user_id)
+        )
+        """,
+        """
+        CREATE TABLE tournament_rounds (
+            tournament_id INTEGER NOT NULL,
+            round INTEGER NOT NULL,
+            seated_at TEXT NOT NULL,
+            PRIMARY KEY (tournament_id, round)
+        )
+        """,
+        """
+        CREATE TABLE tournament_tables (
+            tournament_id INTEGER NOT NULL,
+            round INTEGER NOT NULL,
+            table_number INTEGER NOT NULL,
+            players TEXT NOT NULL,
+            game_id INTEGER REFERENCES games (id),
+            outcome TEXT,
+            PRIMARY KEY (tournament_id, round, table_number)
+        )
+        """,
+        "CREATE UNIQUE INDEX tournament_tables_game ON tournament_tables (game_id)",
+        """
+        CREATE TABLE tournament_byes (
+            tournament_id INTEGER NOT NULL,
+            round INTEGER NOT NULL,
+            user_id TEXT NOT NULL,
+            PRIMARY KEY (tournament_id, round, user_id)
+        )
+        """,
+    ),
+    (
+        # seasons (issue 40 point 5, `store.seasons`): each server's seasons, numbered
+        # from 1, the current one without an end, each past one with its champion as the
+        # next one's start found them; each season's ratings, from the initial rating,
+        # and each rated seat's rating before and after the game in its season, written
+        # in the transaction of the game's end (the all-time `ratings` stay as they are)
+        """
+        CREATE TABLE seasons (
+            guild_id INTEGER NOT NULL,
+            season INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            started_by TEXT NOT NULL,
+            ended_at TEXT,
+            champion TEXT,
+            champion_name TEXT,
+            champion_rating INTEGER,
+            champion_games INTEGER,
+            PRIMARY KEY (guild_id, season)
+        )
+        """,
+        """
+        CREATE TABLE season_ratings (
+            guild_id INTEGER NOT NULL,
+            season INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            name TEXT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            rating INTEGER NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            streak INTEGER NOT NULL,
+            best_streak INTEGER NOT NULL,
+            last_game_at TEXT NOT NULL,
+            PRIMARY KEY (guild_id, season, player)
+        )
+        """,
+        "CREATE INDEX season_ratings_board ON season_ratings (guild_id, season, rating)",
+        """
+        CREATE TABLE season_results (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            seat TEXT NOT NULL,
+            guild_id INTEGER NOT NULL,
+            season INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            rating_before INTEGER NOT NULL,
+            rating_after INTEGER NOT NULL,
+            ended_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )
+        """,
+        """
+        CREATE INDEX season_results_player
+            ON season_results (guild_id, season, player, ended_at)
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -26,6 +26,7 @@ import bot.discord_app.cards as cards
 from bot.core.community import standings as community
 from bot.core.community import stats
 from bot.core.community.ratings import PROVISIONAL_GAMES
+from bot.core.community.seasons import ALL_TIME, SEASON
 from bot.core.delivery.outbox import Ticket
 from bot.core.play.service import Refusal
 from bot.core.store import GameRow, Owed, Store, StoreError
@@ -57,6 +58,16 @@ log = logging.getLogger(__name__)
 
 PAGE_SIZE = 10
 CHART_NAME = "rating.png"
+PERIOD_CHOICES = [
+    app_commands.Choice(name="this season", value=SEASON),
+    app_commands.Choice(name="all time", value=ALL_TIME),
+]
+"""The leaderboard's and the statistics' periods (`bot.core.community.seasons`)."""
+PERIOD_DESCRIPTION = "This season (default) or all time"
+NO_GAME_IN_SEASON = translatable(
+    "{name} has no finished game in season {number} ({season}) yet; the period "
+    "“all time” shows all their games."
+)
 LOOK_BACK = 20
 CANNOT_POST_SUMMARY = translatable(
     "I cannot post the game's summary in {where} (deleted, or a permission is missing)."
@@ -156,15 +167,17 @@ async def leaderboard_embed(
     t: Translator,
     *,
     typed: bool = False,
+    period: str = SEASON,
 ) -> tuple[discord.Embed, int, int]:
-    """One page of the server's leaderboard for `user_id` (`typed`: a page that does
-    not exist is refused, else the nearest is shown; their own line shown even
-    off the page); the embed, the page shown and the page count."""
+    """One page of the server's leaderboard for `user_id`, of its current season or of
+    all time (`period`; `typed`: a page that does not exist is refused, else the nearest
+    is shown; their own line shown even off the page), with the past seasons'
+    champions; the embed, the page shown and the page count."""
     read = await community.leaderboard_page(
-        store, guild_id, page, PAGE_SIZE, besides=[user_id], typed=typed
+        store, guild_id, page, PAGE_SIZE, besides=[user_id], typed=typed, period=period
     )
     page, pages, offset, board = read.page, read.pages, read.offset, read.board
-    mine = await store.rating_of(guild_id, user_id)
+    mine = await read.period.rating_of(user_id)
     hidden = await store.stats_hidden(user_id)
     lines = [stats.leaderboard_header(t)]
     lines += [
@@ -174,7 +187,7 @@ async def leaderboard_embed(
         for index, r in enumerate(board)
     ]
     embed = discord.Embed(
-        title=t.gettext("🏆 Montana leaderboard — {server}", server=guild_name),
+        title=stats.leaderboard_title(guild_name, read.period.season, bool(read.period.seasons), t),
         colour=discord.Colour.from_rgb(40, 100, 215),
     )
     if not board:
@@ -186,7 +199,7 @@ async def leaderboard_embed(
     if not on_page:
         eligible = mine is not None and mine.games >= PROVISIONAL_GAMES and not hidden
         if mine is not None and eligible:
-            place, _ = await store.leaderboard_place(guild_id, mine, PROVISIONAL_GAMES)
+            place, _ = await read.period.leaderboard_place(mine, PROVISIONAL_GAMES)
             lines += [
                 "  …",
                 stats.leaderboard_line(place, mine, read.month.get(user_id, mine.rating), you=True),
@@ -197,23 +210,37 @@ async def leaderboard_embed(
             )
     if board:
         embed.description = "```\n" + "\n".join(lines) + "\n```"
+    champions = stats.champions_lines(read.period.past, t)
+    if champions:
+        embed.add_field(
+            name=t.gettext("Past seasons' champions"),
+            value="\n".join(f"• {line}" for line in champions)[:1024],
+            inline=False,
+        )
     embed.set_footer(text=stats.leaderboard_footer(page, pages, t))
     return embed, page, pages
 
 
 async def linked_leaderboard_view(
-    interaction: discord.Interaction[Any], guild_id: int, page: int, pages: int, t: Translator
+    interaction: discord.Interaction[Any],
+    guild_id: int,
+    page: int,
+    pages: int,
+    t: Translator,
+    period: str = SEASON,
 ) -> discord.ui.View | None:
     """The leaderboard's page buttons, and the link to the server's web page when it has
     one (`weblinks.server_link`)."""
-    view = leaderboard_view(page, pages, t)
+    view = leaderboard_view(page, pages, t, period)
     bot = bot_of(interaction)
     guild_name = interaction.guild.name if interaction.guild else ""
     url = await server_link(bot.store, bot.settings.web_url, guild_id, guild_name)
     return view if url is None else with_link(view, t.translate(OPEN_SERVER_PAGE), url)
 
 
-def leaderboard_view(page: int, pages: int, t: Translator) -> discord.ui.View | None:
+def leaderboard_view(
+    page: int, pages: int, t: Translator, period: str = SEASON
+) -> discord.ui.View | None:
     if pages <= 1:
         return None
     view = Components()
@@ -222,24 +249,37 @@ def leaderboard_view(page: int, pages: int, t: Translator) -> discord.ui.View | 
         ("n", t.pgettext("button", "Next") + " ▶", page + 1),
     ):
         clamped = min(max(target, 1), pages)
-        view.add_item(LeaderboardButton(clamped, tag, label, disabled=clamped == page))
+        view.add_item(
+            LeaderboardButton(clamped, tag, label, disabled=clamped == page, period=period)
+        )
     return view
 
 
 class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"lb:(?P<page>[0-9]{1,6}):(?P<tag>[a-z])",
+    # ":a": the all-time leaderboard (a button of before seasons pages the season's)
+    template=r"lb:(?P<page>[0-9]{1,6}):(?P<tag>[a-z])(?P<all>:a)?",
 ):
-    def __init__(self, page: int, tag: str, label: str = "·", *, disabled: bool = False) -> None:
+    def __init__(
+        self,
+        page: int,
+        tag: str,
+        label: str = "·",
+        *,
+        disabled: bool = False,
+        period: str = SEASON,
+    ) -> None:
+        more = ":a" if period == ALL_TIME else ""
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"lb:{page}:{tag}",
+                custom_id=f"lb:{page}:{tag}{more}",
                 disabled=disabled,
             )
         )
         self.page = page
+        self.period = period
 
     @classmethod
     async def from_custom_id(
@@ -249,7 +289,7 @@ class LeaderboardButton(
         match: re.Match[str],
         /,
     ) -> LeaderboardButton:
-        return cls(int(match["page"]), match["tag"])
+        return cls(int(match["page"]), match["tag"], period=ALL_TIME if match["all"] else SEASON)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async def turn_page() -> None:
@@ -264,8 +304,9 @@ class LeaderboardButton(
                 str(interaction.user.id),
                 self.page,
                 t,
+                period=self.period,
             )
-            view = await linked_leaderboard_view(interaction, guild_id, page, pages, t)
+            view = await linked_leaderboard_view(interaction, guild_id, page, pages, t, self.period)
             await interaction.response.edit_message(view=cards.from_embed(embed, view))
 
         await answer_press(interaction, turn_page)
@@ -273,20 +314,27 @@ class LeaderboardButton(
 
 @montana.command(name="leaderboard", description="The best players of this server, by rating")
 @app_commands.describe(
-    page="Which page (10 players each)", post="Show it to the channel (default: only you)"
+    page="Which page (10 players each)",
+    period=PERIOD_DESCRIPTION,
+    post="Show it to the channel (default: only you)",
 )
+@app_commands.choices(period=PERIOD_CHOICES)
 @tracked
 async def leaderboard_command(
-    interaction: discord.Interaction[Any], page: int = 1, post: bool = False
+    interaction: discord.Interaction[Any],
+    page: int = 1,
+    period: app_commands.Choice[str] | None = None,
+    post: bool = False,
 ) -> None:
     t = user_t(interaction)
     guild_id = guild_of(interaction)
     guild_name = interaction.guild.name if interaction.guild else ""
     store, user_id = bot_of(interaction).store, str(interaction.user.id)
+    chosen = period.value if period else SEASON
     embed, page, pages = await leaderboard_embed(
-        store, guild_id, guild_name, user_id, page, t, typed=True
+        store, guild_id, guild_name, user_id, page, t, typed=True, period=chosen
     )
-    view = await linked_leaderboard_view(interaction, guild_id, page, pages, t)
+    view = await linked_leaderboard_view(interaction, guild_id, page, pages, t, chosen)
     await interaction.response.send_message(
         view=cards.from_embed(embed, view), ephemeral=not post, allowed_mentions=NO_PINGS
     )
@@ -297,12 +345,16 @@ async def leaderboard_command(
 
 @montana.command(name="stats", description="A player's record on this server, with a chart")
 @app_commands.describe(
-    player="Whose record (default: yours)", post="Show it to the channel (default: only you)"
+    player="Whose record (default: yours)",
+    period=PERIOD_DESCRIPTION,
+    post="Show it to the channel (default: only you)",
 )
+@app_commands.choices(period=PERIOD_CHOICES)
 @tracked
 async def stats_command(
     interaction: discord.Interaction[Any],
     player: discord.User | None = None,
+    period: app_commands.Choice[str] | None = None,
     post: bool = False,
 ) -> None:
     t = user_t(interaction)
@@ -315,6 +367,7 @@ async def stats_command(
         target.display_name,
         t,
         own=target.id == interaction.user.id,
+        period=period.value if period else SEASON,
     )
     kwargs: dict[str, Any] = {}
     if picture is not None:
@@ -337,19 +390,25 @@ async def stats_embed(
     *,
     own: bool,
     chart: bool = True,
+    period: str = SEASON,
 ) -> tuple[discord.Embed, bytes | None]:
-    """A player's record on the server as an embed, and the chart of their rating (drawn
-    in a thread; None without rated games or when `chart` is False). `Refusal` when the
-    player hides their statistics from others, or has no finished game here."""
-    record = await community.player_record(store, guild_id, user_id)
+    """A player's record on the server, in its current season or of all time (`period`),
+    as an embed, and the chart of their rating (drawn in a thread; None without rated
+    games or when `chart` is False). `Refusal` when the player hides their statistics
+    from others, or has no finished game here (or in the season)."""
+    record = await community.player_record(store, guild_id, user_id, period=period)
     if record.hidden and not own:
         raise Refusal(translatable("{name} keeps their statistics hidden."), name=display_name)
     name = record.name or display_name
+    season = record.period.season if record.period else None
+    if record.stats is None and season is not None:
+        raise Refusal(NO_GAME_IN_SEASON, name=name, number=season.number, season=season.name)
     if record.stats is None:
         raise Refusal(translatable("{name} has no finished game on this server yet."), name=name)
     hidden, place, size = record.hidden, record.place, record.board_size
+    seasons = bool(record.period and record.period.seasons)
     embed = discord.Embed(
-        title=t.gettext("📈 {name} on this server", name=name),
+        title=stats.stats_title(name, season, seasons, t),
         colour=discord.Colour.from_rgb(40, 100, 215),
     )
     for label, value in stats.stats_fields(record.stats, place, size, t):

@@ -30,6 +30,8 @@ from discord import app_commands
 
 import bot.discord_app.cards as cards
 from bot.core.ai_players.ai_seats import absent_words
+from bot.core.community import seasons, stats
+from bot.core.community.ratings import PROVISIONAL_GAMES
 from bot.core.delivery.picture_modes import pictures_words
 from bot.core.play.service import Refusal
 from bot.core.server import server_settings as names
@@ -39,7 +41,8 @@ from bot.core.server.server_settings import (
     change_server_settings,
     server_settings,
 )
-from bot.core.store import ACTIVE, LOBBY, GameRow, StoreError, moment_of
+from bot.core.store import ACTIVE, LOBBY, GameRow, Season, StoreError, moment_of
+from bot.core.wording import words
 from bot.discord_app.clock.deadlines import ABSENT_CHOICES
 from bot.discord_app.components import (
     LANGUAGE_CHOICES,
@@ -222,8 +225,14 @@ def value_words(name: str, chosen: ServerSettings, t: Translator, guild_locale: 
     return str(chosen.value_of(name))
 
 
-def settings_words(chosen: ServerSettings, t: Translator, guild_locale: str | None) -> str:
-    """Every setting with its value and where it comes from (the server or the bot)."""
+def settings_words(
+    chosen: ServerSettings,
+    t: Translator,
+    guild_locale: str | None,
+    season: Season | None = None,
+) -> str:
+    """Every setting with its value and where it comes from (the server or the bot),
+    and the current season."""
     lines = [t.gettext("**This server's settings** (new games take them):")]
     for name in SETTING_NAMES:
         source = (
@@ -239,6 +248,15 @@ def settings_words(chosen: ServerSettings, t: Translator, guild_locale: str | No
                 source=source,
             )
         )
+    lines.append(
+        t.gettext(
+            "- Season: {season}, since {date}",
+            season=stats.season_text(season, t),
+            date=timestamp(moment_of(season.started_at), "D"),
+        )
+        if season is not None
+        else t.gettext("- Season: none (the leaderboard is all time)")
+    )
     lines.append(
         t.gettext(
             "-# Change one with the options of {/server settings}; {/server settings:reset} "
@@ -265,6 +283,7 @@ def settings_words(chosen: ServerSettings, t: Translator, guild_locale: str | No
     hints_per_minute="Hints one member may ask for in a minute",
     statistics="Whether this server's games count in statistics and ratings",
     web="Whether this server's games have web pages (off: their pages answer 404)",
+    season="Start a new season with this name (its leaderboard starts fresh)",
     reset="Put a setting back to the bot's default",
 )
 @app_commands.choices(
@@ -289,11 +308,14 @@ async def settings_command(
     hints_per_minute: app_commands.Range[int, 1, 60] | None = None,
     statistics: bool | None = None,
     web: bool | None = None,
+    season: str | None = None,
     reset: app_commands.Choice[str] | None = None,
 ) -> None:
     guild_id = guild_of(interaction)
     if not may_administer(interaction):
         raise Refusal(NOT_ADMIN)
+    if season is not None:
+        seasons.season_name(season)  # a bad name is refused before anything is saved
     values: dict[str, str | None] = {}
     if reset is not None:
         for name in SETTING_NAMES if reset.value == ALL else (reset.value,):
@@ -325,18 +347,55 @@ async def settings_command(
         values[names.WEB] = names.ON if web else names.OFF
     t = user_t(interaction)
     said = ""
+    store = bot_of(interaction).store
     if values:
-        await change_server_settings(bot_of(interaction).store, guild_id, values)
+        await change_server_settings(store, guild_id, values)
         log.info("guild %s: settings changed by %s: %s", guild_id, interaction.user.id, values)
         if "active_games" in values:  # a member queued at the old limit may fit the new one
             bot_of(interaction).queue_watch.look_again(guild_id)
         said = t.gettext("Saved.") + "\n"
+    if season is not None:
+        started, ended = await seasons.start_season(
+            store, guild_id, season, str(interaction.user.id)
+        )
+        log.info("guild %s: season %s started by %s", guild_id, started.number, interaction.user.id)
+        said += season_started_words(started, ended, t) + "\n"
     chosen = await settings_here(interaction)
     await answer(
         interaction,
-        said + settings_words(chosen, t, _locale(interaction)),
+        said
+        + settings_words(chosen, t, _locale(interaction), await store.current_season(guild_id)),
         allowed_mentions=NO_PINGS,
     )
+
+
+def season_started_words(started: Season, ended: Season | None, t: Translator) -> str:
+    """What starting a season did: the new season, and the ended one's champion."""
+    lines = [
+        t.gettext(
+            "🏁 {season} started: its leaderboard and statistics start fresh; the all-time "
+            "ones go on ({/leaderboard} with the period “all time”).",
+            season=stats.season_text(started, t),
+        )
+    ]
+    if ended is not None and ended.champion_name is None:
+        lines.append(
+            t.gettext(
+                "{season} ended without a champion: nobody had {n} rated games in it.",
+                season=stats.season_text(ended, t),
+                n=PROVISIONAL_GAMES,
+            )
+        )
+    elif ended is not None:
+        lines.append(
+            t.gettext(
+                "Champion of {season}: {champion}, with a rating of {rating}.",
+                season=stats.season_text(ended, t),
+                champion=words.forgotten_worded(ended.champion_name or "", t),
+                rating=ended.champion_rating,
+            )
+        )
+    return "\n".join(lines)
 
 
 def _locale(interaction: discord.Interaction[Any]) -> str | None:

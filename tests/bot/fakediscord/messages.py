@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from tests.bot.fakediscord.emojis import check_emojis
 from tests.bot.fakediscord.model import (
     COMPONENTS_V2,
     EPHEMERAL,
@@ -139,6 +140,7 @@ class MessageRoutes(WorldState):
         notify: bool = True,
     ) -> FakeMessage:
         validate_message(body, files, allow_empty=allow_empty)
+        check_emojis(body.get("components") or [], self.app_emojis)
         flags = (int(body.get("flags") or 0) & (EPHEMERAL | COMPONENTS_V2 | 4 | 4096)) | extra_flags
         message_id = new_snowflake()
         attachments, stored_files = attachment_payloads(
@@ -217,6 +219,7 @@ class MessageRoutes(WorldState):
             allow_empty=False,
             check_files=False,
         )
+        check_emojis(payload.get("components") or [], self.app_emojis)
         self._set_mentions(message, body.get("allowed_mentions"), notify=False)
         payload["edited_timestamp"] = iso_now()
         message.edits += 1

@@ -54,6 +54,9 @@ class WorldState:
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
         self.global_commands: list[Json] = []
+        self.app_emojis: dict[int, Json] = {}
+        """The application's own emojis by id (`emojis.EmojiRoutes`)."""
+        self.app_emoji_images: dict[int, bytes] = {}
         self.guild_commands: dict[int, list[Json]] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}

@@ -15,6 +15,7 @@ from typing import Any
 from tests.bot.fakediscord.building import WorldBuilding
 from tests.bot.fakediscord.callbacks import InteractionRoutes
 from tests.bot.fakediscord.commands import CommandRoutes
+from tests.bot.fakediscord.emojis import EmojiRoutes
 from tests.bot.fakediscord.model import (
     MISSING_PERMISSIONS,
     THREAD_ARCHIVED,
@@ -24,7 +25,7 @@ from tests.bot.fakediscord.model import (
 from tests.bot.fakediscord.recording import InteractionRecord, Request
 
 
-class World(InteractionRoutes, CommandRoutes, WorldBuilding):
+class World(InteractionRoutes, CommandRoutes, EmojiRoutes, WorldBuilding):
     """The fake Discord's state and REST semantics, shared by the in-process and gateway fakes."""
 
     def __init__(
@@ -155,6 +156,9 @@ class World(InteractionRoutes, CommandRoutes, WorldBuilding):
             }
         if name == "commands":
             return self._commands(method, body, None)
+        if name in ("app_emojis", "app_emoji"):
+            emoji_id = int(args[1]) if name == "app_emoji" else None
+            return self._app_emoji_route(method, int(args[0]), emoji_id, body)
         if name == "guild_commands":
             return self._commands(method, body, int(args[1]))
         if name == "user" and method == "GET":
@@ -227,6 +231,8 @@ _ROUTES: list[tuple[str, re.Pattern[str]]] = [
         ("application", r"/(?:oauth2/)?applications/@me"),
         ("gateway_bot", r"/gateway(?:/bot)?"),
         ("commands", r"/applications/(\d+)/commands"),
+        ("app_emojis", r"/applications/(\d+)/emojis"),
+        ("app_emoji", r"/applications/(\d+)/emojis/(\d+)"),
         ("guild_commands", r"/applications/(\d+)/guilds/(\d+)/commands"),
         ("guild", r"/guilds/(\d+)"),
         ("guild_channels", r"/guilds/(\d+)/channels"),
