@@ -7,9 +7,9 @@ messages through and every schema they reach, vendored from Discord's
 schemas use (``type``, ``properties``, ``required``, ``additionalProperties``, ``items``,
 ``enum``, ``const``, ``allOf``/``anyOf``/``oneOf``, lengths, bounds, ``pattern``,
 ``uniqueItems``; ``format`` names what a string or number is and is not checked beyond
-that); a keyword it does not know fails loudly rather than passing unchecked. One
-leniency: an upload's attachment ``id`` may be its index among the files
-(`_upload_index`).
+that); a keyword it does not know fails loudly rather than passing unchecked. Two
+ids may be numbers, as discord.py sends them and Discord takes them: an upload's
+attachment ``id`` (its index among the files) and an emoji's ``id`` (`_number_id`).
 """
 
 from __future__ import annotations
@@ -73,14 +73,15 @@ def _is_type(value: Any, name: str) -> bool:
     return isinstance(value, TYPES[name])
 
 
-UPLOAD_ID = re.compile(r"\.attachments\[\d+\]\.id$")
+NUMBER_IDS = re.compile(r"(\.attachments\[\d+\]\.id|\.emoji\.id)$")
 
 
-def _upload_index(value: Any, where: str) -> bool:
-    """An attachment's ``id`` given as the number of its file among the request's
-    uploads (``files[n]``), as discord.py sends it and Discord's API reference describes
-    it ("attachment id or index"); the spec types every id as a snowflake string."""
-    return bool(UPLOAD_ID.search(where)) and type(value) is int and value >= 0
+def _number_id(value: Any, where: str) -> bool:
+    """An id discord.py sends as a number where the spec types a snowflake string, and
+    Discord's API takes: an upload's attachment ``id`` (the number of its file among the
+    request's uploads, "attachment id or index" in Discord's reference) and a button's or
+    option's ``emoji.id`` (discord.py's `PartialEmoji.to_dict`)."""
+    return bool(NUMBER_IDS.search(where)) and type(value) is int and value >= 0
 
 
 def errors(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
@@ -90,7 +91,7 @@ def errors(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
         raise ValueError(f"{where}: schema keywords the validator does not know: {unknown}")
     if "$ref" in schema:
         name = schema["$ref"].rsplit("/", 1)[-1]
-        if name == "SnowflakeType" and _upload_index(value, where):
+        if name == "SnowflakeType" and _number_id(value, where):
             return []
         found = errors(value, spec()["schemas"][name], where)
         rest = {k: v for k, v in schema.items() if k != "$ref"}
