@@ -28,7 +28,7 @@ ADAPTER_OUTSIDE = ("bot.core", "bot.web", "render", "rules", "ai", "i18n")
 # the adapter's modules beside its folders, which every folder may import
 ADAPTER_BASE = tuple(
     f"bot.discord_app.{module}"
-    for module in ("app", "components", "emojis", "group", "guard", "translator")
+    for module in ("app", "cards", "components", "emojis", "group", "guard", "translator")
 )
 # the adapter's folders, lowest first: the core's order (issue 34; bot/discord_app/__init__.py)
 ADAPTER_FOLDERS = ("delivery", "play", "clock", "community", "server", "ai_players")
@@ -69,10 +69,11 @@ ROOMS: dict[str, tuple[str, ...]] = {
         for module, below in {
             "app": (),  # the protocol of what the features use of the bot
             "translator": (),
+            "cards": (),  # messages as cards (Components V2)
             "emojis": (),  # the game's icons as the application's emojis
-            "components": ("app", "emojis"),
-            "guard": ("app", "components", "emojis"),
-            "group": ("app", "components", "emojis", "guard"),
+            "components": ("app", "cards", "emojis"),
+            "guard": ("app", "cards", "components", "emojis"),
+            "group": ("app", "cards", "components", "emojis", "guard"),
         }.items()
     },
     **{

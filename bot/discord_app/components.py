@@ -49,6 +49,7 @@ from i18n import (
 
 from ..core.store import Away, GameRow, Seat, StoreError
 from .app import MontanaApp
+from .cards import walk
 from .emojis import installed as installed_emojis
 
 log = logging.getLogger(__name__)
@@ -169,13 +170,12 @@ def games_with_live_choices(message: discord.Message) -> set[int]:
     """The games whose enabled buttons or selects (`ChoiceButton`, `ChoiceSelect`) a
     message carries: a prompt whose choices can still be pressed."""
     games: set[int] = set()
-    for row in message.components:
-        for item in getattr(row, "children", [row]):
-            custom_id = getattr(item, "custom_id", None)
-            if not custom_id or getattr(item, "disabled", False):
-                continue
-            if (found := _GAME_CHOICE.match(custom_id)) is not None:
-                games.add(int(found[1]))
+    for item in walk(message.components):  # a card's rows are inside its container
+        custom_id = getattr(item, "custom_id", None)
+        if not custom_id or getattr(item, "disabled", False):
+            continue
+        if (found := _GAME_CHOICE.match(custom_id)) is not None:
+            games.add(int(found[1]))
     return games
 
 

@@ -31,6 +31,7 @@ from bot.core.play.service import Refusal
 from i18n import translatable
 
 from ..core.store import StoreError
+from .cards import simple as card_of_text
 from .components import bot_of, database_trouble, user_t
 from .guard import counted, went_wrong
 
@@ -67,6 +68,20 @@ async def answer(interaction: discord.Interaction[Any], text: str, **kwargs: Any
         await interaction.edit_original_response(content=text, **kwargs)
     else:
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+async def answer_card(
+    interaction: discord.Interaction[Any], text: str, rows: discord.ui.View | None = None
+) -> None:
+    """Answer a slash command ephemerally with a card (`text` and `rows`), before or after
+    deferring it: a list, where the answer is a table of things rather than one line."""
+    card = card_of_text(text, rows=rows)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(view=card, allowed_mentions=NO_PINGS)
+    else:
+        await interaction.response.send_message(
+            view=card, ephemeral=True, allowed_mentions=NO_PINGS
+        )
 
 
 P = ParamSpec("P")

@@ -46,6 +46,24 @@ def original(result: InteractionResult) -> FakeMessage:
     return message
 
 
+def embed_of(shown: InteractionResult | FakeMessage) -> dict[str, Any]:
+    """What a card made of an embed says (`bot.discord_app.cards.from_embed`), read back
+    as the embed's parts: ``title``, ``description``, ``fields`` (name, value) and
+    ``footer`` (its ``text``); empty when the message is no such card."""
+    message = original(shown) if isinstance(shown, InteractionResult) else shown
+    displays = message.displays()
+    if not message.card or not displays or not displays[0].startswith("### "):
+        return {}
+    title, _, description = displays[0].removeprefix("### ").partition("\n")
+    footer = [d.removeprefix("-# ") for d in displays[1:] if d.startswith("-# ")]
+    return {
+        "title": title,
+        "description": description,
+        "fields": [{"name": n, "value": v} for n, v in message.card_fields().items()],
+        "footer": {"text": footer[-1] if footer else ""},
+    }
+
+
 def codes_on(message: FakeMessage) -> dict[str, tuple[str, str]]:
     """code -> ("button" | "select", custom_id) for every enabled choice on a message."""
     found: dict[str, tuple[str, str]] = {}

@@ -22,6 +22,7 @@ from tests.bot.driver import (
     to_main_decision,
 )
 from tests.bot.fakediscord import FakeDiscord
+from tests.bot.fakediscord.model import iter_components
 
 
 def localized(item: dict[str, Any], name: str) -> dict[str, Any]:
@@ -133,7 +134,8 @@ async def test_the_opener_chooses_the_language_and_changes_it_for_the_table(
 
 
 def _buttons(payload: dict[str, Any]) -> list[dict[str, Any]]:
-    return [c for line in payload.get("components", []) for c in line.get("components", [])]
+    """The buttons of a message, in order, inside its card's rows too."""
+    return [c for c in iter_components(payload.get("components", [])) if c.get("type") == 2]
 
 
 async def test_the_synced_commands_carry_the_names_of_each_language(

@@ -13,7 +13,7 @@ from bot.core.store import PlayerRating, SeatResult
 from bot.discord_app.client import MontanaBot
 from rules import Game
 from rules.simulate import choose_action
-from tests.bot.driver import PNG, Table, open_game
+from tests.bot.driver import PNG, Table, embed_of, open_game
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 
@@ -95,7 +95,7 @@ async def test_a_game_end_is_rated_once_summarised_and_shown_on_the_leaderboard(
         ana, fake_discord.channel, "montana", "stats", options={"player": ben}
     )
     assert looked.ephemeral
-    embed = looked.embeds[0]
+    embed = embed_of(looked)
     ben_result = next(r for r in results if r.seat == str(ben.id))
     assert ben_result.name in embed["title"]
     labels = {f["name"]: f["value"] for f in embed["fields"]}
@@ -107,7 +107,7 @@ async def test_a_game_end_is_rated_once_summarised_and_shown_on_the_leaderboard(
         ana, fake_discord.channel, "montana", "stats", options={"post": True}
     )
     ana_name = next(r.name for r in results if r.seat == str(ana.id))
-    assert not posted.ephemeral and ana_name in posted.embeds[0]["title"]
+    assert not posted.ephemeral and ana_name in embed_of(posted)["title"]
     records = await fake_discord.slash(ana, fake_discord.channel, "montana", "records")
     assert (
         records.ephemeral and f"Most settlements in a game: {winner.settlements}" in records.content
@@ -172,7 +172,7 @@ async def test_hidden_statistics_and_forget_me(fake_discord: FakeDiscord, databa
     )
     assert refused.ephemeral and "keeps their statistics hidden" in refused.content
     own = await fake_discord.slash(ana, fake_discord.channel, "montana", "stats")
-    assert own.embeds and "Hidden from the others" in own.embeds[0]["description"]
+    assert embed_of(own) and "Hidden from the others" in embed_of(own)["description"]
     asked = await fake_discord.slash(ana, fake_discord.channel, "montana", "me", "forget")
     assert asked.ephemeral and "cannot be undone" in asked.content
     assert set(asked.original.button_labels()) == {"Forget me", "Cancel"}  # type: ignore[union-attr]
@@ -210,27 +210,27 @@ async def test_the_leaderboard_pages_and_shows_the_askers_line_off_the_page(
     await store.in_transaction(lambda tx: _save_ratings(tx, guild, players))
     last = users[-1]
     first_page = await fake_discord.slash(last, fake_discord.channel, "montana", "leaderboard")
-    description = first_page.embeds[0]["description"]
+    description = embed_of(first_page)["description"]
     rows = [line for line in description.splitlines() if line.strip()[:1].isdigit()]
     assert [line.split()[0] for line in rows] == [*(str(n) for n in range(1, 11)), "24"]
     assert rows[-1].endswith("p23 ◀") and "…" in description
-    assert "Page 1 of 3" in first_page.embeds[0]["footer"]["text"]
+    assert "Page 1 of 3" in embed_of(first_page)["footer"]["text"]
     assert first_page.original is not None
     second = await fake_discord.press(last, first_page.original, label="Next ▶")
     rows = [
-        line for line in second.embeds[0]["description"].splitlines() if line.strip()[:1].isdigit()
+        line for line in embed_of(second)["description"].splitlines() if line.strip()[:1].isdigit()
     ]
     assert rows[0].split()[0] == "11" and len(rows) == 11
     third = await fake_discord.slash(
         last, fake_discord.channel, "montana", "leaderboard", options={"page": 3}
     )
     rows = [
-        line for line in third.embeds[0]["description"].splitlines() if line.strip()[:1].isdigit()
+        line for line in embed_of(third)["description"].splitlines() if line.strip()[:1].isdigit()
     ]
     assert (
         rows[-1].split()[0] == "24"
         and rows[-1].endswith("◀")
-        and "…" not in third.embeds[0]["description"]
+        and "…" not in embed_of(third)["description"]
     )
 
 
@@ -275,10 +275,10 @@ async def test_the_summary_speaks_the_games_language_and_answers_the_askers(
     # each asker reads their own language
     ana.locale, ben.locale = "ja", "fr"
     looked = await fake_discord.slash(ana, fake_discord.channel, "montana", "stats")
-    fields = {f["name"] for f in looked.embeds[0]["fields"]}
+    fields = {f["name"] for f in embed_of(looked)["fields"]}
     assert {"レーティング", "ゲーム", "回答時間の中央値"} <= fields
     board = await fake_discord.slash(ben, fake_discord.channel, "montana", "leaderboard")
-    assert board.embeds[0]["title"].startswith("🏆 Classement de Montana")
+    assert embed_of(board)["title"].startswith("🏆 Classement de Montana")
     records = await fake_discord.slash(ben, fake_discord.channel, "montana", "records")
     assert "Records de ce serveur" in records.content
 

@@ -16,7 +16,7 @@ from bot.core.community import ratings
 from bot.core.store import FORGOTTEN_NAME, PlayerRating
 from bot.discord_app.client import MontanaBot
 from bot.web.app import make_app
-from tests.bot.driver import Table
+from tests.bot.driver import Table, embed_of
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.bot.test_e2e_ratings import _save_ratings, bot_on, finish
 
@@ -72,8 +72,8 @@ async def test_a_season_rates_its_games_alone_and_keeps_its_champion(
     before = await bot.store.rating_of(guild, str(ana.id))
     assert before is not None and before.games == 1
     board = await fake_discord.slash(ana, fake_discord.channel, "montana", "leaderboard")
-    assert board.embeds[0]["title"] == "🏆 Montana leaderboard — Montana Test"
-    assert field(board.embeds[0], "Past seasons' champions") == ""
+    assert embed_of(board)["title"] == "🏆 Montana leaderboard — Montana Test"
+    assert field(embed_of(board), "Past seasons' champions") == ""
 
     started = await fake_discord.slash(
         admin, fake_discord.channel, SETTINGS, options={"season": "Spring 2027"}
@@ -88,7 +88,7 @@ async def test_a_season_rates_its_games_alone_and_keeps_its_champion(
 
     # the leaderboard: this season by default, ana and ben alone
     board = await fake_discord.slash(ana, fake_discord.channel, "montana", "leaderboard")
-    embed = board.embeds[0]
+    embed = embed_of(board)
     assert embed["title"].endswith(", season 1 (Spring 2027)")
     ana_name, ben_name = [(await table.row(game)).seat_names[str(u.id)] for u in (ana, ben)]
     assert sorted(board_names(embed)) == sorted([ana_name, ben_name])
@@ -101,19 +101,19 @@ async def test_a_season_rates_its_games_alone_and_keeps_its_champion(
     board = await fake_discord.slash(
         ana, fake_discord.channel, "montana", "leaderboard", options={"period": "all"}
     )
-    embed = board.embeds[0]
+    embed = embed_of(board)
     assert embed["title"].endswith(", all time")
     assert sorted(board_names(embed)) == sorted([ana_name, ben_name, "old"])
     assert f"{all_ana.rating:>6} {6:>5}" in embed["description"]
     # the statistics likewise
     stats = await fake_discord.slash(ana, fake_discord.channel, "montana", "stats")
-    assert stats.embeds[0]["title"].endswith("on this server, season 1 (Spring 2027)")
-    assert field(stats.embeds[0], "Games").startswith("5 games, ")
+    assert embed_of(stats)["title"].endswith("on this server, season 1 (Spring 2027)")
+    assert field(embed_of(stats), "Games").startswith("5 games, ")
     stats = await fake_discord.slash(
         ana, fake_discord.channel, "montana", "stats", options={"period": "all"}
     )
-    assert stats.embeds[0]["title"].endswith("on this server, all time")
-    assert field(stats.embeds[0], "Games").startswith("6 games, ")
+    assert embed_of(stats)["title"].endswith("on this server, all time")
+    assert field(embed_of(stats), "Games").startswith("6 games, ")
 
     # the next season: the ended one's champion is its leaderboard's first
     (first,) = await bot.store.season_leaderboard(
@@ -128,7 +128,7 @@ async def test_a_season_rates_its_games_alone_and_keeps_its_champion(
         in started.text
     )
     board = await fake_discord.slash(ben, fake_discord.channel, "montana", "leaderboard")
-    embed = board.embeds[0]
+    embed = embed_of(board)
     assert embed["title"].endswith(", season 2 (Summer 2027)")
     assert board_names(embed) == [] and "Nobody has 5 rated games" in embed["description"]
     assert field(embed, "Past seasons' champions") == (
@@ -138,8 +138,8 @@ async def test_a_season_rates_its_games_alone_and_keeps_its_champion(
     board = await fake_discord.slash(
         ben, fake_discord.channel, "montana", "leaderboard", options={"period": "all"}
     )
-    assert sorted(board_names(board.embeds[0])) == sorted([ana_name, ben_name, "old"])
-    assert first.name in field(board.embeds[0], "Past seasons' champions")
+    assert sorted(board_names(embed_of(board))) == sorted([ana_name, ben_name, "old"])
+    assert first.name in field(embed_of(board), "Past seasons' champions")
     nothing = await fake_discord.slash(ana, fake_discord.channel, "montana", "stats")
     assert "has no finished game in season 2 (Summer 2027) yet" in nothing.text
 
@@ -159,7 +159,7 @@ async def test_a_season_rates_its_games_alone_and_keeps_its_champion(
     assert ended.champion_name == FORGOTTEN_NAME
     assert await bot.store.season_rating_of(guild, 1, str(champion.id)) is None
     board = await fake_discord.slash(ben, fake_discord.channel, "montana", "leaderboard")
-    assert "(a former player)" in field(board.embeds[0], "Past seasons' champions")
+    assert "(a former player)" in field(embed_of(board), "Past seasons' champions")
 
 
 async def test_a_refused_or_bad_season_changes_nothing(
@@ -212,13 +212,13 @@ async def test_the_all_time_leaderboard_pages_as_all_time(
     first = await fake_discord.slash(
         users[0], fake_discord.channel, "montana", "leaderboard", options={"period": "all"}
     )
-    assert first.embeds[0]["title"].endswith(", all time")
+    assert embed_of(first)["title"].endswith(", all time")
     assert first.original is not None
     second = await fake_discord.press(users[0], first.original, label="Next ▶")
-    assert second.embeds[0]["title"].endswith(", all time")
-    assert board_names(second.embeds[0]) == ["p10", "p11", "p00"]
-    assert "Page 2 of 2" in second.embeds[0]["footer"]["text"]
+    assert embed_of(second)["title"].endswith(", all time")
+    assert board_names(embed_of(second)) == ["p10", "p11", "p00"]
+    assert "Page 2 of 2" in embed_of(second)["footer"]["text"]
     # the season's own board has nobody yet, and no page to turn
     season = await fake_discord.slash(users[0], fake_discord.channel, "montana", "leaderboard")
-    assert season.embeds[0]["title"].endswith(", season 1 (One)")
-    assert board_names(season.embeds[0]) == []
+    assert embed_of(season)["title"].endswith(", season 1 (One)")
+    assert board_names(embed_of(season)) == []

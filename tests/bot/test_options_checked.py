@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.driver import game_at_main
+from tests.bot.driver import embed_of, game_at_main
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_fair_hours import slash_forged
 from tests.bot.test_hostile_input import every_table
@@ -31,7 +31,7 @@ async def test_pages_turns_and_time_zones_outside_what_exists_are_refused_in_wor
         board = await fake_discord.slash(
             ana, fake_discord.channel, "montana leaderboard", options={"page": page}
         )
-        assert board.ephemeral and not board.embeds
+        assert board.ephemeral and not embed_of(board)
         assert "That page does not exist: choose a page from 1 to 1." in board.content, page
     # a page that exists is shown as before
     shown = await fake_discord.slash(ana, thread, "montana game log", options={"page": 1})

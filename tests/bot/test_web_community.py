@@ -29,7 +29,7 @@ from bot.discord_app.client import MontanaBot
 from bot.web.app import NAMES_SECONDS, make_app
 from bot.web.server_pages import BoardLine, GameLine, server_page
 from i18n import translator
-from tests.bot.driver import PNG, Table, original
+from tests.bot.driver import PNG, Table, embed_of, original
 from tests.bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.bot.test_e2e_ratings import _save_ratings, finish
 
@@ -156,7 +156,7 @@ async def test_the_server_page_ranks_as_the_leaderboard_and_links_its_games(
     )
     assert sorted(r.name for r in board) == ["Ana", "Ben"]
     assert _leaderboard_names(page) == [r.name for r in board]
-    embed = (await server.slash("dan", "leaderboard")).embeds[0]["description"]
+    embed = embed_of(await server.slash("dan", "leaderboard"))["description"]
     embed_names = [line.split()[-1] for line in embed.splitlines() if line.strip()[:1].isdigit()]
     assert embed_names == [r.name for r in board]
     for place, rating in enumerate(board, start=1):
@@ -220,7 +220,7 @@ async def test_a_players_page_shows_their_record_and_rating_chart(server: Server
     assert "<h1>Ana on this server</h1>" in page
     # the same words as /montana stats's fields
     asked = await server.slash("ana", "stats")
-    for field in asked.embeds[0]["fields"]:
+    for field in embed_of(asked)["fields"]:
         assert f"<dt>{escape(field['name'])}</dt><dd>{escape(field['value'])}</dd>" in page
     assert f'<a id="back" href="/s/{server.token}?lang=en">' in page
     chart = f"/s/{server.token}/p/{ana.id}/rating.png?lang=en"
@@ -249,7 +249,7 @@ async def test_a_hidden_player_is_off_the_page_and_their_page_is_not_found(
         status, _, _ = await server.get(f"/s/{server.token}{path}")
         assert status == 404, path
     own = await server.slash("ben", "stats")
-    assert own.embeds and _links(original(own)) == [], "no link to a page that is not there"
+    assert embed_of(own) and _links(original(own)) == [], "no link to a page that is not there"
     shown = await server.slash("ben", "me", "stats", hidden=False)
     assert "shown again" in shown.content
     assert _leaderboard_names(await server.page()) != ["Ana"]
@@ -349,7 +349,7 @@ async def test_the_leaderboards_page_buttons_keep_the_link(
     assert link[0] == "Open this server's page"
     assert first.original is not None
     second = await fake_discord.press(users[0], first.original, label="Next ▶")
-    assert "Page 2 of 2" in second.embeds[0]["footer"]["text"]
+    assert "Page 2 of 2" in embed_of(second)["footer"]["text"]
     assert _links(original(second)) == [link], "the page buttons and the link, still"
 
 
@@ -362,7 +362,7 @@ async def test_without_a_web_address_the_leaderboard_carries_no_link(
     await fake_discord.start(bot)
     ana = fake_discord.add_user("ana")
     asked = await fake_discord.slash(ana, fake_discord.channel, "montana", "leaderboard")
-    assert asked.embeds and _links(original(asked)) == []
+    assert embed_of(asked) and _links(original(asked)) == []
 
 
 async def test_a_hostile_name_is_escaped_on_the_server_and_player_pages(

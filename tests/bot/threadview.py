@@ -393,7 +393,7 @@ class ThreadView:
             f'<div><span class="author">{html.escape(name)}</span>{tag}'
             f'<span class="time">Today at {html.escape(when)}</span>{edited}</div>'
         ]
-        if message.content:
+        if message.content and not message.card:  # a card's words are its text displays
             parts.append(self.md.block(message.content))
         for embed in message.embeds:
             parts.append(self.embed(message, embed))

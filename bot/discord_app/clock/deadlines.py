@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.discord_app.cards as cards
 from bot.core.ai_players.ai_seats import absent_words
 from bot.core.clock.deadlines import DeadlineDriver, Deadlines, Step, VoteOutcome, period_text
 from bot.core.clock.pace import hours_for, pace_words
@@ -124,7 +125,7 @@ class DiscordDeadlinePoster:
             await channel.send(
                 text,
                 allowed_mentions=discord.AllowedMentions(
-                    everyone=False, roles=False, users=[discord.Object(int(player))]
+                    everyone=False, roles=False, users=[cards.user_ref(player)]
                 ),
                 view=view if view is not None else discord.utils.MISSING,
             )
@@ -155,9 +156,9 @@ class DiscordDeadlinePoster:
         )
         channel = self.client.get_partial_messageable(row.play_channel_id, guild_id=row.guild_id)
         try:
-            await channel.send(text[:2000], allowed_mentions=NO_PINGS)
+            await channel.send(view=cards.simple(text), allowed_mentions=NO_PINGS)
             if row.message_id is not None:
-                await channel.get_partial_message(row.message_id).edit(view=None)
+                await cards.take_rows_off(self.client, row.play_channel_id, row.message_id)
         except discord.HTTPException as error:
             log.warning("could not post the end of the game: %s", error)
 

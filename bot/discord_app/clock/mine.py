@@ -30,7 +30,7 @@ from bot.core.clock.pace import pace_label
 from bot.core.store import Shards
 from bot.discord_app.components import DynamicItems, bot_of, timestamp, user_t
 from bot.discord_app.delivery.notify import Notifier, message_link
-from bot.discord_app.group import answer, me_group, tracked
+from bot.discord_app.group import answer, answer_card, me_group, tracked
 from i18n import Translator
 from i18n.commands import GAMES_COMMAND
 from render.words import awaited_task
@@ -181,7 +181,7 @@ async def games_command(interaction: discord.Interaction[Any]) -> None:
         waiting,
     )
     text = games_text(heading, games, user_id, t)
-    await answer(interaction, with_footer(text, everywhere_hint(t)))
+    await answer_card(interaction, with_footer(text, everywhere_hint(t)))
 
 
 class KnowsServers(Protocol):
@@ -254,7 +254,7 @@ async def games_everywhere_command(interaction: discord.Interaction[Any]) -> Non
         waiting,
     )
     text = games_text(heading, games, user_id, t, server_names(client, games))
-    await answer(interaction, text)
+    await answer_card(interaction, text)
 
 
 class DigestSender:

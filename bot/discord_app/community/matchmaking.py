@@ -31,6 +31,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.discord_app.cards as cards
 from bot.core.clock.pace import PACES
 from bot.core.community.matchmaking import (
     ALREADY_QUEUED,
@@ -383,7 +384,7 @@ async def open_table(
     # a player inside their quiet hours is named but not pinged (`bot.core.clock.hours`); the
     # game's first prompt owes the one it awaits a ping for the end of them
     awake = [
-        discord.Object(int(seat.user_id))
+        cards.user_ref(seat.user_id)
         for seat in seats
         if await service.hours.quiet_end(seat.user_id, moment) is None
     ]

@@ -22,6 +22,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.discord_app.cards as cards
 from bot.core.community import standings as community
 from bot.core.community import stats
 from bot.core.community.ratings import PROVISIONAL_GAMES
@@ -50,6 +51,7 @@ from bot.discord_app.delivery.weblinks import (
 from bot.discord_app.group import NO_PINGS, me_group, montana, tracked
 from bot.discord_app.guard import FORGET_KIND, LEADERBOARD_KIND, check_kind, went_wrong
 from i18n import Translator, translatable
+from render.palette import GOLD
 from rules import Game
 
 log = logging.getLogger(__name__)
@@ -97,6 +99,10 @@ def guild_of(interaction: discord.Interaction[Any]) -> int:
 # ------------------------------------------------------------------ the summary
 
 
+SUMMARY_COLOUR = discord.Colour.from_rgb(*GOLD)
+"""The summary card's accent: the board's gold (the game is over: nobody is awaited)."""
+
+
 class SummarySender:
     """Says a game's owed summary (`Delivery.senders[ratings.SUMMARY]`): the summary in
     the game's thread, or the short line in its parent channel."""
@@ -119,7 +125,11 @@ class SummarySender:
             if earlier is not None:
                 return earlier
             channel = self.client.get_partial_messageable(channel_id, guild_id=row.guild_id)
-            message = await channel.send(text[:2000], allowed_mentions=NO_PINGS, nonce=ticket.key)
+            message = await channel.send(
+                view=cards.simple(text, colour=SUMMARY_COLOUR),
+                allowed_mentions=NO_PINGS,
+                nonce=ticket.key,
+            )
         except (discord.DiscordException, OSError, TimeoutError) as error:
             raise delivery_problem(error, CANNOT_POST_SUMMARY, where=f"<#{channel_id}>") from error
         return message.id
@@ -137,7 +147,7 @@ class SummarySender:
                 if (
                     me is not None
                     and message.author.id == me.id
-                    and message.content.startswith(start)
+                    and cards.words_of(message).startswith(start)
                 ):
                     return message.id
         except discord.HTTPException as error:
@@ -297,7 +307,7 @@ class LeaderboardButton(
                 period=self.period,
             )
             view = await linked_leaderboard_view(interaction, guild_id, page, pages, t, self.period)
-            await interaction.response.edit_message(embed=embed, view=view)
+            await interaction.response.edit_message(view=cards.from_embed(embed, view))
 
         await answer_press(interaction, turn_page)
 
@@ -326,10 +336,7 @@ async def leaderboard_command(
     )
     view = await linked_leaderboard_view(interaction, guild_id, page, pages, t, chosen)
     await interaction.response.send_message(
-        embed=embed,
-        ephemeral=not post,
-        allowed_mentions=NO_PINGS,
-        view=view if view is not None else discord.utils.MISSING,
+        view=cards.from_embed(embed, view), ephemeral=not post, allowed_mentions=NO_PINGS
     )
 
 
@@ -368,10 +375,9 @@ async def stats_command(
     bot = bot_of(interaction)
     guild_name = interaction.guild.name if interaction.guild else ""
     url = await player_link(bot.store, bot.settings.web_url, guild_id, guild_name, str(target.id))
-    if url is not None:
-        kwargs["view"] = with_link(None, t.translate(OPEN_PLAYER_PAGE), url)
+    link = with_link(None, t.translate(OPEN_PLAYER_PAGE), url) if url is not None else None
     await interaction.response.send_message(
-        embed=embed, ephemeral=not post, allowed_mentions=NO_PINGS, **kwargs
+        view=cards.from_embed(embed, link), ephemeral=not post, allowed_mentions=NO_PINGS, **kwargs
     )
 
 

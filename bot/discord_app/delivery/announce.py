@@ -1,8 +1,9 @@
 """Posting each move's message in the game's channel or thread, and what to do when
 Discord refuses.
 
-One message per move: the picture, what happened in words, the mention of whoever
-must act now (pinged only when the turn passed to them) and their buttons. The
+One message per move, a card (`bot.discord_app.cards`, in the awaited player's colour):
+what happened in words, the picture, the mention of whoever must act now (pinged only
+when the turn passed to them) and their buttons. The
 previous prompt's buttons are removed, so only the current one is pressable. An older
 move whose message was still owed (`Outcome.prompt` False) is posted in words alone.
 
@@ -23,7 +24,8 @@ Every attempt at one message carries the same nonce with `enforce_nonce`, and a 
 first looks at the newest messages where the game plays, so a message Discord created
 though its answer was lost (or the bot was killed before recording it) is not posted
 twice. It recognises the message by its identity alone (`identity_mark`: the owed
-message's id in the outbox, written invisibly at the end of its words), never by the
+message's id in the outbox, written invisibly at the end of its words: of the card's
+last text display, a card having no content; `cards.words_of` reads them), never by the
 words, which repeat all the time ("Ana passed."): Discord gives the nonce back only to
 the request that sent it, never to a later read, and a picture's file name or the
 buttons' ids are only on the prompt, so the words themselves carry the identity.
@@ -36,18 +38,21 @@ import contextlib
 import logging
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import aiohttp
 import discord
 
+import bot.discord_app.cards as cards
 from bot.core.delivery.outbox import Blocked, CannotLook, Dropped, Outcome, Posted, Ticket
 from bot.core.play import prompts
 from bot.core.server.limits import all_seats_ai
-from bot.core.store import GameRow
+from bot.core.store import PICTURES_ON_REQUEST, GameRow
 from bot.core.wording import words
 from bot.discord_app.components import (
     MISSING_PERMISSIONS,
+    PICTURE_NAME,
     THREAD_ARCHIVED,
     UNKNOWN_CHANNEL,
     away_words,
@@ -72,6 +77,8 @@ LOOK_BACK = 100
 """Messages looked at before posting a message again that may have reached Discord,
 oldest first from when it was owed (one request: Discord gives up to 100 at a time); an
 earlier attempt follows the posts owed before it, which a long outage makes many."""
+INVALID_FORM = 50035
+"""Discord's "Invalid Form Body": what it answers an edit it will not make of a message."""
 PROBE_SECONDS = 5.0
 """How long to wait for Discord's answer when asking whether it answers again (discord.py
 retries some server errors itself, for longer)."""
@@ -145,52 +152,67 @@ the feature that owns them (the client passes `community.replay.replay_view`: Re
 Turn by turn), since a feature above delivery may import it, never the reverse."""
 
 
-def compose(
-    outcome: Outcome, game_over: GameOverView | None = None
-) -> tuple[str, discord.ui.View | None]:
-    """The text and the components of the message announcing `outcome` (`game_over`:
-    those under the message that ends the game, besides the Board button)."""
+PICTURE_ALT = translatable(
+    "The game of Montana after move {version}: the landscape, each player's board and the wheel."
+)
+"""The picture's alt text (what a screen reader says of it), in the game's language."""
+
+
+def compose(outcome: Outcome, game_over: GameOverView | None = None) -> cards.CardParts:
+    """The parts of the card announcing `outcome` (`game_over`: the components under the
+    message that ends the game, besides the Board button): the header says whom the
+    game awaits and for what (or the results), the words what happened, the notes the
+    small print; the card's accent is the awaited player's colour."""
     game = outcome.game
     names = outcome.row.names
     t = game_t(outcome.row)
-    parts = [outcome.text] if outcome.text else []
-    view = None
+    parts = cards.CardParts(words=outcome.text)
+    parts.alt = t.translate(PICTURE_ALT, version=outcome.row.version)
+    parts.colour = cards.player_colour(game, game.awaiting)
     if not outcome.prompt:
-        pass  # an older move's words: the prompt is on the newest message
-    elif game.is_over or outcome.row.status != "active":
-        parts.append(words.results(game, names, t))
+        parts.colour = cards.player_colour(game, outcome.actor)
+        return parts  # an older move's words: the prompt is on the newest message
+    if game.is_over or outcome.row.status != "active":
+        parts.header = words.results(game, names, t)
         ended = game_over(outcome.row.id, t) if game_over is not None else None
-        view = with_board_button(ended, outcome.row, t)
-    else:
-        row = outcome.row
-        parts.append(
-            words.prompt_line(
-                game, lambda pid: names.get(pid, pid) if row.ai_plays(pid) else mention(pid), t
+        parts.rows = with_board_button(ended, outcome.row, t)
+        return parts
+    row = outcome.row
+    parts.header = words.prompt_line(
+        game, lambda pid: names.get(pid, pid) if row.ai_plays(pid) else mention(pid), t
+    )
+    notes = parts.notes
+    away = outcome.away.get(game.awaiting or "")
+    if away is not None:
+        notes.append(away_words(row, away.user_id, away, t))
+    quiet = outcome.quiet.get(game.awaiting or "")
+    if quiet is not None:
+        notes.append(
+            t.gettext(
+                "{who} is in their quiet hours ({quiet}): I will mention them then.",
+                who=names.get(game.awaiting or "", ""),
+                quiet=quiet_note(quiet, t),
             )
         )
-        away = outcome.away.get(game.awaiting or "")
-        if away is not None:
-            parts.append(away_words(row, away.user_id, away, t))
-        quiet = outcome.quiet.get(game.awaiting or "")
-        if quiet is not None:
-            parts.append(
-                "-# "
-                + t.gettext(
-                    "{who} is in their quiet hours ({quiet}): I will mention them then.",
-                    who=names.get(game.awaiting or "", ""),
-                    quiet=quiet_note(quiet, t),
-                )
-            )
-        awaited = game.awaiting
-        ai_turn = awaited is not None and row.ai_plays(awaited)
-        if awaited is not None and ai_turn and not all_seats_ai(row):  # else: paused
-            moves_soon = t.gettext("{who} moves in a few seconds.", who=names.get(awaited, awaited))
-            parts.append(f"-# {moves_soon}")
-        panel = prompts.public_panel(game, names, t, hint=not ai_turn)
-        if panel.hint:
-            parts.append(f"-# {panel.hint}")
-        view = with_board_button(row_view(outcome.row, panel), row, t)
-    return fit("\n".join(parts) or "…"), view
+    awaited = game.awaiting
+    ai_turn = awaited is not None and row.ai_plays(awaited)
+    if awaited is not None and ai_turn and not all_seats_ai(row):  # else: paused
+        notes.append(t.gettext("{who} moves in a few seconds.", who=names.get(awaited, awaited)))
+    panel = prompts.public_panel(game, names, t, hint=not ai_turn)
+    if panel.hint:
+        notes.append(panel.hint)
+    parts.rows = with_board_button(row_view(outcome.row, panel), row, t)
+    return parts
+
+
+def card_of(
+    parts: cards.CardParts, notes: list[str], ticket: Ticket | None, picture: str | None
+) -> cards.Card:
+    """The card of `parts` with the delivery's `notes`, showing the attached `picture`
+    (its file name; None: none), ending with the ticket's identity."""
+    mark = identity_mark(ticket.owed_id) if ticket is not None and ticket.owed_id else ""
+    shown = replace(parts, notes=[*parts.notes, *notes], picture=picture)
+    return cards.build(shown, mark)
 
 
 BLIND_AFTER = 600.0
@@ -212,7 +234,7 @@ async def carrying(
     found = []
     async for message in channel.history(limit=LOOK_BACK, after=after):
         mine = me is not None and message.author.id == me.id
-        if mine and identity_of(message.content) == owed_id:
+        if mine and identity_of(cards.words_of(message)) == owed_id:
             found.append(message)
     return found
 
@@ -273,11 +295,6 @@ async def find_posted(
     return message
 
 
-def with_notes(content: str, notes: list[str], ticket: Ticket | None = None) -> str:
-    """The message's words, its notes and its identity (when it has a ticket)."""
-    return marked("\n".join([content, *(f"-# {note}" for note in notes)]), ticket)
-
-
 class DiscordAnnouncer:
     """Posts each move's message (`bot.core.delivery.outbox`'s announcer): `game_over` gives
     the components under the message that ends a game (`GameOverView`)."""
@@ -285,6 +302,8 @@ class DiscordAnnouncer:
     def __init__(self, client: discord.Client, *, game_over: GameOverView | None = None) -> None:
         self.client = client
         self.game_over = game_over
+        self.shown: cards.Shown = {}
+        """The cards posted lately, without their rows (`cards.take_rows_off`)."""
 
     async def _with_live_link(
         self, row: GameRow, view: discord.ui.View | None
@@ -323,22 +342,22 @@ class DiscordAnnouncer:
 
     async def _announce(self, outcome: Outcome) -> Posted:
         row = outcome.row
-        content, view = compose(outcome, self.game_over)
+        parts = compose(outcome, self.game_over)
         if outcome.prompt:
-            view = await self._with_live_link(row, view)
+            parts.rows = await self._with_live_link(row, parts.rows)
         if outcome.in_place and outcome.previous_message_id is not None:
-            edited = await self._edit_prompt(outcome, content, view)
+            edited = await self._edit_prompt(outcome, parts)
             if edited is not None:
                 return edited
         message, looked = await look_for_posted(self.client, row, outcome.ticket)
         place, notes = row.play_channel_id, list[str]()
         if message is None:
-            message, place, notes = await self._post(outcome, content, view)
+            message, place, notes = await self._post(outcome, parts)
         buttons_left = False
-        if not outcome.prompt and message.components:
+        if not outcome.prompt and cards.has_rows(message):
             # the nonce found an earlier attempt that went out as the prompt back then
             try:
-                await message.edit(view=None)
+                await cards.take_rows_off(self.client, message.channel.id, message.id, self.shown)
             except discord.NotFound:
                 pass  # gone: no buttons left
             except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
@@ -380,6 +399,7 @@ class DiscordAnnouncer:
                     continue
                 for game_id in sorted(games_with_live_choices(message)):
                     found.setdefault(game_id, []).append(message.id)
+                    cards.remember_read(self.shown, message)  # to clear it without a read
         except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
             raise delivery_problem(error, f"cannot read <#{channel_id}>") from error
         return found
@@ -397,17 +417,15 @@ class DiscordAnnouncer:
     async def clear(self, row: GameRow, channel_id: int, message_id: int) -> None:
         """Take the buttons off a stale prompt, in the channel or thread it was posted in
         (`Clearer`): given up (`Dropped`) only when Discord says it is not there."""
-        channel = self.client.get_partial_messageable(channel_id, guild_id=row.guild_id)
-        message = channel.get_partial_message(message_id)
         try:
             try:
-                await message.edit(view=None)
+                await cards.take_rows_off(self.client, channel_id, message_id, self.shown)
             except discord.HTTPException as error:
                 # in a thread Discord archived (a thread the game left, quiet for days):
                 # taken out of the archive, as a post would, then cleared
                 if error.code != THREAD_ARCHIVED or not await self._unarchived(channel_id):
                     raise
-                await message.edit(view=None)
+                await cards.take_rows_off(self.client, channel_id, message_id, self.shown)
         except discord.NotFound as error:
             log.info("the old prompt %s is gone from %s: %s", message_id, channel_id, error)
             raise Dropped("the old prompt is gone") from error
@@ -418,6 +436,14 @@ class DiscordAnnouncer:
             raise delivery_problem(error, self.refused(row)) from error
         except (discord.DiscordException, OSError, TimeoutError) as error:
             raise delivery_problem(error, self.refused(row)) from error
+
+    def _has_picture(self, row: GameRow, message_id: int) -> bool:
+        """Whether the prompt `message_id`, edited without a new picture, shows one: as
+        last sent, or else as the game's pictures mode posts a turn's first message."""
+        known = self.shown.get(message_id)
+        if known is not None:
+            return cards.shows_picture(known, PICTURE_NAME)
+        return row.pictures != PICTURES_ON_REQUEST
 
     async def _unarchived(self, thread_id: int) -> bool:
         """Take a thread out of Discord's archive; whether that was done."""
@@ -430,9 +456,7 @@ class DiscordAnnouncer:
 
     # ---- editing the same player's prompt
 
-    async def _edit_prompt(
-        self, outcome: Outcome, content: str, view: discord.ui.View | None
-    ) -> Posted | None:
+    async def _edit_prompt(self, outcome: Outcome, parts: cards.CardParts) -> Posted | None:
         """Update the prompt in place; None when a new message must be posted instead."""
         row = outcome.row
         assert outcome.previous_message_id is not None
@@ -443,13 +467,16 @@ class DiscordAnnouncer:
         while True:
             # a refused picture also takes the outdated one off the message
             attachments = [picture_file(picture)] if picture else [] if notes else None
+            # no new picture: the one the message has stays (the start of the turn's)
+            kept = attachments is None and self._has_picture(row, message.id)
+            card = card_of(parts, notes, outcome.ticket, PICTURE_NAME if picture or kept else None)
             try:
                 await message.edit(
-                    content=with_notes(content, notes, outcome.ticket),
                     attachments=discord.utils.MISSING if attachments is None else attachments,
-                    view=view,
+                    view=card,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
+                cards.remember(self.shown, message.id, card)
                 return Posted(message.id, notes=tuple(notes))
             except discord.NotFound:
                 log.warning("the prompt message is gone; posting a new one")
@@ -459,6 +486,11 @@ class DiscordAnnouncer:
                     # a new message is accepted, and unarchives the thread
                     log.info("the game's thread is archived; posting a new prompt")
                     return None
+                if error.code == INVALID_FORM:
+                    # a prompt posted in the classic layout (before cards) cannot become
+                    # a card while it keeps its content: a new card is posted instead
+                    log.info("the prompt cannot be edited into a card (%s); posting", error)
+                    return None
                 if error.code != MISSING_PERMISSIONS or not picture:
                     raise
                 picture = b""
@@ -467,7 +499,7 @@ class DiscordAnnouncer:
     # ---- posting a new message
 
     async def _post(
-        self, outcome: Outcome, content: str, view: discord.ui.View | None
+        self, outcome: Outcome, parts: cards.CardParts
     ) -> tuple[discord.Message, int, list[str]]:
         """Post where the game plays, or where it can go on; the message, where it went,
         and what it had to say about that."""
@@ -477,7 +509,7 @@ class DiscordAnnouncer:
         opened_thread = False
         while True:
             try:
-                message, notes = await self._post_in(place, outcome, content, view, moved)
+                message, notes = await self._post_in(place, outcome, parts, moved)
                 return message, place, moved + notes
             except discord.NotFound as error:
                 if error.code != UNKNOWN_CHANNEL or place == row.channel_id or opened_thread:
@@ -505,8 +537,7 @@ class DiscordAnnouncer:
         self,
         place: int,
         outcome: Outcome,
-        content: str,
-        view: discord.ui.View | None,
+        parts: cards.CardParts,
         notes: list[str],
     ) -> tuple[discord.Message, list[str]]:
         """Post in one channel or thread, without the picture if files are refused there."""
@@ -514,7 +545,7 @@ class DiscordAnnouncer:
         channel = self.client.get_partial_messageable(place, guild_id=row.guild_id)
         awaited = outcome.awaited
         ping = (
-            [discord.Object(int(awaited))]
+            [cards.user_ref(awaited)]
             if awaited
             and outcome.awaited_changed
             and outcome.prompt
@@ -526,16 +557,17 @@ class DiscordAnnouncer:
         picture = outcome.picture
         added: list[str] = []
         while True:
+            card = card_of(parts, notes + added, outcome.ticket, PICTURE_NAME if picture else None)
             try:
                 message = await channel.send(
-                    with_notes(content, notes + added, outcome.ticket),
                     file=picture_file(picture) if picture else discord.utils.MISSING,
                     allowed_mentions=discord.AllowedMentions(
                         everyone=False, roles=False, users=ping, replied_user=False
                     ),
-                    view=view if view is not None else discord.utils.MISSING,
+                    view=card,
                     nonce=nonce,
                 )
+                cards.remember(self.shown, message.id, card)
                 return message, added
             except discord.Forbidden as error:
                 if error.code != MISSING_PERMISSIONS or not picture:

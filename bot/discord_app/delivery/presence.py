@@ -20,6 +20,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.discord_app.cards as cards
 from bot.core.delivery.outbox import Dropped, Posted, Ticket
 from bot.core.delivery.presence import (
     CAME_BACK,
@@ -154,7 +155,7 @@ class DiscordNotices:
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False,
                     roles=False,
-                    users=[discord.Object(int(user)) for user in pinged],
+                    users=[cards.user_ref(user) for user in pinged],
                     replied_user=False,
                 ),
                 nonce=ticket.key,

@@ -14,6 +14,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
+import bot.discord_app.cards as cards
 from bot.core.clock.deadlines import HOUR
 from bot.core.clock.pace import hours_for, pace_words
 from bot.core.play import prompts
@@ -45,6 +46,7 @@ from bot.discord_app.delivery.announce import thread_name
 from bot.discord_app.delivery.picture_modes import PICTURES_CHOICES, check_pictures
 from bot.discord_app.group import NO_PINGS, answer, channel_id_of, game_group, tracked
 from i18n import Translator, language_for_locale, translatable
+from render.palette import GOLD
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +57,17 @@ ADD_AI_LEVEL = {"easy": "addai-easy", "normal": ADD_AI, "hard": "addai-hard"}
 LEVEL_OF_CODE = {code: level for level, code in ADD_AI_LEVEL.items()}
 LOBBY_CODES = (JOIN, LEAVE, START, *ADD_AI_LEVEL.values(), REMOVE_AI)
 LOBBY_VERSION = 0
+
+
+LOBBY_COLOUR = discord.Colour.from_rgb(*GOLD)
+"""The lobby card's accent: no player's colour (nobody is awaited yet), the board's gold."""
+
+
+def lobby_card(row: GameRow, text: str, *, rows: bool = True) -> cards.Card:
+    """The lobby message as a card: its words and, while it is open (and `rows`), Join /
+    Leave / Start."""
+    view = lobby_view(row) if rows and row.status == LOBBY else None
+    return cards.simple(text, colour=LOBBY_COLOUR, rows=view)
 
 
 def lobby_view(row: GameRow) -> discord.ui.View:
@@ -146,9 +159,8 @@ async def lobby_press(interaction: discord.Interaction[Any], game: GameRow, code
     else:
         await start_game(interaction, game)
         return
-    view = lobby_view(row) if row.status == LOBBY else None
     limits = await limits_of(service.store, row.guild_id)
-    await interaction.response.edit_message(content=lobby_text(row, limits=limits), view=view)
+    await interaction.response.edit_message(view=lobby_card(row, lobby_text(row, limits=limits)))
 
 
 async def start_game(interaction: discord.Interaction[Any], game: int | GameRow) -> None:
@@ -197,7 +209,8 @@ async def start_game(interaction: discord.Interaction[Any], game: int | GameRow)
         lobby = bot_of(interaction).get_partial_messageable(row.channel_id)
         try:
             await lobby.get_partial_message(row.lobby_message_id).edit(
-                content=(lobby_text(row) + note)[:2000], view=None, allowed_mentions=NO_PINGS
+                view=lobby_card(row, lobby_text(row) + note, rows=False),
+                allowed_mentions=NO_PINGS,
             )
         except discord.HTTPException as error:
             log.warning("game %s: could not update the lobby message: %s", row.id, error)
@@ -267,7 +280,7 @@ async def new(
     # the lobby message shows the pace; the answer does not wait for its saving
     shown = replace(row, turn_seconds=round(turn * HOUR), auction_seconds=round(auction * HOUR))
     callback = await interaction.response.send_message(
-        lobby_text(shown, limits=limits), view=lobby_view(row), allowed_mentions=NO_PINGS
+        view=lobby_card(row, lobby_text(shown, limits=limits)), allowed_mentions=NO_PINGS
     )
     if callback.message_id is not None:
         await service.store.set_lobby_message(row.id, callback.message_id)
@@ -302,10 +315,9 @@ async def _lobby_change(interaction: discord.Interaction[Any], joining: bool) ->
     if row.lobby_message_id is not None:
         lobby = bot_of(interaction).get_partial_messageable(row.channel_id)
         try:
+            limits = await limits_of(service.store, row.guild_id)
             await lobby.get_partial_message(row.lobby_message_id).edit(
-                content=lobby_text(row, limits=await limits_of(service.store, row.guild_id)),
-                view=lobby_view(row) if row.status == LOBBY else None,
-                allowed_mentions=NO_PINGS,
+                view=lobby_card(row, lobby_text(row, limits=limits)), allowed_mentions=NO_PINGS
             )
         except discord.HTTPException as error:
             log.warning("game %s: could not update the lobby message: %s", row.id, error)
@@ -364,11 +376,7 @@ async def abandon(interaction: discord.Interaction[Any]) -> None:
         if message_id is None:
             continue
         with contextlib.suppress(discord.HTTPException):
-            await (
-                bot.get_partial_messageable(channel_id)
-                .get_partial_message(message_id)
-                .edit(view=None)
-            )
+            await cards.take_rows_off(bot, channel_id, message_id)
 
 
 async def say_lobby_closed(bot: discord.Client, row: GameRow, limits: Limits) -> None:
@@ -378,8 +386,7 @@ async def say_lobby_closed(bot: discord.Client, row: GameRow, limits: Limits) ->
     message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.lobby_message_id)
     try:
         await message.edit(
-            content=lobby_text(row, limits=limits, closed_unfilled=True),
-            view=None,
+            view=lobby_card(row, lobby_text(row, limits=limits, closed_unfilled=True), rows=False),
             allowed_mentions=NO_PINGS,
         )
     except discord.HTTPException as error:

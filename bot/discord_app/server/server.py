@@ -28,6 +28,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.discord_app.cards as cards
 from bot.core.ai_players.ai_seats import absent_words
 from bot.core.community import seasons, stats
 from bot.core.community.ratings import PROVISIONAL_GAMES
@@ -58,9 +59,9 @@ from bot.discord_app.components import (
 )
 from bot.discord_app.delivery.notify import message_link
 from bot.discord_app.delivery.picture_modes import PICTURES_CHOICES
-from bot.discord_app.group import NO_PINGS, answer, montana, tracked
+from bot.discord_app.group import NO_PINGS, answer, answer_card, montana, tracked
 from bot.discord_app.guard import SERVER_END_KIND, SERVER_GAMES_KIND, Kind, check_kind, went_wrong
-from bot.discord_app.play.lobby import lobby_text
+from bot.discord_app.play.lobby import lobby_card, lobby_text
 from i18n import Message, Translator, language_for_locale, translatable
 
 log = logging.getLogger(__name__)
@@ -514,12 +515,9 @@ async def games_command(interaction: discord.Interaction[Any]) -> None:
             )
         )
     text = "\n".join(lines)
-    if len(text) > 2000:  # long names and links: the links go first
+    if len(text) > cards.TEXT_LIMIT:  # long names and links: the links go first
         text = "\n".join(re.sub(r" https://\S+$", "", line) for line in lines)
-    view = games_view(shown, t, interaction.id)
-    await interaction.edit_original_response(
-        content=text[:2000], view=view or discord.utils.MISSING, allowed_mentions=NO_PINGS
-    )
+    await answer_card(interaction, text, games_view(shown, t, interaction.id))
 
 
 async def run_moderator_press(
@@ -676,9 +674,11 @@ async def say_ended_by_moderator(
         )
         with contextlib.suppress(discord.HTTPException):
             if was_lobby:  # its message says so: nobody else is told
-                await lobby.edit(content=lobby_text(row), view=None, allowed_mentions=NO_PINGS)
+                await lobby.edit(
+                    view=lobby_card(row, lobby_text(row), rows=False), allowed_mentions=NO_PINGS
+                )
             else:
-                await lobby.edit(view=None)
+                await cards.take_rows_off(bot, row.channel_id, row.lobby_message_id)
     if was_lobby:
         return
     with contextlib.suppress(discord.HTTPException):
@@ -691,11 +691,8 @@ async def say_ended_by_moderator(
             allowed_mentions=NO_PINGS,
         )
     if row.message_id is not None:
-        prompt = bot.get_partial_messageable(row.play_channel_id).get_partial_message(
-            row.message_id
-        )
         with contextlib.suppress(discord.HTTPException):
-            await prompt.edit(view=None)
+            await cards.take_rows_off(bot, row.play_channel_id, row.message_id)
 
 
 DYNAMIC_ITEMS: DynamicItems = (EndAskButton, EndConfirmButton)

@@ -190,6 +190,11 @@ class MessageRoutes(WorldState):
     ) -> None:
         body = body or {}
         payload = message.payload
+        flags = body.get("flags")
+        if payload["flags"] & COMPONENTS_V2 and flags is not None and not flags & COMPONENTS_V2:
+            raise FakeHTTPError(
+                400, "Invalid Form Body: the components v2 flag cannot be removed", 50035
+            )
         if "attachments" in body or files:
             existing = {int(a["id"]): a for a in payload.get("attachments", [])}
             attachments, stored = attachment_payloads(

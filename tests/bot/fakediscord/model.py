@@ -220,7 +220,18 @@ class FakeMessage:
 
     @property
     def raw_content(self) -> str:
+        """The words as Discord keeps them: the content, or a card's (a Components V2
+        message's) text displays joined by new lines, in their order."""
+        if self.flags & COMPONENTS_V2:
+            return "\n".join(
+                str(c.get("content") or "") for c in self.walk_components() if c.get("type") == 10
+            )
         return str(self.payload.get("content") or "")
+
+    @property
+    def card(self) -> bool:
+        """Whether the message is laid out in Components V2 (a card)."""
+        return bool(self.flags & COMPONENTS_V2)
 
     @property
     def flags(self) -> int:
@@ -257,10 +268,21 @@ class FakeMessage:
             for embed_field in embed.get("fields", []):
                 parts += [embed_field.get("name", ""), embed_field.get("value", "")]
             parts.append((embed.get("footer") or {}).get("text", ""))
-        for component in self.walk_components():
-            if component.get("type") == 10:  # components v2 text display
-                parts.append(component.get("content", ""))
         return "\n".join(p for p in parts if p)
+
+    def displays(self) -> list[str]:
+        """The text displays of a card, in order (what embeds' parts became)."""
+        return [str(c.get("content") or "") for c in self.walk_components() if c.get("type") == 10]
+
+    def card_fields(self) -> dict[str, str]:
+        """A card's displays that name a value (``**name**`` over the value), by name:
+        an embed's fields as `bot.discord_app.cards.from_embed` lays them out."""
+        fields: dict[str, str] = {}
+        for text in self.displays():
+            name, _, value = text.partition("\n")
+            if name.startswith("**") and name.endswith("**") and value:
+                fields[name[2:-2]] = value
+        return fields
 
     def walk_components(self) -> list[Json]:
         """Every component, depth first (rows, their children, v2 containers/accessories)."""

@@ -6,6 +6,7 @@ as Discord does) and the attachment payloads made from a create's or edit's uplo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from tests.bot.fakediscord.model import (
     ATTACHMENT_SIZE_LIMIT,
@@ -111,7 +112,9 @@ def validate_message(
         total += len((embed.get("footer") or {}).get("text", ""))
     if total > 6000:
         raise invalid("embeds total more than 6000 characters")
-    if not v2:
+    if v2:
+        _validate_card(components, {name for name, _ in files} | _described(body), invalid)
+    else:
         if len(components) > 5:
             raise invalid(f"{len(components)} component rows, at most 5")
         for row in components:
@@ -143,6 +146,8 @@ def validate_message(
             if not 1 <= len(options) <= 25:
                 raise invalid(f"a select has {len(options)} options, 1-25 allowed")
             values = [o.get("value") for o in options]
+            if not all(1 <= len(str(v or "")) <= 100 for v in values):
+                raise invalid("select option values must be 1-100 characters")
             if len(set(values)) != len(values):
                 raise invalid("select option values must be unique")
             for option in options:
@@ -152,3 +157,83 @@ def validate_message(
         for name, data in files:
             if len(data) > ATTACHMENT_SIZE_LIMIT:
                 raise FakeHTTPError(413, f"Request entity too large: {name}", 40005)
+
+
+CARD_TEXT_LIMIT = 4000
+CARD_COMPONENT_LIMIT = 40
+TOP_LEVEL = {1, 9, 10, 12, 13, 14, 17}
+"""Components V2 types allowed at the top of a message (action row, section, text
+display, media gallery, file, separator, container)."""
+IN_CONTAINER = {1, 9, 10, 12, 13, 14}
+MEDIA_ITEMS = 10
+
+
+def _described(body: Json) -> set[str]:
+    return {str(a.get("filename")) for a in body.get("attachments") or [] if a.get("filename")}
+
+
+def _validate_card(components: list[Json], attachments: set[str], invalid: Any) -> None:
+    """Discord's rules on a Components V2 message: the types and where each may be,
+    40 components counted nested, 4,000 characters of text across its displays,
+    1-10 items per gallery, action rows of 1-5 buttons or one select, and every
+    ``attachment://`` reference naming one of the message's attachments."""
+    if not components:
+        raise invalid("a components v2 message needs at least one component")
+    total = sum(1 for _ in iter_components(components))
+    if total > CARD_COMPONENT_LIMIT:
+        raise invalid(f"{total} components, at most {CARD_COMPONENT_LIMIT} (nested counted)")
+    text = sum(
+        len(str(c.get("content") or "")) for c in iter_components(components) if c.get("type") == 10
+    )
+    if text > CARD_TEXT_LIMIT:
+        raise invalid(f"{text} characters of text displays, at most {CARD_TEXT_LIMIT}")
+
+    def check(component: Json, allowed: set[int], where: str) -> None:
+        kind = component.get("type")
+        if kind not in allowed:
+            raise invalid(f"component type {kind} is not allowed in {where}")
+        children = component.get("components") or []
+        if kind == 17:
+            if not children:
+                raise invalid("a container needs at least one component")
+            for child in children:
+                check(child, IN_CONTAINER, "a container")
+        elif kind == 1:
+            buttons = [c for c in children if c.get("type") == 2]
+            selects = [c for c in children if c.get("type") in (3, 5, 6, 7, 8)]
+            if not children or len(buttons) > 5 or (selects and len(children) > 1):
+                raise invalid("an action row holds 1-5 buttons or exactly one select")
+            if len(buttons) + len(selects) != len(children):
+                raise invalid("an action row holds only buttons or a select")
+        elif kind == 9:
+            if not 1 <= len(children) <= 3 or any(c.get("type") != 10 for c in children):
+                raise invalid("a section holds 1-3 text displays")
+            accessory = component.get("accessory")
+            if not isinstance(accessory, dict) or accessory.get("type") not in (2, 11):
+                raise invalid("a section needs a button or a thumbnail as its accessory")
+            if accessory.get("type") == 11:
+                media_ref(accessory.get("media"))
+        elif kind == 10:
+            if not str(component.get("content") or ""):
+                raise invalid("a text display needs content")
+        elif kind == 12:
+            items = component.get("items") or []
+            if not 1 <= len(items) <= MEDIA_ITEMS:
+                raise invalid(f"a media gallery holds 1-{MEDIA_ITEMS} items")
+            for item in items:
+                media_ref(item.get("media"))
+                if len(str(item.get("description") or "")) > 1024:
+                    raise invalid("a media item's description is over 1024 characters")
+        elif kind == 13:
+            media_ref(component.get("file"), attachment_only=True)
+
+    def media_ref(media: Any, *, attachment_only: bool = False) -> None:
+        url = str((media or {}).get("url") or "") if isinstance(media, dict) else ""
+        if url.startswith("attachment://"):
+            if url.removeprefix("attachment://") not in attachments:
+                raise invalid(f"{url} names no attachment of the message")
+        elif attachment_only or not url.startswith(("https://", "http://")):
+            raise invalid(f"media url {url!r} must be attachment://<name> or an address")
+
+    for component in components:
+        check(component, TOP_LEVEL, "a message")
