@@ -44,6 +44,7 @@ from bot.core.store.tournaments import (
     TournamentRow,
 )
 from bot.core.wording.refusals import Refusal
+from bot.discord_app import cards
 from bot.discord_app.app import MontanaApp
 from bot.discord_app.community.matchmaking import may_open
 from bot.discord_app.community.stats import answer_press
@@ -264,7 +265,8 @@ async def new(
     assert record is not None
     t = tournament_t(record.tournament)
     await interaction.response.send_message(
-        signup_words(record, t), view=signup_view(tournament_id, t), allowed_mentions=NO_PINGS
+        view=cards.simple(signup_words(record, t), rows=signup_view(tournament_id, t)),
+        allowed_mentions=NO_PINGS,
     )
     with contextlib.suppress(discord.HTTPException):
         message = await interaction.original_response()
@@ -329,12 +331,12 @@ async def standings_command(interaction: discord.Interaction[Any], tournament: s
     picture = await standings_picture(record, t)
     if picture is None:
         await interaction.response.send_message(
-            embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
+            view=cards.from_embed(embed), ephemeral=True, allowed_mentions=NO_PINGS
         )
         return
     embed.set_image(url=f"attachment://{CHART_FILE}")
     await interaction.response.send_message(
-        embed=embed,
+        view=cards.from_embed(embed),
         file=discord.File(io.BytesIO(picture), filename=CHART_FILE),
         ephemeral=True,
         allowed_mentions=NO_PINGS,
@@ -539,7 +541,7 @@ async def _edit_signup(interaction: discord.Interaction[Any], tournament_id: int
     assert record is not None
     t = tournament_t(record.tournament)
     await interaction.response.edit_message(
-        content=signup_words(record, t), view=signup_view(tournament_id, t)
+        view=cards.simple(signup_words(record, t), rows=signup_view(tournament_id, t))
     )
 
 
@@ -553,7 +555,7 @@ async def _refresh_signup(bot: MontanaApp, tournament_id: int) -> None:
     view = signup_view(row.id, t) if row.status == SIGNUP else None
     message = bot.get_partial_messageable(row.channel_id).get_partial_message(message_id)
     try:
-        await message.edit(content=signup_words(record, t), view=view)
+        await message.edit(view=cards.simple(signup_words(record, t), rows=view))
     except discord.HTTPException as error:
         log.info("tournament %s: sign-up message not updated: %s", row.id, error)
 
