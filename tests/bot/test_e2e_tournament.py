@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.core.community import tournaments as core
 from bot.web.app import make_app
-from tests.bot.driver import make_bot, original
+from tests.bot.driver import embed_of, make_bot, original
 from tests.bot.fakediscord import FakeDiscord, FakeUser
 from tests.bot.test_server_admin import ADMIN
 from tests.bot.tournament_helpers import (
@@ -120,7 +120,7 @@ async def test_a_swiss_of_ten_over_three_rounds_with_a_drop_out(
         "montana-tournament standings",
         options={"tournament": str(tournament_id)},
     )
-    (embed,) = shown.embeds
+    embed = embed_of(shown)
     assert embed["title"] == "🏆 Autumn Cup — standings"
     names = {e.user_id: e.name for e in record.entrants}
     lines = pure().standings(plan, entrants, played, dropped)
@@ -164,7 +164,7 @@ async def test_a_full_sign_up_the_standings_before_the_start_and_a_cancel(
     early = await fake_discord.slash(
         dan, fake_discord.channel, "montana-tournament standings", options=option
     )
-    assert "Sign-up is open" in early.embeds[0]["description"]
+    assert "Sign-up is open" in embed_of(early)["description"]
     outsider = await fake_discord.slash(
         dan, fake_discord.channel, "montana-tournament drop", options=option
     )

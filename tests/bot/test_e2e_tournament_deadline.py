@@ -24,7 +24,7 @@ from bot.core.community.tournament_deadlines import ROUND_DEADLINE
 from bot.core.play.service import GameService
 from bot.discord_app.community import tournaments as front
 from bot.web.app import make_app
-from tests.bot.driver import Table, make_bot
+from tests.bot.driver import Table, embed_of, make_bot, original
 from tests.bot.fakediscord import FakeDiscord, FakeUser
 from tests.bot.test_e2e_ratings import to_the_last_move
 from tests.bot.test_e2e_tournament_restart import OtherProcess
@@ -212,7 +212,7 @@ async def test_the_standings_show_a_chart_of_the_points_from_the_second_round(
     one = await fake_discord.slash(
         asker, fake_discord.channel, "montana-tournament standings", options=option
     )
-    assert one.embeds and not one.files  # a single round: no chart
+    assert embed_of(one) and not one.files  # a single round: no chart
     token = await bot.store.server_web_token(fake_discord.guild_id, "Montana Test")
     base = f"/s/{token}/t/{tournament_id}"
     async with TestClient(TestServer(make_app(bot.store), host="127.0.0.1")) as http:
@@ -226,7 +226,10 @@ async def test_the_standings_show_a_chart_of_the_points_from_the_second_round(
     )
     picture = shown.files["standings.png"]
     assert picture.startswith(b"\x89PNG")
-    assert shown.embeds[0]["image"]["url"] == "attachment://standings.png"
+    gallery = [c for c in original(shown).walk_components() if c.get("type") == 12]
+    assert [i["media"]["url"] for g in gallery for i in g["items"]] == [
+        "attachment://standings.png"
+    ]
     # the lines: the leaders' points after rounds 1 and 2, as the pure standings say
     plan = core.plan_from(record.tournament)
     entrants, dropped = core.entrants_of(record)

@@ -44,6 +44,7 @@ from bot.core.store.tournaments import (
     TournamentRow,
 )
 from bot.core.wording.refusals import Refusal
+from bot.discord_app import cards
 from bot.discord_app.app import MontanaApp
 from bot.discord_app.community.matchmaking import may_open
 from bot.discord_app.community.stats import answer_press
@@ -264,7 +265,8 @@ async def new(
     assert record is not None
     t = tournament_t(record.tournament)
     await interaction.response.send_message(
-        signup_words(record, t), view=signup_view(tournament_id, t), allowed_mentions=NO_PINGS
+        view=cards.simple(signup_words(record, t), rows=signup_view(tournament_id, t)),
+        allowed_mentions=NO_PINGS,
     )
     with contextlib.suppress(discord.HTTPException):
         message = await interaction.original_response()
@@ -329,12 +331,12 @@ async def standings_command(interaction: discord.Interaction[Any], tournament: s
     picture = await standings_picture(record, t)
     if picture is None:
         await interaction.response.send_message(
-            embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
+            view=cards.from_embed(embed), ephemeral=True, allowed_mentions=NO_PINGS
         )
         return
     embed.set_image(url=f"attachment://{CHART_FILE}")
     await interaction.response.send_message(
-        embed=embed,
+        view=cards.from_embed(embed),
         file=discord.File(io.BytesIO(picture), filename=CHART_FILE),
         ephemeral=True,
         allowed_mentions=NO_PINGS,
@@ -447,21 +449,26 @@ async def cancel(interaction: discord.Interaction[Any], tournament: str) -> None
 
 def signup_view(tournament_id: int, t: Translator) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(JoinButton(tournament_id, t.pgettext("button", "Join")))
-    view.add_item(LeaveButton(tournament_id, t.pgettext("button", "Leave")))
+    view.add_item(SignUpButton(JOIN, tournament_id, t.pgettext("button", "Join")))
+    view.add_item(SignUpButton(LEAVE, tournament_id, t.pgettext("button", "Leave")))
     return view
 
 
-class JoinButton(
+JOIN, LEAVE = "join", "leave"
+
+
+class SignUpButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"mt:join:(?P<id>[0-9]{1,18})",
+    template=r"mt:(?P<what>join|leave):(?P<id>[0-9]{1,18})",
 ):
-    def __init__(self, tournament_id: int, label: str = "Join") -> None:
+    """The sign-up card's Join (`mt:join:<tournament>`) and Leave (`mt:leave:…`) buttons."""
+
+    def __init__(self, what: str, tournament_id: int, label: str = "·") -> None:
+        style = discord.ButtonStyle.success if what == JOIN else discord.ButtonStyle.secondary
         super().__init__(
-            discord.ui.Button(
-                label=label, style=discord.ButtonStyle.success, custom_id=f"mt:join:{tournament_id}"
-            )
+            discord.ui.Button(label=label, style=style, custom_id=f"mt:{what}:{tournament_id}")
         )
+        self.what = what
         self.tournament_id = tournament_id
 
     @classmethod
@@ -471,39 +478,12 @@ class JoinButton(
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
-    ) -> JoinButton:
-        return cls(int(match["id"]))
+    ) -> SignUpButton:
+        return cls(match["what"], int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await answer_press(interaction, lambda: _join(interaction, self.tournament_id))
-
-
-class LeaveButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"mt:leave:(?P<id>[0-9]{1,18})",
-):
-    def __init__(self, tournament_id: int, label: str = "Leave") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"mt:leave:{tournament_id}",
-            )
-        )
-        self.tournament_id = tournament_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> LeaveButton:
-        return cls(int(match["id"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await answer_press(interaction, lambda: _leave(interaction, self.tournament_id))
+        act = _join if self.what == JOIN else _leave
+        await answer_press(interaction, lambda: act(interaction, self.tournament_id))
 
 
 async def _join(interaction: discord.Interaction[Any], tournament_id: int) -> None:
@@ -539,7 +519,7 @@ async def _edit_signup(interaction: discord.Interaction[Any], tournament_id: int
     assert record is not None
     t = tournament_t(record.tournament)
     await interaction.response.edit_message(
-        content=signup_words(record, t), view=signup_view(tournament_id, t)
+        view=cards.simple(signup_words(record, t), rows=signup_view(tournament_id, t))
     )
 
 
@@ -553,17 +533,16 @@ async def _refresh_signup(bot: MontanaApp, tournament_id: int) -> None:
     view = signup_view(row.id, t) if row.status == SIGNUP else None
     message = bot.get_partial_messageable(row.channel_id).get_partial_message(message_id)
     try:
-        await message.edit(content=signup_words(record, t), view=view)
+        await message.edit(view=cards.simple(signup_words(record, t), rows=view))
     except discord.HTTPException as error:
         log.info("tournament %s: sign-up message not updated: %s", row.id, error)
 
 
-DYNAMIC_ITEMS: DynamicItems = (JoinButton, LeaveButton)
+DYNAMIC_ITEMS: DynamicItems = (SignUpButton,)
 
 __all__ = [
     "DYNAMIC_ITEMS",
-    "JoinButton",
-    "LeaveButton",
+    "SignUpButton",
     "advance",
     "standings_embed",
     "tournament_group",
