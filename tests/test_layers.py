@@ -69,7 +69,7 @@ ROOMS: dict[str, tuple[str, ...]] = {
         for module, below in {
             "app": (),  # the protocol of what the features use of the bot
             "translator": (),
-            "cards": (),  # messages as cards (Components V2)
+            "cards": ("emojis",),  # messages as cards (Components V2), icons in their words
             "emojis": (),  # the game's icons as the application's emojis
             "components": ("app", "cards", "emojis"),
             "guard": ("app", "cards", "components", "emojis"),

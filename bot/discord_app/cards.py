@@ -24,6 +24,8 @@ from typing import Any, cast
 
 import discord
 
+from bot.discord_app.emojis import installed as installed_emojis
+from render import icon_set
 from render.palette import PLAYER_RGB, seat_colour
 from rules import Game
 
@@ -57,6 +59,18 @@ def player_colour(game: Game, player_id: str | None) -> discord.Colour | None:
         return None
     red, green, blue = PLAYER_RGB[seat_colour(seat)]
     return discord.Colour.from_rgb(red, green, blue)
+
+
+def player_icon(game: Game, player_id: str | None) -> str:
+    """The settlement in `player_id`'s colour as the picture draws it, as words show it
+    (the application's emoji, else its Unicode square; nothing for nobody)."""
+    if player_id is None:
+        return ""
+    try:
+        seat = game.seat_of(player_id)
+    except (KeyError, ValueError):
+        return ""
+    return installed_emojis().text(icon_set.house(seat_colour(seat)))
 
 
 @dataclass

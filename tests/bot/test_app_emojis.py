@@ -15,6 +15,7 @@ from PIL import Image
 from bot.core.wording import icons as tokens
 from bot.discord_app import emojis
 from render import icon_set
+from render.palette import seat_colour
 from rules.simulate import choose_action
 from tests.bot.driver import Table, make_bot, open_game
 from tests.bot.fakediscord import FakeDiscord, FakeMessage, Json
@@ -54,6 +55,12 @@ async def test_first_start_uploads_every_icon_and_a_second_start_nothing(
     prompt = table.prompt_message(await table.row(game_id))
     shown = button_emojis(prompt)
     assert shown and all(owned[int(e["id"])]["name"] == e["name"] for e in shown)
+    # and its words: the line saying who must act starts with their settlement's emoji,
+    # the colour their seat has in the picture
+    _, game = await table.game(game_id)
+    colour = seat_colour(game.seat_of(str(game.awaiting)))
+    house = next(e for e in owned.values() if e["name"] == emojis.emoji_name(f"house_{colour}"))
+    assert f"<:{house['name']}:{house['id']}> <@{game.awaiting}>" in prompt.content
     cow = next(e for e in owned.values() if e["name"] == emojis.emoji_name("cow"))
     # words say the icon as Discord writes a custom emoji
     assert emojis.installed().in_words(f"3 {tokens.token('cow')}") == (
@@ -123,6 +130,9 @@ async def test_failed_uploads_fall_back_to_unicode_and_the_game_goes_on(
     assert shown and all(e.get("id") is None and e["name"] for e in shown)
     unicode = {icon.unicode for icon in icon_set.ICONS.values()}
     assert {e["name"] for e in shown} <= unicode
+    _, game = await table.game(game_id)
+    square = icon_set.ICONS[f"house_{seat_colour(game.seat_of(str(game.awaiting)))}"].unicode
+    assert f"{square} <@{game.awaiting}>" in prompt.content, "the Unicode square instead"
     rng = random.Random(2)
     for _ in range(6):
         row, game = await table.game(game_id)

@@ -23,6 +23,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.discord_app.cards as cards
 from bot.core.community import tournaments as core
 from bot.core.community.matchmaking import pace_in_words
 from bot.core.community.tournament_chart import standings_picture
@@ -44,7 +45,6 @@ from bot.core.store.tournaments import (
     TournamentRow,
 )
 from bot.core.wording.refusals import Refusal
-from bot.discord_app import cards
 from bot.discord_app.app import MontanaApp
 from bot.discord_app.community.matchmaking import may_open
 from bot.discord_app.community.stats import answer_press

@@ -178,9 +178,12 @@ def compose(outcome: Outcome, game_over: GameOverView | None = None) -> cards.Ca
         parts.rows = with_board_button(ended, outcome.row, t)
         return parts
     row = outcome.row
-    parts.header = words.prompt_line(
+    # the awaited player's settlement first, the icon their seat has in the picture
+    icon = cards.player_icon(game, game.awaiting)
+    line = words.prompt_line(
         game, lambda pid: names.get(pid, pid) if row.ai_plays(pid) else mention(pid), t
     )
+    parts.header = f"{icon} {line}" if icon else line
     notes = parts.notes
     away = outcome.away.get(game.awaiting or "")
     if away is not None:
