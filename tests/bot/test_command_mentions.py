@@ -94,7 +94,8 @@ def _plain_new_game() -> str:
 def test_every_command_a_message_names_exists_with_its_options() -> None:
     """A field `{/game new}` or `{/me away:days}` in the catalogue names a command of
     the tree and an option it has (a renamed command fails here, not in a player's face);
-    `{/montana-games}` a top-level command of its own."""
+    `{/montana-games}` a top-level command of its own, `{/montana-tournament new}` a
+    command of another top-level group."""
     commands: dict[str, set[str]] = {}
 
     def walk(group: app_commands.Group, path: str) -> None:
@@ -107,8 +108,8 @@ def test_every_command_a_message_names_exists_with_its_options() -> None:
                 commands[name] = {parameter.display_name for parameter in command.parameters}
 
     for top in TOP_LEVEL:
-        if isinstance(top, app_commands.Group):  # /montana: paths under it
-            walk(top, "")
+        if isinstance(top, app_commands.Group):  # /montana: paths under it; another group
+            walk(top, "" if top.name == "montana" else top.name)  # by its own name
         else:
             commands[top.name] = {parameter.display_name for parameter in top.parameters}
     named = {
