@@ -15,7 +15,7 @@ from bot.core.clock.my_games import DigestTask, my_games
 from bot.core.store import Shards
 from bot.discord_app.clock.mine import DigestSender, with_footer, within_reach
 from bot.discord_app.delivery.notify import Notifier
-from i18n.commands import GAMES_COMMAND
+from i18n.commands import GAMES_COMMAND, TOURNAMENT_COMMAND
 from tests.bot.driver import Table, make_bot, open_game, play_until
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_my_games import game_elsewhere
@@ -102,8 +102,8 @@ async def test_the_sync_offers_the_list_in_a_dm_with_the_bot(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     """What the bot sends Discord when it syncs: `/montana-games` allowed in servers (0)
-    and in a DM with the bot (1), for the server installation (0) only; `/montana` in
-    servers only."""
+    and in a DM with the bot (1), for the server installation (0) only; `/montana` and
+    `/montana-tournament` in servers only."""
     bot = make_bot(tmp_path / "m.sqlite3")
     await fake_discord.start(bot)
     (sync,) = [
@@ -112,11 +112,12 @@ async def test_the_sync_offers_the_list_in_a_dm_with_the_bot(
         if request.method == "PUT" and request.path.endswith("/commands")
     ]
     sent = {command["name"]: command for command in sync.json}
-    assert set(sent) == {"montana", GAMES_COMMAND}
+    assert set(sent) == {"montana", GAMES_COMMAND, TOURNAMENT_COMMAND}
     assert sent[GAMES_COMMAND]["contexts"] == [0, 1]
     assert sent[GAMES_COMMAND]["integration_types"] == [0]
-    assert sent["montana"]["dm_permission"] is False
-    assert 1 not in (sent["montana"].get("contexts") or [0])
+    for in_servers_only in ("montana", TOURNAMENT_COMMAND):  # a tournament is a server's
+        assert sent[in_servers_only]["dm_permission"] is False
+        assert 1 not in (sent[in_servers_only].get("contexts") or [0])
     # a message naming the command names it by a mention of the synced id
     from i18n import translator
 
