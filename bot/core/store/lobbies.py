@@ -12,8 +12,59 @@ from typing import Any
 from .mine import seat_statements
 from .model import ACTIVE, LOBBY, ChannelBusy, GameRow, OwedMessage, Seat, now, stamp_of
 from .outbox import owed_inserts
-from .parts import Statement, StoreParts, guarded
+from .parts import Statement, StoreParts, Tx, guarded
 from .rows import seats_json, stored_state
+
+
+async def insert_lobby(
+    tx: Tx,
+    *,
+    guild_id: int | None,
+    channel_id: int,
+    thread_id: int | None,
+    players: Sequence[Seat],
+    language: str,
+    deadlines: tuple[int, int] | None = None,
+) -> int:
+    """In transaction `tx`: a new game in its lobby with `players` seated (in this order;
+    the first is its opener), and their seats (`mine.py`); its id. `deadlines`: its turn
+    and auction seconds (None: the table's defaults). `ChannelBusy` if the channel or
+    thread has a game open already. One statement for every way a lobby is made: a
+    player's `/game new`, a table the queue found, a tournament's table."""
+    busy = await tx.fetch(
+        "SELECT id FROM games WHERE status IN ('lobby', 'active') "
+        "AND (channel_id = ? OR thread_id = ?)",
+        (channel_id, channel_id),
+    )
+    if busy:
+        raise ChannelBusy(int(busy[0][0]))
+    stamp = now()
+    players_json = seats_json(players)
+    columns = "guild_id, channel_id, thread_id, creator_id, status, players, version, "
+    columns += "created_at, updated_at, language"
+    values: list[Any] = [
+        guild_id,
+        channel_id,
+        thread_id,
+        players[0].user_id,
+        LOBBY,
+        players_json,
+        0,
+        stamp,
+        stamp,
+        language,
+    ]
+    if deadlines is not None:
+        columns += ", turn_seconds, auction_seconds"
+        values += list(deadlines)
+    marks = ", ".join("?" for _ in values)
+    made = await tx.fetch(
+        f"INSERT INTO games ({columns}) VALUES ({marks}) RETURNING id", tuple(values)
+    )
+    game_id = int(made[0][0])
+    for sql, params in seat_statements(game_id, players_json):
+        await tx.execute(sql, params)  # each player's games (`mine.py`)
+    return game_id
 
 
 class LobbyTables(StoreParts):
@@ -31,33 +82,14 @@ class LobbyTables(StoreParts):
     ) -> GameRow:
         """A new game in its lobby, the creator seated; `ChannelBusy` if one is open here."""
         async with self._writing() as tx:
-            busy = await tx.fetch(
-                "SELECT id FROM games WHERE status IN ('lobby', 'active') "
-                "AND (channel_id = ? OR thread_id = ?)",
-                (channel_id, channel_id),
+            game_id = await insert_lobby(
+                tx,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                thread_id=thread_id,
+                players=[creator],
+                language=language,
             )
-            if busy:
-                raise ChannelBusy(int(busy[0][0]))
-            stamp = now()
-            made = await tx.fetch(
-                "INSERT INTO games (guild_id, channel_id, thread_id, creator_id, status, "
-                "players, version, created_at, updated_at, language) "
-                "VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id",
-                (
-                    guild_id,
-                    channel_id,
-                    thread_id,
-                    creator.user_id,
-                    LOBBY,
-                    seats_json([creator]),
-                    stamp,
-                    stamp,
-                    language,
-                ),
-            )
-            game_id = int(made[0][0])
-            for sql, params in seat_statements(game_id, seats_json([creator])):
-                await tx.execute(sql, params)
         row = await self.get(game_id)
         assert row is not None
         return row

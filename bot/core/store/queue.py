@@ -11,12 +11,11 @@ by a new entry (`bot.core.community.matchmaking` decides the expiry; these take 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .mine import seat_statements
-from .model import LOBBY, ChannelBusy, GameRow, Seat, now
+from .lobbies import insert_lobby
+from .model import GameRow, Seat
 from .parts import Row, StoreParts, guarded
 
 
@@ -155,36 +154,15 @@ class QueueTables(StoreParts):
                 )
                 if taken != len(ids):
                     raise _QueueChanged
-                busy = await tx.fetch(
-                    "SELECT id FROM games WHERE status IN ('lobby', 'active') "
-                    "AND (channel_id = ? OR thread_id = ?)",
-                    (channel_id, channel_id),
+                game_id = await insert_lobby(
+                    tx,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    thread_id=thread_id,
+                    players=players,
+                    language=language,
+                    deadlines=(turn_seconds, auction_seconds),
                 )
-                if busy:
-                    raise ChannelBusy(int(busy[0][0]))
-                stamp = now()
-                players_json = json.dumps([{"id": s.user_id, "name": s.name} for s in players])
-                made = await tx.fetch(
-                    "INSERT INTO games (guild_id, channel_id, thread_id, creator_id, status, "
-                    "players, version, created_at, updated_at, language, turn_seconds, "
-                    "auction_seconds) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id",
-                    (
-                        guild_id,
-                        channel_id,
-                        thread_id,
-                        ids[0],
-                        LOBBY,
-                        players_json,
-                        stamp,
-                        stamp,
-                        language,
-                        turn_seconds,
-                        auction_seconds,
-                    ),
-                )
-                game_id = int(made[0][0])
-                for sql, params in seat_statements(game_id, players_json):
-                    await tx.execute(sql, params)  # each player's games (`mine.py`)
         except _QueueChanged:
             return None
         return await self.get(game_id)

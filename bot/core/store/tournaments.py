@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .mine import seat_statements
-from .model import LOBBY, ChannelBusy, GameRow, Seat, now
+from .lobbies import insert_lobby
+from .model import GameRow, Seat, now
 from .parts import AtEnd, Row, StoreParts, Tx, guarded
 
 SIGNUP, RUNNING, DONE, CANCELLED = "signup", "running", "finished", "cancelled"
@@ -423,7 +423,6 @@ class TournamentTables(StoreParts):
         the service starts it, and note it on the table. None (nothing changed) if the
         table has its game already (another process, or a pass before a crash, opened
         it); `ChannelBusy` if the channel has a game already."""
-        ids = [seat.user_id for seat in players]
         try:
             async with self._writing() as tx:
                 # the table's row first: a second process waits here, then finds it taken
@@ -434,36 +433,15 @@ class TournamentTables(StoreParts):
                 )
                 if not free:
                     raise _Taken
-                busy = await tx.fetch(
-                    "SELECT id FROM games WHERE status IN ('lobby', 'active') "
-                    "AND (channel_id = ? OR thread_id = ?)",
-                    (channel_id, channel_id),
+                game_id = await insert_lobby(
+                    tx,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    thread_id=thread_id,
+                    players=players,
+                    language=language,
+                    deadlines=(turn_seconds, auction_seconds),
                 )
-                if busy:
-                    raise ChannelBusy(int(busy[0][0]))
-                stamp = now()
-                players_json = json.dumps([{"id": s.user_id, "name": s.name} for s in players])
-                made = await tx.fetch(
-                    "INSERT INTO games (guild_id, channel_id, thread_id, creator_id, status, "
-                    "players, version, created_at, updated_at, language, turn_seconds, "
-                    "auction_seconds) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id",
-                    (
-                        guild_id,
-                        channel_id,
-                        thread_id,
-                        ids[0],
-                        LOBBY,
-                        players_json,
-                        stamp,
-                        stamp,
-                        language,
-                        turn_seconds,
-                        auction_seconds,
-                    ),
-                )
-                game_id = int(made[0][0])
-                for sql, params in seat_statements(game_id, players_json):
-                    await tx.execute(sql, params)  # each player's games (`mine.py`)
                 await tx.execute(
                     "UPDATE tournament_tables SET game_id = ? WHERE tournament_id = ? "
                     "AND round = ? AND table_number = ?",
