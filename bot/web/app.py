@@ -46,7 +46,7 @@ from aiohttp import web
 
 from bot.core.community.replays import draw_turn, turn_versions
 from bot.core.delivery.kept_pictures import DEFAULT_BOUND_BYTES, PictureShelf, inputs_of
-from bot.core.play.service import GameService
+from bot.core.play.service import GameService, Outcome
 from bot.core.server.server_settings import server_settings
 from bot.core.wording import words
 from i18n import Language, translator
@@ -565,5 +565,21 @@ def make_app(
                 return (await _game(request))[0]
 
             add_move_routes(app, service, find, _language, tap_rate)
+
+            # the moves this process saves (pressed in Discord or tapped on a page) are
+            # told to the open pages as they are announced, rather than at the next read
+            # of the versions (a second on SQLite): the tapping page sees its picture soon
+            async def tell_pages(outcome: Outcome) -> None:
+                app[WATCHER].moved(outcome.row.id)
+
+            async def start_telling(app: web.Application) -> None:
+                service.after_announce.append(tell_pages)
+
+            async def stop_telling(app: web.Application) -> None:
+                with contextlib.suppress(ValueError):
+                    service.after_announce.remove(tell_pages)
+
+            app.on_startup.append(start_telling)
+            app.on_cleanup.append(stop_telling)
             add_board_routes(app, _game, _language)  # the decision's choices on the page
     return app

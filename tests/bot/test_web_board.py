@@ -156,10 +156,12 @@ async def board_for(
     fake: FakeDiscord | None = None,
     database: str | None = None,
     more: Callable[[web.Application], None] | None = None,
+    poll_seconds: float = 0.2,
 ) -> AsyncIterator[Board]:
     """A game of two at its first main action, its page served with board play on, and
     the fake Discord's OAuth2 beside it (`python -m bot.boardbench` uses it too);
-    `more` adds routes of a test's own to the app (an Activity's harness)."""
+    `more` adds routes of a test's own to the app (an Activity's harness); `poll_seconds`:
+    how often the open pages' games are read (SQLite tells nobody of moves)."""
     own = fake is None
     discord = fake if fake is not None else FakeDiscord()
     try:
@@ -182,7 +184,7 @@ async def board_for(
         clock, rate = Clock(), TapRate(taps=5, seconds=10.0, clock=lambda: 0.0)
         app = make_app(
             bot.store,
-            poll_seconds=0.2,
+            poll_seconds=poll_seconds,
             settings_seconds=0,
             service=bot.service,
             oauth=OAuth(CLIENT_ID, SECRET, f"{site}/signin/callback", base),
