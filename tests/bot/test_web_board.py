@@ -112,7 +112,7 @@ class Board:
     """The web app served (its state, for tests that add routes of their own)."""
 
     async def move(
-        self, signed: Signed | None, body: Any, *, csrf: bool = True
+        self, signed: Signed | None, body: Any, *, csrf: bool = True, path: str = ""
     ) -> tuple[int, dict[str, Any]]:
         headers = {"Content-Type": "application/json"}
         if signed is not None:
@@ -120,7 +120,7 @@ class Board:
             if csrf:
                 headers[CSRF_HEADER] = signed.csrf
         async with self.http.post(
-            f"{self.url}/g/{self.token}/move", data=json.dumps(body), headers=headers
+            f"{self.url}/g/{self.token}/move{path}", data=json.dumps(body), headers=headers
         ) as r:
             return r.status, await r.json()
 
@@ -191,6 +191,7 @@ async def board_for(
             clock=clock,
             # the tests' limit; the benchmark's moves, unlimited
             tap_rate=TapRate(taps=10**9) if own else rate,
+            hinter=bot.ai.hint,
         )
         if more is not None:
             more(app)
