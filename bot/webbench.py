@@ -25,6 +25,8 @@ each open page (median, p99, max; aim p99 <= 2 s; a move folded into a later one
 counts until that event); the web process's CPU per move in each round and its peak
 memory (RSS); and the whole run's wall and CPU time. Needs the repository checkout (the
 fake Discord lives in its tests).
+
+`--play` (bot/webplaybench.py): moves tapped on the board's pages instead (issue 38).
 """
 
 from __future__ import annotations
@@ -442,6 +444,19 @@ async def run(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Lent:
+    """This bench's harness, lent to `--play` (`bot.webplaybench.Harness`)."""
+
+    def free_port(self) -> int:
+        return _free_port()
+
+    async def start_readers(self, url: str, tokens: Sequence[str], folder: str) -> Readers:
+        return await _start_readers(url, tokens, folder)
+
+    def process_cpu_seconds(self, pid: int) -> float:
+        return process_cpu_seconds(pid)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.webbench", description=__doc__)
     parser.add_argument("--games", type=int, default=50, help="games played (50)")
@@ -468,9 +483,22 @@ def main(argv: list[str] | None = None) -> int:
         help="a SQLite file (default: a temporary one), a postgresql:// URL, or 'postgres': "
         "a throwaway PostgreSQL server started for the run (tests/pgserver.py)",
     )
+    parser.add_argument(
+        "--play",
+        action="store_true",
+        help="taps on the board's pages beside presses in Discord (bot/webplaybench.py)",
+    )
+    parser.add_argument(
+        "--pressed", type=int, default=10, help="with --play: games pressed in Discord (10)"
+    )
     options = parser.parse_args(argv)
     started, cpu_before = time.perf_counter(), cpu_seconds()
-    code = asyncio.run(run(options))
+    if options.play:
+        from .webplaybench import run as run_play
+
+        code = asyncio.run(run_play(options, _Lent()))
+    else:
+        code = asyncio.run(run(options))
     own = cpu_seconds() - cpu_before
     children = cpu_seconds(resource.RUSAGE_CHILDREN)
     print(

@@ -105,7 +105,15 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "bot.bench": ("bot.core", "bot.discord_app", "bot.__main__", "rules", "tests"),
     "bot.chaos": ("bot.core", "bot.discord_app", "bot.__main__", "rules", "tests"),
     "bot.aibench": ("bot.core", "rules"),
-    "bot.webbench": ("bot.core", "bot.bench", "bot.discord_app", "bot.web", "tests"),
+    "bot.webbench": (
+        "bot.core",
+        "bot.bench",
+        "bot.discord_app",
+        "bot.web",
+        "bot.webplaybench",
+        "tests",
+    ),
+    "bot.webplaybench": ("bot.core", "bot.bench", "bot.discord_app", "bot.web", "rules", "tests"),
     "bot.replaybench": ("bot.core", "bot.discord_app", "rules", "tests"),
 }
 FORBIDDEN_LIBRARIES: dict[str, tuple[str, ...]] = {

@@ -265,6 +265,7 @@ class MontanaBot(discord.Client):
                     # board play: signing in and the page's moves through this service
                     service=self.service,
                     oauth=oauth_of(self.settings),
+                    hinter=self.ai.hint,  # the same hint and limit as the Discord one
                 ),
                 self.settings.web_host,
                 self.settings.web_port,

@@ -46,7 +46,7 @@ from aiohttp import web
 
 from bot.core.community.replays import draw_turn, turn_versions
 from bot.core.delivery.kept_pictures import DEFAULT_BOUND_BYTES, PictureShelf, inputs_of
-from bot.core.play.service import GameService
+from bot.core.play.service import GameService, Outcome
 from bot.core.server.server_settings import server_settings
 from bot.core.wording import words
 from i18n import Language, translator
@@ -59,7 +59,7 @@ from ..core.store import ACTIVE, OPEN_STATUSES, PICTURES_EVERY_MOVE, DrawnKey, G
 from .activity import ACTIVITY_POLICY, add_activity_routes
 from .board import GAME_OF, add_board_routes
 from .live import POLL_SECONDS, SAFETY_POLL_SECONDS, Watcher
-from .moves import TapRate, add_move_routes
+from .moves import Hinter, TapRate, add_move_routes
 from .pages import GameWords, game_page, language_of, mark_of, not_found_page
 from .servers import add_server_routes
 from .signin import Clock, OAuth, add_signin_routes, utcnow
@@ -511,13 +511,15 @@ def make_app(
     oauth: OAuth | None = None,
     clock: Clock = utcnow,
     tap_rate: TapRate | None = None,
+    hinter: Hinter | None = None,
 ) -> web.Application:
     """The web pages on `store` (the caller opens and closes the store); the Watcher's
     periods (`bot.web.live`), how long a server's web switch and a game over's names are
     trusted may be changed for tests. `shelf`: the pictures kept per version (the bot's
     own, when it serves the pages; else one on `store`, bounded by `picture_bound`).
     `service` and `oauth` (the bot's process): signing in with Discord and the page's
-    moves are served too (`clock`: the sessions' time; `tap_rate`: the moves' limit)."""
+    moves are served too (`clock`: the sessions' time; `tap_rate`: the moves' limit;
+    `hinter`: the AI's hint asked from the page, `AiPlayers.hint`)."""
     app = web.Application(middlewares=[safety_headers])
     app[STORE] = store
     app[WATCHER] = Watcher(
@@ -564,6 +566,23 @@ def make_app(
             async def find(request: web.Request) -> GameRow:
                 return (await _game(request))[0]
 
-            add_move_routes(app, service, find, _language, tap_rate)
-            add_board_routes(app, _game, _language)  # the decision's choices on the page
+            add_move_routes(app, service, find, _language, tap_rate, hinter)
+
+            # the moves this process saves (pressed in Discord or tapped on a page) are
+            # told to the open pages as they are announced, rather than at the next read
+            # of the versions (a second on SQLite): the tapping page sees its picture soon
+            async def tell_pages(outcome: Outcome) -> None:
+                app[WATCHER].moved(outcome.row.id)
+
+            async def start_telling(app: web.Application) -> None:
+                service.after_announce.append(tell_pages)
+
+            async def stop_telling(app: web.Application) -> None:
+                with contextlib.suppress(ValueError):
+                    service.after_announce.remove(tell_pages)
+
+            app.on_startup.append(start_telling)
+            app.on_cleanup.append(stop_telling)
+            # the decision's choices on the page (the AI's hint among them, given a hinter)
+            add_board_routes(app, _game, _language, hints=hinter is not None)
     return app

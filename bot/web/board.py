@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from functools import partial
 
 from aiohttp import web
 
@@ -35,6 +36,7 @@ from .signin import SESSIONS
 GameOf = Callable[[web.Request], Awaitable[tuple[GameRow, Game]]]
 GAME_OF: web.AppKey[GameOf] = web.AppKey("board_game_of")
 BOARD_LANGUAGE: web.AppKey[Callable[[web.Request], Language]] = web.AppKey("board_language")
+HINTS_OFFERED: web.AppKey[bool] = web.AppKey("board_hints", bool)
 
 
 async def choices(request: web.Request) -> web.Response:
@@ -50,7 +52,9 @@ async def choices(request: web.Request) -> web.Response:
     viewer = session.user_id if session is not None and row.has_player(session.user_id) else None
     t = translator(language)
     names = words.names_worded(row.names, t)
-    decision = await asyncio.to_thread(board_decision, game, viewer, names, t)
+    decision = await asyncio.to_thread(
+        partial(board_decision, hint=app[HINTS_OFFERED]), game, viewer, names, t
+    )
     said = {
         "version": mark_of(row),
         "signed_in": session is not None,
@@ -65,9 +69,15 @@ async def choices(request: web.Request) -> web.Response:
 
 
 def add_board_routes(
-    app: web.Application, game_of: GameOf, language_of: Callable[[web.Request], Language]
+    app: web.Application,
+    game_of: GameOf,
+    language_of: Callable[[web.Request], Language],
+    *,
+    hints: bool = False,
 ) -> None:
-    """Serve the decision's choices on `app` (whose signing in is served: `signin`)."""
+    """Serve the decision's choices on `app` (whose signing in is served: `signin`;
+    `hints`: the awaited player is offered the AI's hint, `bot.web.moves`)."""
+    app[HINTS_OFFERED] = hints
     app[GAME_OF] = game_of
     app[BOARD_LANGUAGE] = language_of
     app.router.add_get("/g/{token}/choices.json", choices)

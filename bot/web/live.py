@@ -83,6 +83,11 @@ class Watcher:
             if not self._watchers[game_id]:
                 del self._watchers[game_id], self._changed[game_id], self._marks[game_id]
 
+    def moved(self, game_id: int) -> None:
+        """This process saved a move of `game_id` (the bot serving its own pages): its
+        open pages are told now, not at the next poll (SQLite tells nobody)."""
+        self._moved(game_id)
+
     def _moved(self, game_id: int | None) -> None:
         """The store's word: this game moved (None: the listening was lost)."""
         if game_id is None:

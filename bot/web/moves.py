@@ -92,6 +92,10 @@ class TapRate:
         return True
 
 
+Hinter = Callable[[GameRow, str], Awaitable[Any]]
+"""The AI's hint for the awaited player (`AiPlayers.hint`: the same checks and the
+same per-member limit, `HintRate`, as the Discord hint)."""
+
 Find = Callable[[web.Request], Awaitable[GameRow]]
 """The game of a page's address (404 as the page answers it)."""
 
@@ -99,6 +103,7 @@ SERVICE: web.AppKey[GameService] = web.AppKey("service", GameService)
 TAP_RATE: web.AppKey[TapRate] = web.AppKey("tap_rate", TapRate)
 FIND: web.AppKey[Find] = web.AppKey("find_game")
 LANGUAGE: web.AppKey[Callable[[web.Request], Language]] = web.AppKey("move_language")
+HINTER: web.AppKey[Hinter | None] = web.AppKey("move_hinter")
 
 
 def _said(status: int, text: str, **more: Any) -> web.Response:
@@ -156,6 +161,9 @@ async def move(request: web.Request) -> web.Response:
         row = service.delivery.latest(await service.get(row.id))
         if not row.has_player(user_id):
             return _said(403, t.translate(NOT_A_PLAYER))
+        hinter = app[HINTER]
+        if code == prompts.HINT and hinter is not None:
+            return await _hint(hinter, row, user_id, mark, t)
         return await _play(service, row, user_id, mark, code, t)
     except Refusal as refusal:
         if refusal.marked is STALE_WORDS:
@@ -199,14 +207,37 @@ async def _play(
     return _said(200, outcome.text, version=mark_of(outcome.row))
 
 
+async def _hint(
+    hinter: Hinter, row: GameRow, user_id: str, mark: tuple[int, int], t: Translator
+) -> web.Response:
+    """The AI's suggestion for `user_id`, in the words of the Discord hint (its bold
+    marks left out: the page shows plain text); nothing is played."""
+    if (row.version, row.undo_epoch) != mark:
+        raise Refusal(STALE_WORDS)
+    hint = await hinter(row, user_id)
+    reasons = words.reasons_words(hint.decision.reasons, t, hint.row.names)
+    if reasons:
+        text = t.gettext(
+            "The AI suggests **{move}** — {reasons}", move=hint.notation, reasons=reasons
+        )
+    else:
+        text = t.gettext("The AI suggests **{move}**", move=hint.notation)
+    return _said(
+        200, "💡 " + text.replace("**", ""), version=mark_of(row), hint=f"a:{hint.notation}"
+    )
+
+
 def add_move_routes(
     app: web.Application,
     service: GameService,
     find: Find,
     language_of: Callable[[web.Request], Language],
     rate: TapRate | None = None,
+    hinter: Hinter | None = None,
 ) -> None:
-    """Serve the page's moves on `app` (whose signing in is served: `signin`)."""
+    """Serve the page's moves on `app` (whose signing in is served: `signin`; `hinter`:
+    the AI's hint asked from the page, prompts.HINT)."""
+    app[HINTER] = hinter
     app[SERVICE] = service
     app[TAP_RATE] = rate or TapRate()
     app[FIND] = find

@@ -112,7 +112,7 @@ class Board:
     """The web app served (its state, for tests that add routes of their own)."""
 
     async def move(
-        self, signed: Signed | None, body: Any, *, csrf: bool = True
+        self, signed: Signed | None, body: Any, *, csrf: bool = True, path: str = ""
     ) -> tuple[int, dict[str, Any]]:
         headers = {"Content-Type": "application/json"}
         if signed is not None:
@@ -120,7 +120,7 @@ class Board:
             if csrf:
                 headers[CSRF_HEADER] = signed.csrf
         async with self.http.post(
-            f"{self.url}/g/{self.token}/move", data=json.dumps(body), headers=headers
+            f"{self.url}/g/{self.token}/move{path}", data=json.dumps(body), headers=headers
         ) as r:
             return r.status, await r.json()
 
@@ -156,10 +156,12 @@ async def board_for(
     fake: FakeDiscord | None = None,
     database: str | None = None,
     more: Callable[[web.Application], None] | None = None,
+    poll_seconds: float = 0.2,
 ) -> AsyncIterator[Board]:
     """A game of two at its first main action, its page served with board play on, and
     the fake Discord's OAuth2 beside it (`python -m bot.boardbench` uses it too);
-    `more` adds routes of a test's own to the app (an Activity's harness)."""
+    `more` adds routes of a test's own to the app (an Activity's harness); `poll_seconds`:
+    how often the open pages' games are read (SQLite tells nobody of moves)."""
     own = fake is None
     discord = fake if fake is not None else FakeDiscord()
     try:
@@ -182,13 +184,14 @@ async def board_for(
         clock, rate = Clock(), TapRate(taps=5, seconds=10.0, clock=lambda: 0.0)
         app = make_app(
             bot.store,
-            poll_seconds=0.2,
+            poll_seconds=poll_seconds,
             settings_seconds=0,
             service=bot.service,
             oauth=OAuth(CLIENT_ID, SECRET, f"{site}/signin/callback", base),
             clock=clock,
             # the tests' limit; the benchmark's moves, unlimited
             tap_rate=TapRate(taps=10**9) if own else rate,
+            hinter=bot.ai.hint,
         )
         if more is not None:
             more(app)

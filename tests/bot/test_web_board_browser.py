@@ -12,6 +12,8 @@ With MONTANA_WEB_SCREENSHOTS=<folder> the board is saved as pictures there
 from __future__ import annotations
 
 import asyncio
+import itertools
+import json
 import os
 import random
 import shutil
@@ -156,9 +158,12 @@ async def test_a_whole_game_against_an_ai_seat_played_by_tapping_the_board(
         said_moves: list[str] = []
         sizes: list[float] = []
         shot = False
+        awaited_at: dict[int, str | None] = {}
+        """The player each version seen waits for (the AI moves only between them)."""
         while True:
             await bot.ai.idle()
             row, game = await table.game(game_id)
+            awaited_at[row.version] = game.awaiting
             if game.is_over:
                 break
             mark = f"{row.version}-{row.undo_epoch}"
@@ -220,10 +225,34 @@ async def test_a_whole_game_against_an_ai_seat_played_by_tapping_the_board(
             found = [i for i, text in enumerate(texts) if move in text and i >= at]
             assert found, (move, said)
             at = found[0]
-        assert len(set(texts)) == len(texts), "no post twice"
-        assert len({post.id for post in posts}) == len(posts)
-        for post in posts:
-            assert post.pinged_ids in ([], [ana.id]), "only the player is pinged, once a post"
+        # exactly once, in order: the thread's posts are the outbox's delivered messages,
+        # one to one, each outbox row's once, in the outbox's order
+        rows = await bot.store.query(
+            "SELECT id, kind, version, body, message_id FROM outbox WHERE game_id = ? "
+            "AND delivered_at IS NOT NULL AND message_id IS NOT NULL "
+            "AND kind NOT IN ('clear', 'recheck') ORDER BY id",
+            (game_id,),
+        )
+        shown = {post.id for post in posts}
+        outboxed = [row for row in rows if int(row["message_id"]) in shown]
+        delivered = [int(row["message_id"]) for row in outboxed]
+        assert list(dict.fromkeys(delivered)) == [post.id for post in posts], (
+            "every post of the game in the thread is an outbox row's, in the outbox's order"
+        )
+        # a turn's steps gather in its post (later rows edit it): a post's rows follow
+        # each other, none comes back to a post once the next one is made
+        assert [message for message, _ in itertools.groupby(delivered)] == [p.id for p in posts]
+        assert len({row["id"] for row in outboxed}) == len(outboxed), "each row delivered once"
+        # the pings: the awaited player, once on each post handing them the turn, in order
+        expected = [
+            ana.id
+            for row in outboxed
+            if row["kind"] == "post"
+            and json.loads(row["body"]).get("handover")
+            and awaited_at.get(int(row["version"])) == str(ana.id)
+        ]
+        assert [user for post in posts for user in post.pinged_ids] == expected
+        assert expected, "the player was pinged when the AI handed them the turn"
         assert "summary" in posts[-1].content
     finally:
         await server.close()

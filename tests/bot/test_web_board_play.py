@@ -54,7 +54,9 @@ async def test_the_awaited_player_gets_every_legal_move_laid_on_the_board(board:
     assert said["prompt"] == "Choose your action:"
     legal = {f"a:{action}" for action in game.legal_actions(pid)}
     assert prompts.last_mover(game) != pid
-    assert _codes(said) == legal, "every legal move, nothing else (not the other's undo)"
+    assert _codes(said) == legal | {prompts.HINT}, (
+        "every legal move and the AI's hint, nothing else (not the other's undo)"
+    )
     regions = {
         r.key for r in snapshot_targets(game, names=(await board.table.row(board.game_id)).names)
     }
@@ -144,3 +146,41 @@ async def test_the_page_offers_signing_in_and_loads_the_board_script_nothing_inl
     assert script == (STATIC / "board.js").read_bytes()
     # the script has no words of its own: its visible strings come from the page
     assert not re.search(r"textContent = \"[A-Za-z]", script.decode())
+
+
+async def test_the_awaited_player_asks_the_ai_for_a_hint_in_their_language(board: Board) -> None:
+    """Issue 38.2: the hint, as the Discord Hint button gives it (the same AI, the same
+    limit), said on the page in the reader's language; nothing is played."""
+    mark, game, pid = await _awaited(board)
+    other = next(p for p in board.table.users if p != pid)
+    signed = await board.sign_in(_user(board, pid))
+    waiting = await board.sign_in(_user(board, other))
+    beside = (await _choices(board, signed.cookie))["beside"]
+    assert isinstance(beside, list)
+    assert {"code": prompts.HINT, "label": "💡 Hint", "heading": ""} in beside
+    assert prompts.HINT not in _codes(await _choices(board, waiting.cookie)), "theirs only"
+    posts = len(board.table.fake.messages_in(board.thread))
+    status, said = await board.move(signed, {"version": mark, "code": prompts.HINT})
+    assert status == 200, said
+    legal = {f"a:{action}" for action in game.legal_actions(pid)}
+    assert said["hint"] in legal
+    assert said["said"].startswith("💡 The AI suggests " + said["hint"][2:]), said
+    assert "**" not in said["said"], "plain words on the page"
+    status, said_fr = await board.move(
+        signed, {"version": mark, "code": prompts.HINT}, path="?lang=fr"
+    )
+    assert status == 200 and said_fr["said"].startswith("💡 L’IA"), said_fr
+    assert (await board.now())[0] == mark, "nothing played"
+    assert len(board.table.fake.messages_in(board.thread)) == posts, "nothing posted"
+    # the other player, a stale page: refused in words
+    status, refused = await board.move(waiting, {"version": mark, "code": prompts.HINT})
+    assert status == 409 and refused["said"], refused
+    status, refused = await board.move(signed, {"version": "1-0", "code": prompts.HINT})
+    assert status == 409 and "moved on" in refused["said"], refused
+    # the Discord hint's limit: 5 a minute per member, the page's hints counted with them
+    board.rate.taps = 100  # (the taps' own limit, tested apart, out of the way)
+    for _ in range(3):
+        status, _ = await board.move(signed, {"version": mark, "code": prompts.HINT})
+        assert status == 200
+    status, refused = await board.move(signed, {"version": mark, "code": prompts.HINT})
+    assert status == 409 and "most hints allowed" in refused["said"], refused

@@ -108,9 +108,15 @@ def _walk(
 
 
 def board_decision(
-    game: Game, viewer: str | None, names: Mapping[str, str], t: Translator = ENGLISH
+    game: Game,
+    viewer: str | None,
+    names: Mapping[str, str],
+    t: Translator = ENGLISH,
+    *,
+    hint: bool = False,
 ) -> BoardDecision:
-    """What `viewer` (a player's id; None: signed out) may choose on the board now."""
+    """What `viewer` (a player's id; None: signed out) may choose on the board now
+    (`hint`: the awaited player may ask the AI, as with the prompts' Hint button)."""
     pid = game.awaiting
     if viewer is None or pid is None or game.is_over:
         return BoardDecision(False, "", (), ())
@@ -136,6 +142,8 @@ def board_decision(
             beside.append(choice)
         else:
             on.setdefault(key, []).append(choice)
+    if hint and len(game.legal_actions(pid)) > 1:
+        beside.append(BoardChoice(prompts.HINT, "💡 " + t.pgettext("button", "Hint"), ""))
     targets = tuple(
         BoardTarget(key, moves[0].label if len(moves) == 1 else moves[0].heading, tuple(moves))
         for key, moves in on.items()
