@@ -172,6 +172,49 @@ _VISIBLE = (
 """People only (no AI level), and none who hid their statistics."""
 
 
+RATING_COLUMNS = (
+    "player",
+    "name",
+    "mu",
+    "sigma",
+    "rating",
+    "games",
+    "wins",
+    "streak",
+    "best_streak",
+    "last_game_at",
+)
+"""A player's rating as `ratings` and `season_ratings` store it, after their keys."""
+
+
+def rating_upsert(table: str, keys: tuple[str, ...]) -> str:
+    """The statement writing a player's rating into `table`, whose rows are keyed by
+    `keys` and the player: its values are the keys', then `rating_values`."""
+    columns = (*keys, *RATING_COLUMNS)
+    marks = ", ".join("?" for _ in columns)
+    updated = ", ".join(f"{c} = excluded.{c}" for c in RATING_COLUMNS[1:])
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks}) "
+        f"ON CONFLICT ({', '.join((*keys, 'player'))}) DO UPDATE SET {updated}"
+    )
+
+
+def rating_values(p: PlayerRating) -> tuple[Any, ...]:
+    """`p`'s values in the order of `RATING_COLUMNS`."""
+    return (
+        p.player,
+        p.name,
+        p.mu,
+        p.sigma,
+        p.rating,
+        p.games,
+        p.wins,
+        p.streak,
+        p.best_streak,
+        p.last_game_at,
+    )
+
+
 class RatingTables(StoreParts):
     """The statements of ratings and statistics; `Store` inherits them."""
 
@@ -269,25 +312,7 @@ class RatingTables(StoreParts):
             )
         for p in rated.ratings:
             await tx.execute(
-                "INSERT INTO ratings (guild_id, player, name, mu, sigma, rating, games, wins, "
-                "streak, best_streak, last_game_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (guild_id, player) DO UPDATE SET name = excluded.name, "
-                "mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating, "
-                "games = excluded.games, wins = excluded.wins, streak = excluded.streak, "
-                "best_streak = excluded.best_streak, last_game_at = excluded.last_game_at",
-                (
-                    rated.guild_id,
-                    p.player,
-                    p.name,
-                    p.mu,
-                    p.sigma,
-                    p.rating,
-                    p.games,
-                    p.wins,
-                    p.streak,
-                    p.best_streak,
-                    p.last_game_at,
-                ),
+                rating_upsert("ratings", ("guild_id",)), (rated.guild_id, *rating_values(p))
             )
         for message in rated.owed:
             await tx.execute(

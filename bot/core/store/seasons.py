@@ -20,7 +20,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .parts import Row, StoreParts, guarded
-from .ratings import _VISIBLE, PlayerRating, RatingTx, SeatResult, _rating, _result
+from .ratings import (
+    _VISIBLE,
+    PlayerRating,
+    RatingTx,
+    SeatResult,
+    _rating,
+    _result,
+    rating_upsert,
+    rating_values,
+)
 
 
 @dataclass(frozen=True)
@@ -217,27 +226,8 @@ class SeasonTables(StoreParts):
             )
         for p in ratings:
             await tx.execute(
-                "INSERT INTO season_ratings (guild_id, season, player, name, mu, sigma, rating, "
-                "games, wins, streak, best_streak, last_game_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (guild_id, season, player) DO UPDATE SET name = excluded.name, "
-                "mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating, "
-                "games = excluded.games, wins = excluded.wins, streak = excluded.streak, "
-                "best_streak = excluded.best_streak, last_game_at = excluded.last_game_at",
-                (
-                    guild_id,
-                    season,
-                    p.player,
-                    p.name,
-                    p.mu,
-                    p.sigma,
-                    p.rating,
-                    p.games,
-                    p.wins,
-                    p.streak,
-                    p.best_streak,
-                    p.last_game_at,
-                ),
+                rating_upsert("season_ratings", ("guild_id", "season")),
+                (guild_id, season, *rating_values(p)),
             )
 
     # ---- the answers, as `store.ratings`' for one season
