@@ -49,6 +49,22 @@ def _nice_step(span: float) -> int:
     return int(10 * power)
 
 
+def _panel(draw: ImageDraw.ImageDraw, width: int, height: int, title: str, subtitle: str) -> None:
+    """A chart's card (the rounded panel on the paper) and its title over its subtitle,
+    each cut to the card's width."""
+    draw.rounded_rectangle(
+        (MARGIN / 2, MARGIN / 2, width - MARGIN / 2, height - MARGIN / 2),
+        radius=14,
+        fill=PANEL,
+        outline=PANEL_EDGE,
+        width=2,
+    )
+    fitted = fonts.fit(title, fonts.HEADLINE, width - 2 * MARGIN - 20, bold=True)
+    fonts.draw_text(draw, (MARGIN + 10, MARGIN + 4), fitted, fonts.HEADLINE, fill=INK, bold=True)
+    under = fonts.fit(subtitle, fonts.TEXT, width - 2 * MARGIN - 20)
+    fonts.draw_text(draw, (MARGIN + 12, MARGIN + 50), under, fonts.TEXT, fill=MUTED)
+
+
 def rating_chart(
     ratings: Sequence[int],
     dates: Sequence[str],
@@ -61,17 +77,7 @@ def rating_chart(
     the reader writes it in `dates`), drawn as a line from the start rating."""
     image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle(
-        (MARGIN / 2, MARGIN / 2, WIDTH - MARGIN / 2, HEIGHT - MARGIN / 2),
-        radius=14,
-        fill=PANEL,
-        outline=PANEL_EDGE,
-        width=2,
-    )
-    title = fonts.fit(words.title, fonts.HEADLINE, WIDTH - 2 * MARGIN - 20, bold=True)
-    fonts.draw_text(draw, (MARGIN + 10, MARGIN + 4), title, fonts.HEADLINE, fill=INK, bold=True)
-    subtitle = fonts.fit(words.subtitle, fonts.TEXT, WIDTH - 2 * MARGIN - 20)
-    fonts.draw_text(draw, (MARGIN + 12, MARGIN + 50), subtitle, fonts.TEXT, fill=MUTED)
+    _panel(draw, WIDTH, HEIGHT, words.title, words.subtitle)
     values = [start, *ratings]
     low, high = min(values), max(values)
     step = _nice_step(max(high - low, 40))
@@ -187,17 +193,7 @@ def standings_chart(
     width, height = STANDINGS_WIDTH, STANDINGS_HEIGHT
     image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle(
-        (MARGIN / 2, MARGIN / 2, width - MARGIN / 2, height - MARGIN / 2),
-        radius=14,
-        fill=PANEL,
-        outline=PANEL_EDGE,
-        width=2,
-    )
-    title = fonts.fit(words.title, fonts.HEADLINE, width - 2 * MARGIN - 20, bold=True)
-    fonts.draw_text(draw, (MARGIN + 10, MARGIN + 4), title, fonts.HEADLINE, fill=INK, bold=True)
-    subtitle = fonts.fit(words.subtitle, fonts.TEXT, width - 2 * MARGIN - 20)
-    fonts.draw_text(draw, (MARGIN + 12, MARGIN + 50), subtitle, fonts.TEXT, fill=MUTED)
+    _panel(draw, width, height, words.title, words.subtitle)
     rounds = max((len(points) for _, points in lines), default=1)
     high_value = max((max(points, default=0) for _, points in lines), default=1)
     step = 1 if high_value <= 6 else _nice_step(high_value)
