@@ -480,17 +480,6 @@ def picture_layout(
     return layout(game, HEADER_HEIGHT + (len(lines) - 1) * TURN_LINE_STEP, language)
 
 
-def picture_height(
-    game: Game,
-    *,
-    names: Mapping[str, str] | None = None,
-    seat_notes: Mapping[str, str] | None = None,
-    language: Language = "en",
-) -> int:
-    """The snapshot's height, without drawing it."""
-    return picture_layout(game, names=names, seat_notes=seat_notes, language=language).size[1]
-
-
 def _turn_lines(
     turn: RecentTurn | None, names: Mapping[str, str], width: int, results: bool, t: Translator
 ) -> tuple[list[str], int]:

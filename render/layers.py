@@ -119,21 +119,27 @@ def reduced(
 
 
 def reduced_picture(
-    size: tuple[int, int], kept: Kept, factor: int, palette: Image.Image, ground: int
+    size: tuple[int, int],
+    kept: Kept,
+    factor: int,
+    palette: Image.Image,
+    ground: int,
+    above: int = 0,
 ) -> Image.Image:
     """The picture (`size` large) `reduce`d `factor` times and mapped onto `palette`
     (`ground`: the board's ground's index), from the kept parts (each reduced and mapped
     once) and the boxes drawn over them (widened to multiples of `factor` when drawn,
-    `compose.snapshot(align=factor)`): a replay frame."""
+    `compose.snapshot(align=factor)`): a replay frame, `above` rows of ground above it
+    (for the caller's band)."""
     width, height = -(-size[0] // factor), -(-size[1] // factor)
-    small = Image.new("P", (width, height), ground)
+    small = Image.new("P", (width, above + height), ground)
     small.putpalette(palette.getpalette() or [])
     for key, part, (x, y) in kept.parts:
         phase = (x % factor, y % factor)
-        small.paste(reduced(key, part, phase, factor, palette), (x // factor, y // factor))
+        small.paste(reduced(key, part, phase, factor, palette), (x // factor, above + y // factor))
     for (left, top, _, _), drawn in kept.drawn:
         if left % factor or top % factor:
             raise ValueError(f"a box drawn at ({left}, {top}) is not aligned to {factor}")
         mapped = drawn.reduce(factor).quantize(palette=palette, dither=Image.Dither.NONE)
-        small.paste(mapped, (left // factor, top // factor))
+        small.paste(mapped, (left // factor, above + top // factor))
     return small

@@ -22,9 +22,11 @@ sprite and word mask is drawn once per process) and its kept parts (`render.laye
 a frame draws only what its turn changed), and the state is folded forward turn by
 turn from the record rather than rebuilt for each frame.
 
-Memory (issue 37.1): flat whatever the game's length. The frames' tallest height is
-measured first (only the header's words are laid out), then each frame is written to
-the GIF as soon as it is drawn (`render.gifwriter`, Pillow's bytes) and dropped. Only a
+Memory (issue 37.1): flat whatever the game's length. Each frame is written to the GIF
+as soon as it is drawn (`render.gifwriter`, Pillow's bytes) and dropped; the tallest
+frame's height (a turn said on more lines makes the header taller) is known at the end,
+when the GIF's beginning and first frame are written in front of the rest, so the
+record is played through once. Only a
 replay that grows past `max_bytes` is drawn again, its frames kept zlib-compressed
 (`FrameStore`, ~80 KB a frame) to be shrunk or thinned out: the same GIF as before,
 byte for byte, in every case.
@@ -310,8 +312,8 @@ def _frame_images(
     reuse: bool = True,
 ) -> Iterator[tuple[TurnFrame, Image.Image]]:
     """Each shown turn's frame as it is drawn, `reduction` times smaller than the
-    snapshot, on the GIF's palette; `reuse`: the snapshot's unchanged parts pasted as
-    kept (`render.layers`), not drawn again."""
+    snapshot, on the GIF's palette; `reuse`: the snapshot's unchanged parts pasted as kept
+    (`render.layers`), not drawn again."""
     code = _language(language)
     t = translator(code)
     last = turn_count(game)
@@ -344,14 +346,11 @@ def _frame_images(
             continue
         # the kept parts come reduced and mapped already; a colour maps alone, so the
         # band and the body are mapped apart
-        mapped = layers.reduced_picture(
-            drawn.size, drawn.kept, reduction, gif_palette, _ground_index()
+        indexed = layers.reduced_picture(
+            drawn.size, drawn.kept, reduction, gif_palette, _ground_index(), above=top.height
         )
         del picture, drawn
-        indexed = Image.new("P", (mapped.width, top.height + mapped.height))
-        indexed.putpalette(gif_palette.getpalette() or [])
         indexed.paste(top.quantize(palette=gif_palette, dither=Image.Dither.NONE), (0, 0))
-        indexed.paste(mapped, (0, top.height))
         yield frame, indexed
 
 
@@ -381,32 +380,6 @@ def _draw_frames(
         if progress is not None:
             progress(min(1.0, len(frames.shown) / total))
     return frames
-
-
-def _tallest(
-    game: Game,
-    names: Mapping[str, str],
-    seat_notes: Mapping[str, str],
-    language: str,
-    turns: tuple[int, int] | None,
-    reduction: int,
-) -> tuple[int, int]:
-    """How many frames the replay shows and the height of the tallest, measured before
-    any is drawn (the first frame of a GIF sets its size): only the header's words are
-    laid out (`compose.picture_height`)."""
-    code = _language(language)
-    shown_names = {pid: display_name(pid, names) for pid in game.player_ids}
-    count, tallest = 0, 0
-    for turn in _shown(game, turns):
-        count += 1
-        height = compose.picture_height(
-            turn.game, names=shown_names, seat_notes=seat_notes, language=code
-        )
-        tallest = max(tallest, height)
-    if count == 0:
-        return 0, 0
-    body = Image.new("L", (1, tallest)).reduce(reduction).height
-    return count, BAND_HEIGHT // reduction + body
 
 
 def _ground_index() -> int:
@@ -497,16 +470,12 @@ def render_replay(
     as frames are drawn, `part` rising to 1.0."""
     drawn = REDUCTIONS[0]
     names, seat_notes = names or {}, seat_notes or {}
-    count, height = _tallest(game, names, seat_notes, language, turns, drawn)
-    if count == 0:
-        raise ValueError("no turn in that range")
     # most replays fit at the first size: written as they are drawn, nothing kept
-    streamed = _stream(
-        game, names, seat_notes, language, turns, drawn, count, height, max_bytes, progress
-    )
-    if streamed is not None:
-        written, shown_turns = streamed
-        return Replay(written, count, shown_turns, _scaled_width(game, drawn), height, 1 / drawn)
+    streamed = _stream(game, names, seat_notes, language, turns, drawn, max_bytes, progress)
+    if streamed is None:
+        raise ValueError("no turn in that range")
+    if isinstance(streamed, Replay):
+        return streamed
     # too large: drawn again and kept (compressed), to be shrunk or thinned out
     reached = [0.0]
 
@@ -541,6 +510,10 @@ def render_replay(
     return Replay(gif, len(images), (shown[0].turn, shown[-1].turn), width, height, 1 / reduction)
 
 
+class _TooLarge:
+    """A replay streamed past its limit."""
+
+
 def _stream(
     game: Game,
     names: Mapping[str, str],
@@ -548,35 +521,36 @@ def _stream(
     language: str,
     turns: tuple[int, int] | None,
     reduction: int,
-    count: int,
-    height: int,
     max_bytes: int,
     progress: Progress | None,
-) -> tuple[bytes, tuple[int, int]] | None:
-    """The GIF of every shown turn at `reduction`, each frame written as soon as it is
-    drawn (`count` frames, `height` the tallest's), with the first and last turn shown;
-    None as soon as it grows past `max_bytes`."""
+) -> Replay | _TooLarge | None:
+    """The replay of every shown turn at `reduction`, each frame written as soon as it
+    is drawn (the tallest frame's height known only at the end: the GIF's beginning is
+    written last, `GifWriter(ground=...)`); `_TooLarge` as soon as it grows past
+    `max_bytes`, None if no turn is shown."""
     out = ByteCounter(max_bytes)
-    writer = GifWriter(out, transparency=TRANSPARENT, disposal=1)
+    writer = GifWriter(out, transparency=TRANSPARENT, disposal=1, ground=_ground_index())
     total = _total(game, turns)
     first: int | None = None
     last = 0
     for index, (frame, image) in enumerate(
         _frame_images(game, names, seat_notes, language, turns, reduction)
     ):
-        if image.height > height:  # measured short (never seen): drawn again and kept
-            return None
-        writer.add(_padded(image, height), _duration(index, count))
+        # the last frame's duration is set when it is known to be the last
+        writer.add(image, FIRST_MS if index == 0 else FRAME_MS)
         if out.overflowed:
-            return None
+            return _TooLarge()
         first = frame.turn if first is None else first
         last = frame.turn
         if progress is not None:
             progress(min(1.0, (index + 1) / total))
-    writer.close()
-    if out.overflowed or first is None:
+    if first is None:
         return None
-    return out.getvalue(), (first, last)
+    writer.close(last_duration=LAST_MS)
+    if out.overflowed:
+        return _TooLarge()
+    width = _scaled_width(game, reduction)
+    return Replay(out.getvalue(), writer.frames, (first, last), width, writer.height, 1 / reduction)
 
 
 def _duration(index: int, count: int) -> int:

@@ -96,3 +96,41 @@ def test_a_gif_past_its_limit_is_measured_not_kept() -> None:
     assert replay._encode_within(drawn.images, len(full)) == full
     assert replay._encode_within(drawn.images, len(full) - 1) == len(full)
     assert drawn.images.nbytes < sum(len(image.tobytes()) for image in drawn.images) / 5
+
+
+def _streamed_unmeasured(frames: list[Image.Image], durations: list[int]) -> bytes:
+    """The frames as they are drawn, of different heights: the writer pads them."""
+    out = ByteCounter(2**40)
+    writer = GifWriter(
+        out, transparency=replay.TRANSPARENT, disposal=1, ground=replay._ground_index()
+    )
+    for frame in frames:
+        writer.add(frame, replay.FRAME_MS)
+    writer.close(last_duration=durations[-1])  # the last frame known to be the last
+    return out.getvalue()
+
+
+def test_frames_of_different_heights_are_written_as_if_padded_to_the_tallest_first() -> None:
+    """A replay does not measure its frames before drawing the first (the tallest is
+    known at the end): the GIF is the same as Pillow's of the frames padded beforehand,
+    whether the tallest frame comes first, last or in between."""
+    game = game_at(2, "end", seed=7)
+    drawn = list(replay._draw_frames(game, {}, {}, "en", (0, 6), 2, None).images)
+    width = drawn[0].width
+
+    def cut(image: Image.Image, rows: int) -> Image.Image:
+        """`image` `rows` shorter, its last rows made ground (as a shorter frame pads)."""
+        shorter = image.crop((0, 0, width, image.height - rows))
+        shorter.putpalette(image.getpalette() or [])
+        return shorter
+
+    for heights in ([0, 30, 30, 12, 0, 30, 0], [30, 30, 12, 0, 30, 30, 0], [12, 0, 0, 0, 0, 0, 0]):
+        frames = [cut(image, rows) for image, rows in zip(drawn, heights, strict=True)]
+        frames.insert(2, frames[1].copy())  # an unchanged turn: the frame before shows longer
+        durations = [replay.FRAME_MS] * (len(frames) - 1) + [replay.LAST_MS]
+        padded = replay._same_size(frames)
+        assert {frame.height for frame in frames} != {padded[0].height}
+        expected = _pillow_gif(padded, durations)
+        assert _streamed_unmeasured(frames, durations) == expected
+        single = _streamed_unmeasured(frames[:1], [replay.LAST_MS])
+        assert single == _pillow_gif(frames[:1], [replay.LAST_MS])
