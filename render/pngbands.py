@@ -185,27 +185,53 @@ def encode_pieces(
     """The PNG of the picture `size` large made of `pieces` painted in order over the
     `ground` index: each band is keyed by what shows in it (the kept pieces' keys, the
     pixels of those drawn for this picture) and taken as kept, or compressed and kept
-    for the next picture."""
+    for the next picture. The rows of bands next to each other that are not kept are
+    painted together."""
     width, height = size
     placed: list[Hashable] = [None if p.key is None else (_token(p.key), *p.origin) for p in pieces]
     pixels = [p.image.tobytes() if p.key is None else b"" for p in pieces]
-    spans = [p.rows() for p in pieces]
-    bands = []
-    for top, bottom in _band_rows(height):
-        over = [i for i, (first, last) in enumerate(spans) if first < bottom and last > top]
+    rows = _band_rows(height)
+    # the pieces over each band, in painting order
+    over: list[list[int]] = [[] for _ in rows]
+    for index, piece in enumerate(pieces):
+        first, last = piece.rows()
+        for band in range(max(0, first) // BAND_ROWS, min(len(rows), -(-last // BAND_ROWS))):
+            over[band].append(index)
+    keys: list[Hashable] = []
+    bands: list[Band | None] = []
+    for (top, bottom), shown_over in zip(rows, over, strict=True):
         shown = [
             placed[i]
             if pieces[i].key is not None
             else _drawn_token(pieces[i], pixels[i], top, bottom)
-            for i in over
+            for i in shown_over
         ]
         key = (width, top, bottom, ground, *shown)
-        band = BANDS.get(key)
-        if band is None:
-            band = _compressed(_rows(width, top, bottom, ground, [pieces[i] for i in over]))
-            BANDS.put(key, band, len(band.data) + 200)
-        bands.append(band)
-    return _png(size, palette, bands)
+        keys.append(key)
+        bands.append(BANDS.get(key))
+    missing = [index for index, band in enumerate(bands) if band is None]
+    for run in _runs(missing):
+        top, bottom = rows[run[0]][0], rows[run[-1]][1]
+        painted = {i for band in run for i in over[band]}
+        raw = _rows(width, top, bottom, ground, [pieces[i] for i in sorted(painted)])
+        stride = width + 1
+        for band in run:
+            band_top, band_bottom = rows[band]
+            compressed = _compressed(raw[(band_top - top) * stride : (band_bottom - top) * stride])
+            BANDS.put(keys[band], compressed, len(compressed.data) + 200)
+            bands[band] = compressed
+    return _png(size, palette, [band for band in bands if band is not None])
+
+
+def _runs(indices: Sequence[int]) -> list[list[int]]:
+    """`indices` (ascending) in runs of consecutive numbers."""
+    runs: list[list[int]] = []
+    for index in indices:
+        if runs and runs[-1][-1] == index - 1:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    return runs
 
 
 __all__ = ["BANDS", "Piece", "adler32_combine", "encode", "encode_pieces"]
