@@ -568,9 +568,13 @@ def snapshot(
     if not results and status_top >= TITLE_KEPT_ROWS:
         title_key, title = _title_part(width, game, header, shown, notes)
         kept.parts.append((title_key, title, (0, 0)))
-        boxes = [(0, TITLE_KEPT_ROWS, width, top)]
+        ground_key, ground = _header_ground(width, header.height)
+        kept.parts.append((ground_key, ground, (0, TITLE_KEPT_ROWS)))
+        boxes = _header_boxes(header, turn is not None, width)
         if title.width < width:
             boxes.append((title.width, 0, width, TITLE_KEPT_ROWS))
+        if ground.width < width:
+            boxes.append((ground.width, TITLE_KEPT_ROWS, width, top))
     boxes.extend(_around(landscape.mark_box(game, geo, land_origin, m), size) for m in marks)
     boxes.extend(_around(b, size) for b in workerboard.moves_boxes(game, board_origin, turn))
     boxes = [_aligned(box, size, align) for box in boxes]
@@ -596,6 +600,40 @@ def snapshot(
     snapshot.image = picture
     snapshot.kept = kept
     return snapshot
+
+
+def _header_ground(width: int, height: int) -> tuple[Hashable, Image.Image]:
+    """The header's rows below the title's kept rows as they are before its lines are
+    drawn: the dark band to its last row (`height`, drawn inclusive), cut to a multiple
+    of TITLE_KEPT_ALIGN wide like the title's part (the rest is drawn). Kept: the
+    lines are drawn over it in their own boxes (`_header_boxes`), not the band's whole
+    width."""
+    cut = width - width % TITLE_KEPT_ALIGN
+    key = ("header ground", cut, height)
+
+    def draw(image: Image.Image) -> None:
+        image.paste(INK, (0, 0, *image.size))
+
+    return key, layers.layer(key, (cut, height + 1 - TITLE_KEPT_ROWS), draw)
+
+
+TEXT_SPILL = 16
+"""How far past its advance width a line's ink may reach (a glyph's overhang)."""
+
+
+def _header_boxes(header: Header, marked: bool, width: int) -> list[layers.Box]:
+    """Where the header's lines are drawn over its ground (`_header_ground`): the title's
+    last rows, then every row below them as far right as the status line and the last
+    turn's lines (after the mover's house, `marked`) reach: a move's picture maps and
+    compresses the words, not the band's empty width."""
+    status_right = 24 + fonts.text_width(header.status, header.status_size)
+    turn_left = 24 + (54 if marked else 0)
+    widths = [fonts.text_width(line, header.turn_size) for line in header.turn_lines]
+    right = max(status_right, turn_left + max(widths, default=0)) + TEXT_SPILL
+    return [
+        (0, TITLE_KEPT_ROWS, width, TITLE_ROWS),
+        (0, TITLE_ROWS, min(width, math.ceil(right)), header.height + 1),
+    ]
 
 
 _SCRATCH_LOCK = threading.Lock()

@@ -275,3 +275,37 @@ def test_a_status_line_reaching_into_the_title_rows_is_drawn_over_them(name: str
     expected = Image.open(io.BytesIO(render.to_png(reference.image)))
     header = (0, 0, picture.width, reference.header_height)
     assert picture.crop(header).tobytes() == expected.crop(header).tobytes()
+
+
+def test_the_header_maps_its_words_not_its_empty_width() -> None:
+    """Issue 37.4: below the title, a move's picture draws (and maps onto the palette,
+    and compresses) the header only as far right as its words reach; the rest of the
+    dark band is a kept part. The picture is the one drawn whole."""
+    game = game_at(4, "mid")
+    drawn = compose.snapshot(game, language="en", reuse=True, drawn_only=True)
+    assert drawn.kept is not None
+    width = drawn.size[0]
+    status_rows = [
+        box
+        for box, _ in drawn.kept.drawn
+        if box[1] >= compose.TITLE_ROWS and box[3] <= drawn.header_height + 1
+    ]
+    assert status_rows and all(box[2] < width * 0.9 for box in status_rows)
+    reference = compose.snapshot(game, language="en")
+    assert render.render_game(game, language="en") == render.to_png(reference.image)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_wide_and_accented_names_are_drawn_alike_in_the_headers_boxes(language: Language) -> None:
+    """Names that are wide (capitals, emoji, Japanese) or accented above and below are
+    drawn in the header's boxes as in the picture drawn whole, turn after turn (the
+    status line and the last turn name them)."""
+    game = game_at(3, "end", seed=7)
+    wide = ["Ąlą Żółw-Łęcki", "ジョン 🐄🐄 Ŵ", "W" * 24]
+    names = {pid: name for pid, name in zip(game.player_ids, wide, strict=True)}
+    for index, state in enumerate(turn_states(game)):
+        if index % 4:
+            continue
+        reference = compose.snapshot(state.game, names=names, language=language)
+        picture = render.render_game(state.game, names=names, language=language)
+        assert picture == render.to_png(reference.image), state.frame.turn
