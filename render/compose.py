@@ -587,8 +587,10 @@ def snapshot(
     if drawn_only:
         with _SCRATCH_LOCK:
             picture = _scratch(size)
-            for box in boxes:
-                _lay(picture, box, kept.parts)
+            below_header = header.height + 1  # the header's rows are all drawn over
+            for left, box_top, right, bottom in boxes:
+                if bottom > below_header:
+                    _lay(picture, (left, max(box_top, below_header), right, bottom), kept.parts)
             draw(picture)
             kept.drawn = [(box, picture.crop(box)) for box in boxes]
     else:
