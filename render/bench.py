@@ -15,7 +15,9 @@ Prints, for a mid-game 4-player snapshot:
 - a whole replay of a long game (by default a random 4-player game of 323 turns), in a
   fresh process: the median wall and CPU time of a frame (drawn, reduced, kept), the
   replay's total, the GIF's size and the process's peak memory (issue 37: at most
-  12 ms of CPU a frame, 200 MiB whatever the game's length);
+  12 ms of CPU a frame, 200 MiB whatever the game's length); then, in the same process
+  (warm, as the bot's picture workers are), the whole replays of a 111-turn and a
+  248-turn game: their CPU time (issue 37: at most 1.5 s and 3.5 s);
 - with `--against DIR` (a checkout of another version, e.g. main's), the snapshot's and
   the replay's figures of both versions measured in the same run, each in fresh
   processes taking turns, so that both see the same load; the snapshot both ways: the
@@ -38,6 +40,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from i18n import LANGUAGES
 from rules import Game
@@ -65,6 +68,7 @@ from pathlib import Path
 from render.__main__ import play
 from render.replay import render_replay
 {peak_source}
+AIM_SEEDS = {aim_seeds}
 game, _ = play({players}, {seed}, 0, final=True)
 walls, cpus = [], []
 last = [time.perf_counter(), time.process_time()]
@@ -76,12 +80,23 @@ def step(part):
 started, cpu_started = time.perf_counter(), time.process_time()
 result = render_replay(game, progress=step)
 wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+aims = []
+for seed in AIM_SEEDS:
+    aimed, _ = play(4, seed, 0, final=True)
+    cpu_started = time.process_time()
+    aimed_frames = render_replay(aimed).frames
+    aims.append([aimed_frames, time.process_time() - cpu_started])
 print(json.dumps({{
     "frames": result.frames, "bytes": len(result.gif), "scale": result.scale,
     "wall": wall, "cpu": cpu, "frame_wall": statistics.median(walls[1:]),
-    "frame_cpu": statistics.median(cpus[1:]), "peak": peak_mib(),
+    "frame_cpu": statistics.median(cpus[1:]), "peak": peak_mib(), "aims": aims,
 }}))
 """
+AIM_SEEDS = (4, 3)
+"""Random 4-player games of 111 and 248 turns: issue 37's aims are a 110-turn replay in
+at most 1.5 s of CPU and a 250-turn one in 3.5 s. Each is replayed after the long game,
+in the same process: warm, as in the bot's picture workers, which draw every game's
+move pictures."""
 
 SNAPSHOT_PROCESS = """
 import json, statistics, time
@@ -136,7 +151,7 @@ def _source(function: Callable[[], float]) -> str:
     return inspect.getsource(function)
 
 
-def _child(code: str, path: str | None) -> dict[str, float]:
+def _child(code: str, path: str | None) -> dict[str, Any]:
     """The JSON figures `code` prints, run in a fresh process (with `path` first on
     PYTHONPATH: another version of the code)."""
     env = dict(os.environ)
@@ -151,19 +166,24 @@ def _child(code: str, path: str | None) -> dict[str, float]:
         env=env,
         cwd=path,
     )
-    figures: dict[str, float] = json.loads(result.stdout.splitlines()[-1])
+    figures: dict[str, Any] = json.loads(result.stdout.splitlines()[-1])
     return figures
 
 
-def _replay_line(label: str, runs: list[dict[str, float]]) -> str:
+def _replay_line(label: str, runs: list[dict[str, Any]]) -> str:
     def median(key: str) -> float:
-        return statistics.median(run[key] for run in runs)
+        return float(statistics.median(run[key] for run in runs))
 
+    aims = "; ".join(
+        f"{int(runs[0]['aims'][i][0]) - 1}-turn game CPU "
+        f"{statistics.median(run['aims'][i][1] for run in runs):.2f} s"
+        for i in range(len(runs[0]["aims"]))
+    )
     return (
         f"{label}replay of {int(runs[0]['frames'])} frames (scale {runs[0]['scale']:.2f}, "
         f"{runs[0]['bytes'] / 2**20:.2f} MiB): a frame median wall {median('frame_wall'):.1f} ms, "
         f"CPU {median('frame_cpu'):.1f} ms; whole replay wall {median('wall'):.1f} s, "
-        f"CPU {median('cpu'):.1f} s; peak memory {median('peak'):.0f} MiB"
+        f"CPU {median('cpu'):.1f} s; peak memory {median('peak'):.0f} MiB; then warm: {aims}"
         f" ({len(runs)} run{'s' if len(runs) > 1 else ''}, medians)"
     )
 
@@ -251,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         code = SNAPSHOT_PROCESS.format(
             seed=args.seed, moves=args.moves, language=args.language, renders=args.renders
         )
-        snapshots: dict[str, list[dict[str, float]]] = {label: [] for label, _ in pair}
+        snapshots: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in pair}
         for _ in range(3):
             for label, path in pair:
                 snapshots[label].append(_child(code, path))
@@ -267,13 +287,16 @@ def main(argv: list[str] | None = None) -> int:
             )
     if not args.no_replay:
         code = REPLAY_PROCESS.format(
-            players=args.replay_players, seed=args.replay_seed, peak_source=_source(peak_mib)
+            players=args.replay_players,
+            seed=args.replay_seed,
+            peak_source=_source(peak_mib),
+            aim_seeds=AIM_SEEDS,
         )
         versions: list[tuple[str, str | None]] = [("", None)]
         if args.against is not None:
             here = str(Path(__file__).resolve().parent.parent)
             versions = [("this: ", here), (f"{args.against}: ", str(args.against.resolve()))]
-        replays: dict[str, list[dict[str, float]]] = {label: [] for label, _ in versions}
+        replays: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in versions}
         for _ in range(max(1, args.replay_runs)):
             for label, where in versions:
                 replays[label].append(_child(code, where))

@@ -125,14 +125,15 @@ def reduced_picture(
     palette: Image.Image,
     ground: int,
     above: int = 0,
+    height: int = 0,
 ) -> Image.Image:
     """The picture (`size` large) `reduce`d `factor` times and mapped onto `palette`
     (`ground`: the board's ground's index), from the kept parts (each reduced and mapped
     once) and the boxes drawn over them (widened to multiples of `factor` when drawn,
     `compose.snapshot(align=factor)`): a replay frame, `above` rows of ground above it
-    (for the caller's band)."""
-    width, height = -(-size[0] // factor), -(-size[1] // factor)
-    small = Image.new("P", (width, above + height), ground)
+    (for the caller's band), at least `height` tall in all (ground below)."""
+    width, tall = -(-size[0] // factor), -(-size[1] // factor)
+    small = Image.new("P", (width, max(height, above + tall)), ground)
     small.putpalette(palette.getpalette() or [])
     for key, part, (x, y) in kept.parts:
         phase = (x % factor, y % factor)

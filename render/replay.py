@@ -310,10 +310,12 @@ def _frame_images(
     turns: tuple[int, int] | None,
     reduction: int,
     reuse: bool = True,
+    tallest: Callable[[], int] | None = None,
 ) -> Iterator[tuple[TurnFrame, Image.Image]]:
     """Each shown turn's frame as it is drawn, `reduction` times smaller than the
     snapshot, on the GIF's palette; `reuse`: the snapshot's unchanged parts pasted as kept
-    (`render.layers`), not drawn again."""
+    (`render.layers`), not drawn again; `tallest()`: how tall a frame is drawn at least
+    (the board's ground below it)."""
     code = _language(language)
     t = translator(code)
     last = turn_count(game)
@@ -347,7 +349,13 @@ def _frame_images(
         # the kept parts come reduced and mapped already; a colour maps alone, so the
         # band and the body are mapped apart
         indexed = layers.reduced_picture(
-            drawn.size, drawn.kept, reduction, gif_palette, _ground_index(), above=top.height
+            drawn.size,
+            drawn.kept,
+            reduction,
+            gif_palette,
+            _ground_index(),
+            above=top.height,
+            height=0 if tallest is None else tallest(),
         )
         del picture, drawn
         indexed.paste(top.quantize(palette=gif_palette, dither=Image.Dither.NONE), (0, 0))
@@ -382,6 +390,7 @@ def _draw_frames(
     return frames
 
 
+@lru_cache(maxsize=1)
 def _ground_index() -> int:
     """The palette index of the board's ground (what a shorter frame is extended with)."""
     ground = _gif_palette().getpalette() or []
@@ -530,11 +539,16 @@ def _stream(
     `max_bytes`, None if no turn is shown."""
     out = ByteCounter(max_bytes)
     writer = GifWriter(out, transparency=TRANSPARENT, disposal=1, ground=_ground_index())
+
+    def writer_height() -> int:
+        return writer.height
+
     total = _total(game, turns)
     first: int | None = None
     last = 0
     for index, (frame, image) in enumerate(
-        _frame_images(game, names, seat_notes, language, turns, reduction)
+        # each frame drawn as tall as the tallest yet: the writer does not pad it again
+        _frame_images(game, names, seat_notes, language, turns, reduction, True, writer_height)
     ):
         # the last frame's duration is set when it is known to be the last
         writer.add(image, FIRST_MS if index == 0 else FRAME_MS)
