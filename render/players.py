@@ -150,7 +150,7 @@ class BoardCuts:
     left: int
     right: int
     bottom: int
-    between: tuple[int | None, ...] = ()
+    between: tuple[int | None, ...]
 
     def boxes(self) -> dict[str, tuple[int, int, int, int]]:
         """Each part's box on the board but the holdings' (`holdings`), by name."""
