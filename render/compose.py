@@ -787,7 +787,7 @@ def _kept_board(
             boxes.append((("player board rim", name, cuts, seat, awaited), name, box))
     # each group of the holdings' rows apart, keyed by what it shows alone (the goods
     # are alike on every board that holds the same)
-    for rows, box in cuts.holdings().items():
+    for rows, box in cuts.holdings.items():
         shown_rows = tuple(value for row in rows for value in shows[row])
         boxes.append((("player board holdings", rows, box, *shown_rows), rows, box))
     for key, part_name, (left, top, right, bottom) in boxes:
@@ -815,9 +815,9 @@ def _board_drawer(
         elif part == "head":
             players.draw_board_head(image, game, seat, corner, shown, note, t)
         elif isinstance(part, tuple):
-            players.draw_board_body(image, game, seat, corner, t, rows=part)
+            players.draw_holdings_part(image, game, seat, corner, t, part)
         else:
-            players.draw_board_body(image, game, seat, corner, t, rows=())
+            players.draw_board_body(image, game, seat, corner, t, holdings=False)
 
     return draw
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -162,6 +162,7 @@ class BoardCuts:
             "bottom": (self.left, self.bottom, self.right, height),
         }
 
+    @cached_property
     def holdings(self) -> dict[tuple[str, ...], tuple[int, int, int, int]]:
         """The holdings' parts' boxes on the board, by the rows each shows."""
         names = list(HOLDINGS_ROWS)
@@ -179,6 +180,7 @@ class BoardCuts:
         }
 
 
+@lru_cache(maxsize=256)
 def board_cuts(origin: tuple[int, int], align: int = 1) -> BoardCuts | None:
     """The cuts of a board at `origin` in the picture, each on a multiple of `align`
     there (the reduced frame's blocks then never straddle two parts); None if there are
@@ -220,14 +222,33 @@ def draw_board_body(
     seat: int,
     origin: tuple[int, int],
     t: Translator,
-    rows: Iterable[str] = HOLDINGS_ROWS,
+    holdings: bool = True,
 ) -> None:
     """What `draw_player_board` draws below the head (`BoardCuts`), on a picture that
     shows a part of it (`origin`: the board's corner, off the picture): the frame, the
-    name row's settlement (its words and tags reach no lower) and the holdings' `rows`
-    (`HOLDINGS_ROWS`; none for the rims: they reach none)."""
+    name row's settlement (its words and tags reach no lower) and the `holdings` (left
+    out of the rims: they reach none)."""
     draw = ImageDraw.Draw(picture)
     _draw_frame(draw, game, seat, origin)
+    _draw_name_house(picture, seat, origin)
+    if holdings:
+        _draw_holdings(picture, draw, game, seat, origin, t)
+
+
+def draw_holdings_part(
+    picture: Image.Image,
+    game: Game,
+    seat: int,
+    origin: tuple[int, int],
+    t: Translator,
+    rows: Iterable[str],
+) -> None:
+    """What `draw_player_board` draws in a part of the holdings (`BoardCuts.holdings`)
+    showing `rows` of them, on a picture of that part alone (`origin`: the board's
+    corner, off the picture): the panel's colour (the part lies inside the ring and the
+    stripe, whoever is awaited), the name row's settlement and the rows."""
+    picture.paste(PANEL, (0, 0, *picture.size))
+    draw = ImageDraw.Draw(picture)
     _draw_name_house(picture, seat, origin)
     for row in rows:
         _draw_holdings_row(row, picture, draw, game, seat, origin, t)

@@ -280,20 +280,21 @@ def test_a_board_cut_into_parts_is_the_board_drawn_whole(
             if cuts is None:  # kept whole
                 continue
             parts = Image.new("RGB", size, BOARD_GROUND)
-            boxes = [*cuts.boxes().items(), *cuts.holdings().items()]
+            boxes = [*cuts.boxes().items(), *cuts.holdings.items()]
             for name, (left, top, right, bottom) in boxes:
                 corner = (-left, -top)
                 part = Image.new("RGB", (right - left, bottom - top), BOARD_GROUND)
                 if name == "head":
                     players.draw_board_head(part, state.game, seat, corner, names, note, t)
+                elif isinstance(name, tuple):
+                    players.draw_holdings_part(part, state.game, seat, corner, t, name)
                 else:
-                    rows = name if isinstance(name, tuple) else ()
-                    players.draw_board_body(part, state.game, seat, corner, t, rows=rows)
+                    players.draw_board_body(part, state.game, seat, corner, t, holdings=False)
                 # every cut (the board's own edges aside) on a multiple of the reduction
                 assert left == 0 or (origin[0] + left) % align == 0
                 assert top == 0 or (origin[1] + top) % align == 0
                 parts.paste(part, (origin[0] + left, origin[1] + top))
-            together += len(cuts.holdings()) < len(players.HOLDINGS_ROWS)
+            together += len(cuts.holdings) < len(players.HOLDINGS_ROWS)
             if not _same(whole, parts):
                 differing.append((state.frame.turn, seat))
     assert differing == []
