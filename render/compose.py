@@ -786,7 +786,8 @@ def _kept_board(
 ) -> None:
     """A player's board as kept: whole, or cut (`players.board_cuts`) so that a turn
     passing on redraws the tags of two boards (whose turn, who is awaited: the ring)
-    and the holdings of the player who played, not three whole boards."""
+    and the rows of holdings that changed for the player who played (their counts,
+    goods or workers), not three whole boards."""
     t = translator(language)
     player = game.players[seat]
     awaited = game.awaiting == player.id
@@ -798,32 +799,39 @@ def _kept_board(
         awaited,
         not game.is_over and game.turn_player == player.id and not game.in_setup,
     )
-    holdings = (
-        language,
-        seat,
-        player.coins,
-        player.cows,
-        player.canteens,
-        player.settlements_left,
-        tuple(player.goods.items()),
-        tuple(player.workers.items()),
-    )
+    shows: dict[str, tuple[object, ...]] = {
+        "counts": (
+            language,
+            seat,
+            player.coins,
+            player.cows,
+            player.canteens,
+            player.settlements_left,
+        ),
+        "goods": (tuple(player.goods.items()),),
+        "workers": (language, tuple(player.workers.items())),
+    }
     cuts = players.board_cuts(origin, align)
     if cuts is None:
-        whole_key = ("player board", *head, *holdings[2:])
+        holdings = (player.coins, player.cows, player.canteens, player.settlements_left)
+        whole_key = ("player board", *head, *holdings, *shows["goods"], shows["workers"][1])
         size = (players.BOARD_WIDTH + 1, players.BOARD_HEIGHT + 1)
         whole = layers.layer(whole_key, size, _board_drawer(game, seat, shown, note, t, "whole"))
         kept.parts.append((whole_key, whole, origin))
         return
-    for name, (left, top, right, bottom) in cuts.boxes().items():
-        key: tuple[object, ...]
+    boxes: list[tuple[tuple[object, ...], str | tuple[str, ...], layers.Box]] = []
+    for name, box in cuts.boxes().items():
         if name == "head":
-            key = ("player board head", cuts, *head)
-        elif name == "holdings":
-            key = ("player board holdings", cuts, *holdings)
+            boxes.append((("player board head", cuts, *head), name, box))
         else:
-            key = ("player board rim", name, cuts, seat, awaited)
-        drawer = _board_drawer(game, seat, shown, note, t, name, (-left, -top))
+            boxes.append((("player board rim", name, cuts, seat, awaited), name, box))
+    # each group of the holdings' rows apart, keyed by what it shows alone (the goods
+    # are alike on every board that holds the same)
+    for rows, box in cuts.holdings.items():
+        shown_rows = tuple(value for row in rows for value in shows[row])
+        boxes.append((("player board holdings", rows, box, *shown_rows), rows, box))
+    for key, part_name, (left, top, right, bottom) in boxes:
+        drawer = _board_drawer(game, seat, shown, note, t, part_name, (-left, -top))
         part = layers.layer(key, (right - left, bottom - top), drawer)
         kept.parts.append((key, part, (origin[0] + left, origin[1] + top)))
 
@@ -834,19 +842,22 @@ def _board_drawer(
     shown: Mapping[str, str],
     note: str | None,
     t: Translator,
-    part: str,
+    part: str | tuple[str, ...],
     corner: tuple[int, int] = (0, 0),
 ) -> Callable[[Image.Image], None]:
-    """What draws `part` of a board (`players.BoardCuts`, or the "whole" board) whose
-    top-left corner is at `corner` of the part's picture."""
+    """What draws `part` of a board (`players.BoardCuts`: a name, or the holdings' rows
+    it shows; or the "whole" board) whose top-left corner is at `corner` of the part's
+    picture."""
 
     def draw(image: Image.Image) -> None:
         if part == "whole":
             players.draw_player_board(image, game, seat, corner, shown, note, t)
         elif part == "head":
             players.draw_board_head(image, game, seat, corner, shown, note, t)
+        elif isinstance(part, tuple):
+            players.draw_holdings_part(image, game, seat, corner, t, part)
         else:
-            players.draw_board_body(image, game, seat, corner, t, holdings=part == "holdings")
+            players.draw_board_body(image, game, seat, corner, t, holdings=False)
 
     return draw
 

@@ -14,8 +14,9 @@ and the replay's frame (`reduced_picture`) are made of the parts and the boxes.
 The parts are cut where what they show changes apart (each cut where nothing drawn
 crosses it): the landscape's print (the fields' sprites and the tiles' outlines, once a
 game) under its labels and pieces; each worker board panel; a player's board as its
-head (name, tags), its holdings and the rims of its ring (the tags and the ring move
-with the turn, the holdings only for the player who played). The header's title is
+head (name, tags), its holdings row by row (counts, goods, workers) and the rims of its
+ring (the tags and the ring move with the turn, a row of holdings only for the player
+who played, when it changed). The header's title is
 kept here too, pasted in the header drawn over the parts (`compose._kept_title`), and
 its rows above the status line are a part of the picture (`compose._title_part`).
 

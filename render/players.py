@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -126,6 +126,15 @@ BOTTOMS = {161: 465, 162: 464, 163: 463, 164: 461}
 furthest column where it may end then: the widest ring (an awaited player's, 5 px)
 rounds its bottom corner into the rows above 164. The holdings end on column 460."""
 RIGHT_FROM = 461
+HOLDINGS_ROWS = {"counts": 68, "goods": 106, "workers": 144}
+"""The holdings' rows, each with its middle from the board's top: coins, cows,
+canteens and settlements left; goods; workers and their limit."""
+ROW_CUTS = ((89, 90, 91), (128, 127, 126, 125, 124, 123, 122, 121))
+"""Rows where the holdings' part may be cut between two of its rows (each kept apart: a
+turn changes one or two of them): the counts end on row 88 (the settlement) and the
+goods begin on row 91; the goods end on row 120 and the workers begin on row 128
+(whatever the counts and the language). Between the counts and the goods, three rows:
+with a reduction of 4, one board in four keeps the two rows together."""
 
 
 @dataclass(frozen=True)
@@ -133,25 +142,45 @@ class BoardCuts:
     """Where a board is cut into kept parts, from its top-left corner: the head above
     row `head`; below it, the holdings inside the ring (columns `left` to `right`, rows
     `head` to `bottom`), which do not change with the ring (an awaited player's is
-    wider), and the rims round them (the ring and the stripe: left, right, bottom)."""
+    wider), cut apart between their rows on the rows `between` (one for each two rows
+    of `HOLDINGS_ROWS`, None where they are kept together); and the rims round them (the
+    ring and the stripe: left, right, bottom)."""
 
     head: int
     left: int
     right: int
     bottom: int
+    between: tuple[int | None, ...]
 
     def boxes(self) -> dict[str, tuple[int, int, int, int]]:
-        """Each part's box on the board, by name."""
+        """Each part's box on the board but the holdings' (`holdings`), by name."""
         width, height = BOARD_WIDTH + 1, BOARD_HEIGHT + 1
         return {
             "head": (0, 0, width, self.head),
             "left": (0, self.head, self.left, height),
             "right": (self.right, self.head, width, height),
             "bottom": (self.left, self.bottom, self.right, height),
-            "holdings": (self.left, self.head, self.right, self.bottom),
+        }
+
+    @cached_property
+    def holdings(self) -> dict[tuple[str, ...], tuple[int, int, int, int]]:
+        """The holdings' parts' boxes on the board, by the rows each shows."""
+        names = list(HOLDINGS_ROWS)
+        groups, tops = [[names[0]]], [self.head]
+        for row, cut in zip(names[1:], self.between, strict=True):
+            if cut is None:
+                groups[-1].append(row)
+            else:
+                groups.append([row])
+                tops.append(cut)
+        bottoms = [*tops[1:], self.bottom]
+        return {
+            tuple(rows): (self.left, top, self.right, bottom)
+            for rows, top, bottom in zip(groups, tops, bottoms, strict=True)
         }
 
 
+@lru_cache(maxsize=256)
 def board_cuts(origin: tuple[int, int], align: int = 1) -> BoardCuts | None:
     """The cuts of a board at `origin` in the picture, each on a multiple of `align`
     there (the reduced frame's blocks then never straddle two parts); None if there are
@@ -162,10 +191,11 @@ def board_cuts(origin: tuple[int, int], align: int = 1) -> BoardCuts | None:
         return [v for v in values if (start + v) % align == 0]
 
     heads, lefts = aligned(HEADS, y0), aligned(LEFTS, x0)
+    between = tuple(next(iter(aligned(rows, y0)), None) for rows in ROW_CUTS)
     for bottom in aligned(BOTTOMS, y0):
         rights = aligned(range(RIGHT_FROM, BOTTOMS[bottom] + 1), x0)
         if heads and lefts and rights:
-            return BoardCuts(heads[0], lefts[0], rights[0], bottom)
+            return BoardCuts(heads[0], lefts[0], rights[0], bottom, between)
     return None
 
 
@@ -203,6 +233,25 @@ def draw_board_body(
     _draw_name_house(picture, seat, origin)
     if holdings:
         _draw_holdings(picture, draw, game, seat, origin, t)
+
+
+def draw_holdings_part(
+    picture: Image.Image,
+    game: Game,
+    seat: int,
+    origin: tuple[int, int],
+    t: Translator,
+    rows: Iterable[str],
+) -> None:
+    """What `draw_player_board` draws in a part of the holdings (`BoardCuts.holdings`)
+    showing `rows` of them, on a picture of that part alone (`origin`: the board's
+    corner, off the picture): the panel's colour (the part lies inside the ring and the
+    stripe, whoever is awaited), the name row's settlement and the rows."""
+    picture.paste(PANEL, (0, 0, *picture.size))
+    draw = ImageDraw.Draw(picture)
+    _draw_name_house(picture, seat, origin)
+    for row in rows:
+        _draw_holdings_row(row, picture, draw, game, seat, origin, t)
 
 
 def _draw_frame(
@@ -280,33 +329,47 @@ def _draw_holdings(
     origin: tuple[int, int],
     t: Translator,
 ) -> None:
-    """Coins, cows, canteens and settlements left; goods; workers and their limit."""
+    """Coins, cows, canteens and settlements left; goods; workers and their limit: each
+    row of `HOLDINGS_ROWS`."""
+    for row in HOLDINGS_ROWS:
+        _draw_holdings_row(row, picture, draw, game, seat, origin, t)
+
+
+def _draw_holdings_row(
+    row: str,
+    picture: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    game: Game,
+    seat: int,
+    origin: tuple[int, int],
+    t: Translator,
+) -> None:
+    """One row of the holdings (`HOLDINGS_ROWS`)."""
     player = game.players[seat]
     x0, y0 = origin
     right = x0 + BOARD_WIDTH - 10
-    y: float = y0 + 68
+    y: float = y0 + HOLDINGS_ROWS[row]
     x: float = x0 + 24
-    x = _count(picture, draw, icons.coin(ICON), x, y, str(player.coins)) + 20
-    x = _count(picture, draw, icons.cow(ICON + 2), x, y, str(player.cows)) + 20
-    x = _count(picture, draw, icons.canteen(ICON + 2), x, y, str(player.canteens)) + 20
-    left = settlements_left(player.settlements_left, t)
-    house = icons.house(seat_colour(seat), HOUSE)
-    _count(picture, draw, house, x, y, left, size=_fitted(left, right - (x + HOUSE + 4)))
-
-    y, x = y0 + 106, x0 + 24
-    for good in data.GOODS:
-        count = player.goods[good]
-        sprite = icons.good(good, ICON)
-        x = _count(picture, draw, sprite, x, y, str(count), INK if count else MUTED) + 14
-
-    y, x = y0 + 144, x0 + 24
-    for colour in data.COLOURS:
-        count = player.workers[colour]
-        sprite = icons.worker(colour, WORKER)
-        x = _count(picture, draw, sprite, x, y, str(count), INK if count else MUTED) + 18
-    held = workers_held(player.worker_count, t)
-    size = _fitted(held, right - (x + 4))
-    fonts.draw_text(draw, (x + 4, y), held, size, fill=MUTED, bold=True, anchor="lm")
+    if row == "counts":
+        x = _count(picture, draw, icons.coin(ICON), x, y, str(player.coins)) + 20
+        x = _count(picture, draw, icons.cow(ICON + 2), x, y, str(player.cows)) + 20
+        x = _count(picture, draw, icons.canteen(ICON + 2), x, y, str(player.canteens)) + 20
+        left = settlements_left(player.settlements_left, t)
+        house = icons.house(seat_colour(seat), HOUSE)
+        _count(picture, draw, house, x, y, left, size=_fitted(left, right - (x + HOUSE + 4)))
+    elif row == "goods":
+        for good in data.GOODS:
+            count = player.goods[good]
+            sprite = icons.good(good, ICON)
+            x = _count(picture, draw, sprite, x, y, str(count), INK if count else MUTED) + 14
+    else:
+        for colour in data.COLOURS:
+            count = player.workers[colour]
+            sprite = icons.worker(colour, WORKER)
+            x = _count(picture, draw, sprite, x, y, str(count), INK if count else MUTED) + 18
+        held = workers_held(player.worker_count, t)
+        size = _fitted(held, right - (x + 4))
+        fonts.draw_text(draw, (x + 4, y), held, size, fill=MUTED, bold=True, anchor="lm")
 
 
 def _fitted(text: str, room: float) -> int:

@@ -11,13 +11,15 @@ be wrongly reused), in several languages, with names, seat notes and a highlight
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Hashable
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 import render
-from i18n import Language, Translator
+from i18n import Language, Translator, translator
 from render import caches, compose, fonts, layers, players, replay, textboxes, workerboard
+from render.palette import BOARD_GROUND
 from render.replay import turn_states
 from rules import Game
 
@@ -143,16 +145,14 @@ def test_a_text_is_as_wide_as_its_letters_wherever_freetype_says_so() -> None:
     assert checked > 10_000
 
 
-def _holdings(game: Game) -> list[tuple[object, ...]]:
+def _holdings(game: Game) -> list[dict[str, tuple[object, ...]]]:
+    """Each player's holdings, by the board's row that shows them."""
     return [
-        (
-            p.coins,
-            p.cows,
-            p.canteens,
-            p.settlements_left,
-            tuple(p.goods.items()),
-            tuple(p.workers.items()),
-        )
+        {
+            "counts": (p.coins, p.cows, p.canteens, p.settlements_left),
+            "goods": tuple(p.goods.items()),
+            "workers": tuple(p.workers.items()),
+        }
         for p in game.players
     ]
 
@@ -164,9 +164,10 @@ def test_a_turn_passing_redraws_the_holdings_of_no_board_whose_holdings_stayed(
     the players who gained or paid nothing get their tags redrawn (whose turn it is),
     not their goods, workers and counts, which are most of a board."""
     drawn: list[int] = []
-    real = players._draw_holdings
+    real = players._draw_holdings_row
 
     def spied(
+        row: str,
         picture: Image.Image,
         draw: ImageDraw.ImageDraw,
         game: Game,
@@ -175,14 +176,14 @@ def test_a_turn_passing_redraws_the_holdings_of_no_board_whose_holdings_stayed(
         t: Translator,
     ) -> None:
         drawn.append(seat)
-        real(picture, draw, game, seat, origin, t)
+        real(row, picture, draw, game, seat, origin, t)
 
-    monkeypatch.setattr(players, "_draw_holdings", spied)
+    monkeypatch.setattr(players, "_draw_holdings_row", spied)
     game = game_at(4, "end", seed=3)
     names = _names(game)
     caches.clear_all()
-    before: list[tuple[object, ...]] | None = None
-    checked = 0
+    before: list[dict[str, tuple[object, ...]]] | None = None
+    checked = redrawn = 0
     for state in turn_states(game):
         drawn.clear()
         compose.snapshot(state.game, names=names, language="pl", reuse=True, align=2)
@@ -191,8 +192,113 @@ def test_a_turn_passing_redraws_the_holdings_of_no_board_whose_holdings_stayed(
             stayed = [seat for seat in range(len(now)) if now[seat] == before[seat]]
             assert set(drawn).isdisjoint(stayed), state.frame.turn
             checked += len(stayed)
+            redrawn += len(drawn)
         before = now
-    assert checked > 100
+    assert checked > 100 and redrawn > 50
+
+
+@pytest.mark.parametrize(
+    ("players_count", "seed", "language", "align"),
+    [(4, 3, "pl", 2), (3, 7, "ja", 3), (2, 5, "fr", 1)],
+)
+def test_a_turn_redraws_only_the_rows_of_holdings_that_changed(
+    monkeypatch: pytest.MonkeyPatch, players_count: int, seed: int, language: Language, align: int
+) -> None:
+    """Issue 37.2/37.4: a player board's holdings are three rows (coins, cows, canteens
+    and settlements left; goods; workers), and a turn mostly changes one or two of them
+    (a worker taken, a good delivered for coins): the parts of the picture drawn again
+    (then mapped onto the palette and compressed) cover only the rows that changed."""
+    missed: list[object] = []
+    real = layers.layer
+
+    def spied(
+        key: Hashable,
+        size: tuple[int, int],
+        draw: Callable[[Image.Image], None],
+        ground: Image.Image | None = None,
+    ) -> Image.Image:
+        def drawing(image: Image.Image) -> None:
+            missed.append(key)
+            draw(image)
+
+        return real(key, size, drawing, ground)
+
+    monkeypatch.setattr(layers, "layer", spied)
+    game = game_at(players_count, "end", seed=seed)
+    caches.clear_all()
+    before: list[dict[str, tuple[object, ...]]] | None = None
+    origins: list[tuple[int, int]] = []
+    partly = 0
+    for state in turn_states(game):
+        missed.clear()
+        drawn = compose.snapshot(state.game, language=language, reuse=True, align=align)
+        assert drawn.kept is not None
+        boxes = [
+            (x, y, x + part.width, y + part.height)
+            for key, part, (x, y) in drawn.kept.parts
+            if key in missed
+        ]
+        now = _holdings(state.game)
+        for seat, (x0, y0) in enumerate(drawn.player_board_origins):
+            redrawn = {
+                row
+                for row, middle in players.HOLDINGS_ROWS.items()
+                for left, top, right, bottom in boxes
+                if left <= x0 + 200 < right and top <= y0 + middle < bottom
+            }
+            # (a header taller by a line moves the boards: their parts are cut anew)
+            if before is not None and origins == drawn.player_board_origins:
+                changed = {row for row in now[seat] if now[seat][row] != before[seat][row]}
+                assert redrawn <= changed, (state.frame.turn, seat)
+                partly += 0 < len(changed) < len(now[seat])
+        before, origins = now, drawn.player_board_origins
+    assert partly > 10
+
+
+@pytest.mark.parametrize(("players_count", "seed", "language"), [(2, 5, "en"), (4, 3, "ja")])
+def test_a_board_cut_into_parts_is_the_board_drawn_whole(
+    players_count: int, seed: int, language: Language
+) -> None:
+    """Each part of a board (`players.board_cuts`: the head, the rows of holdings, the
+    rims) drawn alone on its own picture and pasted is the board drawn whole, on every
+    turn of a game, wherever the board lies against the reduction's blocks (a cut may
+    fall only where nothing drawn crosses it, on a multiple of the reduction)."""
+    game = game_at(players_count, "end", seed=seed)
+    names, notes = _names(game), _notes(game)
+    t = translator(language)
+    places = [(align, x, y) for align in (1, 2, 3, 4) for x in range(align) for y in range(align)]
+    size = (players.BOARD_WIDTH + 8, players.BOARD_HEIGHT + 8)
+    differing, together = [], 0
+    for index, state in enumerate(turn_states(game)):
+        for seat, player in enumerate(state.game.players):
+            align, x, y = places[(index * players_count + seat) % len(places)]
+            origin = (4 + x, 4 + y)
+            note = notes.get(player.id)
+            whole = Image.new("RGB", size, BOARD_GROUND)
+            players.draw_player_board(whole, state.game, seat, origin, names, note, t)
+            cuts = players.board_cuts(origin, align)
+            if cuts is None:  # kept whole
+                continue
+            parts = Image.new("RGB", size, BOARD_GROUND)
+            boxes = [*cuts.boxes().items(), *cuts.holdings.items()]
+            for name, (left, top, right, bottom) in boxes:
+                corner = (-left, -top)
+                part = Image.new("RGB", (right - left, bottom - top), BOARD_GROUND)
+                if name == "head":
+                    players.draw_board_head(part, state.game, seat, corner, names, note, t)
+                elif isinstance(name, tuple):
+                    players.draw_holdings_part(part, state.game, seat, corner, t, name)
+                else:
+                    players.draw_board_body(part, state.game, seat, corner, t, holdings=False)
+                # every cut (the board's own edges aside) on a multiple of the reduction
+                assert left == 0 or (origin[0] + left) % align == 0
+                assert top == 0 or (origin[1] + top) % align == 0
+                parts.paste(part, (origin[0] + left, origin[1] + top))
+            together += len(cuts.holdings) < len(players.HOLDINGS_ROWS)
+            if not _same(whole, parts):
+                differing.append((state.frame.turn, seat))
+    assert differing == []
+    assert together > 0
 
 
 def test_a_title_that_comes_back_is_not_drawn_again(monkeypatch: pytest.MonkeyPatch) -> None:
