@@ -558,6 +558,7 @@ def snapshot(
         return snapshot
 
     kept = layers.Kept()
+    _kept_landscape(game, geo, language, land_origin, align, kept)
     _kept_parts(game, geo, language, land_origin, supply_origin, kept)
     _kept_boards(game, shown, notes, language, board_origin, origins, kept, align)
     kept.parts.append((("legend", COLUMN_WIDTH, language), legend, legend_origin))
@@ -687,6 +688,67 @@ def _aligned(box: layers.Box, size: tuple[int, int], align: int) -> layers.Box:
     )
 
 
+def _kept_landscape(
+    game: Game,
+    geo: landscape.LandscapeGeometry,
+    language: Language,
+    land_origin: tuple[int, int],
+    align: int,
+    kept: layers.Kept,
+) -> None:
+    """The landscape without the last turn's marks, as kept: its frame and print once
+    per game, and over them, band by band of rows (`landscape.bands`, each cut on a
+    multiple of `align` in the picture), the labels and pieces of the fields each band
+    shows, keyed by those fields alone: a settlement redraws its band."""
+    t = translator(language)
+    size = (geo.width, geo.height)
+    printed = layers.layer(
+        ("landscape print", size, geo.radius, landscape.print_key(game)),
+        size,
+        lambda image: landscape.draw_printed_frame(image, game, geo, (0, 0)),
+    )
+    seats = {p.id: seat for seat, p in enumerate(game.players)}
+    fields = {f.label: landscape.field_key(f, seats) for f in game.fields.values()}
+    hexes = tuple((f.label, f.q, f.r) for f in game.fields.values())
+    tiles = tuple((p.letter, p.centre) for p in game.tiles)
+    shift = -land_origin[1] % align
+    for top, bottom, reach, labels in landscape.bands(geo, hexes, shift):
+        key = (
+            "landscape band",
+            language,
+            size,
+            geo.radius,
+            top,
+            bottom,
+            tiles,
+            tuple(fields[label] for label in labels),
+        )
+        drawer = _land_band_drawer(game, geo, printed, (top, bottom, reach), labels, t)
+        band = layers.layer(key, (geo.width, bottom - top), drawer)
+        kept.parts.append((key, band, (land_origin[0], land_origin[1] + top)))
+
+
+def _land_band_drawer(
+    game: Game,
+    geo: landscape.LandscapeGeometry,
+    printed: Image.Image,
+    rows: tuple[int, int, int],
+    labels: tuple[str, ...],
+    t: Translator,
+) -> Callable[[Image.Image], None]:
+    """What draws the landscape's band of `rows` (top, bottom, and `reach`: where the
+    fields `labels` start being drawn): drawn from `reach`, so that no field is drawn
+    from above the picture's top, then cut."""
+    top, bottom, reach = rows
+
+    def draw(image: Image.Image) -> None:
+        canvas = printed.crop((0, reach, geo.width, bottom))
+        landscape.draw_over_print(canvas, game, geo, (0, -reach), (), t, labels)
+        image.paste(canvas.crop((0, top - reach, geo.width, bottom - reach)), (0, 0))
+
+    return draw
+
+
 def _kept_parts(
     game: Game,
     geo: landscape.LandscapeGeometry,
@@ -695,23 +757,8 @@ def _kept_parts(
     supply_origin: tuple[int, int],
     kept: layers.Kept,
 ) -> None:
-    """The landscape without the last turn's marks, and the supply, as kept."""
+    """The supply, as kept."""
     t = translator(language)
-    size = (geo.width, geo.height)
-    land_key = ("landscape", language, size, geo.radius, landscape.pieces_key(game))
-    # the frame and the print once per game, the labels and pieces over a copy of them
-    printed = layers.layer(
-        ("landscape print", size, geo.radius, landscape.print_key(game)),
-        size,
-        lambda image: landscape.draw_printed_frame(image, game, geo, (0, 0)),
-    )
-    land = layers.layer(
-        land_key,
-        size,
-        lambda image: landscape.draw_over_print(image, game, geo, (0, 0), (), t),
-        ground=printed,
-    )
-    kept.parts.append((land_key, land, land_origin))
     supply = game.supply
     supply_key = (
         "supply",

@@ -8,8 +8,9 @@ draws the pieces and the marks of the last turn on top.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -349,12 +350,16 @@ def draw_labels(
     geo: LandscapeGeometry,
     offset: tuple[int, int],
     t: Translator,
+    only: Collection[str] | None = None,
 ) -> None:
-    """The labels of the fields nobody has built on, and the start tile's."""
+    """The labels of the fields nobody has built on, and the start tile's (of the
+    fields labelled `only`, if given)."""
     ox, oy = offset
     radius = geo.radius
     draw = ImageDraw.Draw(picture)
     for f in game.fields.values():
+        if only is not None and f.label not in only:
+            continue
         cx, cy = geo.centre(f.q, f.r)
         if not f.settlements:
             _draw_label(draw, f.label, f.kind, cx + ox, cy + oy, radius)
@@ -389,13 +394,17 @@ def draw_pieces(
     geo: LandscapeGeometry,
     offset: tuple[int, int] = (0, 0),
     marks: Sequence[FieldMark] = (),
+    only: Collection[str] | None = None,
 ) -> None:
-    """Cows, canteens, settlements, and the rings of `marks`."""
+    """Cows, canteens, settlements (on the fields labelled `only`, if given), and the
+    rings of `marks`."""
     draw = ImageDraw.Draw(picture)
     radius = geo.radius
     ox, oy = offset
     seats = {p.id: seat for seat, p in enumerate(game.players)}
     for f in game.fields.values():
+        if only is not None and f.label not in only:
+            continue
         cx, cy = geo.centre(f.q, f.r)
         cx, cy = cx + ox, cy + oy
         if f.cow:
@@ -505,12 +514,14 @@ def draw_over_print(
     offset: tuple[int, int],
     marks: Sequence[FieldMark],
     t: Translator,
+    only: Collection[str] | None = None,
 ) -> None:
     """The rest of `draw_landscape` over `draw_printed_frame`'s: the labels and the
-    pieces (the same drawing in the same order, so the pixels are the same)."""
+    pieces (the same drawing in the same order, so the pixels are the same); of the
+    fields labelled `only`, if given (what a band of rows shows: `bands`)."""
     with textboxes.panel("landscape", _frame(geo, offset)):
-        draw_labels(picture, game, geo, offset, t)
-        draw_pieces(picture, game, geo, offset, marks)
+        draw_labels(picture, game, geo, offset, t, only)
+        draw_pieces(picture, game, geo, offset, marks, only)
 
 
 def _frame(geo: LandscapeGeometry, offset: tuple[int, int]) -> tuple[int, int, int, int]:
@@ -526,6 +537,26 @@ def landscape_picture(game: Game, marks: Sequence[FieldMark], t: Translator) -> 
     return picture
 
 
+def field_key(field: Field, seats: Mapping[str, int]) -> tuple[object, ...]:
+    """Everything `draw_landscape` reads of one field (marks aside): where it lies, its
+    print, and what stands on it, a settlement by its owner's seat (`seats`)."""
+    f = field
+    return (
+        f.label,
+        f.q,
+        f.r,
+        f.tile,
+        f.kind,
+        tuple(sorted(f.cost.items())),
+        f.double,
+        f.start,
+        f.cow,
+        f.canteen,
+        seats.get(f.settlements[0], 0) if f.settlements else None,
+        len(f.settlements),
+    )
+
+
 def pieces_key(game: Game) -> tuple[object, ...]:
     """Everything `draw_landscape` reads from `game` (marks aside): the tiles, each
     field's print and what stands on it, settlements by their owner's seat. Two games
@@ -533,24 +564,48 @@ def pieces_key(game: Game) -> tuple[object, ...]:
     seats = {p.id: seat for seat, p in enumerate(game.players)}
     return (
         tuple((p.letter, p.centre) for p in game.tiles),
-        tuple(
-            (
-                f.label,
-                f.q,
-                f.r,
-                f.tile,
-                f.kind,
-                tuple(sorted(f.cost.items())),
-                f.double,
-                f.start,
-                f.cow,
-                f.canteen,
-                seats.get(f.settlements[0], 0) if f.settlements else None,
-                len(f.settlements),
-            )
-            for f in game.fields.values()
-        ),
+        tuple(field_key(f, seats) for f in game.fields.values()),
     )
+
+
+BAND_ROWS = 60
+"""The landscape is kept in bands of about this many rows (`bands`): a settlement, a
+cow or a canteen redraws, maps and compresses its band, not the whole landscape. A
+multiple of every reduction of a replay (2, 3, 4)."""
+FIELD_SPILL = 8
+"""How far above and below its hexagon a field's drawing may reach (none does: a
+margin)."""
+
+
+@lru_cache(maxsize=64)
+def bands(
+    geo: LandscapeGeometry, hexes: tuple[tuple[str, int, int], ...], shift: int
+) -> tuple[tuple[int, int, int, tuple[str, ...]], ...]:
+    """The landscape's bands of rows, (top, bottom, reach, the labels of the fields
+    drawn in it, in the order they are drawn), for the fields `hexes` (label, q, r, in
+    the game's order); `reach`: the highest row those fields' drawing starts on (a band
+    is drawn from there: Pillow does not fill a polygon that starts above its picture's
+    top quite as it fills it whole). The cuts are BAND_ROWS apart from `shift` (a
+    replay's frame reduces the picture in blocks: each cut on a block's edge). Nothing
+    of a field is drawn in a band its hexagon (and FIELD_SPILL) does not reach, so a
+    band drawn with its fields alone, over the print, is the landscape's rows."""
+    spans = []
+    for label, q, r in hexes:
+        _, cy = geo.centre(q, r)
+        spans.append(
+            (
+                label,
+                math.floor(cy - geo.radius - FIELD_SPILL),
+                math.ceil(cy + geo.radius + FIELD_SPILL),
+            )
+        )
+    cuts = [0, *range(shift + BAND_ROWS, geo.height - BAND_ROWS // 2, BAND_ROWS), geo.height]
+    shown = []
+    for top, bottom in itertools.pairwise(cuts):
+        over = [(label, first) for label, first, last in spans if first < bottom and last > top]
+        reach = max(0, min([top, *(first for _, first in over)]))
+        shown.append((top, bottom, reach, tuple(label for label, _ in over)))
+    return tuple(shown)
 
 
 def print_key(game: Game) -> tuple[object, ...]:

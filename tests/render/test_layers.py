@@ -18,7 +18,17 @@ from PIL import Image, ImageChops, ImageDraw
 
 import render
 from i18n import Language, Translator, translator
-from render import caches, compose, fonts, layers, players, replay, textboxes, workerboard
+from render import (
+    caches,
+    compose,
+    fonts,
+    landscape,
+    layers,
+    players,
+    replay,
+    textboxes,
+    workerboard,
+)
 from render.palette import BOARD_GROUND
 from render.replay import turn_states
 from rules import Game
@@ -415,3 +425,91 @@ def test_wide_and_accented_names_are_drawn_alike_in_the_headers_boxes(language: 
         reference = compose.snapshot(state.game, names=names, language=language)
         picture = render.render_game(state.game, names=names, language=language)
         assert picture == render.to_png(reference.image), state.frame.turn
+
+
+def _spy_on_drawn_parts(monkeypatch: pytest.MonkeyPatch) -> list[Hashable]:
+    """The keys of the kept parts drawn (not taken as kept) from now on."""
+    drawn_keys: list[Hashable] = []
+    real = layers.layer
+
+    def spied(
+        key: Hashable,
+        size: tuple[int, int],
+        draw: Callable[[Image.Image], None],
+        ground: Image.Image | None = None,
+    ) -> Image.Image:
+        def drawing(image: Image.Image) -> None:
+            drawn_keys.append(key)
+            draw(image)
+
+        return real(key, size, drawing, ground)
+
+    monkeypatch.setattr(layers, "layer", spied)
+    return drawn_keys
+
+
+def _field_keys(game: Game) -> dict[str, tuple[object, ...]]:
+    seats = {p.id: seat for seat, p in enumerate(game.players)}
+    return {f.label: landscape.field_key(f, seats) for f in game.fields.values()}
+
+
+@pytest.mark.parametrize(("players_count", "seed", "language"), [(4, 3, "en"), (3, 7, "ja")])
+def test_a_settlement_redraws_the_landscapes_bands_its_field_reaches_not_the_landscape(
+    monkeypatch: pytest.MonkeyPatch, players_count: int, seed: int, language: Language
+) -> None:
+    """Issue 37.2/37.4: the landscape is kept in bands of rows, each keyed by the fields
+    it shows: a turn that builds, or moves a cow or a canteen, draws again (then maps
+    and compresses) only the bands those fields reach, never the whole landscape."""
+    drawn_keys = _spy_on_drawn_parts(monkeypatch)
+    game = game_at(players_count, "end", seed=seed)
+    caches.clear_all()
+    changing_turns = 0
+    previous: dict[str, tuple[object, ...]] | None = None
+    origin = (0, 0)
+    for state in turn_states(game):
+        drawn_keys.clear()
+        drawn = compose.snapshot(state.game, language=language, reuse=True, align=2)
+        assert drawn.kept is not None
+        bands = len([key for key, _, _ in drawn.kept.parts if key[0] == "landscape band"])  # type: ignore[index]
+        redrawn = [key for key in drawn_keys if key[0] == "landscape band"]  # type: ignore[index]
+        fields = _field_keys(state.game)
+        if previous is not None:
+            changed = [label for label in fields if fields[label] != previous[label]]
+            moved = drawn.landscape_origin != origin
+            if changed and not moved:
+                changing_turns += 1
+                # a field's hexagon reaches into at most four bands of rows
+                assert 0 < len(redrawn) <= 4 * len(changed) < bands, state.frame.turn
+            elif not moved:
+                assert redrawn == [], state.frame.turn
+        previous, origin = fields, drawn.landscape_origin
+    assert changing_turns > 5
+
+
+@pytest.mark.parametrize(("players_count", "seed", "language"), [(4, 5, "fr"), (2, 7, "ja")])
+def test_the_landscapes_bands_are_the_landscape_drawn_whole_at_every_alignment(
+    players_count: int, seed: int, language: Language
+) -> None:
+    """Each band of the landscape, drawn alone with the fields it shows, is those rows
+    of the landscape drawn whole, whatever alignment the bands are cut to (a replay's
+    reduction: 2, 3 or 4; 1 for the bot's PNG), and each cut is on that alignment."""
+    game = game_at(players_count, "end", seed=seed)
+    caches.clear_all()
+    for index, state in enumerate(turn_states(game)):
+        align = 1 + index % 4
+        kept = compose.snapshot(state.game, language=language, reuse=True, align=align)
+        # the landscape drawn whole, without the last turn's marks (drawn over the parts)
+        whole = landscape.landscape_picture(state.game, (), translator(language))
+        assert kept.kept is not None
+        bands = [
+            (part, origin)
+            for key, part, origin in kept.kept.parts
+            if key[0] == "landscape band"  # type: ignore[index]
+        ]
+        assert len(bands) > 10
+        left, top = kept.landscape_origin
+        for part, (x, y) in bands:
+            assert y == top or y % align == 0, "a cut between two bands straddles a block"
+            row = y - top
+            expected = whole.crop((x - left, row, x - left + part.width, row + part.height))
+            assert _same(part, expected), (state.frame.turn, row)
