@@ -558,7 +558,7 @@ def snapshot(
         return snapshot
 
     kept = layers.Kept()
-    _kept_parts(game, geo, language, land_origin, supply_origin, kept)
+    _kept_parts(game, geo, language, land_origin, supply_origin, kept, align)
     _kept_boards(game, shown, notes, language, board_origin, origins, kept, align)
     kept.parts.append((("legend", COLUMN_WIDTH, language), legend, legend_origin))
     # what is drawn over the kept parts (generously: a ring spreads past its box)
@@ -654,8 +654,10 @@ def _kept_parts(
     land_origin: tuple[int, int],
     supply_origin: tuple[int, int],
     kept: layers.Kept,
+    align: int = 1,
 ) -> None:
-    """The landscape without the last turn's marks, and the supply, as kept."""
+    """The landscape without the last turn's marks, and the supply (in parts cut on
+    multiples of `align`), as kept."""
     t = translator(language)
     size = (geo.width, geo.height)
     land_key = ("landscape", language, size, geo.radius, landscape.pieces_key(game))
@@ -672,21 +674,38 @@ def _kept_parts(
         ground=printed,
     )
     kept.parts.append((land_key, land, land_origin))
-    supply = game.supply
-    supply_key = (
-        "supply",
-        language,
-        geo.width,
-        tuple(supply.goods.items()),
-        tuple(supply.workers.items()),
-        supply.cows,
-    )
-    strip = layers.layer(
-        supply_key,
-        (geo.width + 1, players.SUPPLY_HEIGHT + 1),
-        lambda image: players.draw_supply(image, game, (0, 0), geo.width, t),
-    )
-    kept.parts.append((supply_key, strip, supply_origin))
+    # the strip in parts (`players.supply_cuts`): a count that changed redraws its own
+    laid = players.supply_layout(game, 0, geo.width, t)
+    ends = [*players.supply_cuts(laid, supply_origin[0], align), geo.width + 1]
+    left = 0
+    for right in ends:
+        last = right == geo.width + 1
+        shown = tuple(
+            (name, count, x - left) for name, count, x, _ in laid.items if left <= x < right
+        )
+        key = (
+            "supply",
+            right - left,
+            laid.title if left == 0 else None,
+            geo.width - left if last else None,
+            shown,
+        )
+        part = layers.layer(
+            key,
+            (right - left, players.SUPPLY_HEIGHT + 1),
+            _supply_drawer(laid, left, None if last else right),
+        )
+        kept.parts.append((key, part, (supply_origin[0] + left, supply_origin[1])))
+        left = right
+
+
+def _supply_drawer(
+    laid: players.SupplyLayout, left: int, right: int | None
+) -> Callable[[Image.Image], None]:
+    def draw(image: Image.Image) -> None:
+        players.draw_supply_part(image, laid, 0, left, right)
+
+    return draw
 
 
 def _kept_boards(
