@@ -676,6 +676,12 @@ def _kept_parts(
     kept.parts.append((land_key, land, land_origin))
     # the strip in parts (`players.supply_cuts`): a count that changed redraws its own
     laid = players.supply_layout(game, 0, geo.width, t)
+    strip_size = (geo.width + 1, players.SUPPLY_HEIGHT + 1)
+    frame = layers.layer(
+        ("supply frame", geo.width),
+        strip_size,
+        lambda image: players.draw_supply_frame(image, (0, 0), geo.width),
+    )
     ends = [*players.supply_cuts(laid, supply_origin[0], align), geo.width + 1]
     left = 0
     for right in ends:
@@ -693,17 +699,22 @@ def _kept_parts(
         part = layers.layer(
             key,
             (right - left, players.SUPPLY_HEIGHT + 1),
-            _supply_drawer(laid, left, None if last else right),
+            _supply_drawer(laid, frame, left, None if last else right),
         )
         kept.parts.append((key, part, (supply_origin[0] + left, supply_origin[1])))
         left = right
 
 
 def _supply_drawer(
-    laid: players.SupplyLayout, left: int, right: int | None
+    laid: players.SupplyLayout, frame: Image.Image, left: int, right: int | None
 ) -> Callable[[Image.Image], None]:
+    """What draws the supply strip's part from column `left` to `right` (None: to its
+    end): the kept `frame`'s columns there, and what lies there of the title and the
+    counts."""
+
     def draw(image: Image.Image) -> None:
-        players.draw_supply_part(image, laid, 0, left, right)
+        image.paste(frame.crop((left, 0, left + image.width, image.height)), (0, 0))
+        players.draw_supply_part(image, laid, 0, left, right, framed=True)
 
     return draw
 

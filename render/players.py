@@ -410,16 +410,32 @@ def draw_supply(
     draw_supply_part(picture, supply_layout(game, x0, width, t), y0, 0, None)
 
 
+def draw_supply_frame(picture: Image.Image, origin: tuple[int, int], width: int) -> None:
+    """The general supply's strip without its title and counts."""
+    x0, y0 = origin
+    frame = (x0, y0, x0 + width, y0 + SUPPLY_HEIGHT)
+    ImageDraw.Draw(picture).rounded_rectangle(
+        frame, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2
+    )
+
+
 def draw_supply_part(
-    picture: Image.Image, layout: SupplyLayout, top: int, left: int, right: int | None
+    picture: Image.Image,
+    layout: SupplyLayout,
+    top: int,
+    left: int,
+    right: int | None,
+    framed: bool = False,
 ) -> None:
     """The strip's columns `left` to `right` (None: to its end) of `layout`, on a
     picture whose column 0 is the strip's column `left` (and whose row `top` is the
-    strip's top): the frame, and what lies there of the title and the counts."""
+    strip's top): what lies there of the title and the counts, over the frame (drawn
+    here if not `framed` already)."""
     draw = ImageDraw.Draw(picture)
     x0 = layout.left - left
     frame = (x0, top, x0 + layout.width, top + SUPPLY_HEIGHT)
-    draw.rounded_rectangle(frame, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
+    if not framed:
+        draw_supply_frame(picture, (x0, top), layout.width)
     y = top + SUPPLY_HEIGHT / 2
     with textboxes.panel("supply", frame):
         if left == 0:
