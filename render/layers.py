@@ -15,7 +15,9 @@ The parts are cut where what they show changes apart (each cut where nothing dra
 crosses it): the landscape's print (the fields' sprites and the tiles' outlines, once a
 game) under its labels and pieces; each worker board panel; a player's board as its
 head (name, tags), its holdings and the rims of its ring (the tags and the ring move
-with the turn, the holdings only for the player who played). The header's title is
+with the turn, the holdings only for the player who played); the supply strip as its
+title and each count with its icon (`players.supply_cuts`: a turn that takes from the
+supply or gives back to it redraws the counts that changed). The header's title is
 kept here too, pasted in the header drawn over the parts (`compose._kept_title`), and
 its rows above the status line are a part of the picture (`compose._title_part`).
 
