@@ -24,6 +24,7 @@ import math
 import threading
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -676,16 +677,26 @@ def _kept_parts(
     kept.parts.append((land_key, land, land_origin))
     # the strip in parts (`players.supply_cuts`): a count that changed redraws its own
     laid = players.supply_layout(game, 0, geo.width, t)
-    strip_size = (geo.width + 1, players.SUPPLY_HEIGHT + 1)
-    frame = layers.layer(
-        ("supply frame", geo.width),
-        strip_size,
-        lambda image: players.draw_supply_frame(image, (0, 0), geo.width),
-    )
-    ends = [*players.supply_cuts(laid, supply_origin[0], align), geo.width + 1]
+    for key, left, right in _supply_parts(laid, supply_origin[0], align):
+        width = (geo.width + 1 if right is None else right) - left
+        part = layers.layer(
+            key, (width, players.SUPPLY_HEIGHT + 1), _supply_drawer(laid, left, right)
+        )
+        kept.parts.append((key, part, (supply_origin[0] + left, supply_origin[1])))
+
+
+@lru_cache(maxsize=256)
+def _supply_parts(
+    laid: players.SupplyLayout, x0: int, align: int
+) -> tuple[tuple[Hashable, int, int | None], ...]:
+    """The supply strip's parts (its key, its first column and the column past its last,
+    None for the strip's last) when it lies at column `x0`, cut on multiples of
+    `align` there (`players.supply_cuts`). A middle part is keyed by its width and the
+    counts in it only: it shows the frame's top and bottom edges wherever it lies."""
+    parts: list[tuple[Hashable, int, int | None]] = []
     left = 0
-    for right in ends:
-        last = right == geo.width + 1
+    for right in (*players.supply_cuts(laid, x0, align), laid.width + 1):
+        last = right == laid.width + 1
         shown = tuple(
             (name, count, x - left) for name, count, x, _ in laid.items if left <= x < right
         )
@@ -693,26 +704,28 @@ def _kept_parts(
             "supply",
             right - left,
             laid.title if left == 0 else None,
-            geo.width - left if last else None,
+            laid.width - left if last else None,
             shown,
         )
-        part = layers.layer(
-            key,
-            (right - left, players.SUPPLY_HEIGHT + 1),
-            _supply_drawer(laid, frame, left, None if last else right),
-        )
-        kept.parts.append((key, part, (supply_origin[0] + left, supply_origin[1])))
+        parts.append((key, left, None if last else right))
         left = right
+    return tuple(parts)
 
 
 def _supply_drawer(
-    laid: players.SupplyLayout, frame: Image.Image, left: int, right: int | None
+    laid: players.SupplyLayout, left: int, right: int | None
 ) -> Callable[[Image.Image], None]:
     """What draws the supply strip's part from column `left` to `right` (None: to its
-    end): the kept `frame`'s columns there, and what lies there of the title and the
-    counts."""
+    end): the strip's frame (kept once per width: drawing it whole for each part took
+    most of a part's time) cut to the part's columns, and what lies there of the title
+    and the counts."""
 
     def draw(image: Image.Image) -> None:
+        frame = layers.layer(
+            ("supply frame", laid.width),
+            (laid.width + 1, players.SUPPLY_HEIGHT + 1),
+            lambda strip: players.draw_supply_frame(strip, (0, 0), laid.width),
+        )
         image.paste(frame.crop((left, 0, left + image.width, image.height)), (0, 0))
         players.draw_supply_part(image, laid, 0, left, right, framed=True)
 

@@ -364,8 +364,16 @@ def _supply_sprite(what: str) -> Image.Image:
 def supply_layout(game: Game, left: int, width: int, t: Translator) -> SupplyLayout:
     """The strip's title and counts laid out from `left`: spread over the strip, never
     wider apart than 20 px."""
-    items = [(what, _supply_sprite(what), count) for what, count in _supply_counts(game)]
     title = capitalised(BOARD["supply"].name_in(t))
+    return _supply_layout(title, tuple(_supply_counts(game)), left, width)
+
+
+@lru_cache(maxsize=256)
+def _supply_layout(
+    title: str, counts: tuple[tuple[str, int], ...], left: int, width: int
+) -> SupplyLayout:
+    """(Kept: every picture lays the strip out, and most show counts shown before.)"""
+    items = [(what, _supply_sprite(what), count) for what, count in counts]
     content = fonts.text_width(title, COUNT_SIZE, bold=True) + sum(
         sprite.width + 4 + fonts.text_width(str(count), COUNT_SIZE, bold=True)
         for _, sprite, count in items
@@ -386,7 +394,8 @@ def supply_layout(game: Game, left: int, width: int, t: Translator) -> SupplyLay
     return SupplyLayout(title, width, left, title_end, tuple(placed))
 
 
-def supply_cuts(layout: SupplyLayout, x0: int, align: int = 1) -> list[int]:
+@lru_cache(maxsize=256)
+def supply_cuts(layout: SupplyLayout, x0: int, align: int = 1) -> tuple[int, ...]:
     """Columns of the strip (laid out from 0, lying at column `x0` of the picture) where
     it may be cut into parts, each on a multiple of `align` in the picture: between the
     title and the first count and between two counts, where nothing drawn crosses (the
@@ -399,7 +408,7 @@ def supply_cuts(layout: SupplyLayout, x0: int, align: int = 1) -> list[int]:
         cut = highest - (x0 + highest) % align
         if cut >= lowest:
             cuts.append(cut)
-    return cuts
+    return tuple(cuts)
 
 
 def draw_supply(
