@@ -314,6 +314,12 @@ def text_width(text: str, size: int, bold: bool = False) -> float:
     return sum(_run_width(i, size, bold, run) for i, run in split_runs(text))
 
 
+def drawn_width(text: str, size: int, bold: bool = False) -> float:
+    """The width `draw_text` returns for `text` (its runs' widths added up in turn),
+    without drawing it: where what comes after a text is laid out before drawing it."""
+    return sum(_drawn_width(i, size, bold, run) for i, run in split_runs(text))
+
+
 def _drawn_width(source_index: int, size: int, bold: bool, run: str) -> float:
     """A run's advance width as FreeType lays it out (`_run_width`), added up from its
     letters' where that is the same (`_plain_width`): a header's new sentence is

@@ -16,7 +16,9 @@ crosses it): the landscape's print (the fields' sprites and the tiles' outlines,
 game) under its labels and pieces; each worker board panel; a player's board as its
 head (name, tags), its holdings row by row (counts, goods, workers) and the rims of its
 ring (the tags and the ring move with the turn, a row of holdings only for the player
-who played, when it changed). The header's title is
+who played, when it changed); the supply strip as its title and each count with its
+icon (`players.supply_cuts`: a turn that takes from the supply or gives back to it
+redraws the counts that changed). The header's title is
 kept here too, pasted in the header drawn over the parts (`compose._kept_title`), and
 its rows above the status line are a part of the picture (`compose._title_part`).
 

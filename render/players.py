@@ -6,6 +6,7 @@ coins, cows, canteens, settlements left, goods and workers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -387,42 +388,135 @@ def player_board_picture(
     return picture
 
 
+SUPPLY_INK_PAST = 2
+"""How far past its advance width a count's (or the title's) ink may reach: the strip is
+cut no nearer (`supply_cuts`)."""
+
+
+@dataclass(frozen=True)
+class SupplyLayout:
+    """Where the general supply's strip (`width` wide, its left edge at `left`) draws
+    its title and each count: `items` are (what, count, x of the icon, x where its count
+    ends), in order; `title_end` is where the title ends."""
+
+    title: str
+    width: int
+    left: int
+    title_end: float
+    items: tuple[tuple[str, int, float, float], ...]
+
+
+def _supply_counts(game: Game) -> list[tuple[str, int]]:
+    """The supply's counts in the strip's order, each with what it counts: "good
+    <good>", "cow" or "worker <colour>" (a worker's colour is named after a good)."""
+    supply = game.supply
+    counts = [(f"good {good}", supply.goods[good]) for good in data.GOODS]
+    counts.append(("cow", supply.cows))
+    return counts + [(f"worker {colour}", supply.workers[colour]) for colour in data.COLOURS]
+
+
+def _supply_sprite(what: str) -> Image.Image:
+    kind, _, name = what.partition(" ")
+    if kind == "good":
+        return icons.good(name, ICON)
+    if kind == "worker":
+        return icons.worker(name, WORKER)
+    return icons.cow(ICON + 2)
+
+
+def supply_layout(game: Game, left: int, width: int, t: Translator) -> SupplyLayout:
+    """The strip's title and counts laid out from `left`: spread over the strip, never
+    wider apart than 20 px."""
+    title = capitalised(BOARD["supply"].name_in(t))
+    return _supply_layout(title, tuple(_supply_counts(game)), left, width)
+
+
+@lru_cache(maxsize=256)
+def _supply_layout(
+    title: str, counts: tuple[tuple[str, int], ...], left: int, width: int
+) -> SupplyLayout:
+    """(Kept: every picture lays the strip out, and most show counts shown before.)"""
+    items = [(what, _supply_sprite(what), count) for what, count in counts]
+    content = fonts.text_width(title, COUNT_SIZE, bold=True) + sum(
+        sprite.width + 4 + fonts.text_width(str(count), COUNT_SIZE, bold=True)
+        for _, sprite, count in items
+    )
+    gap = min(20.0, (width - 28 - content) / len(items))
+    # added up as drawing them one after the other does (the same floats)
+    x: float = left + 14
+    title_width = fonts.drawn_width(title, COUNT_SIZE, bold=True)
+    title_end = x + title_width
+    x += title_width + gap
+    placed = []
+    for name, sprite, count in items:
+        start = x
+        x += sprite.width + 4
+        end = x + fonts.drawn_width(str(count), COUNT_SIZE, bold=True)
+        placed.append((name, count, start, end))
+        x = end + gap
+    return SupplyLayout(title, width, left, title_end, tuple(placed))
+
+
+@lru_cache(maxsize=256)
+def supply_cuts(layout: SupplyLayout, x0: int, align: int = 1) -> tuple[int, ...]:
+    """Columns of the strip (laid out from 0, lying at column `x0` of the picture) where
+    it may be cut into parts, each on a multiple of `align` in the picture: between the
+    title and the first count and between two counts, where nothing drawn crosses (the
+    strip's frame above and below is drawn in every part alike). Each part then shows
+    the title or counts only: a count that changed redraws its part."""
+    ends = [layout.title_end, *(end for *_, end in layout.items)]
+    cuts = []
+    for end, (_, _, start, _) in zip(ends, layout.items, strict=False):
+        lowest, highest = math.ceil(end) + SUPPLY_INK_PAST, fonts.pixel(start) - 1
+        cut = highest - (x0 + highest) % align
+        if cut >= lowest:
+            cuts.append(cut)
+    return tuple(cuts)
+
+
 def draw_supply(
     picture: Image.Image, game: Game, origin: tuple[int, int], width: int, t: Translator
 ) -> None:
     """The general supply: goods, cows and workers left to take (the shortage rule)."""
-    draw = ImageDraw.Draw(picture)
+    x0, y0 = origin
+    draw_supply_part(picture, supply_layout(game, x0, width, t), y0, 0, None)
+
+
+def draw_supply_frame(picture: Image.Image, origin: tuple[int, int], width: int) -> None:
+    """The general supply's strip without its title and counts."""
     x0, y0 = origin
     frame = (x0, y0, x0 + width, y0 + SUPPLY_HEIGHT)
-    draw.rounded_rectangle(frame, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
-    with textboxes.panel("supply", frame):
-        _draw_supply(picture, draw, game, origin, width, t)
-
-
-def _draw_supply(
-    picture: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    game: Game,
-    origin: tuple[int, int],
-    width: int,
-    t: Translator,
-) -> None:
-    x0, y0 = origin
-    items = [(icons.good(good, ICON), game.supply.goods[good]) for good in data.GOODS]
-    items.append((icons.cow(ICON + 2), game.supply.cows))
-    items += [(icons.worker(c, WORKER), game.supply.workers[c]) for c in data.COLOURS]
-    title = capitalised(BOARD["supply"].name_in(t))
-    content = fonts.text_width(title, COUNT_SIZE, bold=True) + sum(
-        sprite.width + 4 + fonts.text_width(str(count), COUNT_SIZE, bold=True)
-        for sprite, count in items
+    ImageDraw.Draw(picture).rounded_rectangle(
+        frame, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2
     )
-    # spread the items over the strip, never wider apart than 20 px
-    gap = min(20.0, (width - 28 - content) / len(items))
-    y = y0 + SUPPLY_HEIGHT / 2
-    x: float = x0 + 14
-    x += fonts.draw_text(draw, (x, y), title, COUNT_SIZE, fill=INK, bold=True, anchor="lm") + gap
-    for sprite, count in items:
-        x = _count(picture, draw, sprite, x, y, str(count)) + gap
+
+
+def draw_supply_part(
+    picture: Image.Image,
+    layout: SupplyLayout,
+    top: int,
+    left: int,
+    right: int | None,
+    framed: bool = False,
+) -> None:
+    """The strip's columns `left` to `right` (None: to its end) of `layout`, on a
+    picture whose column 0 is the strip's column `left` (and whose row `top` is the
+    strip's top): what lies there of the title and the counts, over the frame (drawn
+    here if not `framed` already)."""
+    draw = ImageDraw.Draw(picture)
+    x0 = layout.left - left
+    frame = (x0, top, x0 + layout.width, top + SUPPLY_HEIGHT)
+    if not framed:
+        draw_supply_frame(picture, (x0, top), layout.width)
+    y = top + SUPPLY_HEIGHT / 2
+    with textboxes.panel("supply", frame):
+        if left == 0:
+            fonts.draw_text(
+                draw, (x0 + 14, y), layout.title, COUNT_SIZE, fill=INK, bold=True, anchor="lm"
+            )
+        for name, count, x, _ in layout.items:
+            if x - layout.left >= left and (right is None or x - layout.left < right):
+                _count(picture, draw, _supply_sprite(name), x - left, y, str(count))
 
 
 # --- the legend -----------------------------------------------------------------------

@@ -11,6 +11,7 @@ be wrongly reused), in several languages, with names, seat notes and a highlight
 from __future__ import annotations
 
 import io
+from collections import Counter
 from collections.abc import Callable, Hashable
 
 import pytest
@@ -218,22 +219,7 @@ def test_a_turn_redraws_only_the_rows_of_holdings_that_changed(
     and settlements left; goods; workers), and a turn mostly changes one or two of them
     (a worker taken, a good delivered for coins): the parts of the picture drawn again
     (then mapped onto the palette and compressed) cover only the rows that changed."""
-    missed: list[object] = []
-    real = layers.layer
-
-    def spied(
-        key: Hashable,
-        size: tuple[int, int],
-        draw: Callable[[Image.Image], None],
-        ground: Image.Image | None = None,
-    ) -> Image.Image:
-        def drawing(image: Image.Image) -> None:
-            missed.append(key)
-            draw(image)
-
-        return real(key, size, drawing, ground)
-
-    monkeypatch.setattr(layers, "layer", spied)
+    missed = _spy_on_drawn_parts(monkeypatch)
     game = game_at(players_count, "end", seed=seed)
     caches.clear_all()
     before: list[dict[str, tuple[object, ...]]] | None = None
@@ -513,3 +499,60 @@ def test_the_landscapes_bands_are_the_landscape_drawn_whole_at_every_alignment(
             row = y - top
             expected = whole.crop((x - left, row, x - left + part.width, row + part.height))
             assert _same(part, expected), (state.frame.turn, row)
+
+
+def _supply_counts(game: Game) -> list[int]:
+    supply = game.supply
+    return [*supply.goods.values(), supply.cows, *supply.workers.values()]
+
+
+@pytest.mark.parametrize(("language", "align"), [("en", 1), ("ja", 2), ("pl", 3), ("fr", 4)])
+def test_a_supply_count_that_changed_redraws_that_count_only(
+    language: Language, align: int
+) -> None:
+    """Issue 37.2: almost every turn takes from the general supply or gives back to it;
+    the strip is kept in cells, and a turn redraws only the counts that changed (when
+    no count took a digit more or less, which moves the counts after it): not the
+    strip's title and its other counts (a cell kept from an earlier turn that showed
+    the same is not drawn at all)."""
+    game = game_at(4, "end", seed=3)
+    caches.clear_all()
+    before: list[int] | None = None
+    redrawn = 0
+    for state in turn_states(game):
+        with textboxes.recording() as drawn:
+            compose.snapshot(state.game, language=language, reuse=True, align=align)
+        texts = Counter(box.text for box in drawn if box.panel == "supply")
+        now = _supply_counts(state.game)
+        if before is not None and [len(str(n)) for n in now] == [len(str(n)) for n in before]:
+            changed = Counter(str(n) for n, m in zip(now, before, strict=True) if n != m)
+            assert texts <= changed, state.frame.turn
+            redrawn += texts.total()
+        before = now
+    assert redrawn > 50
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "pl"])
+def test_the_supply_strip_kept_in_cells_is_the_strip_drawn_whole(language: Language) -> None:
+    """Issue 37.2: the strip's cells pasted side by side, at every turn of a game and on
+    every alignment of a replay, are the strip drawn whole, pixel for pixel, and each
+    cell's cut lies on a multiple of the alignment."""
+    for players_count, seed in ((2, 5), (4, 3)):
+        game = game_at(players_count, "end", seed=seed)
+        for index, state in enumerate(turn_states(game)):
+            whole = compose.snapshot(state.game, language=language)
+            x, y = whole.supply_origin
+            box = (x, y, x + whole.geometry.width + 1, y + players.SUPPLY_HEIGHT + 1)
+            align = 1 + index % 4
+            kept = compose.snapshot(state.game, language=language, reuse=True, align=align)
+            assert kept.kept is not None
+            strip = [
+                (part, origin)
+                for key, part, origin in kept.kept.parts
+                if isinstance(key, tuple) and str(key[0]).startswith("supply")
+            ]
+            laid = Image.new("RGB", whole.image.size, (0, 0, 0))
+            for part, origin in strip:
+                laid.paste(part, origin)
+                assert origin[0] % align == 0 or origin[0] == x
+            assert _same(laid.crop(box), whole.image.crop(box)), (state.frame.turn, align)
