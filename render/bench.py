@@ -17,7 +17,8 @@ Prints, for a mid-game 4-player snapshot:
   replay's total, the GIF's size and the process's peak memory (issue 37: at most
   12 ms of CPU a frame, 200 MiB whatever the game's length); then, in the same process
   (warm, as the bot's picture workers are), the whole replays of a 111-turn and a
-  248-turn game: their CPU time (issue 37: at most 1.5 s and 3.5 s);
+  248-turn game: their CPU time and a frame's median (issue 37: at most 1.5 s and
+  3.5 s, 12 ms a frame);
 - with `--against DIR` (a checkout of another version, e.g. main's), the snapshot's and
   the replay's figures of both versions measured in the same run, each in fresh
   processes taking turns, so that both see the same load; the snapshot both ways: the
@@ -80,16 +81,19 @@ def step(part):
 started, cpu_started = time.perf_counter(), time.process_time()
 result = render_replay(game, progress=step)
 wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+frame_wall, frame_cpu = statistics.median(walls[1:]), statistics.median(cpus[1:])
 aims = []
 for seed in AIM_SEEDS:
     aimed, _ = play(4, seed, 0, final=True)
+    walls, cpus = [], []
+    last[:] = [time.perf_counter(), time.process_time()]
     cpu_started = time.process_time()
-    aimed_frames = render_replay(aimed).frames
-    aims.append([aimed_frames, time.process_time() - cpu_started])
+    aimed_frames = render_replay(aimed, progress=step).frames
+    aims.append([aimed_frames, time.process_time() - cpu_started, statistics.median(cpus)])
 print(json.dumps({{
     "frames": result.frames, "bytes": len(result.gif), "scale": result.scale,
-    "wall": wall, "cpu": cpu, "frame_wall": statistics.median(walls[1:]),
-    "frame_cpu": statistics.median(cpus[1:]), "peak": peak_mib(), "aims": aims,
+    "wall": wall, "cpu": cpu, "frame_wall": frame_wall, "frame_cpu": frame_cpu,
+    "peak": peak_mib(), "aims": aims,
 }}))
 """
 AIM_SEEDS = (4, 3)
@@ -176,7 +180,8 @@ def _replay_line(label: str, runs: list[dict[str, Any]]) -> str:
 
     aims = "; ".join(
         f"{int(runs[0]['aims'][i][0]) - 1}-turn game CPU "
-        f"{statistics.median(run['aims'][i][1] for run in runs):.2f} s"
+        f"{statistics.median(run['aims'][i][1] for run in runs):.2f} s "
+        f"(a frame {statistics.median(run['aims'][i][2] for run in runs):.1f} ms)"
         for i in range(len(runs[0]["aims"]))
     )
     return (
