@@ -36,10 +36,6 @@ class Writable(Protocol):
     def write(self, data: bytes, /) -> int: ...
 
 
-class Prependable(Writable, Protocol):
-    def prepend(self, data: bytes, /) -> None: ...
-
-
 class ByteCounter(io.RawIOBase):
     """Keeps the first `limit` bytes written and counts them all (`count`): an encoding
     that has grown past the limit goes on being measured in flat memory."""
@@ -92,6 +88,8 @@ class GifWriter:
         loop: int = 0,
         ground: int | None = None,
     ) -> None:
+        if ground is not None and not isinstance(out, ByteCounter):
+            raise TypeError("frames of different heights are written to a ByteCounter")
         self._out = out
         self._info: dict[str, Any] = {
             "loop": loop,
@@ -122,7 +120,7 @@ class GifWriter:
         """As `_write_multiple_frames` reads each frame of `append_images`."""
         if self._ground is not None:
             self._height = max(self._height, frame.height)
-            frame = _padded(frame, self._height, self._ground)
+            frame = padded(frame, self._height, self._ground)
         im_frame = GifImagePlugin._normalize_mode(frame)
         if self._first is None:
             self._first = frame
@@ -141,7 +139,7 @@ class GifWriter:
         if self._pending is not None and self._previous is not None:
             previous = self._previous
             if self._ground is not None and previous.height < im_frame.height:
-                previous = _padded(previous, im_frame.height, self._ground)
+                previous = padded(previous, im_frame.height, self._ground)
             delta, bbox = GifImagePlugin._getbbox(previous, im_frame)
             if not bbox:  # the same picture: the previous frame is shown longer
                 previous_info = self._pending[2]
@@ -201,7 +199,7 @@ class GifWriter:
             self._pending = None
             first = self._first
             if self._ground is not None:
-                first = _padded(first, self._height, self._ground)
+                first = padded(first, self._height, self._ground)
             buffer = io.BytesIO()
             first.save(
                 buffer,
@@ -221,7 +219,7 @@ class GifWriter:
         if self._head is not None:
             shown, info = self._head
             assert self._ground is not None
-            shown = _padded(shown, self._height, self._ground)
+            shown = padded(shown, self._height, self._ground)
             buffer = io.BytesIO()
             for part in GifImagePlugin._get_global_header(shown, info):
                 buffer.write(part)
@@ -233,10 +231,8 @@ class GifWriter:
         if self._ground is None:
             self._out.write(data)
             return
-        out = self._out
-        if not hasattr(out, "prepend"):
-            raise TypeError("frames of different heights are written to a ByteCounter")
-        out.prepend(data)
+        assert isinstance(self._out, ByteCounter)  # checked when the writer was made
+        self._out.prepend(data)
 
     def __enter__(self) -> GifWriter:
         return self
@@ -251,7 +247,7 @@ class GifWriter:
             self.close()
 
 
-def _padded(image: Image.Image, height: int, ground: int) -> Image.Image:
+def padded(image: Image.Image, height: int, ground: int) -> Image.Image:
     """`image` extended at the bottom with the index `ground` to `height`."""
     if image.height >= height:
         return image

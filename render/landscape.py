@@ -557,17 +557,6 @@ def field_key(field: Field, seats: Mapping[str, int]) -> tuple[object, ...]:
     )
 
 
-def pieces_key(game: Game) -> tuple[object, ...]:
-    """Everything `draw_landscape` reads from `game` (marks aside): the tiles, each
-    field's print and what stands on it, settlements by their owner's seat. Two games
-    with the same key have the same landscape picture."""
-    seats = {p.id: seat for seat, p in enumerate(game.players)}
-    return (
-        tuple((p.letter, p.centre) for p in game.tiles),
-        tuple(field_key(f, seats) for f in game.fields.values()),
-    )
-
-
 BAND_ROWS = 60
 """The landscape is kept in bands of about this many rows (`bands`): a settlement, a
 cow or a canteen redraws, maps and compresses its band, not the whole landscape. A

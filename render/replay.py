@@ -51,7 +51,7 @@ from rules import Event, Game
 from rules.recent import last_turn, turn_starts
 
 from . import _DRAWING, _language, compose, fonts, icons, layers, textboxes
-from .gifwriter import ByteCounter, GifWriter
+from .gifwriter import ByteCounter, GifWriter, padded
 from .palette import BOARD_GROUND, GOLD, HEADER_MUTED, INK, WHITE, png_palette, seat_colour
 from .words import display_name
 
@@ -398,22 +398,12 @@ def _ground_index() -> int:
     return next((i for i in range(TRANSPARENT) if tuple(ground[3 * i : 3 * i + 3]) == rgb), 0)
 
 
-def _padded(image: Image.Image, height: int) -> Image.Image:
-    """`image` extended at the bottom with the board's ground to `height`."""
-    if image.height >= height:
-        return image
-    canvas = Image.new("P", (image.width, height), _ground_index())
-    canvas.putpalette(_gif_palette().getpalette() or [])
-    canvas.paste(image, (0, 0))
-    return canvas
-
-
 def _same_size(images: Sequence[Image.Image]) -> list[Image.Image]:
     """The frames on one canvas as tall as the tallest (a turn said on more lines makes
     the header taller; a GIF's frames cannot be larger than its first): the shorter
     ones extended at the bottom with the board's ground."""
     height = max(image.height for image in images)
-    return [_padded(image, height) for image in images]
+    return [padded(image, height, _ground_index()) for image in images]
 
 
 def _scaled(size: tuple[int, int], scale: float) -> tuple[int, int]:
@@ -447,7 +437,9 @@ def _encode_within(images: Sequence[Image.Image], max_bytes: int) -> bytes | int
     out = ByteCounter(max_bytes)
     with GifWriter(out, transparency=TRANSPARENT, disposal=1) as writer:
         for index in range(len(images)):
-            writer.add(_padded(images[index], height), _duration(index, len(images)))
+            writer.add(
+                padded(images[index], height, _ground_index()), _duration(index, len(images))
+            )
     return out.count if out.overflowed else out.getvalue()
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from bot.core.community import ratings
 from bot.core.server.settings import Settings
 from bot.core.store import PlayerRating, SeatResult
+from bot.core.store.ratings import rating_values
 from bot.discord_app.client import MontanaBot
 from rules import Game
 from rules.simulate import choose_action
@@ -239,19 +240,7 @@ async def _save_ratings(tx: Any, guild: int, players: list[PlayerRating]) -> Non
         await tx.execute(
             "INSERT INTO ratings (guild_id, player, name, mu, sigma, rating, games, wins, "
             "streak, best_streak, last_game_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                guild,
-                p.player,
-                p.name,
-                p.mu,
-                p.sigma,
-                p.rating,
-                p.games,
-                p.wins,
-                p.streak,
-                p.best_streak,
-                p.last_game_at,
-            ),
+            (guild, *rating_values(p)),
         )
 
 
